@@ -1,0 +1,185 @@
+// Immutable columns in the Arrow memory layout: validity bitmap, values, offsets.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ember/error.h"
+#include "ember/types.h"
+
+namespace ember {
+
+/// A contiguous, 64-byte aligned byte region, shared by the columns that use it. The bytes may
+/// live in private heap memory or in a shared-memory mapping (`wrap` with an owner that unmaps).
+class Buffer {
+ public:
+  /// Zero-filled heap buffer of `size` bytes.
+  static std::shared_ptr<Buffer> allocate(int64_t size);
+  /// Borrows `data`; `owner` is kept alive as long as the buffer (e.g. a shm mapping).
+  static std::shared_ptr<Buffer> wrap(const void* data, int64_t size,
+                                      std::shared_ptr<void> owner);
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  const uint8_t* data() const { return data_; }
+  /// Writable view; only legal while the buffer is being built (before any Column shares it).
+  uint8_t* mutable_data() { return data_; }
+  int64_t size() const { return size_; }
+
+ private:
+  Buffer() = default;
+  uint8_t* data_ = nullptr;
+  int64_t size_ = 0;
+  bool owns_ = false;
+  std::shared_ptr<void> owner_;
+};
+
+/// Bit helpers for Arrow bitmaps (LSB first).
+inline bool get_bit(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
+inline void set_bit(uint8_t* bits, int64_t i) { bits[i >> 3] |= uint8_t(1u << (i & 7)); }
+inline void clear_bit(uint8_t* bits, int64_t i) { bits[i >> 3] &= uint8_t(~(1u << (i & 7))); }
+
+/// An immutable column: cheap to copy (buffers are shared). Layout per type:
+///  - Boolean: validity bitmap + bit-packed values
+///  - Int64/Float64: validity bitmap + fixed-width values
+///  - Utf8: validity bitmap + int32 offsets (length+1) + character data
+///  - Null: length only, every slot null
+/// A column may be a zero-copy slice: `offset()` is the logical start inside its buffers.
+class Column {
+ public:
+  Column() = default;  ///< an empty int64 column
+
+  static Column from(std::vector<int64_t> v);
+  static Column from(std::vector<double> v);
+  static Column from(std::vector<bool> v);
+  static Column from(std::vector<std::string> v);
+  static Column from(std::vector<std::optional<int64_t>> v);
+  static Column from(std::vector<std::optional<double>> v);
+  static Column from(std::vector<std::optional<bool>> v);
+  static Column from(std::vector<std::optional<std::string>> v);
+  /// `n` nulls of type `type`.
+  static Column nulls(DataType type, int64_t n);
+  /// `n` copies of a scalar (null scalar gives nulls of `type`).
+  static Column repeat(const Value& v, DataType type, int64_t n);
+  /// Assembles a column from raw Arrow buffers. `validity` may be null (all valid).
+  /// For Utf8, `values` holds int32 offsets and `data` the characters; otherwise `data` is null.
+  static Column from_buffers(DataType type, int64_t length, int64_t null_count,
+                             std::shared_ptr<Buffer> validity, std::shared_ptr<Buffer> values,
+                             std::shared_ptr<Buffer> data = nullptr, int64_t offset = 0);
+  /// Concatenates columns of one type (copies).
+  static Column concat(const std::vector<Column>& parts);
+
+  int64_t size() const { return length_; }
+  DataType type() const { return type_; }
+  int64_t null_count() const { return null_count_; }
+  bool is_null(int64_t i) const {
+    if (type_.id() == TypeId::Null) return true;
+    return validity_ && !get_bit(validity_->data(), offset_ + i);
+  }
+  bool is_valid(int64_t i) const { return !is_null(i); }
+
+  /// Value at row i; T is int64_t, double, bool or std::string_view (std::string also works).
+  /// Unchecked for speed except the type; reading a null slot gives an unspecified value.
+  template <class T>
+  T value(int64_t i) const;
+  /// Value at row i as a variant (monostate for null).
+  Value get(int64_t i) const;
+
+  /// Zero-copy slice [offset, offset+length).
+  Column slice(int64_t offset, int64_t length) const;
+  /// Gathers the rows where `mask` (a Boolean column of equal length) is true (null = false).
+  Column filter(const Column& mask) const;
+
+  // ---- raw access for vectorised kernels and serialisation
+  int64_t offset() const { return offset_; }
+  /// Validity bitmap (bit index offset()+i), or nullptr when every slot is valid.
+  const uint8_t* validity_bits() const { return validity_ ? validity_->data() : nullptr; }
+  /// Fixed-width values already adjusted by offset() (Int64/Float64).
+  template <class T>
+  const T* values() const {
+    return reinterpret_cast<const T*>(values_->data()) + offset_;
+  }
+  /// Bit-packed booleans (bit index offset()+i).
+  const uint8_t* bool_bits() const { return values_->data(); }
+  /// Utf8 offsets already adjusted by offset(): string i is chars()[offsets()[i], offsets()[i+1]).
+  const int32_t* offsets() const { return reinterpret_cast<const int32_t*>(values_->data()) + offset_; }
+  const char* chars() const { return data_ ? reinterpret_cast<const char*>(data_->data()) : ""; }
+  const std::shared_ptr<Buffer>& validity_buffer() const { return validity_; }
+  const std::shared_ptr<Buffer>& values_buffer() const { return values_; }
+  const std::shared_ptr<Buffer>& data_buffer() const { return data_; }
+  /// Bytes referenced by this column's buffers (for memory accounting).
+  int64_t byte_size() const;
+
+ private:
+  DataType type_ = DataType(TypeId::Int64);
+  int64_t length_ = 0;
+  int64_t null_count_ = 0;
+  int64_t offset_ = 0;
+  std::shared_ptr<Buffer> validity_;
+  std::shared_ptr<Buffer> values_;
+  std::shared_ptr<Buffer> data_;
+};
+
+template <>
+inline int64_t Column::value<int64_t>(int64_t i) const {
+  if (type_.id() != TypeId::Int64) throw TypeError("column is " + type_.to_string() + ", not int64");
+  return values<int64_t>()[i];
+}
+template <>
+inline double Column::value<double>(int64_t i) const {
+  if (type_.id() != TypeId::Float64)
+    throw TypeError("column is " + type_.to_string() + ", not float64");
+  return values<double>()[i];
+}
+template <>
+inline bool Column::value<bool>(int64_t i) const {
+  if (type_.id() != TypeId::Boolean) throw TypeError("column is " + type_.to_string() + ", not bool");
+  return get_bit(bool_bits(), offset_ + i);
+}
+template <>
+inline std::string_view Column::value<std::string_view>(int64_t i) const {
+  if (type_.id() != TypeId::Utf8) throw TypeError("column is " + type_.to_string() + ", not utf8");
+  const int32_t* o = offsets();
+  return std::string_view(chars() + o[i], static_cast<size_t>(o[i + 1] - o[i]));
+}
+template <>
+inline std::string Column::value<std::string>(int64_t i) const {
+  return std::string(value<std::string_view>(i));
+}
+
+/// Builds a column row by row (amortised growth). Not thread-safe.
+class ColumnBuilder {
+ public:
+  explicit ColumnBuilder(DataType type, int64_t capacity = 0);
+  ColumnBuilder(ColumnBuilder&&) noexcept;
+  ColumnBuilder& operator=(ColumnBuilder&&) noexcept;
+  ~ColumnBuilder();
+
+  void append_null();
+  void append(bool v);
+  void append(int64_t v);
+  void append(double v);
+  void append(std::string_view v);
+  void append(const char* v) { append(std::string_view(v)); }
+  /// Appends a scalar; it must match the builder's type (or be null). Int64 widens to Float64.
+  void append_value(const Value& v);
+  /// Appends row i of `c` (same type).
+  void append_from(const Column& c, int64_t i);
+  void reserve(int64_t rows);
+  int64_t size() const;
+  DataType type() const;
+  /// Produces the column and resets the builder to empty.
+  Column finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+}  // namespace ember

@@ -1,0 +1,104 @@
+// Lazy dataframes, run options and query statistics.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ember/batch.h"
+#include "ember/expr.h"
+#include "ember/types.h"
+
+namespace ember {
+
+/// What a machine (or an override) offers to a query.
+struct Resources {
+  double cpus = 0;
+  int gpus = 0;
+  int64_t memory_bytes = 0;
+};
+
+struct RunOptions {
+  /// Overrides detection (tests, or a user who wants to cap ember).
+  std::optional<Resources> resources;
+  /// Live progress bar on stderr (plain periodic lines when stderr is not a terminal).
+  bool progress = false;
+  /// Pipeline threads; 0 = the CPUs left after actor pools (at least 1).
+  int threads = 0;
+};
+
+/// Per-UDF figures for one query.
+struct UdfStats {
+  std::string name;
+  int actors = 0;
+  int64_t inits = 0, batches = 0, rows = 0;
+  double init_seconds = 0, busy_seconds = 0;
+  /// What the pool held for the query (totals over its actors).
+  double held_cpus = 0, held_gpus = 0;
+  int64_t held_memory_bytes = 0;
+};
+
+struct QueryStats {
+  std::vector<UdfStats> udfs;
+  double wall_seconds = 0;
+  int64_t rows_out = 0;
+};
+
+struct QueryResult {
+  Table table;
+  QueryStats stats;
+};
+
+struct CsvOptions {
+  char delimiter = ',';
+  /// When given, no inference: columns are parsed as these types (names from the schema).
+  std::optional<Schema> schema;
+  /// Rows sampled from the first file for type inference.
+  int64_t infer_rows = 1000;
+  /// Files larger than this are split into byte ranges, one partition each (0 = never split).
+  int64_t split_bytes = int64_t{64} << 20;
+};
+
+struct LogicalNode;  // defined in src/plan/logical_plan.h
+
+/// A lazy query. Every method returns a new DataFrame; nothing runs until collect/execute/write.
+class DataFrame {
+ public:
+  explicit DataFrame(std::shared_ptr<const LogicalNode> node) : node_(std::move(node)) {}
+
+  DataFrame select(std::vector<Expr> exprs) const;
+  DataFrame with_column(std::string name, Expr e) const;
+  DataFrame where(Expr predicate) const;
+  DataFrame limit(int64_t n) const;
+  DataFrame repartition(int num_partitions) const;
+  /// Output schema (types checked).
+  Schema schema() const;
+  /// Logical plan, optimized plan, actor pools and the resource budget.
+  std::string explain(const RunOptions& options = {}) const;
+  Table collect(const RunOptions& options = {}) const;
+  QueryResult execute(const RunOptions& options = {}) const;
+  /// One file per partition, part-NNNNN.csv, each written atomically (temp name, then rename).
+  void write_csv(std::string dir, const RunOptions& options = {}) const;
+  void write_jsonl(std::string dir, const RunOptions& options = {}) const;
+
+  const std::shared_ptr<const LogicalNode>& node() const { return node_; }
+
+ private:
+  std::shared_ptr<const LogicalNode> node_;
+};
+
+/// One int64 column "id" = 0..n-1.
+DataFrame range(int64_t n, int num_partitions = 1);
+DataFrame from_table(Table t, int num_partitions = 1);
+/// Header row, type inference over a sample; a glob reads many files.
+DataFrame read_csv(std::string path_or_glob, CsvOptions options = {});
+DataFrame read_jsonl(std::string path_or_glob);
+
+/// Call first thing in main() of a program that uses Isolation::Process or the MPI runner.
+/// In the driver it returns at once; when the binary is started as a worker it serves, then
+/// exits.
+void init(int argc, char** argv);
+
+}  // namespace ember

@@ -1,0 +1,10 @@
+// ember: a dataframe engine for batch inference and heavy per-row work.
+#pragma once
+
+#include "ember/batch.h"
+#include "ember/column.h"
+#include "ember/dataframe.h"
+#include "ember/error.h"
+#include "ember/expr.h"
+#include "ember/types.h"
+#include "ember/udf.h"

@@ -1,0 +1,80 @@
+// The ember::Error hierarchy: every failure the public API reports is one of these.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace ember {
+
+/// Portable error kind: lets an error cross a thread, process or MPI boundary as a value
+/// (code + message) and be re-raised as the same C++ type on the other side.
+enum class ErrorCode : uint8_t {
+  Internal = 0,
+  Resource = 1,
+  Udf = 2,
+  Io = 3,
+  Parse = 4,
+  Type = 5,
+  InvalidArgument = 6,
+  Cancelled = 7,
+};
+
+/// Base of every exception ember throws.
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& message, ErrorCode code = ErrorCode::Internal)
+      : std::runtime_error(message), code_(code) {}
+  /// The portable kind of this error.
+  ErrorCode code() const noexcept { return code_; }
+
+ private:
+  ErrorCode code_;
+};
+
+/// Admission failed: the query's actor pools do not fit in the resources that exist.
+class ResourceError : public Error {
+ public:
+  explicit ResourceError(const std::string& m) : Error(m, ErrorCode::Resource) {}
+};
+/// A UDF failed to construct, threw from a call, returned a bad column, or its worker died.
+class UdfError : public Error {
+ public:
+  explicit UdfError(const std::string& m) : Error(m, ErrorCode::Udf) {}
+};
+/// A file could not be found, read or written.
+class IoError : public Error {
+ public:
+  explicit IoError(const std::string& m) : Error(m, ErrorCode::Io) {}
+};
+/// Malformed input; the message starts with `file:line:column:`.
+class ParseError : public Error {
+ public:
+  explicit ParseError(const std::string& m) : Error(m, ErrorCode::Parse) {}
+  /// Builds "file:line:column: message".
+  static ParseError at(const std::string& file, int64_t line, int64_t column,
+                       const std::string& message) {
+    return ParseError(file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
+                      message);
+  }
+};
+/// A type mismatch found when the plan is built.
+class TypeError : public Error {
+ public:
+  explicit TypeError(const std::string& m) : Error(m, ErrorCode::Type) {}
+};
+/// A bad argument to an API call (validated when building, not when running).
+class InvalidArgument : public Error {
+ public:
+  explicit InvalidArgument(const std::string& m) : Error(m, ErrorCode::InvalidArgument) {}
+};
+/// Internal: work abandoned because its query stopped. Never escapes the public API.
+class Cancelled : public Error {
+ public:
+  explicit Cancelled(const std::string& m = "cancelled") : Error(m, ErrorCode::Cancelled) {}
+};
+
+/// Re-raises an error that travelled as (code, message) as the matching C++ type.
+[[noreturn]] void throw_error(ErrorCode code, const std::string& message);
+
+}  // namespace ember

@@ -1,0 +1,56 @@
+// Expressions: column references, literals, operators, casts and UDF calls.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ember/types.h"
+
+namespace ember {
+
+struct ExprNode;  // defined in src/expr/expr_node.h
+
+/// An immutable expression tree. Types are checked when a plan is built (TypeError).
+class Expr {
+ public:
+  explicit Expr(std::shared_ptr<const ExprNode> node) : node_(std::move(node)) {}
+  /// Renames the result column.
+  Expr alias(std::string name) const;
+  /// Converts to another type (int64<->float64<->utf8<->bool). A failed utf8 parse gives null.
+  Expr cast(DataType to) const;
+  /// True where the value is null (never null itself).
+  Expr is_null() const;
+  /// Readable form, e.g. "((id * 3) + 1)".
+  std::string to_string() const;
+  const std::shared_ptr<const ExprNode>& node() const { return node_; }
+
+ private:
+  std::shared_ptr<const ExprNode> node_;
+};
+
+/// Reference to a column by name.
+Expr col(std::string name);
+/// A constant.
+Expr lit(Value v);
+
+Expr operator+(const Expr& a, const Expr& b);
+Expr operator-(const Expr& a, const Expr& b);
+Expr operator*(const Expr& a, const Expr& b);
+/// int64 / int64 is integer division (truncating); division by zero gives null.
+Expr operator/(const Expr& a, const Expr& b);
+/// Remainder with the sign of the dividend; by zero gives null.
+Expr operator%(const Expr& a, const Expr& b);
+Expr operator==(const Expr& a, const Expr& b);
+Expr operator!=(const Expr& a, const Expr& b);
+Expr operator<(const Expr& a, const Expr& b);
+Expr operator<=(const Expr& a, const Expr& b);
+Expr operator>(const Expr& a, const Expr& b);
+Expr operator>=(const Expr& a, const Expr& b);
+/// Kleene logic: false && null = false, true || null = true.
+Expr operator&&(const Expr& a, const Expr& b);
+Expr operator||(const Expr& a, const Expr& b);
+Expr operator!(const Expr& a);
+Expr operator-(const Expr& a);
+
+}  // namespace ember

@@ -1,0 +1,187 @@
+// User-defined functions: stateful classes run on actor pools, stateless functions run inline.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <typeindex>
+#include <utility>
+#include <vector>
+
+#include "ember/batch.h"
+#include "ember/error.h"
+#include "ember/expr.h"
+#include "ember/types.h"
+
+namespace ember {
+
+/// What an actor knows about itself; passed to a UDF constructor that accepts it.
+struct ActorContext {
+  int actor_id = 0;          ///< 0..concurrency-1 within its pool
+  std::vector<int> gpu_ids;  ///< devices this actor holds (distinct across actors)
+  double num_cpus = 0;
+  int64_t memory_bytes = 0;
+};
+
+/// Constructor arguments of a stateful UDF: string -> Value. Serialisable, since it crosses
+/// process and rank boundaries.
+class InitArgs {
+ public:
+  InitArgs() = default;
+  InitArgs(std::initializer_list<std::pair<const std::string, Value>> items) : items_(items) {}
+  explicit InitArgs(std::map<std::string, Value> items) : items_(std::move(items)) {}
+
+  /// The value under `key` as T (bool, any integer, double, std::string). Integers widen to
+  /// double. Throws InvalidArgument if the key is missing or holds another type.
+  template <class T>
+  T get(std::string_view key) const;
+  bool has(std::string_view key) const { return items_.find(std::string(key)) != items_.end(); }
+  const std::map<std::string, Value>& items() const { return items_; }
+
+  /// Compact binary encoding (and its inverse) for crossing processes.
+  std::string serialize() const;
+  static InitArgs deserialize(std::string_view bytes);
+
+ private:
+  const Value& at(std::string_view key, const char* wanted) const;
+  std::map<std::string, Value> items_;
+};
+
+template <class T>
+T InitArgs::get(std::string_view key) const {
+  if constexpr (std::is_same_v<T, bool>) {
+    const Value& v = at(key, "bool");
+    if (auto* b = std::get_if<bool>(&v)) return *b;
+    throw InvalidArgument("init arg '" + std::string(key) + "' is " + type_of(v).to_string() +
+                          ", not bool");
+  } else if constexpr (std::is_integral_v<T>) {
+    const Value& v = at(key, "int64");
+    if (auto* i = std::get_if<int64_t>(&v)) return static_cast<T>(*i);
+    throw InvalidArgument("init arg '" + std::string(key) + "' is " + type_of(v).to_string() +
+                          ", not int64");
+  } else if constexpr (std::is_floating_point_v<T>) {
+    const Value& v = at(key, "float64");
+    if (auto* d = std::get_if<double>(&v)) return static_cast<T>(*d);
+    if (auto* i = std::get_if<int64_t>(&v)) return static_cast<T>(*i);
+    throw InvalidArgument("init arg '" + std::string(key) + "' is " + type_of(v).to_string() +
+                          ", not float64");
+  } else {
+    static_assert(std::is_convertible_v<std::string, T>, "InitArgs::get<T>: unsupported T");
+    const Value& v = at(key, "utf8");
+    if (auto* s = std::get_if<std::string>(&v)) return T(*s);
+    throw InvalidArgument("init arg '" + std::string(key) + "' is " + type_of(v).to_string() +
+                          ", not utf8");
+  }
+}
+
+/// Where an actor runs: a thread of the driver, or a worker process of its own.
+enum class Isolation { Thread, Process };
+
+/// A constructed UDF, type-erased. One per actor; called by one thread at a time.
+class UdfInstance {
+ public:
+  virtual ~UdfInstance() = default;
+  /// Runs the UDF over `args` (one column per argument expression).
+  virtual Column call(const Batch& args) = 0;
+};
+
+/// Constructs a UDF instance (the expensive part).
+using UdfFactory =
+    std::function<std::unique_ptr<UdfInstance>(const InitArgs&, const ActorContext&)>;
+
+namespace detail {
+template <class T>
+class UdfHolder final : public UdfInstance {
+ public:
+  template <class... A>
+  explicit UdfHolder(A&&... a) : obj_(std::forward<A>(a)...) {}
+  Column call(const Batch& args) override { return obj_(args); }
+
+ private:
+  T obj_;
+};
+
+template <class T>
+UdfFactory make_factory() {
+  static_assert(std::is_constructible_v<T, const InitArgs&, const ActorContext&> ||
+                    std::is_constructible_v<T, const InitArgs&>,
+                "a stateful UDF needs a constructor taking (const InitArgs&, const "
+                "ActorContext&) or (const InitArgs&)");
+  return [](const InitArgs& a, const ActorContext& c) -> std::unique_ptr<UdfInstance> {
+    if constexpr (std::is_constructible_v<T, const InitArgs&, const ActorContext&>)
+      return std::make_unique<UdfHolder<T>>(a, c);
+    else
+      return std::make_unique<UdfHolder<T>>(a);
+  };
+}
+
+/// Registers a factory under a class name; returns true (for static initialisation).
+bool register_udf_class(std::string class_name, std::type_index type, UdfFactory factory);
+/// The name a type was registered under, or "" if it was not.
+std::string registered_udf_name(std::type_index type);
+/// The factory registered under `class_name`, or nullptr.
+const UdfFactory* find_udf_factory(const std::string& class_name);
+}  // namespace detail
+
+#define EMBER_DETAIL_CONCAT2(a, b) a##b
+#define EMBER_DETAIL_CONCAT(a, b) EMBER_DETAIL_CONCAT2(a, b)
+/// Makes a stateful UDF class constructible by name in worker processes and MPI ranks.
+/// Use at namespace scope in a .cpp file of the binary that runs the query.
+#define EMBER_REGISTER_UDF(ClassName)                                                     \
+  static const bool EMBER_DETAIL_CONCAT(ember_udf_registered_, __LINE__) =              \
+      ::ember::detail::register_udf_class(#ClassName, std::type_index(typeid(ClassName)), \
+                                          ::ember::detail::make_factory<ClassName>())
+
+struct UdfSpec;  // defined in src/udf/udf_spec.h
+
+/// Immutable builder for a UDF. Every setter validates its argument (InvalidArgument) and
+/// returns a changed copy.
+class Udf {
+ public:
+  /// A stateful UDF: class T, constructed once per actor.
+  template <class T>
+  static Udf cls(std::string name) {
+    return make_stateful(std::move(name), detail::make_factory<T>(),
+                         detail::registered_udf_name(std::type_index(typeid(T))));
+  }
+  /// A stateless function, run inline by the pipeline threads.
+  static Udf fn(std::string name, std::function<Column(const Batch&)> f);
+
+  Udf returns(DataType type) const;
+  Udf init_args(InitArgs args) const;
+  /// Each call gets at most `rows` rows (the last of a partition may get fewer). Default 4096.
+  Udf batch_size(int64_t rows) const;
+  /// Actors in the pool (stateful only). Default 1.
+  Udf concurrency(int actors) const;
+  Udf num_cpus(double cpus) const;
+  /// Fractions in (0,1] share a device; above 1 must be a whole number.
+  Udf num_gpus(double gpus) const;
+  Udf memory_bytes(int64_t bytes) const;
+  Udf isolation(Isolation iso) const;
+  /// Re-runs of a batch whose worker process died. Default 0.
+  Udf max_retries(int retries) const;
+
+  /// Calls the UDF on argument expressions; the result is an expression of type `returns`.
+  template <class... E>
+  Expr operator()(E&&... args) const {
+    return call(std::vector<Expr>{Expr(std::forward<E>(args))...});
+  }
+  Expr call(std::vector<Expr> args) const;
+
+  const std::string& name() const;
+  const std::shared_ptr<const UdfSpec>& spec() const { return spec_; }
+
+ private:
+  explicit Udf(std::shared_ptr<const UdfSpec> spec) : spec_(std::move(spec)) {}
+  static Udf make_stateful(std::string name, UdfFactory factory, std::string class_name);
+  template <class F>
+  Udf with(F&& change) const;
+  std::shared_ptr<const UdfSpec> spec_;
+};
+
+}  // namespace ember

@@ -1,0 +1,22 @@
+// Calling a UDF over a batch of argument columns: shape checks and error wording shared by
+// inline (stateless) calls and actor pools.
+#pragma once
+
+#include <string>
+
+#include "ember/batch.h"
+#include "udf/udf_spec.h"
+
+namespace ember {
+
+/// Throws UdfError unless `result` has exactly `expected_rows` rows of the declared type:
+/// "udf 'x' returned 10 rows of utf8, expected 12 rows of int64".
+void check_udf_result(const UdfSpec& spec, const Column& result, int64_t expected_rows);
+/// Input shape for error messages: "2 args (text: utf8, n: int64), 512 rows".
+std::string describe_args(const Batch& args);
+/// Runs a stateless UDF over `args` in chunks of spec.batch_size, checks each result and
+/// concatenates. An exception from the function becomes UdfError naming the UDF, the cause and
+/// the input shape.
+Column call_stateless(const UdfSpec& spec, const Batch& args);
+
+}  // namespace ember

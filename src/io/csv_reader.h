@@ -1,0 +1,26 @@
+// Streaming CSV reading: schema inference over a sample, file splits, batches.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ember/dataframe.h"
+#include "io/batch_reader.h"
+#include "io/file_split.h"
+
+namespace ember {
+
+struct CsvScan {
+  Schema schema;
+  std::vector<FileSplit> splits;  ///< one partition each
+};
+
+/// Expands the glob, infers (or takes) the schema, checks every file's header agrees, and cuts
+/// large files into byte-range splits. Throws IoError / ParseError.
+CsvScan plan_csv_scan(const std::string& path_or_glob, const CsvOptions& options);
+/// Reads one split as batches of at most `batch_rows` rows, streaming (bounded memory).
+std::unique_ptr<BatchReader> open_csv_split(const FileSplit& split, const Schema& schema,
+                                            const CsvOptions& options, int64_t batch_rows);
+
+}  // namespace ember

@@ -1,8 +1,8 @@
 // The machine's CPUs, GPUs and memory, and admission of a query's actor pools into them.
 #pragma once
 
+#include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,23 +29,27 @@ struct PoolGrant {
   int64_t held_memory = 0;
 };
 
-class ResourcePool;
+class ResourceLedger;  // the shared accounting behind a pool (src/resources/resource_ledger.h)
 
 /// RAII hold on admitted resources; releases them on destruction (or release()). Idempotent.
+/// Movable; a lease may outlive the ResourcePool that granted it.
 class ResourceLease {
  public:
   ResourceLease() = default;
   ResourceLease(ResourceLease&&) noexcept;
   ResourceLease& operator=(ResourceLease&&) noexcept;
   ~ResourceLease();
+  /// Gives everything back. Safe to call twice (not concurrently on one lease).
   void release();
+  /// Whether this lease still holds resources.
+  bool held() const { return owner_ != nullptr; }
   const std::vector<PoolGrant>& pools() const { return pools_; }
   /// CPUs not held by any pool of any query at admission time (>= 0).
   double cpus_left() const { return cpus_left_; }
 
  private:
   friend class ResourcePool;
-  std::shared_ptr<ResourcePool> owner_;
+  std::shared_ptr<ResourceLedger> owner_;
   std::vector<PoolGrant> pools_;
   double cpus_left_ = 0;
   uint64_t id_ = 0;
@@ -54,9 +58,13 @@ class ResourceLease {
 /// Thread-safe accounting of one set of resources, shared by every query that uses it.
 class ResourcePool {
  public:
+  /// A pool of `total`, with GPU device ids 0..total.gpus-1.
   explicit ResourcePool(Resources total);
+  /// A pool of `total` whose GPUs are the devices `gpu_ids` (size must equal total.gpus).
+  ResourcePool(Resources total, std::vector<int> gpu_ids);
+
   /// The pool for `override` if given (one shared pool per distinct override), else the
-  /// process-wide pool of the detected machine.
+  /// process-wide pool of the detected machine. Thread-safe; pools live until process exit.
   static std::shared_ptr<ResourcePool> for_run(const std::optional<Resources>& override);
   /// CPUs (affinity, cgroup cpu.max), memory (cgroup memory.max, else MemTotal), GPUs
   /// (EMBER_GPUS, CUDA_VISIBLE_DEVICES, nvidia-smi -L).
@@ -64,17 +72,17 @@ class ResourcePool {
 
   /// All-or-nothing admission of a query's pools. Throws ResourceError naming the UDF(s), the
   /// resource, the request and what exists / is held by other queries. Nothing is held then.
+  /// Throws InvalidArgument for a malformed request (actors < 1, negative amounts).
   ResourceLease admit(const std::vector<PoolRequest>& requests);
   const Resources& total() const { return total_; }
+  /// Device ids behind total().gpus, in placement order.
+  const std::vector<int>& gpu_ids() const;
   /// Human-readable budget: what exists, what is held now.
   std::string describe() const;
 
  private:
-  friend class ResourceLease;
-  void release(uint64_t lease_id);
-  struct Impl;
   Resources total_;
-  std::shared_ptr<Impl> impl_;
+  std::shared_ptr<ResourceLedger> ledger_;
 };
 
 }  // namespace ember

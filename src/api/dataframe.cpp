@@ -1,0 +1,87 @@
+// The lazy DataFrame façade: each method adds a logical node; running hands it to the executor.
+#include "ember/dataframe.h"
+
+#include "exec/executor.h"
+#include "exec/file_scan_source.h"
+#include "exec/range_source.h"
+#include "exec/table_source.h"
+#include "expr/type_check.h"
+#include "plan/logical_plan.h"
+
+namespace ember {
+
+namespace {
+
+ExprPtr column_ref(const std::string& name) { return col(name).node(); }
+
+}  // namespace
+
+DataFrame range(int64_t n, int num_partitions) {
+  return DataFrame(make_source(std::make_shared<RangeSource>(n, num_partitions)));
+}
+
+DataFrame from_table(Table t, int num_partitions) {
+  return DataFrame(make_source(std::make_shared<TableSource>(t, num_partitions)));
+}
+
+DataFrame read_csv(std::string path_or_glob, CsvOptions options) {
+  return DataFrame(
+      make_source(std::make_shared<CsvSource>(std::move(path_or_glob), std::move(options))));
+}
+
+DataFrame read_jsonl(std::string path_or_glob) {
+  return DataFrame(make_source(std::make_shared<JsonlSource>(std::move(path_or_glob))));
+}
+
+DataFrame DataFrame::select(std::vector<Expr> exprs) const {
+  std::vector<ExprPtr> nodes;
+  for (auto& e : exprs) nodes.push_back(e.node());
+  return DataFrame(make_project(node_, std::move(nodes)));
+}
+
+DataFrame DataFrame::with_column(std::string name, Expr e) const {
+  std::vector<ExprPtr> nodes;
+  bool replaced = false;
+  for (const auto& f : node_->schema.fields()) {
+    if (f.name == name) {
+      nodes.push_back(e.alias(name).node());  // replaces the column in place
+      replaced = true;
+    } else {
+      nodes.push_back(column_ref(f.name));
+    }
+  }
+  if (!replaced) nodes.push_back(e.alias(name).node());
+  return DataFrame(make_project(node_, std::move(nodes)));
+}
+
+DataFrame DataFrame::where(Expr predicate) const {
+  return DataFrame(make_filter(node_, predicate.node()));
+}
+
+DataFrame DataFrame::limit(int64_t n) const { return DataFrame(make_limit(node_, n)); }
+
+DataFrame DataFrame::repartition(int num_partitions) const {
+  return DataFrame(make_repartition(node_, num_partitions));
+}
+
+Schema DataFrame::schema() const { return node_->schema; }
+
+std::string DataFrame::explain(const RunOptions& options) const {
+  return explain_plan(node_, options);
+}
+
+Table DataFrame::collect(const RunOptions& options) const { return execute(options).table; }
+
+QueryResult DataFrame::execute(const RunOptions& options) const {
+  return execute_plan(node_, options, QueryOutput{});
+}
+
+void DataFrame::write_csv(std::string dir, const RunOptions& options) const {
+  execute_plan(node_, options, QueryOutput{QueryOutput::Kind::Csv, std::move(dir)});
+}
+
+void DataFrame::write_jsonl(std::string dir, const RunOptions& options) const {
+  execute_plan(node_, options, QueryOutput{QueryOutput::Kind::Jsonl, std::move(dir)});
+}
+
+}  // namespace ember

@@ -1,0 +1,288 @@
+// Column: construction from vectors and scalars, raw-buffer assembly, row access and slicing.
+#include "ember/column.h"
+
+#include <limits>
+#include <string>
+
+#include "core/bitmap.h"
+
+namespace ember {
+
+namespace {
+
+// Utf8 offsets are int32 (Arrow's "utf8", not "large_utf8").
+void check_utf8_size(int64_t total_chars) {
+  if (total_chars > std::numeric_limits<int32_t>::max()) {
+    throw InvalidArgument("utf8 column would hold " + std::to_string(total_chars) +
+                          " bytes of text; one column holds at most 2 GiB (split the input "
+                          "into smaller batches)");
+  }
+}
+
+template <class T>
+Column fixed_from(const std::vector<T>& v, DataType type) {
+  const int64_t n = static_cast<int64_t>(v.size());
+  auto values = Buffer::allocate(n * int64_t(sizeof(T)));
+  if (n > 0) std::memcpy(values->mutable_data(), v.data(), v.size() * sizeof(T));
+  return Column::from_buffers(type, n, 0, nullptr, std::move(values));
+}
+
+template <class T>
+Column fixed_from_optional(const std::vector<std::optional<T>>& v, DataType type) {
+  const int64_t n = static_cast<int64_t>(v.size());
+  auto values = Buffer::allocate(n * int64_t(sizeof(T)));
+  auto validity = Buffer::allocate(bitmap::bytes_for(n));
+  T* out = reinterpret_cast<T*>(values->mutable_data());
+  uint8_t* bits = validity->mutable_data();
+  int64_t nulls = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (v[i]) {
+      out[i] = *v[i];
+      set_bit(bits, i);
+    } else {
+      ++nulls;
+    }
+  }
+  return Column::from_buffers(type, n, nulls, nulls ? std::move(validity) : nullptr,
+                              std::move(values));
+}
+
+// Shared by the plain and optional string constructors; `get` yields a pointer or nullptr.
+template <class V, class Get>
+Column utf8_from(const std::vector<V>& v, Get get) {
+  const int64_t n = static_cast<int64_t>(v.size());
+  int64_t total = 0;
+  int64_t nulls = 0;
+  for (const auto& s : v) {
+    const std::string* p = get(s);
+    if (p)
+      total += static_cast<int64_t>(p->size());
+    else
+      ++nulls;
+  }
+  check_utf8_size(total);
+  auto offsets = Buffer::allocate((n + 1) * 4);
+  auto chars = Buffer::allocate(total);
+  auto validity = nulls ? Buffer::allocate(bitmap::bytes_for(n)) : nullptr;
+  int32_t* o = reinterpret_cast<int32_t*>(offsets->mutable_data());
+  char* c = reinterpret_cast<char*>(chars->mutable_data());
+  int32_t pos = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    o[i] = pos;
+    if (const std::string* p = get(v[i])) {
+      std::memcpy(c + pos, p->data(), p->size());
+      pos += static_cast<int32_t>(p->size());
+      if (validity) set_bit(validity->mutable_data(), i);
+    }
+  }
+  o[n] = pos;
+  return Column::from_buffers(utf8(), n, nulls, std::move(validity), std::move(offsets),
+                              std::move(chars));
+}
+
+// Buffer bytes the column needs, used to reject undersized raw buffers.
+int64_t needed_value_bytes(TypeId id, int64_t end) {
+  switch (id) {
+    case TypeId::Boolean:
+      return bitmap::bytes_for(end);
+    case TypeId::Int64:
+    case TypeId::Float64:
+      return end * 8;
+    case TypeId::Utf8:
+      return (end + 1) * 4;
+    default:
+      return 0;
+  }
+}
+
+}  // namespace
+
+Column Column::from(std::vector<int64_t> v) { return fixed_from(v, int64()); }
+Column Column::from(std::vector<double> v) { return fixed_from(v, float64()); }
+
+Column Column::from(std::vector<bool> v) {
+  const int64_t n = static_cast<int64_t>(v.size());
+  auto values = Buffer::allocate(bitmap::bytes_for(n));
+  for (int64_t i = 0; i < n; ++i) {
+    if (v[i]) set_bit(values->mutable_data(), i);
+  }
+  return from_buffers(boolean(), n, 0, nullptr, std::move(values));
+}
+
+Column Column::from(std::vector<std::string> v) {
+  return utf8_from(v, [](const std::string& s) { return &s; });
+}
+Column Column::from(std::vector<std::optional<int64_t>> v) {
+  return fixed_from_optional(v, int64());
+}
+Column Column::from(std::vector<std::optional<double>> v) {
+  return fixed_from_optional(v, float64());
+}
+
+Column Column::from(std::vector<std::optional<bool>> v) {
+  const int64_t n = static_cast<int64_t>(v.size());
+  auto values = Buffer::allocate(bitmap::bytes_for(n));
+  auto validity = Buffer::allocate(bitmap::bytes_for(n));
+  int64_t nulls = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!v[i]) {
+      ++nulls;
+      continue;
+    }
+    set_bit(validity->mutable_data(), i);
+    if (*v[i]) set_bit(values->mutable_data(), i);
+  }
+  return from_buffers(boolean(), n, nulls, nulls ? std::move(validity) : nullptr,
+                      std::move(values));
+}
+
+Column Column::from(std::vector<std::optional<std::string>> v) {
+  return utf8_from(v, [](const std::optional<std::string>& s) { return s ? &*s : nullptr; });
+}
+
+Column Column::nulls(DataType type, int64_t n) {
+  if (n < 0) throw InvalidArgument("column length must be >= 0, got " + std::to_string(n));
+  if (type.id() == TypeId::List) throw InvalidArgument("list columns are not supported yet");
+  if (type.id() == TypeId::Null) return from_buffers(type, n, n, nullptr, nullptr);
+  auto validity = n ? Buffer::allocate(bitmap::bytes_for(n)) : nullptr;
+  auto values = Buffer::allocate(needed_value_bytes(type.id(), n));
+  auto chars = type.id() == TypeId::Utf8 ? Buffer::allocate(0) : nullptr;
+  return from_buffers(type, n, n, std::move(validity), std::move(values), std::move(chars));
+}
+
+Column Column::repeat(const Value& v, DataType type, int64_t n) {
+  if (n < 0) throw InvalidArgument("column length must be >= 0, got " + std::to_string(n));
+  if (std::holds_alternative<std::monostate>(v)) return nulls(type, n);
+  if (type.id() == TypeId::Float64 && std::holds_alternative<int64_t>(v)) {
+    return fixed_from(std::vector<double>(size_t(n), double(std::get<int64_t>(v))), type);
+  }
+  if (type_of(v) != type) {
+    throw InvalidArgument("cannot repeat " + type_of(v).to_string() + " value " +
+                          ember::to_string(v) + " as a " + type.to_string() + " column");
+  }
+  switch (type.id()) {
+    case TypeId::Boolean: {
+      auto values = Buffer::allocate(bitmap::bytes_for(n));
+      if (std::get<bool>(v)) bitmap::set_range(values->mutable_data(), 0, n);
+      return from_buffers(type, n, 0, nullptr, std::move(values));
+    }
+    case TypeId::Int64:
+      return fixed_from(std::vector<int64_t>(size_t(n), std::get<int64_t>(v)), type);
+    case TypeId::Float64:
+      return fixed_from(std::vector<double>(size_t(n), std::get<double>(v)), type);
+    default: {
+      const std::string& s = std::get<std::string>(v);
+      const int64_t len = static_cast<int64_t>(s.size());
+      check_utf8_size(len * n);
+      auto offsets = Buffer::allocate((n + 1) * 4);
+      auto chars = Buffer::allocate(len * n);
+      int32_t* o = reinterpret_cast<int32_t*>(offsets->mutable_data());
+      char* c = reinterpret_cast<char*>(chars->mutable_data());
+      for (int64_t i = 0; i < n; ++i) {
+        o[i] = static_cast<int32_t>(i * len);
+        std::memcpy(c + i * len, s.data(), s.size());
+      }
+      o[n] = static_cast<int32_t>(n * len);
+      return from_buffers(type, n, 0, nullptr, std::move(offsets), std::move(chars));
+    }
+  }
+}
+
+Column Column::from_buffers(DataType type, int64_t length, int64_t null_count,
+                            std::shared_ptr<Buffer> validity, std::shared_ptr<Buffer> values,
+                            std::shared_ptr<Buffer> data, int64_t offset) {
+  if (length < 0 || offset < 0) {
+    throw InvalidArgument("column length and offset must be >= 0, got length " +
+                          std::to_string(length) + ", offset " + std::to_string(offset));
+  }
+  const TypeId id = type.id();
+  if (id == TypeId::List) throw InvalidArgument("list columns are not supported yet");
+  Column c;
+  c.type_ = type;
+  c.length_ = length;
+  c.offset_ = offset;
+  if (id == TypeId::Null) {
+    c.null_count_ = length;
+    return c;
+  }
+  if (!values) throw InvalidArgument(type.to_string() + " column needs a values buffer");
+  if (values->size() < needed_value_bytes(id, offset + length)) {
+    throw InvalidArgument(type.to_string() + " column of " + std::to_string(offset + length) +
+                          " rows needs " + std::to_string(needed_value_bytes(id, offset + length)) +
+                          " value bytes, the buffer has " + std::to_string(values->size()));
+  }
+  if (validity && validity->size() < bitmap::bytes_for(offset + length)) {
+    throw InvalidArgument("validity bitmap too small for " + std::to_string(offset + length) +
+                          " rows");
+  }
+  if (id == TypeId::Utf8 && !data) data = Buffer::allocate(0);
+  if (null_count < 0) {
+    // Unknown: count it, so null_count() is always exact.
+    null_count = validity ? length - bitmap::count_set(validity->data(), offset, length) : 0;
+  }
+  c.null_count_ = validity ? null_count : 0;
+  // A bitmap with no zero bits carries no information; dropping it enables all-valid fast paths.
+  c.validity_ = c.null_count_ ? std::move(validity) : nullptr;
+  c.values_ = std::move(values);
+  c.data_ = id == TypeId::Utf8 ? std::move(data) : nullptr;
+  return c;
+}
+
+Value Column::get(int64_t i) const {
+  if (i < 0 || i >= length_) {
+    throw InvalidArgument("row " + std::to_string(i) + " is out of range for a column of " +
+                          std::to_string(length_) + " rows");
+  }
+  if (is_null(i)) return Value{};
+  switch (type_.id()) {
+    case TypeId::Boolean:
+      return value<bool>(i);
+    case TypeId::Int64:
+      return value<int64_t>(i);
+    case TypeId::Float64:
+      return value<double>(i);
+    case TypeId::Utf8:
+      return std::string(value<std::string_view>(i));
+    default:
+      return Value{};
+  }
+}
+
+Column Column::slice(int64_t offset, int64_t length) const {
+  if (offset < 0 || length < 0 || offset + length > length_) {
+    throw InvalidArgument("slice [" + std::to_string(offset) + ", " +
+                          std::to_string(offset + length) + ") is out of range for a column of " +
+                          std::to_string(length_) + " rows");
+  }
+  Column c = *this;
+  c.offset_ = offset_ + offset;
+  c.length_ = length;
+  if (type_.id() == TypeId::Null) {
+    c.null_count_ = length;
+  } else if (validity_) {
+    c.null_count_ = length - bitmap::count_set(validity_->data(), c.offset_, length);
+    if (c.null_count_ == 0) c.validity_ = nullptr;
+  }
+  return c;
+}
+
+int64_t Column::byte_size() const {
+  // The bytes this column's rows occupy (a slice counts only its own rows), not the capacity of
+  // the shared buffers, so accounting does not double count slices of one batch.
+  int64_t n = validity_ ? bitmap::bytes_for(length_) : 0;
+  switch (type_.id()) {
+    case TypeId::Boolean:
+      return n + bitmap::bytes_for(length_);
+    case TypeId::Int64:
+    case TypeId::Float64:
+      return n + 8 * length_;
+    case TypeId::Utf8: {
+      const int32_t* o = offsets();
+      return n + 4 * (length_ + 1) + (o[length_] - o[0]);
+    }
+    default:
+      return n;
+  }
+}
+
+}  // namespace ember

@@ -1,0 +1,117 @@
+// Column::concat: copies columns of one type (slices included) into fresh contiguous buffers.
+#include <limits>
+#include <string>
+
+#include "core/bitmap.h"
+#include "ember/column.h"
+
+namespace ember {
+
+namespace {
+
+// Validity of the concatenation, or nullptr when no part has a null.
+std::shared_ptr<Buffer> concat_validity(const std::vector<Column>& parts, int64_t total) {
+  bool any_null = false;
+  for (const Column& p : parts) any_null |= p.null_count() > 0;
+  if (!any_null) return nullptr;
+  auto out = Buffer::allocate(bitmap::bytes_for(total));
+  int64_t pos = 0;
+  for (const Column& p : parts) {
+    if (p.validity_bits()) {
+      bitmap::copy_into(p.validity_bits(), p.offset(), out->mutable_data(), pos, p.size());
+    } else {
+      bitmap::set_range(out->mutable_data(), pos, p.size());
+    }
+    pos += p.size();
+  }
+  return out;
+}
+
+std::shared_ptr<Buffer> concat_fixed(const std::vector<Column>& parts, int64_t total) {
+  auto out = Buffer::allocate(total * 8);
+  uint8_t* d = out->mutable_data();
+  for (const Column& p : parts) {
+    if (p.size() == 0) continue;
+    std::memcpy(d, p.values<int64_t>(), static_cast<size_t>(p.size()) * 8);
+    d += p.size() * 8;
+  }
+  return out;
+}
+
+std::shared_ptr<Buffer> concat_bools(const std::vector<Column>& parts, int64_t total) {
+  auto out = Buffer::allocate(bitmap::bytes_for(total));
+  int64_t pos = 0;
+  for (const Column& p : parts) {
+    if (p.size() == 0) continue;
+    bitmap::copy_into(p.bool_bits(), p.offset(), out->mutable_data(), pos, p.size());
+    pos += p.size();
+  }
+  return out;
+}
+
+Column concat_utf8(const std::vector<Column>& parts, int64_t total,
+                   std::shared_ptr<Buffer> validity, int64_t null_count) {
+  int64_t chars = 0;
+  for (const Column& p : parts) {
+    if (p.size() > 0) chars += p.offsets()[p.size()] - p.offsets()[0];
+  }
+  if (chars > std::numeric_limits<int32_t>::max()) {
+    throw InvalidArgument("concatenated utf8 column would hold " + std::to_string(chars) +
+                          " bytes of text; one column holds at most 2 GiB");
+  }
+  auto offsets = Buffer::allocate((total + 1) * 4);
+  auto data = Buffer::allocate(chars);
+  int32_t* o = reinterpret_cast<int32_t*>(offsets->mutable_data());
+  char* c = reinterpret_cast<char*>(data->mutable_data());
+  int64_t row = 0;
+  int32_t pos = 0;
+  for (const Column& p : parts) {
+    if (p.size() == 0) continue;
+    const int32_t* src = p.offsets();
+    // Rebase the part's offsets so its first string starts where the previous part ended.
+    const int32_t shift = pos - src[0];
+    for (int64_t i = 0; i < p.size(); ++i) o[row + i] = src[i] + shift;
+    const int32_t len = src[p.size()] - src[0];
+    std::memcpy(c + pos, p.chars() + src[0], static_cast<size_t>(len));
+    pos += len;
+    row += p.size();
+  }
+  o[total] = pos;
+  return Column::from_buffers(utf8(), total, null_count, std::move(validity), std::move(offsets),
+                              std::move(data));
+}
+
+}  // namespace
+
+Column Column::concat(const std::vector<Column>& parts) {
+  if (parts.empty()) return Column();
+  const DataType type = parts[0].type();
+  int64_t total = 0;
+  int64_t null_count = 0;
+  for (const Column& p : parts) {
+    if (p.type() != type) {
+      throw InvalidArgument("cannot concatenate a " + p.type().to_string() + " column with a " +
+                            type.to_string() + " column");
+    }
+    total += p.size();
+    null_count += p.null_count();
+  }
+  // Columns are immutable, so one part can be shared as is.
+  if (parts.size() == 1) return parts[0];
+  if (type.id() == TypeId::Null) return nulls(type, total);
+  if (total == 0) return parts[0];
+  auto validity = concat_validity(parts, total);
+  switch (type.id()) {
+    case TypeId::Boolean:
+      return from_buffers(type, total, null_count, std::move(validity), concat_bools(parts, total));
+    case TypeId::Int64:
+    case TypeId::Float64:
+      return from_buffers(type, total, null_count, std::move(validity), concat_fixed(parts, total));
+    case TypeId::Utf8:
+      return concat_utf8(parts, total, std::move(validity), null_count);
+    default:
+      throw InvalidArgument("cannot concatenate " + type.to_string() + " columns");
+  }
+}
+
+}  // namespace ember

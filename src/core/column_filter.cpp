@@ -1,0 +1,152 @@
+// Column::filter: gathers the rows a Boolean mask selects, a 64-row word at a time.
+#include <bit>
+#include <string>
+
+#include "core/bitmap.h"
+#include "ember/column.h"
+
+namespace ember {
+
+namespace {
+
+// The selection as a fresh bitmap at offset 0: mask value AND mask validity (null = false).
+std::shared_ptr<Buffer> selection_of(const Column& mask) {
+  return bitmap::and_of(mask.bool_bits(), mask.offset(), mask.validity_bits(), mask.offset(),
+                        mask.size());
+}
+
+// Calls visit(row) for every selected row, in order; whole-word runs go to visit_run.
+template <class Visit, class VisitRun>
+void for_each_selected(const uint8_t* sel, int64_t length, Visit visit, VisitRun visit_run) {
+  const int64_t words = bitmap::words_for(length);
+  for (int64_t w = 0; w < words; ++w) {
+    uint64_t word = bitmap::read_word(sel, 0, length, w);
+    const int64_t base = w * 64;
+    if (word == ~uint64_t(0)) {
+      visit_run(base, 64);
+      continue;
+    }
+    while (word) {
+      visit(base + std::countr_zero(word));
+      word &= word - 1;
+    }
+  }
+}
+
+std::shared_ptr<Buffer> gather_validity(const Column& c, const uint8_t* sel, int64_t n) {
+  if (!c.validity_bits()) return nullptr;
+  auto out = Buffer::allocate(bitmap::bytes_for(n));
+  uint8_t* d = out->mutable_data();
+  const uint8_t* v = c.validity_bits();
+  const int64_t off = c.offset();
+  int64_t k = 0;
+  for_each_selected(
+      sel, c.size(),
+      [&](int64_t i) {
+        if (get_bit(v, off + i)) set_bit(d, k);
+        ++k;
+      },
+      [&](int64_t base, int64_t len) {
+        bitmap::copy_into(v, off + base, d, k, len);
+        k += len;
+      });
+  return out;
+}
+
+std::shared_ptr<Buffer> gather_fixed(const Column& c, const uint8_t* sel, int64_t n) {
+  auto out = Buffer::allocate(n * 8);
+  int64_t* d = reinterpret_cast<int64_t*>(out->mutable_data());
+  const int64_t* s = c.values<int64_t>();
+  int64_t k = 0;
+  for_each_selected(
+      sel, c.size(), [&](int64_t i) { d[k++] = s[i]; },
+      [&](int64_t base, int64_t len) {
+        std::memcpy(d + k, s + base, static_cast<size_t>(len) * 8);
+        k += len;
+      });
+  return out;
+}
+
+std::shared_ptr<Buffer> gather_bools(const Column& c, const uint8_t* sel, int64_t n) {
+  auto out = Buffer::allocate(bitmap::bytes_for(n));
+  uint8_t* d = out->mutable_data();
+  const uint8_t* s = c.bool_bits();
+  const int64_t off = c.offset();
+  int64_t k = 0;
+  for_each_selected(
+      sel, c.size(),
+      [&](int64_t i) {
+        if (get_bit(s, off + i)) set_bit(d, k);
+        ++k;
+      },
+      [&](int64_t base, int64_t len) {
+        bitmap::copy_into(s, off + base, d, k, len);
+        k += len;
+      });
+  return out;
+}
+
+Column gather_utf8(const Column& c, const uint8_t* sel, int64_t n, std::shared_ptr<Buffer> valid,
+                   int64_t null_count) {
+  const int32_t* so = c.offsets();
+  int64_t chars = 0;
+  auto count = [&](int64_t i) { chars += so[i + 1] - so[i]; };
+  for_each_selected(sel, c.size(), count,
+                    [&](int64_t base, int64_t len) { chars += so[base + len] - so[base]; });
+  auto offsets = Buffer::allocate((n + 1) * 4);
+  auto data = Buffer::allocate(chars);
+  int32_t* o = reinterpret_cast<int32_t*>(offsets->mutable_data());
+  char* d = reinterpret_cast<char*>(data->mutable_data());
+  const char* s = c.chars();
+  int64_t k = 0;
+  int32_t pos = 0;
+  auto copy_run = [&](int64_t base, int64_t len) {
+    const int32_t shift = pos - so[base];
+    for (int64_t j = 0; j < len; ++j) o[k + j] = so[base + j] + shift;
+    const int32_t bytes = so[base + len] - so[base];
+    std::memcpy(d + pos, s + so[base], static_cast<size_t>(bytes));
+    pos += bytes;
+    k += len;
+  };
+  for_each_selected(
+      sel, c.size(), [&](int64_t i) { copy_run(i, 1); }, copy_run);
+  o[n] = pos;
+  return Column::from_buffers(utf8(), n, null_count, std::move(valid), std::move(offsets),
+                              std::move(data));
+}
+
+}  // namespace
+
+Column Column::filter(const Column& mask) const {
+  if (mask.type().id() != TypeId::Boolean) {
+    throw InvalidArgument("filter mask must be bool, got " + mask.type().to_string());
+  }
+  if (mask.size() != length_) {
+    throw InvalidArgument("filter mask has " + std::to_string(mask.size()) +
+                          " rows, the column has " + std::to_string(length_));
+  }
+  if (length_ == 0) return *this;
+  auto sel = selection_of(mask);
+  const int64_t n = bitmap::count_set(sel->data(), 0, length_);
+  // Fast paths: everything kept is a zero-copy share, nothing kept an empty slice.
+  if (n == length_) return *this;
+  if (n == 0) return slice(0, 0);
+  if (type_.id() == TypeId::Null) return nulls(type_, n);
+  auto validity = gather_validity(*this, sel->data(), n);
+  const int64_t nulls = validity ? n - bitmap::count_set(validity->data(), 0, n) : 0;
+  switch (type_.id()) {
+    case TypeId::Boolean:
+      return from_buffers(type_, n, nulls, std::move(validity),
+                          gather_bools(*this, sel->data(), n));
+    case TypeId::Int64:
+    case TypeId::Float64:
+      return from_buffers(type_, n, nulls, std::move(validity),
+                          gather_fixed(*this, sel->data(), n));
+    case TypeId::Utf8:
+      return gather_utf8(*this, sel->data(), n, std::move(validity), nulls);
+    default:
+      throw InvalidArgument("cannot filter a " + type_.to_string() + " column");
+  }
+}
+
+}  // namespace ember

@@ -1,0 +1,121 @@
+// A query's life: plan, admit, start pools, run pipelines, tear down, report.
+#include "exec/executor.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "exec/collect_sink.h"
+#include "exec/file_sink.h"
+#include "exec/pipeline_runner.h"
+#include "exec/pool_set.h"
+#include "exec/progress_bar.h"
+#include "exec/table_source.h"
+#include "plan/optimizer.h"
+#include "resources/resource_pool.h"
+
+namespace ember {
+
+namespace {
+
+std::vector<PoolRequest> pool_requests(const PhysicalPlan& plan) {
+  std::vector<PoolRequest> out;
+  for (const auto& spec : plan.pools)
+    out.push_back({spec->name, spec->concurrency, spec->num_cpus, spec->num_gpus,
+                   spec->memory_bytes});
+  return out;
+}
+
+int pipeline_threads(const RunOptions& options, const ResourceLease& lease) {
+  if (options.threads > 0) return options.threads;
+  // Pools that hold every CPU still leave one thread for the scan and the other operators.
+  return std::max(1, static_cast<int>(std::floor(lease.cpus_left() + 1e-9)));
+}
+
+std::unique_ptr<Sink> make_output_sink(const QueryOutput& out, const Schema& schema, int parts) {
+  if (out.kind == QueryOutput::Kind::Csv)
+    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Csv);
+  if (out.kind == QueryOutput::Kind::Jsonl)
+    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Jsonl);
+  return std::make_unique<CollectSink>(parts);
+}
+
+/// Runs the pipelines in order; each breaker's output becomes the next pipeline's source.
+Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const QueryOutput& out,
+                    int threads) {
+  std::shared_ptr<const Source> carried;
+  Table result(plan.schema, {});
+  for (const Pipeline& p : plan.pipelines) {
+    const Source& source = p.source ? *p.source : *carried;
+    if (p.end == PipelineEnd::Output) query.rows_out = 0;  // count the query's output only
+    int parts = source.num_partitions();
+    std::unique_ptr<Sink> sink = p.end == PipelineEnd::Output
+                                     ? make_output_sink(out, p.schema, parts)
+                                     : std::make_unique<CollectSink>(
+                                           parts, p.end == PipelineEnd::Limit ? p.limit : -1);
+    run_pipeline(query, p, source, *sink, threads);
+    if (std::exception_ptr e = query.error()) std::rethrow_exception(e);
+    auto* collected = dynamic_cast<CollectSink*>(sink.get());
+    if (p.end == PipelineEnd::Limit) {
+      carried = std::make_shared<TableSource>(p.schema, collected->take_partitions(),
+                                              "Limit " + std::to_string(p.limit));
+    } else if (p.end == PipelineEnd::Repartition) {
+      std::vector<Batch> all;
+      for (auto& part : collected->take_partitions())
+        for (auto& b : part) all.push_back(std::move(b));
+      carried = std::make_shared<TableSource>(Table(p.schema, std::move(all)), p.num_partitions,
+                                              "Repartition");
+    } else if (collected) {
+      std::vector<Batch> all;
+      for (auto& part : collected->take_partitions())
+        for (auto& b : part) all.push_back(std::move(b));
+      result = Table(plan.schema, std::move(all));
+    }
+  }
+  return result;
+}
+
+QueryStats collect_stats(PoolSet& pools, const ResourceLease& lease) {
+  QueryStats stats;
+  for (size_t i = 0; i < pools.pools().size(); ++i) {
+    UdfStats s = pools.pools()[i]->stats();
+    const PoolGrant& g = lease.pools().at(i);
+    s.held_cpus = g.held_cpus;
+    s.held_gpus = g.held_gpus;
+    s.held_memory_bytes = g.held_memory;
+    stats.udfs.push_back(std::move(s));
+  }
+  return stats;
+}
+
+}  // namespace
+
+QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const QueryOutput& out) {
+  auto start = std::chrono::steady_clock::now();
+  NodePtr optimized = optimize(plan);
+  PhysicalPlan physical = plan_physical(*optimized);
+
+  // Admission first: nothing is constructed for a query that cannot fit.
+  std::shared_ptr<ResourcePool> resources = ResourcePool::for_run(options.resources);
+  ResourceLease lease = resources->admit(pool_requests(physical));
+  if (out.kind != QueryOutput::Kind::Collect)
+    prepare_output_dir(out.dir, out.kind == QueryOutput::Kind::Csv ? FileFormat::Csv
+                                                                   : FileFormat::Jsonl);
+
+  PoolSet pools(physical.pools, lease);
+  pools.start();
+  QueryContext query(pools.pools());
+  QueryResult result;
+  {
+    ProgressBar progress(query, options.progress);
+    result.table = run_pipelines(query, physical, out, pipeline_threads(options, lease));
+  }
+  pools.stop();
+  result.stats = collect_stats(pools, lease);
+  result.stats.rows_out =
+      out.kind == QueryOutput::Kind::Collect ? result.table.num_rows() : query.rows_out.load();
+  result.stats.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace ember

@@ -1,0 +1,26 @@
+// Runs a query: admission, actor pools, pipelines, statistics.
+#pragma once
+
+#include <string>
+
+#include "ember/dataframe.h"
+#include "plan/logical_plan.h"
+
+namespace ember {
+
+/// Where a query's rows go.
+struct QueryOutput {
+  enum class Kind { Collect, Csv, Jsonl };
+  Kind kind = Kind::Collect;
+  std::string dir;  ///< Csv / Jsonl
+};
+
+/// Optimizes and runs `plan`. Admission happens before any actor is constructed: a query whose
+/// pools do not fit throws ResourceError and starts nothing. Every pool is torn down when the
+/// query ends, whether it succeeds, fails or stops early at a limit.
+QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const QueryOutput& out);
+
+/// The text of DataFrame::explain().
+std::string explain_plan(const NodePtr& plan, const RunOptions& options);
+
+}  // namespace ember

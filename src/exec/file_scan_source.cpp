@@ -1,0 +1,42 @@
+// Adapts the io layer's scans to the Source interface.
+#include "exec/file_scan_source.h"
+
+#include <set>
+
+namespace ember {
+
+namespace {
+
+std::string describe_splits(const std::string& kind, const std::string& pattern,
+                            const std::vector<FileSplit>& splits) {
+  std::set<std::string> files;
+  for (const auto& s : splits) files.insert(s.path);
+  return kind + " " + pattern + " (" + std::to_string(files.size()) + " files, " +
+         std::to_string(splits.size()) + " partitions)";
+}
+
+}  // namespace
+
+CsvSource::CsvSource(std::string pattern, CsvOptions options)
+    : pattern_(std::move(pattern)), options_(std::move(options)),
+      scan_(plan_csv_scan(pattern_, options_)) {}
+
+std::unique_ptr<BatchReader> CsvSource::open(int p, int64_t batch_rows) const {
+  return open_csv_split(scan_.splits.at(static_cast<size_t>(p)), scan_.schema, options_,
+                        batch_rows);
+}
+
+std::string CsvSource::describe() const { return describe_splits("CsvScan", pattern_, scan_.splits); }
+
+JsonlSource::JsonlSource(std::string pattern)
+    : pattern_(std::move(pattern)), scan_(plan_jsonl_scan(pattern_)) {}
+
+std::unique_ptr<BatchReader> JsonlSource::open(int p, int64_t batch_rows) const {
+  return open_jsonl_split(scan_.splits.at(static_cast<size_t>(p)), scan_.schema, batch_rows);
+}
+
+std::string JsonlSource::describe() const {
+  return describe_splits("JsonlScan", pattern_, scan_.splits);
+}
+
+}  // namespace ember

@@ -1,0 +1,38 @@
+// CSV and JSON-lines scans: each file split is a partition.
+#pragma once
+
+#include "ember/dataframe.h"
+#include "io/csv_reader.h"
+#include "io/jsonl_reader.h"
+#include "plan/source.h"
+
+namespace ember {
+
+class CsvSource : public Source {
+ public:
+  CsvSource(std::string pattern, CsvOptions options);
+  const Schema& schema() const override { return scan_.schema; }
+  int num_partitions() const override { return static_cast<int>(scan_.splits.size()); }
+  std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override;
+  std::string describe() const override;
+
+ private:
+  std::string pattern_;
+  CsvOptions options_;
+  CsvScan scan_;
+};
+
+class JsonlSource : public Source {
+ public:
+  explicit JsonlSource(std::string pattern);
+  const Schema& schema() const override { return scan_.schema; }
+  int num_partitions() const override { return static_cast<int>(scan_.splits.size()); }
+  std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override;
+  std::string describe() const override;
+
+ private:
+  std::string pattern_;
+  JsonlScan scan_;
+};
+
+}  // namespace ember

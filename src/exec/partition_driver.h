@@ -1,0 +1,49 @@
+// Drives one partition through a pipeline: read, transform, feed actor pools, sink.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "exec/physical_plan.h"
+#include "exec/pool_stage.h"
+#include "exec/query_context.h"
+#include "exec/sink.h"
+#include "exec/task_scheduler.h"
+
+namespace ember {
+
+/// Rows per morsel read from a source.
+inline constexpr int64_t kMorselRows = 64 * 1024;
+
+/// A resumable task for one partition. The pipeline's ops are cut at each actor pool into
+/// segments; segment k's output feeds pool stage k, and the last segment feeds the sink.
+/// run() never waits for an actor: it returns Blocked and is woken by a completion.
+class PartitionDriver : public Task {
+ public:
+  PartitionDriver(QueryContext& query, const Pipeline& pipeline, const Source& source,
+                  int partition, Sink& sink, TaskScheduler& scheduler);
+  Step run() override;
+  int partition() const { return partition_; }
+
+ private:
+  bool step();
+  void push(size_t segment, Batch batch);
+  bool drain_stages();
+  int64_t in_flight() const;
+  Step stop();
+
+  QueryContext& query_;
+  const Pipeline& pipeline_;
+  const Source& source_;
+  int partition_;
+  Sink& sink_;
+  TaskScheduler& scheduler_;
+  std::unique_ptr<BatchReader> reader_;
+  std::unique_ptr<PartitionSink> part_sink_;
+  std::vector<std::vector<const PhysicalOp*>> segments_;  ///< stateless ops between stages
+  std::vector<std::unique_ptr<PoolStage>> stages_;
+  bool source_done_ = false;
+  bool stopping_ = false;  ///< cancelled or limit met: wait for in-flight work, then end
+};
+
+}  // namespace ember

@@ -1,0 +1,73 @@
+// Partition activation and completion tracking.
+#include "exec/pipeline_runner.h"
+
+#include <condition_variable>
+#include <mutex>
+
+#include "exec/partition_driver.h"
+#include "exec/task_scheduler.h"
+
+namespace ember {
+
+namespace {
+
+class Activation {
+ public:
+  Activation(QueryContext& query, const Pipeline& pipeline, const Source& source, Sink& sink,
+             int threads)
+      : query_(query), pipeline_(pipeline), source_(source), sink_(sink),
+        total_(source.num_partitions()),
+        // Enough partitions to keep every thread and actor fed; few enough to bound memory.
+        max_active_(std::max(4, 2 * threads)),
+        scheduler_(threads, [this](Task*) { on_done(); }) {}
+
+  void run() {
+    std::unique_lock<std::mutex> lock(mu_);
+    activate();
+    cv_.wait(lock, [&] { return active_ == 0 && (next_ == total_ || stopped()); });
+  }
+
+ private:
+  bool stopped() const { return query_.cancelled() || sink_.satisfied(); }
+
+  void activate() {  // mu_ held
+    while (active_ < max_active_ && next_ < total_ && !stopped()) {
+      drivers_.push_back(std::make_unique<PartitionDriver>(query_, pipeline_, source_, next_,
+                                                           sink_, scheduler_));
+      ++next_;
+      ++active_;
+      scheduler_.wake(drivers_.back().get());
+    }
+  }
+
+  void on_done() {
+    std::lock_guard<std::mutex> lock(mu_);
+    --active_;
+    activate();
+    cv_.notify_all();
+  }
+
+  QueryContext& query_;
+  const Pipeline& pipeline_;
+  const Source& source_;
+  Sink& sink_;
+  int total_;
+  int max_active_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int next_ = 0;
+  int active_ = 0;
+  std::vector<std::unique_ptr<PartitionDriver>> drivers_;
+  TaskScheduler scheduler_;  // last: its threads stop first
+};
+
+}  // namespace
+
+void run_pipeline(QueryContext& query, const Pipeline& pipeline, const Source& source,
+                  Sink& sink, int threads) {
+  query.partitions_total.fetch_add(source.num_partitions());
+  Activation activation(query, pipeline, source, sink, threads);
+  activation.run();
+}
+
+}  // namespace ember

@@ -1,0 +1,17 @@
+// Runs one pipeline's partitions on a fixed pool of threads.
+#pragma once
+
+#include "exec/physical_plan.h"
+#include "exec/query_context.h"
+#include "exec/sink.h"
+
+namespace ember {
+
+/// Runs every partition of `source` through `pipeline` into `sink`, at most a bounded number
+/// of partitions at a time (in partition order), so memory stays bounded for streaming sinks.
+/// Returns when all partitions are done, the sink is satisfied, or the query was cancelled
+/// (then query.error() holds why); never leaves work in flight behind it.
+void run_pipeline(QueryContext& query, const Pipeline& pipeline, const Source& source,
+                  Sink& sink, int threads);
+
+}  // namespace ember

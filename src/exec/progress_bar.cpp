@@ -1,0 +1,69 @@
+// Rendering of rows, throughput, partitions and actor utilisation.
+#include "exec/progress_bar.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace ember {
+
+namespace {
+
+std::string with_commas(int64_t v) {
+  std::string s = std::to_string(v);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+  return s;
+}
+
+}  // namespace
+
+ProgressBar::ProgressBar(const QueryContext& query, bool enabled)
+    : query_(query), enabled_(enabled), start_(std::chrono::steady_clock::now()) {
+  if (!enabled_) return;
+  tty_ = isatty(STDERR_FILENO) == 1;
+  thread_ = std::thread([this] { loop(); });
+}
+
+std::string ProgressBar::render() const {
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  int64_t in = query_.rows_read.load(), out = query_.rows_out.load();
+  std::string line = "[ember] " + with_commas(in) + " rows in, " + with_commas(out) +
+                     " out, " + with_commas(secs > 0 ? static_cast<int64_t>(in / secs) : 0) +
+                     " rows/s, partitions " + std::to_string(query_.partitions_done.load()) +
+                     "/" + std::to_string(query_.partitions_total.load());
+  for (const auto& p : query_.pools()) {
+    line += " | " + p->spec().name + " " + std::to_string(p->busy_actors()) + "/" +
+            std::to_string(p->num_actors()) + " busy";
+  }
+  char t[32];
+  std::snprintf(t, sizeof t, " | %.1fs", secs);
+  return line + t;
+}
+
+void ProgressBar::loop() {
+  auto period = tty_ ? std::chrono::milliseconds(200) : std::chrono::milliseconds(5000);
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!cv_.wait_for(lock, period, [&] { return stop_; })) {
+    std::string line = render();
+    if (tty_)
+      std::fprintf(stderr, "\r\033[K%s", line.c_str());
+    else
+      std::fprintf(stderr, "%s\n", line.c_str());
+    std::fflush(stderr);
+  }
+}
+
+void ProgressBar::stop() {
+  if (!thread_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+  std::string line = render();
+  std::fprintf(stderr, tty_ ? "\r\033[K%s\n" : "%s\n", line.c_str());
+  std::fflush(stderr);
+}
+
+}  // namespace ember

@@ -1,0 +1,36 @@
+// A live progress line on stderr while a query runs.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "exec/query_context.h"
+
+namespace ember {
+
+/// Redraws one line in place on a terminal; on a pipe or file it prints a plain line every
+/// few seconds instead, so redirected output is never garbled with carriage returns.
+class ProgressBar {
+ public:
+  ProgressBar(const QueryContext& query, bool enabled);
+  ~ProgressBar() { stop(); }
+  /// Prints the final figures and ends the line. Idempotent.
+  void stop();
+
+ private:
+  void loop();
+  std::string render() const;
+  const QueryContext& query_;
+  bool enabled_;
+  bool tty_ = false;
+  std::chrono::steady_clock::time_point start_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+}  // namespace ember

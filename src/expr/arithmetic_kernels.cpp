@@ -1,0 +1,129 @@
+// Arithmetic kernels: one tight loop per (operator, type, operand shape).
+#include "expr/arithmetic_kernels.h"
+
+#include <cmath>
+#include <limits>
+
+#include "expr/cast_kernels.h"
+#include "expr/kernel_input.h"
+
+namespace ember {
+
+namespace {
+
+using kernel::with_readers;
+
+// Wrapping integer arithmetic: signed overflow is undefined behaviour, unsigned wraps.
+inline int64_t wrap_add(int64_t x, int64_t y) { return int64_t(uint64_t(x) + uint64_t(y)); }
+inline int64_t wrap_sub(int64_t x, int64_t y) { return int64_t(uint64_t(x) - uint64_t(y)); }
+inline int64_t wrap_mul(int64_t x, int64_t y) { return int64_t(uint64_t(x) * uint64_t(y)); }
+// Zero divisors yield a placeholder 0 (the row is made null afterwards); -1 avoids the one
+// overflowing quotient.
+inline int64_t safe_div(int64_t x, int64_t y) {
+  return y == 0 ? 0 : (y == -1 ? wrap_sub(0, x) : x / y);
+}
+inline int64_t safe_mod(int64_t x, int64_t y) { return (y == 0 || y == -1) ? 0 : x % y; }
+
+template <class T, class Op>
+std::shared_ptr<Buffer> apply(const Operand& a, const Operand& b, int64_t n, Op op) {
+  auto out = Buffer::allocate(n * int64_t(sizeof(T)));
+  T* d = reinterpret_cast<T*>(out->mutable_data());
+  with_readers<T>(a, b, [&](auto ra, auto rb) {
+    for (int64_t i = 0; i < n; ++i) d[i] = op(ra(i), rb(i));
+  });
+  return out;
+}
+
+template <class T>
+std::shared_ptr<Buffer> int_or_float_values(BinaryOp op, const Operand& a, const Operand& b,
+                                            int64_t n) {
+  if constexpr (std::is_same_v<T, int64_t>) {
+    switch (op) {
+      case BinaryOp::Add:
+        return apply<T>(a, b, n, [](T x, T y) { return wrap_add(x, y); });
+      case BinaryOp::Sub:
+        return apply<T>(a, b, n, [](T x, T y) { return wrap_sub(x, y); });
+      case BinaryOp::Mul:
+        return apply<T>(a, b, n, [](T x, T y) { return wrap_mul(x, y); });
+      case BinaryOp::Div:
+        return apply<T>(a, b, n, [](T x, T y) { return safe_div(x, y); });
+      default:
+        return apply<T>(a, b, n, [](T x, T y) { return safe_mod(x, y); });
+    }
+  } else {
+    switch (op) {
+      case BinaryOp::Add:
+        return apply<T>(a, b, n, [](T x, T y) { return x + y; });
+      case BinaryOp::Sub:
+        return apply<T>(a, b, n, [](T x, T y) { return x - y; });
+      case BinaryOp::Mul:
+        return apply<T>(a, b, n, [](T x, T y) { return x * y; });
+      case BinaryOp::Div:
+        return apply<T>(a, b, n, [](T x, T y) { return x / y; });
+      default:
+        return apply<T>(a, b, n, [](T x, T y) { return std::fmod(x, y); });
+    }
+  }
+}
+
+// Clears the validity of rows whose divisor is zero; returns the (possibly new) validity.
+template <class T>
+std::shared_ptr<Buffer> null_zero_divisors(const Column& divisor, std::shared_ptr<Buffer> valid,
+                                           int64_t n) {
+  const T* p = divisor.values<T>();
+  bool any_zero = false;
+  for (int64_t i = 0; i < n; ++i) any_zero |= p[i] == T(0);
+  if (!any_zero) return valid;
+  auto nonzero = kernel::bits_where(n, [p](int64_t i) { return p[i] != T(0); });
+  return bitmap::and_of(nonzero->data(), 0, valid ? valid->data() : nullptr, 0, n);
+}
+
+// Int64 operands of a float64 result become float64 first, so each loop sees one type.
+Operand widened(const Operand& o) {
+  if (o.type.id() != TypeId::Int64) return o;
+  if (o.is_scalar) return Operand::of(Value{double(std::get<int64_t>(o.scalar))}, float64());
+  return Operand::of(cast_column(o.column, float64()));
+}
+
+}  // namespace
+
+Column arithmetic(BinaryOp op, const Operand& a, const Operand& b, int64_t n) {
+  const bool ints = a.type.id() == TypeId::Int64 && b.type.id() == TypeId::Int64;
+  const DataType type = ints ? int64() : float64();
+  const bool divides = op == BinaryOp::Div || op == BinaryOp::Mod;
+  // A zero scalar divisor nulls every row (float / 0 is IEEE, only float % 0 is null).
+  if (a.all_null() || b.all_null() ||
+      (divides && (ints || op == BinaryOp::Mod) && b.is_scalar &&
+       kernel::scalar_as<double>(b.scalar) == 0)) {
+    return Column::nulls(type, n);
+  }
+  auto valid = kernel::combined_validity(a, b, n);
+  if (ints) {
+    auto values = int_or_float_values<int64_t>(op, a, b, n);
+    if (divides && !b.is_scalar) valid = null_zero_divisors<int64_t>(b.column, valid, n);
+    return Column::from_buffers(type, n, -1, valid, values);
+  }
+  const Operand fa = widened(a);
+  const Operand fb = widened(b);
+  auto values = int_or_float_values<double>(op, fa, fb, n);
+  if (op == BinaryOp::Mod && !fb.is_scalar) valid = null_zero_divisors<double>(fb.column, valid, n);
+  return Column::from_buffers(type, n, -1, valid, values);
+}
+
+Column negate(const Column& c) {
+  const int64_t n = c.size();
+  auto out = Buffer::allocate(n * 8);
+  if (c.type().id() == TypeId::Int64) {
+    const int64_t* p = c.values<int64_t>();
+    int64_t* d = reinterpret_cast<int64_t*>(out->mutable_data());
+    for (int64_t i = 0; i < n; ++i) d[i] = wrap_sub(0, p[i]);
+  } else {
+    const double* p = c.values<double>();
+    double* d = reinterpret_cast<double*>(out->mutable_data());
+    for (int64_t i = 0; i < n; ++i) d[i] = -p[i];
+  }
+  auto valid = c.validity_bits() ? bitmap::copy(c.validity_bits(), c.offset(), n) : nullptr;
+  return Column::from_buffers(c.type(), n, c.null_count(), valid, out);
+}
+
+}  // namespace ember

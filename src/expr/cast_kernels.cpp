@@ -1,0 +1,188 @@
+// Cast kernels: one loop per (from, to) pair.
+#include "expr/cast_kernels.h"
+
+#include <charconv>
+#include <cmath>
+#include <string_view>
+
+#include "core/bitmap.h"
+#include "ember/error.h"
+
+namespace ember {
+
+namespace {
+
+std::shared_ptr<Buffer> copied_validity(const Column& c) {
+  return c.validity_bits() ? bitmap::copy(c.validity_bits(), c.offset(), c.size()) : nullptr;
+}
+
+// Numbers and bools -> another fixed-width type; `convert` maps one row.
+template <class From, class To, class Convert>
+Column convert_fixed(const Column& c, const DataType& to, Convert convert) {
+  const int64_t n = c.size();
+  auto out = Buffer::allocate(n * int64_t(sizeof(To)));
+  To* d = reinterpret_cast<To*>(out->mutable_data());
+  const From* p = c.values<From>();
+  for (int64_t i = 0; i < n; ++i) d[i] = convert(p[i]);
+  return Column::from_buffers(to, n, c.null_count(), copied_validity(c), out);
+}
+
+Column bool_to_fixed(const Column& c, const DataType& to) {
+  const int64_t n = c.size();
+  auto out = Buffer::allocate(n * 8);
+  const uint8_t* bits = c.bool_bits();
+  for (int64_t i = 0; i < n; ++i) {
+    const bool v = get_bit(bits, c.offset() + i);
+    if (to.id() == TypeId::Int64)
+      reinterpret_cast<int64_t*>(out->mutable_data())[i] = v;
+    else
+      reinterpret_cast<double*>(out->mutable_data())[i] = v;
+  }
+  return Column::from_buffers(to, n, c.null_count(), copied_validity(c), out);
+}
+
+template <class T>
+Column fixed_to_bool(const Column& c) {
+  const T* p = c.values<T>();
+  auto bits = Buffer::allocate(bitmap::bytes_for(c.size()));
+  for (int64_t i = 0; i < c.size(); ++i) {
+    if (p[i] != T(0)) set_bit(bits->mutable_data(), i);
+  }
+  return Column::from_buffers(boolean(), c.size(), c.null_count(), copied_validity(c), bits);
+}
+
+// float64 -> int64: values outside int64's range (and NaN) have no integer; they become null.
+Column float_to_int(const Column& c) {
+  const int64_t n = c.size();
+  const double* p = c.values<double>();
+  auto out = Buffer::allocate(n * 8);
+  int64_t* d = reinterpret_cast<int64_t*>(out->mutable_data());
+  auto representable = [](double v) {
+    return v >= -9223372036854775808.0 && v < 9223372036854775808.0;
+  };
+  for (int64_t i = 0; i < n; ++i) d[i] = representable(p[i]) ? static_cast<int64_t>(p[i]) : 0;
+  auto ok = Buffer::allocate(bitmap::bytes_for(n));
+  for (int64_t i = 0; i < n; ++i) {
+    if (representable(p[i])) set_bit(ok->mutable_data(), i);
+  }
+  auto valid = bitmap::and_of(ok->data(), 0, c.validity_bits(), c.offset(), n);
+  return Column::from_buffers(int64(), n, -1, valid, out);
+}
+
+Column to_utf8(const Column& c) {
+  ColumnBuilder b(utf8(), c.size());
+  char buf[64];
+  for (int64_t i = 0; i < c.size(); ++i) {
+    if (c.is_null(i)) {
+      b.append_null();
+      continue;
+    }
+    switch (c.type().id()) {
+      case TypeId::Boolean:
+        b.append(std::string_view(c.value<bool>(i) ? "true" : "false"));
+        break;
+      case TypeId::Int64: {
+        auto r = std::to_chars(buf, buf + sizeof(buf), c.values<int64_t>()[i]);
+        b.append(std::string_view(buf, size_t(r.ptr - buf)));
+        break;
+      }
+      default: {
+        auto r = std::to_chars(buf, buf + sizeof(buf), c.values<double>()[i]);
+        b.append(std::string_view(buf, size_t(r.ptr - buf)));
+        break;
+      }
+    }
+  }
+  return b.finish();
+}
+
+std::string_view trimmed(std::string_view s) {
+  const char* ws = " \t\r\n";
+  const size_t first = s.find_first_not_of(ws);
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(ws) - first + 1);
+}
+
+// Parses the whole of `s` as T; false on any leftover character or range error.
+template <class T>
+bool parse_number(std::string_view s, T& out) {
+  s = trimmed(s);
+  if (s.size() > 1 && s[0] == '+' && s[1] != '-') s.remove_prefix(1);
+  if (s.empty()) return false;
+  auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+bool parse_bool(std::string_view s, bool& out) {
+  s = trimmed(s);
+  auto is = [s](std::string_view word) {
+    if (s.size() != word.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      if ((s[i] | 0x20) != word[i]) return false;
+    }
+    return true;
+  };
+  if (is("true") || s == "1") return out = true, true;
+  if (is("false") || s == "0") return out = false, true;
+  return false;
+}
+
+// utf8 -> T: rows that do not parse become null.
+template <class T>
+Column parse_utf8(const Column& c, const DataType& to) {
+  const int64_t n = c.size();
+  const bool bits = std::is_same_v<T, bool>;
+  auto out = Buffer::allocate(bits ? bitmap::bytes_for(n) : n * int64_t(sizeof(T)));
+  auto ok = Buffer::allocate(bitmap::bytes_for(n));
+  const int32_t* o = c.offsets();
+  for (int64_t i = 0; i < n; ++i) {
+    if (c.is_null(i)) continue;
+    const std::string_view s(c.chars() + o[i], size_t(o[i + 1] - o[i]));
+    T v{};
+    bool parsed;
+    if constexpr (std::is_same_v<T, bool>)
+      parsed = parse_bool(s, v);
+    else
+      parsed = parse_number(s, v);
+    if (!parsed) continue;
+    set_bit(ok->mutable_data(), i);
+    if constexpr (std::is_same_v<T, bool>) {
+      if (v) set_bit(out->mutable_data(), i);
+    } else {
+      reinterpret_cast<T*>(out->mutable_data())[i] = v;
+    }
+  }
+  return Column::from_buffers(to, n, -1, ok, out);
+}
+
+Column from_utf8(const Column& c, const DataType& to) {
+  switch (to.id()) {
+    case TypeId::Int64:
+      return parse_utf8<int64_t>(c, to);
+    case TypeId::Float64:
+      return parse_utf8<double>(c, to);
+    default:
+      return parse_utf8<bool>(c, to);
+  }
+}
+
+}  // namespace
+
+Column cast_column(const Column& c, const DataType& to) {
+  const TypeId from = c.type().id();
+  if (c.type() == to) return c;
+  if (from == TypeId::Null) return Column::nulls(to, c.size());
+  if (to.id() == TypeId::Utf8) return to_utf8(c);
+  if (from == TypeId::Utf8) return from_utf8(c, to);
+  if (from == TypeId::Boolean) return bool_to_fixed(c, to);
+  if (to.id() == TypeId::Boolean) {
+    return from == TypeId::Int64 ? fixed_to_bool<int64_t>(c) : fixed_to_bool<double>(c);
+  }
+  if (from == TypeId::Int64 && to.id() == TypeId::Float64) {
+    return convert_fixed<int64_t, double>(c, to, [](int64_t v) { return double(v); });
+  }
+  if (from == TypeId::Float64 && to.id() == TypeId::Int64) return float_to_int(c);
+  throw TypeError("cannot cast " + c.type().to_string() + " to " + to.to_string());
+}
+
+}  // namespace ember

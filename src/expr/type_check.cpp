@@ -1,0 +1,96 @@
+// Plan-time typing of expressions and the structural queries the planner asks of them.
+#include "expr/type_check.h"
+
+#include "ember/error.h"
+#include "expr/type_rules.h"
+#include "udf/udf_spec.h"
+
+namespace ember {
+
+namespace {
+
+std::string column_list(const Schema& s) {
+  if (s.num_fields() == 0) return "(none)";
+  std::string out;
+  for (const Field& f : s.fields()) out += (out.empty() ? "" : ", ") + f.name;
+  return out;
+}
+
+// `root` is the expression the user wrote, quoted in unknown-column errors for context.
+DataType infer(const ExprNode& e, const Schema& input, const ExprNode& root) {
+  switch (e.kind) {
+    case ExprKind::Column: {
+      const int i = input.index_of(e.name);
+      if (i < 0) {
+        throw InvalidArgument("unknown column '" + e.name + "' in " + to_string(root) +
+                              "; columns are: " + column_list(input));
+      }
+      return input.field(i).type;
+    }
+    case ExprKind::Literal:
+      return type_of(e.literal);
+    case ExprKind::Binary: {
+      const DataType l = infer(*e.children[0], input, root);
+      const DataType r = infer(*e.children[1], input, root);
+      if (auto t = binary_result_type(e.binary, l, r)) return *t;
+      throw_binary_type_error(e, l, r);
+    }
+    case ExprKind::Unary: {
+      const DataType t = infer(*e.children[0], input, root);
+      if (auto r = unary_result_type(e.unary, t)) return *r;
+      throw_unary_type_error(e, t);
+    }
+    case ExprKind::Cast: {
+      const DataType from = infer(*e.children[0], input, root);
+      if (!can_cast(from, e.cast_to)) throw_cast_type_error(e, from);
+      return e.cast_to;
+    }
+    case ExprKind::IsNull:
+      infer(*e.children[0], input, root);
+      return boolean();
+    case ExprKind::Alias:
+      return infer(*e.children[0], input, root);
+    case ExprKind::UdfCall: {
+      for (const ExprPtr& c : e.children) infer(*c, input, root);
+      if (!e.udf) throw InvalidArgument("udf call without a udf in " + to_string(root));
+      if (!e.udf->return_type) {
+        throw InvalidArgument("udf '" + e.udf->name + "' has no return type: call .returns(...)");
+      }
+      return *e.udf->return_type;
+    }
+  }
+  throw Error("unknown expression kind in " + to_string(root));
+}
+
+}  // namespace
+
+DataType infer_type(const ExprNode& e, const Schema& input) { return infer(e, input, e); }
+
+std::string output_name(const ExprNode& e) {
+  switch (e.kind) {
+    case ExprKind::Alias:
+    case ExprKind::Column:
+      return e.name;
+    case ExprKind::UdfCall:
+      if (e.udf) return e.udf->name;
+      break;
+    default:
+      break;
+  }
+  return to_string(e);
+}
+
+void referenced_columns(const ExprNode& e, std::set<std::string>& out) {
+  if (e.kind == ExprKind::Column) out.insert(e.name);
+  for (const ExprPtr& c : e.children) referenced_columns(*c, out);
+}
+
+bool contains_stateful_udf(const ExprNode& e) {
+  if (e.kind == ExprKind::UdfCall && e.udf && e.udf->stateful) return true;
+  for (const ExprPtr& c : e.children) {
+    if (contains_stateful_udf(*c)) return true;
+  }
+  return false;
+}
+
+}  // namespace ember

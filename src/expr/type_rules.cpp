@@ -1,0 +1,86 @@
+// Typing rules of operators and casts, and the wording of their type errors.
+#include "expr/type_rules.h"
+
+#include "ember/error.h"
+#include "expr/type_check.h"
+
+namespace ember {
+
+namespace {
+bool is_castable_id(TypeId id) {
+  return id == TypeId::Boolean || id == TypeId::Int64 || id == TypeId::Float64 ||
+         id == TypeId::Utf8;
+}
+}  // namespace
+
+OpClass op_class(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Add:
+    case BinaryOp::Sub:
+    case BinaryOp::Mul:
+    case BinaryOp::Div:
+    case BinaryOp::Mod:
+      return OpClass::Arithmetic;
+    case BinaryOp::And:
+    case BinaryOp::Or:
+      return OpClass::Logical;
+    default:
+      return OpClass::Comparison;
+  }
+}
+
+std::optional<DataType> binary_result_type(BinaryOp op, const DataType& l, const DataType& r) {
+  const bool l_null = l.id() == TypeId::Null;
+  const bool r_null = r.id() == TypeId::Null;
+  if (l_null && r_null) return DataType();
+  // A null literal adopts the other operand's type, then the ordinary rules apply.
+  const DataType& a = l_null ? r : l;
+  const DataType& b = r_null ? l : r;
+  switch (op_class(op)) {
+    case OpClass::Arithmetic:
+      if (!a.is_numeric() || !b.is_numeric()) return std::nullopt;
+      return a.id() == TypeId::Int64 && b.id() == TypeId::Int64 ? int64() : float64();
+    case OpClass::Logical:
+      if (a.id() != TypeId::Boolean || b.id() != TypeId::Boolean) return std::nullopt;
+      return boolean();
+    case OpClass::Comparison:
+      if (a.is_numeric() && b.is_numeric()) return boolean();
+      if (a.id() == b.id() && (a.id() == TypeId::Utf8 || a.id() == TypeId::Boolean)) {
+        return boolean();
+      }
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<DataType> unary_result_type(UnaryOp op, const DataType& t) {
+  if (t.id() == TypeId::Null) return DataType();
+  if (op == UnaryOp::Not) {
+    if (t.id() == TypeId::Boolean) return t;
+  } else if (t.is_numeric()) {
+    return t;
+  }
+  return std::nullopt;
+}
+
+bool can_cast(const DataType& from, const DataType& to) {
+  if (!is_castable_id(to.id())) return false;
+  return from.id() == TypeId::Null || is_castable_id(from.id());
+}
+
+void throw_binary_type_error(const ExprNode& e, const DataType& l, const DataType& r) {
+  throw TypeError(std::string("cannot apply '") + to_string(e.binary) + "' to " + l.to_string() +
+                  " and " + r.to_string() + " in " + to_string(e));
+}
+
+void throw_unary_type_error(const ExprNode& e, const DataType& t) {
+  throw TypeError(std::string("cannot apply '") + (e.unary == UnaryOp::Not ? "!" : "-") + "' to " +
+                  t.to_string() + " in " + to_string(e));
+}
+
+void throw_cast_type_error(const ExprNode& e, const DataType& from) {
+  throw TypeError("cannot cast " + from.to_string() + " to " + e.cast_to.to_string() + " in " +
+                  to_string(e) + "; casts go between bool, int64, float64 and utf8");
+}
+
+}  // namespace ember

@@ -1,0 +1,63 @@
+// Buffered sequential reads with pread(2); see chunked_file.h.
+#include "io/chunked_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "ember/error.h"
+
+namespace ember {
+
+ChunkedFile::ChunkedFile(std::string path, int64_t begin, size_t chunk_bytes)
+    : path_(std::move(path)), capacity_(chunk_bytes < 4096 ? 4096 : chunk_bytes) {
+  fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw IoError("cannot open '" + path_ + "': " + std::strerror(errno));
+  // The kernel's readahead doubles for a sequential hint; failure to advise is harmless.
+  (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+  // Only the padding is cleared: the rest is always written by a read before it is looked at.
+  buf_ = std::make_unique_for_overwrite<char[]>(capacity_ + kPaddingBytes);
+  std::memset(buf_.get() + capacity_, 0, kPaddingBytes);
+  end_ = buf_.get();
+  window_offset_ = begin;
+  read_offset_ = begin;
+}
+
+ChunkedFile::~ChunkedFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool ChunkedFile::refill(char*& keep) {
+  const size_t kept = static_cast<size_t>(end_ - keep);
+  window_offset_ += keep - buf_.get();
+  if (kept == capacity_) {
+    // One record fills the whole buffer: grow it rather than fail (the only unbounded case).
+    const size_t grown = capacity_ * 2;
+    auto bigger = std::make_unique_for_overwrite<char[]>(grown + kPaddingBytes);
+    std::memcpy(bigger.get(), keep, kept);
+    std::memset(bigger.get() + grown, 0, kPaddingBytes);
+    buf_ = std::move(bigger);
+    capacity_ = grown;
+  } else if (kept > 0 && keep != buf_.get()) {
+    std::memmove(buf_.get(), keep, kept);
+  }
+  keep = buf_.get();
+  end_ = buf_.get() + kept;
+  if (eof_) return false;
+  ssize_t n;
+  do {
+    n = ::pread(fd_, end_, capacity_ - kept, read_offset_);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) throw IoError("cannot read '" + path_ + "': " + std::strerror(errno));
+  if (n == 0) {
+    eof_ = true;
+    return false;
+  }
+  end_ += n;
+  read_offset_ += n;
+  return true;
+}
+
+}  // namespace ember

@@ -1,0 +1,153 @@
+// The CSV tokenizer's hot loop; see csv_record_reader.h.
+#include "io/csv_record_reader.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "ember/error.h"
+#include "io/line_number.h"
+
+namespace ember {
+
+CsvRecordReader::CsvRecordReader(const std::string& path, int64_t begin, char delimiter)
+    : file_(path, begin), delimiter_(delimiter), pos_(file_.begin()) {}
+
+bool CsvRecordReader::skip_partial_record() {
+  for (;;) {
+    char* nl = static_cast<char*>(std::memchr(pos_, '\n', file_.end() - pos_));
+    if (nl != nullptr) {
+      pos_ = nl + 1;
+      return true;
+    }
+    pos_ = file_.end();  // nothing here is needed: drop it all
+    if (!file_.refill(pos_)) return false;
+  }
+}
+
+bool CsvRecordReader::next() {
+  for (;;) {
+    const Step step = parse_record(pos_, file_.end(), file_.at_eof());
+    if (step == Step::End) return false;
+    if (step == Step::NeedMore) {
+      // The record is cut by the end of the window: keep it, read more, and parse it again.
+      // (Nothing was modified in place yet, so a second parse sees the same bytes.)
+      file_.refill(pos_);
+      continue;
+    }
+    if (!escaped_.empty()) unescape_quotes();
+    // A blank line is one empty unquoted field; skip it.
+    if (fields_.size() == 1 && fields_[0].size == 0 && !fields_[0].quoted) continue;
+    return true;
+  }
+}
+
+CsvRecordReader::Step CsvRecordReader::parse_record(char* p, char* end, bool at_eof) {
+  fields_.clear();
+  escaped_.clear();
+  if (p == end) return at_eof ? Step::End : Step::NeedMore;
+  char* const start = p;
+  const char delim = delimiter_;
+  for (;;) {
+    if (p < end && *p == '"') {
+      const Step s = parse_quoted(p, end, at_eof);
+      if (s != Step::Record) return s;
+      // parse_quoted left p just after the closing quote, on a delimiter or a line end.
+      if (p < end && *p == delim) {
+        ++p;
+        continue;
+      }
+    } else {
+      char* f = p;
+      while (p < end && *p != delim && *p != '\n') ++p;
+      if (p == end && !at_eof) return Step::NeedMore;
+      uint32_t size = static_cast<uint32_t>(p - f);
+      if ((p == end || *p == '\n') && size > 0 && f[size - 1] == '\r') --size;  // \r\n ending
+      fields_.push_back(CsvField{f, size, false});
+      if (p < end && *p == delim) {
+        ++p;
+        continue;
+      }
+    }
+    // At a line end (or the end of the file): the record is complete.
+    if (p < end && *p == '\r') ++p;  // only after a quoted field; parse_quoted checked the \n
+    if (p < end) ++p;                // the '\n'
+    record_begin_ = start;
+    record_offset_ = file_.offset_of(start);
+    pos_ = p;
+    return Step::Record;
+  }
+}
+
+CsvRecordReader::Step CsvRecordReader::parse_quoted(char*& p, char* end, bool at_eof) {
+  char* const open = p;
+  char* q = p + 1;
+  bool escaped = false;
+  for (;;) {
+    q = static_cast<char*>(std::memchr(q, '"', end - q));
+    if (q == nullptr) {
+      if (!at_eof) return Step::NeedMore;
+      fail_at_offset(file_.offset_of(open), fields_.size() + 1,
+                     "unterminated quoted field: the file ends before its closing quote");
+    }
+    if (q + 1 == end && !at_eof) return Step::NeedMore;  // is it `""` or the closing quote?
+    if (q + 1 < end && q[1] == '"') {
+      escaped = true;
+      q += 2;
+      continue;
+    }
+    break;
+  }
+  const uint32_t size = static_cast<uint32_t>(q - open - 1);
+  if (std::memchr(open + 1, '\n', size) != nullptr) saw_quoted_newline_ = true;
+  if (escaped) escaped_.push_back(static_cast<uint32_t>(fields_.size()));
+  fields_.push_back(CsvField{open + 1, size, true});
+  p = q + 1;
+  if (p == end || *p == delimiter_ || *p == '\n') return Step::Record;
+  if (*p == '\r') {
+    if (p + 1 == end) return at_eof ? Step::Record : Step::NeedMore;
+    if (p[1] == '\n') return Step::Record;
+  }
+  fail_at_offset(file_.offset_of(p), fields_.size(),
+                 std::string("unexpected character '") + *p +
+                     "' after a closing quote; a quote inside a quoted field is written as \"\"");
+}
+
+void CsvRecordReader::unescape_quotes() {
+  for (uint32_t i : escaped_) {
+    CsvField& f = fields_[i];
+    // The bytes are ours (the window), so `""` -> `"` is done in place.
+    char* out = const_cast<char*>(f.data);
+    const char* in = f.data;
+    const char* const last = f.data + f.size;
+    while (in < last) {
+      const char c = *in++;
+      *out++ = c;
+      if (c == '"') ++in;  // skip the second quote of the pair
+    }
+    f.size = static_cast<uint32_t>(out - f.data);
+  }
+}
+
+void CsvRecordReader::fail_at_field(size_t field_index, const std::string& message) const {
+  const CsvField& f = fields_.at(field_index);
+  // The field may sit on a later line of the record when an earlier quoted field held newlines.
+  const int64_t inner = std::count(static_cast<const char*>(record_begin_), f.data, '\n');
+  const int64_t line = line_number_at(file_.path(), record_offset_) + inner;
+  throw ParseError::at(file_.path(), line, static_cast<int64_t>(field_index + 1), message);
+}
+
+void CsvRecordReader::fail_field_count(size_t expected) const {
+  const size_t got = fields_.size();
+  // Point at the first extra field, or at the last field of a short row.
+  const size_t at = got > expected ? expected : got - 1;
+  fail_at_field(at, "expected " + std::to_string(expected) + " fields (as in the header), got " +
+                        std::to_string(got));
+}
+
+void CsvRecordReader::fail_at_offset(int64_t offset, size_t field_number,
+                                     const std::string& message) const {
+  throw ParseError::at(file_.path(), line_number_at(file_.path(), offset),
+                       static_cast<int64_t>(field_number), message);
+}
+
+}  // namespace ember

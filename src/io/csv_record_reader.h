@@ -1,0 +1,73 @@
+// RFC-4180 tokenizer: turns a ChunkedFile into records of fields, without copying field bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/chunked_file.h"
+
+namespace ember {
+
+/// One field of a record: a view into the reader's buffer (quotes removed, doubled quotes
+/// collapsed), valid until the next call to CsvRecordReader::next().
+struct CsvField {
+  const char* data;
+  uint32_t size;
+  bool quoted;  ///< written in quotes: `""` is then an empty string rather than a null
+  std::string_view view() const { return {data, size}; }
+};
+
+/// Reads CSV records one at a time. Handles quoted fields with delimiters, doubled quotes and
+/// embedded newlines, and both \n and \r\n line endings. Blank lines are skipped (a blank line in
+/// a one-column file is therefore not a null row: it cannot be told apart from a stray newline).
+/// Not thread-safe.
+class CsvRecordReader {
+ public:
+  /// Reads `path` from byte `begin` (which must be 0 or the start of a record, see
+  /// skip_partial_record()).
+  CsvRecordReader(const std::string& path, int64_t begin, char delimiter);
+
+  /// Moves to the first record after the first newline at or after the current position: the
+  /// start of a byte-range split that does not begin at 0. Returns false if there is none.
+  bool skip_partial_record();
+  /// Reads the next record; false at the end of the file. Throws ParseError on an unterminated
+  /// quote or a stray character after a closing quote, IoError on a read failure.
+  bool next();
+
+  const std::vector<CsvField>& fields() const { return fields_; }
+  /// Absolute file offset of the current record's first byte.
+  int64_t record_offset() const { return record_offset_; }
+  /// True once any quoted field read so far contained a newline.
+  bool saw_quoted_newline() const { return saw_quoted_newline_; }
+  const std::string& path() const { return file_.path(); }
+
+  /// Throws ParseError unless the current record has `expected` fields (a ragged row).
+  void check_field_count(size_t expected) const {
+    if (fields_.size() != expected) fail_field_count(expected);
+  }
+  /// Throws ParseError "path:line:field: message" for field `field_index` (0-based) of the
+  /// current record; the line is computed now, from the file's start.
+  [[noreturn]] void fail_at_field(size_t field_index, const std::string& message) const;
+
+ private:
+  enum class Step { Record, NeedMore, End };
+  Step parse_record(char* p, char* end, bool at_eof);
+  Step parse_quoted(char*& p, char* end, bool at_eof);
+  void unescape_quotes();
+  [[noreturn]] void fail_field_count(size_t expected) const;
+  [[noreturn]] void fail_at_offset(int64_t offset, size_t field_number,
+                                   const std::string& message) const;
+
+  ChunkedFile file_;
+  char delimiter_;
+  char* pos_;                      ///< start of the next unread record in the window
+  char* record_begin_ = nullptr;   ///< first byte of the current record in the window
+  int64_t record_offset_ = 0;
+  bool saw_quoted_newline_ = false;
+  std::vector<CsvField> fields_;
+  std::vector<uint32_t> escaped_;  ///< indexes of fields holding doubled quotes
+};
+
+}  // namespace ember

@@ -1,0 +1,118 @@
+// plan_csv_scan: expands the glob, settles the schema, checks headers and cuts splits.
+#include <algorithm>
+
+#include "ember/error.h"
+#include "io/csv_reader.h"
+#include "io/csv_record_reader.h"
+#include "io/csv_type_inference.h"
+#include "io/utf8_validation.h"
+
+namespace ember {
+namespace {
+
+void validate_options(const CsvOptions& options) {
+  const char d = options.delimiter;
+  if (d == '"' || d == '\n' || d == '\r' || d == '\0') {
+    throw InvalidArgument("CsvOptions::delimiter cannot be a quote, a line break or NUL");
+  }
+  if (options.infer_rows < 0) throw InvalidArgument("CsvOptions::infer_rows must be >= 0");
+  if (options.split_bytes < 0) throw InvalidArgument("CsvOptions::split_bytes must be >= 0");
+  if (options.schema && options.schema->num_fields() == 0) {
+    throw InvalidArgument("CsvOptions::schema has no fields");
+  }
+}
+
+std::vector<std::string> read_header(CsvRecordReader& records) {
+  if (!records.next()) {
+    throw ParseError::at(records.path(), 1, 1, "empty file, expected a header row");
+  }
+  std::vector<std::string> names;
+  const auto& fields = records.fields();
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (!is_valid_utf8(fields[i].data, fields[i].size)) {
+      records.fail_at_field(i, "invalid UTF-8 in the header");
+    }
+    names.emplace_back(fields[i].view());
+  }
+  return names;
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+/// Reads up to `rows` records after the header, checking their width; the first `feed` of them
+/// go to `inference` when it is given. Returns how many were fed.
+int64_t sample_records(CsvRecordReader& records, int64_t rows, int64_t feed, size_t width,
+                       CsvTypeInference* inference) {
+  int64_t fed = 0;
+  for (int64_t i = 0; i < rows && records.next(); ++i) {
+    records.check_field_count(width);
+    if (inference != nullptr && fed < feed) {
+      inference->observe(records.fields());
+      ++fed;
+    }
+  }
+  return fed;
+}
+
+Schema make_schema(const std::vector<std::string>& header, const CsvOptions& options,
+                   const CsvTypeInference* inference, const std::string& first_path) {
+  if (options.schema) {
+    if (static_cast<size_t>(options.schema->num_fields()) != header.size()) {
+      throw ParseError::at(first_path, 1, 1,
+                           "the header has " + std::to_string(header.size()) +
+                               " columns but CsvOptions::schema has " +
+                               std::to_string(options.schema->num_fields()));
+    }
+    return *options.schema;
+  }
+  const std::vector<DataType> types = inference->types();
+  std::vector<Field> fields;
+  for (size_t i = 0; i < header.size(); ++i) fields.push_back(Field{header[i], types[i]});
+  return Schema(std::move(fields));
+}
+
+}  // namespace
+
+CsvScan plan_csv_scan(const std::string& path_or_glob, const CsvOptions& options) {
+  validate_options(options);
+  const std::vector<std::string> paths = expand_paths(path_or_glob);
+  std::vector<std::string> first_header;
+  std::optional<CsvTypeInference> inference;
+  int64_t sampled = 0;
+  CsvScan scan;
+  for (size_t f = 0; f < paths.size(); ++f) {
+    const std::string& path = paths[f];
+    const int64_t size = file_size(path);
+    CsvRecordReader records(path, 0, options.delimiter);
+    std::vector<std::string> header = read_header(records);
+    if (f == 0) {
+      first_header = std::move(header);
+      if (!options.schema) inference.emplace(first_header.size());
+    } else if (header != first_header) {
+      throw ParseError::at(path, 1, 1,
+                           "header (" + join(header) + ") differs from the header of '" +
+                               paths[0] + "' (" + join(first_header) +
+                               "); every file of a glob must have the same columns");
+    }
+    // Inference takes the first infer_rows rows (of the first files, when the first is short).
+    const int64_t feed = inference ? std::max<int64_t>(0, options.infer_rows - sampled) : 0;
+    const bool large = options.split_bytes > 0 && size > options.split_bytes;
+    const int64_t look = large ? std::max<int64_t>(feed, std::max<int64_t>(options.infer_rows, 1))
+                               : feed;
+    sampled += sample_records(records, look, feed, first_header.size(),
+                              inference ? &*inference : nullptr);
+    // A quoted field may hold newlines, and then a split could start inside it and misread the
+    // rest of the file. Byte-range splits find record starts by newlines, so a file whose sample
+    // shows a quoted newline is read whole, as one partition.
+    const int64_t split_bytes = records.saw_quoted_newline() ? 0 : options.split_bytes;
+    for (FileSplit& s : split_by_size(path, size, split_bytes)) scan.splits.push_back(std::move(s));
+  }
+  scan.schema = make_schema(first_header, options, inference ? &*inference : nullptr, paths[0]);
+  return scan;
+}
+
+}  // namespace ember

@@ -1,0 +1,39 @@
+// Splits a ChunkedFile into lines without copying them (for JSON lines).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "io/chunked_file.h"
+
+namespace ember {
+
+/// Reads lines one at a time; a line's bytes stay valid until the next call, and at least
+/// ChunkedFile::kPaddingBytes readable bytes follow them (what simdjson needs). A trailing \r is
+/// dropped. Not thread-safe.
+class LineReader {
+ public:
+  LineReader(const std::string& path, int64_t begin) : file_(path, begin), pos_(file_.begin()) {}
+
+  /// Moves just past the first newline at or after the current position (the start of a split
+  /// that does not begin at 0). Returns false if there is none.
+  bool skip_partial_line();
+  /// Reads the next line; false at the end of the file.
+  bool next();
+
+  std::string_view line() const { return line_; }
+  /// True when the current line holds only spaces and tabs (or nothing).
+  bool blank() const { return line_.find_first_not_of(" \t") == std::string_view::npos; }
+  /// Absolute file offset of the current line's first byte.
+  int64_t line_offset() const { return line_offset_; }
+  const std::string& path() const { return file_.path(); }
+
+ private:
+  ChunkedFile file_;
+  char* pos_;
+  std::string_view line_;
+  int64_t line_offset_ = 0;
+};
+
+}  // namespace ember

@@ -1,0 +1,25 @@
+// A partitioned scan source: what a logical Source node reads, and how it is opened.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "ember/types.h"
+#include "io/batch_reader.h"
+
+namespace ember {
+
+/// A source of rows split into partitions. Immutable and shareable between queries; open()
+/// may be called from any thread, concurrently for different partitions.
+class Source {
+ public:
+  virtual ~Source() = default;
+  virtual const Schema& schema() const = 0;
+  virtual int num_partitions() const = 0;
+  /// A reader of partition `p` producing batches of at most `batch_rows` rows.
+  virtual std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const = 0;
+  /// One line for explain(), e.g. "CsvScan data/*.csv (12 files, 14 partitions)".
+  virtual std::string describe() const = 0;
+};
+
+}  // namespace ember

@@ -1,0 +1,280 @@
+// ActorPool: N actors, each driven by one thread of its own, serving one stateful UDF.
+//
+// Locking: one pool mutex guards every mailbox, the backlog and the lifecycle flags; each
+// actor sleeps on a condition variable of its own, so a dispatch wakes exactly the actor it
+// chose. User code (constructors, calls, destructors) and `done` callbacks always run with
+// no pool lock held.
+#include "udf/actor_pool.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "expr/udf_call.h"
+#include "udf/actor.h"
+#include "udf/actor_mailbox.h"
+
+namespace ember {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int64_t nanos_since(Clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+}
+
+/// The state of one actor as the pool sees it. Its own cache line: actors run in parallel.
+struct alignas(64) ActorSlot {
+  explicit ActorSlot(ActorContext c) : ctx(std::move(c)) {}
+  ActorContext ctx;
+  std::condition_variable wake;
+  ActorMailbox mailbox;  // guarded by Impl::mu
+  int load = 0;          // batches handed to this actor and not finished; guarded by Impl::mu
+  std::thread thread;    // guarded by Impl::lifecycle_mu
+  std::atomic<int64_t> inits{0};
+};
+
+}  // namespace
+
+struct ActorPool::Impl {
+  std::shared_ptr<const UdfSpec> spec;
+  std::vector<std::unique_ptr<ActorSlot>> slots;
+
+  std::mutex mu;
+  std::condition_variable all_started;
+  std::deque<ActorTask> backlog;         // guarded by mu
+  bool stopping = false;                 // guarded by mu
+  int starts_reported = 0;               // guarded by mu
+  std::exception_ptr first_start_error;  // guarded by mu
+  size_t next_pick = 0;                  // guarded by mu; rotates ties between actors
+
+  /// Serialises start() and stop(), which create and join the actor threads.
+  std::mutex lifecycle_mu;
+  bool started = false;  // guarded by lifecycle_mu
+  bool stopped = false;  // guarded by lifecycle_mu
+
+  alignas(64) std::atomic<int64_t> in_flight{0};
+  std::atomic<int> busy{0};
+  alignas(64) std::atomic<int64_t> batches{0}, rows{0}, busy_ns{0}, init_ns{0};
+
+  void serve(ActorSlot& slot);
+  void serve_calls(ActorSlot& slot, Actor& actor);
+  void run_task(ActorSlot& slot, Actor& actor, ActorTask& task);
+  ActorSlot* least_loaded();
+  void stop_locked();
+  void cancel(ActorTask& task);
+};
+
+namespace {
+
+/// Runs one batch and checks the result's shape; any failure becomes the outcome.
+CallResult call_checked(const UdfSpec& spec, Actor& actor, const Batch& args) {
+  try {
+    Column result = actor.call(args);
+    check_udf_result(spec, result, args.num_rows());
+    return result;
+  } catch (...) {
+    return std::current_exception();
+  }
+}
+
+}  // namespace
+
+// ---- actor threads
+
+void ActorPool::Impl::serve(ActorSlot& slot) {
+  std::unique_ptr<Actor> actor;
+  std::exception_ptr error;
+  const auto t0 = Clock::now();
+  try {
+    actor = spec->isolation == Isolation::Process ? make_process_actor(spec, slot.ctx)
+                                                  : make_thread_actor(spec, slot.ctx);
+    actor->start();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  init_ns.fetch_add(nanos_since(t0), std::memory_order_relaxed);
+  if (actor) slot.inits.store(actor->inits(), std::memory_order_relaxed);
+  {
+    std::lock_guard lock(mu);
+    ++starts_reported;
+    if (error && !first_start_error) first_start_error = error;
+  }
+  all_started.notify_all();
+  if (!error) serve_calls(slot, *actor);
+  // The instance is destroyed on the thread that constructed it (thread-affine libraries,
+  // CUDA contexts); the user's destructor is the teardown hook.
+  if (actor) actor->stop();
+}
+
+void ActorPool::Impl::serve_calls(ActorSlot& slot, Actor& actor) {
+  std::unique_lock lock(mu);
+  for (;;) {
+    slot.wake.wait(lock, [&] { return stopping || !slot.mailbox.empty(); });
+    if (stopping) return;  // stop() has cancelled whatever was still in the mailbox
+    ActorTask task = slot.mailbox.pop();
+    lock.unlock();
+    run_task(slot, actor, task);
+    lock.lock();
+    --slot.load;
+    in_flight.fetch_sub(1, std::memory_order_acq_rel);
+    if (!stopping && !backlog.empty()) {
+      slot.mailbox.push(std::move(backlog.front()));
+      backlog.pop_front();
+      ++slot.load;
+    }
+  }
+}
+
+void ActorPool::Impl::run_task(ActorSlot& slot, Actor& actor, ActorTask& task) {
+  busy.fetch_add(1, std::memory_order_relaxed);
+  const auto t0 = Clock::now();
+  CallResult result = call_checked(*spec, actor, task.args);
+  busy_ns.fetch_add(nanos_since(t0), std::memory_order_relaxed);
+  busy.fetch_sub(1, std::memory_order_relaxed);
+  if (std::holds_alternative<Column>(result)) {
+    batches.fetch_add(1, std::memory_order_relaxed);
+    rows.fetch_add(task.args.num_rows(), std::memory_order_relaxed);
+  }
+  slot.inits.store(actor.inits(), std::memory_order_relaxed);  // a process actor may restart
+  task.args = Batch();  // let the input go before the consumer runs
+  auto done = std::move(task.done);
+  done(std::move(result));
+}
+
+// ---- dispatch
+
+ActorSlot* ActorPool::Impl::least_loaded() {
+  ActorSlot* best = nullptr;
+  const size_t n = slots.size();
+  for (size_t i = 0; i < n; ++i) {
+    ActorSlot* s = slots[(next_pick + i) % n].get();
+    if (s->load < ActorMailbox::kCapacity && (!best || s->load < best->load)) best = s;
+  }
+  next_pick = (next_pick + 1) % n;
+  return best;
+}
+
+void ActorPool::Impl::cancel(ActorTask& task) {
+  auto done = std::move(task.done);
+  task.args = Batch();
+  done(std::make_exception_ptr(Cancelled("udf '" + spec->name + "': its actor pool stopped")));
+  in_flight.fetch_sub(1, std::memory_order_acq_rel);
+}
+
+ActorPool::ActorPool(std::shared_ptr<const UdfSpec> spec, std::vector<ActorContext> actors)
+    : spec_(std::move(spec)), impl_(std::make_unique<Impl>()) {
+  if (!spec_ || !spec_->stateful || !spec_->factory)
+    throw InvalidArgument("an actor pool serves a stateful udf (Udf::cls<T>)");
+  if (actors.empty()) {
+    // No admission happened (tests, tools): one context per configured actor.
+    for (int i = 0; i < spec_->concurrency; ++i)
+      actors.push_back(ActorContext{i, {}, spec_->num_cpus, spec_->memory_bytes});
+  }
+  if (actors.empty()) throw InvalidArgument("udf '" + spec_->name + "': a pool needs at least 1 actor");
+  impl_->spec = spec_;
+  for (ActorContext& ctx : actors) impl_->slots.push_back(std::make_unique<ActorSlot>(std::move(ctx)));
+}
+
+ActorPool::~ActorPool() { stop(); }
+
+void ActorPool::start() {
+  Impl& p = *impl_;
+  std::unique_lock lifecycle(p.lifecycle_mu);
+  if (p.stopped) throw Cancelled("udf '" + spec_->name + "': its actor pool was stopped");
+  if (p.started) return;
+  p.started = true;
+  try {
+    for (auto& slot : p.slots) slot->thread = std::thread([&p, s = slot.get()] { p.serve(*s); });
+  } catch (const std::exception& e) {
+    p.stop_locked();
+    throw UdfError("udf '" + spec_->name + "': could not start an actor thread: " + e.what());
+  }
+  // Constructors run in parallel, one per actor thread; this waits for the slowest.
+  std::exception_ptr error;
+  {
+    std::unique_lock lock(p.mu);
+    p.all_started.wait(lock, [&] { return p.starts_reported == static_cast<int>(p.slots.size()); });
+    error = p.first_start_error;
+  }
+  if (!error) return;
+  p.stop_locked();  // destroys the actors that did construct
+  try {
+    std::rethrow_exception(error);
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw UdfError("udf '" + spec_->name + "' failed to start an actor: " + e.what());
+  }
+}
+
+void ActorPool::dispatch(Batch args, std::function<void(CallResult)> done) {
+  Impl& p = *impl_;
+  p.in_flight.fetch_add(1, std::memory_order_acq_rel);
+  ActorTask task{std::move(args), std::move(done)};
+  std::unique_lock lock(p.mu);
+  if (p.stopping) {
+    lock.unlock();
+    p.cancel(task);
+    return;
+  }
+  if (ActorSlot* target = p.least_loaded()) {
+    target->mailbox.push(std::move(task));
+    ++target->load;
+    lock.unlock();
+    target->wake.notify_one();
+  } else {
+    p.backlog.push_back(std::move(task));
+  }
+}
+
+void ActorPool::stop() {
+  std::lock_guard lifecycle(impl_->lifecycle_mu);
+  impl_->stop_locked();
+}
+
+void ActorPool::Impl::stop_locked() {
+  if (stopped) return;
+  std::vector<ActorTask> cancelled;
+  {
+    std::lock_guard lock(mu);
+    stopping = true;
+    for (auto& slot : slots) {
+      while (!slot->mailbox.empty()) {
+        cancelled.push_back(slot->mailbox.pop());
+        --slot->load;
+      }
+    }
+    for (ActorTask& t : backlog) cancelled.push_back(std::move(t));
+    backlog.clear();
+  }
+  for (auto& slot : slots) slot->wake.notify_all();
+  for (ActorTask& t : cancelled) cancel(t);
+  // Running calls finish and deliver; then each thread destroys its instance and exits.
+  for (auto& slot : slots)
+    if (slot->thread.joinable()) slot->thread.join();
+  stopped = true;
+}
+
+int ActorPool::num_actors() const { return static_cast<int>(impl_->slots.size()); }
+
+int ActorPool::busy_actors() const { return impl_->busy.load(std::memory_order_relaxed); }
+
+int64_t ActorPool::in_flight() const { return impl_->in_flight.load(std::memory_order_acquire); }
+
+UdfStats ActorPool::stats() const {
+  const Impl& p = *impl_;
+  UdfStats s;
+  s.name = spec_->name;
+  s.actors = num_actors();
+  for (const auto& slot : p.slots) s.inits += slot->inits.load(std::memory_order_relaxed);
+  s.batches = p.batches.load(std::memory_order_relaxed);
+  s.rows = p.rows.load(std::memory_order_relaxed);
+  s.init_seconds = static_cast<double>(p.init_ns.load(std::memory_order_relaxed)) * 1e-9;
+  s.busy_seconds = static_cast<double>(p.busy_ns.load(std::memory_order_relaxed)) * 1e-9;
+  return s;
+}
+
+}  // namespace ember

@@ -1,0 +1,31 @@
+// Moving columns through a shared region: lay them out, copy them in once, and rebuild them on
+// the other side either zero-copy (wrapping the mapping) or as a private copy.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "ember/column.h"
+#include "udf/process/shared_region.h"
+#include "udf/process/wire_message.h"
+
+namespace ember::process {
+
+/// Plans where `columns` go in a region: one descriptor per column (buffers 64-byte aligned,
+/// padded to whole cache lines). Returns the region bytes needed. Throws UdfError for a type
+/// that cannot cross processes (lists).
+int64_t plan_columns(const std::vector<Column>& columns, std::vector<ColumnDesc>* descs);
+
+/// Copies each column's bytes to where `descs` (from plan_columns) says, inside `base`.
+void copy_columns(const std::vector<Column>& columns, const std::vector<ColumnDesc>& descs,
+                  uint8_t* base);
+
+/// The column `desc` describes, viewing `map` without a copy; the column keeps `map` alive.
+/// Throws Error when the descriptor does not fit the region (a corrupt message).
+Column wrap_column(const ColumnDesc& desc, const std::shared_ptr<SharedMapping>& map);
+
+/// The column `desc` describes, copied out of `map` into private memory.
+Column copy_column(const ColumnDesc& desc, const SharedMapping& map);
+
+}  // namespace ember::process

@@ -1,0 +1,293 @@
+// An actor whose UDF lives in a worker process: batches cross through shared memory, a worker
+// that dies is replaced and its batch retried (spec.max_retries), and errors come back as
+// UdfError naming the UDF, the actor and what happened.
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "expr/udf_call.h"
+#include "udf/actor.h"
+#include "udf/process/column_transfer.h"
+#include "udf/process/shared_region.h"
+#include "udf/process/wire_message.h"
+#include "udf/process/worker_entry.h"
+#include "udf/process/worker_process.h"
+
+namespace ember {
+
+namespace {
+
+using process::ControlChannel;
+using process::MessageReader;
+using process::Op;
+using process::UniqueFd;
+
+/// From exec to ember::init: static initialisers and the start of main(), nothing slow. A
+/// worker that never gets there (main() does something else first) fails after this.
+constexpr auto kStartupDeadline = std::chrono::seconds(60);
+/// How long a stopping worker may spend in the UDF's destructor before it is killed.
+constexpr auto kStopGrace = std::chrono::seconds(10);
+/// A worker whose socket closed is exiting; this only bounds a process stuck in the kernel.
+constexpr auto kDeathGrace = std::chrono::seconds(5);
+/// Results at least this large are used in place in the worker's region (no second copy);
+/// smaller ones are copied out so the region is free again at once.
+constexpr int64_t kWrapResultBytes = int64_t{1} << 20;
+
+std::string join_ids(const std::vector<int>& ids) {
+  std::string s;
+  for (size_t i = 0; i < ids.size(); ++i) s += (i ? "," : "") + std::to_string(ids[i]);
+  return s;
+}
+
+int64_t extent(const process::ColumnDesc& d) {
+  uint64_t end = 0;
+  for (const auto* b : {&d.validity, &d.values, &d.data}) {
+    if (b->present) end = std::max(end, b->offset + b->size);
+  }
+  return static_cast<int64_t>(end);
+}
+
+class ProcessActor final : public Actor {
+ public:
+  ProcessActor(std::shared_ptr<const UdfSpec> spec, ActorContext ctx)
+      : spec_(std::move(spec)), ctx_(std::move(ctx)) {}
+  ~ProcessActor() override { stop(); }
+
+  void start() override;
+  Column call(const Batch& args) override;
+  void stop() override;
+  int64_t inits() const override { return inits_.load(std::memory_order_relaxed); }
+
+ private:
+  /// "udf 'speller' actor #1"
+  std::string who() const {
+    return "udf '" + spec_->name + "' actor #" + std::to_string(ctx_.actor_id);
+  }
+  void launch();
+  void await_hello();
+  void construct_remote();
+  /// One attempt at a batch; nullopt when the worker died meanwhile.
+  std::optional<Column> run_batch(const Batch& args);
+  void write_call(const Batch& args);
+  Column read_result(MessageReader& in, UniqueFd region);
+  /// Reaps a worker that closed its socket; returns "worker pid N was killed by ...".
+  std::string bury_worker();
+
+  std::shared_ptr<const UdfSpec> spec_;
+  ActorContext ctx_;
+  std::atomic<int64_t> inits_{0};
+  bool stopped_ = false;
+  std::unique_ptr<process::WorkerProcess> worker_;
+  /// Argument region: written here, mapped by the worker; kept across worker restarts.
+  process::SharedRegion args_;
+  bool args_sent_ = false;  ///< the current worker has args_ mapped
+  /// The worker's result region, mapped here; results >= kWrapResultBytes point into it.
+  std::shared_ptr<process::SharedMapping> result_map_;
+  process::MessageWriter writer_;
+  std::vector<process::ColumnDesc> descs_;
+};
+
+void ProcessActor::start() {
+  if (spec_->class_name.empty()) {
+    throw InvalidArgument("udf '" + spec_->name +
+                          "': Isolation::Process needs a class registered with "
+                          "EMBER_REGISTER_UDF(ClassName), so that worker processes can construct "
+                          "it by name");
+  }
+  if (!process::recorded_command_line()) {
+    throw UdfError("udf '" + spec_->name +
+                   "': Isolation::Process needs ember::init(argc, argv) at the top of main()" +
+                   (process::is_unserved_worker()
+                        ? " (this process was started as a worker and its main() reached a "
+                          "query before ember::init)"
+                        : ""));
+  }
+  launch();
+}
+
+void ProcessActor::launch() {
+  process::WorkerLaunch launch;
+  launch.argv = *process::recorded_command_line();
+  launch.env = {{"CUDA_VISIBLE_DEVICES", join_ids(ctx_.gpu_ids)}};
+  launch.output_prefix = "[" + spec_->name + " #" + std::to_string(ctx_.actor_id) + "] ";
+  try {
+    worker_ = process::WorkerProcess::spawn(launch);
+  } catch (const Error& e) {
+    throw UdfError(who() + ": " + e.what());
+  }
+  args_sent_ = false;
+  result_map_.reset();
+  await_hello();
+  construct_remote();
+  inits_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void ProcessActor::await_hello() {
+  std::string_view message;
+  const auto status = worker_->channel().receive(&message, nullptr,
+                                                 ControlChannel::Clock::now() + kStartupDeadline);
+  if (status == ControlChannel::Status::Message &&
+      MessageReader(message).header().op == Op::Hello) {
+    return;
+  }
+  const pid_t pid = worker_->pid();
+  if (status == ControlChannel::Status::TimedOut) {
+    worker_.reset();  // kills and reaps it
+    throw UdfError(who() + ": worker pid " + std::to_string(pid) + " did not reach " +
+                   "ember::init(argc, argv) within " + std::to_string(kStartupDeadline.count()) +
+                   " s; call it first thing in main(), before anything slow");
+  }
+  throw UdfError(who() + ": " + bury_worker() + " before it was ready to serve; a program that " +
+                 "uses Isolation::Process must call ember::init(argc, argv) first thing in main()");
+}
+
+void ProcessActor::construct_remote() {
+  const std::string init_args = spec_->init_args.serialize();
+  if (!args_.map || args_.size() < init_args.size()) {
+    args_ = process::SharedRegion::create("ember-args", init_args.size());
+  }
+  std::memcpy(args_.map->data(), init_args.data(), init_args.size());
+  writer_.begin(Op::Init, process::kRegionAttached);
+  writer_.put_string(spec_->class_name);
+  writer_.put(static_cast<int32_t>(ctx_.actor_id));
+  writer_.put(ctx_.num_cpus);
+  writer_.put(static_cast<int64_t>(ctx_.memory_bytes));
+  writer_.put(static_cast<uint32_t>(ctx_.gpu_ids.size()));
+  for (int id : ctx_.gpu_ids) writer_.put(static_cast<int32_t>(id));
+  writer_.put(static_cast<uint64_t>(init_args.size()));
+  std::string_view message;
+  UniqueFd region;
+  if (worker_->channel().send(writer_.bytes(), args_.fd.get()) &&
+      worker_->channel().receive(&message, &region) == ControlChannel::Status::Message) {
+    args_sent_ = true;
+    MessageReader in(message);
+    if (in.header().op == Op::Ready && region) {
+      result_map_ = process::map_received_region(region.get());
+      return;
+    }
+    if (in.header().op != Op::Failed) throw Error(who() + ": unexpected reply to Init");
+    in.get<uint8_t>();
+    const std::string cause(in.get_string());
+    worker_->reap(kDeathGrace);
+    worker_.reset();
+    throw UdfError(who() + " failed to initialise: " + cause);
+  }
+  throw UdfError(who() + ": " + bury_worker() + " while constructing the UDF");
+}
+
+std::string ProcessActor::bury_worker() {
+  const pid_t pid = worker_->pid();
+  const auto status = worker_->reap(kDeathGrace);
+  worker_.reset();
+  result_map_.reset();
+  args_sent_ = false;
+  return "worker pid " + std::to_string(pid) + " " + process::describe_exit(status);
+}
+
+Column ProcessActor::call(const Batch& args) {
+  if (stopped_) throw UdfError(who() + " was called after it stopped");
+  for (int attempt = 0;; ++attempt) {
+    if (!worker_) launch();  // a replacement: a new construction, counted by inits()
+    if (std::optional<Column> result = run_batch(args)) return *std::move(result);
+    const std::string what = bury_worker() + " while running a batch of " +
+                             std::to_string(args.num_rows()) + " rows";
+    const int max = spec_->max_retries;
+    if (attempt >= max) {
+      throw UdfError(who() + ": " + what + "; " +
+                     (max == 0 ? std::string("not retried")
+                               : "gave up after " + std::to_string(max) + " retries") +
+                     " (max_retries = " + std::to_string(max) + ")");
+    }
+    const std::string note = "[" + spec_->name + " #" + std::to_string(ctx_.actor_id) + "] " +
+                             what + "; starting a new worker to retry it (retry " +
+                             std::to_string(attempt + 1) + " of " + std::to_string(max) + ")\n";
+    [[maybe_unused]] ssize_t n = ::write(2, note.data(), note.size());
+  }
+}
+
+void ProcessActor::write_call(const Batch& args) {
+  const std::vector<Column>& columns = args.columns();
+  const auto needed = static_cast<size_t>(process::plan_columns(columns, &descs_));
+  if (!args_.map || args_.size() < needed) {
+    args_ = process::SharedRegion::create("ember-args", needed);
+    args_sent_ = false;
+  }
+  process::copy_columns(columns, descs_, args_.map->data());
+  uint8_t flags = args_sent_ ? 0 : process::kRegionAttached;
+  // Results wrapped in place keep the worker's region alive; while any is still referenced,
+  // the worker must write elsewhere. use_count() can only fall behind our back (no one else can
+  // take a new reference), and the fence orders the readers' last reads before the reuse.
+  if (result_map_ && result_map_.use_count() > 1) {
+    flags |= process::kResultRegionBusy;
+    result_map_.reset();
+  }
+  std::atomic_thread_fence(std::memory_order_acquire);
+  writer_.begin(Op::Call, flags);
+  writer_.put(args.num_rows());
+  writer_.put(static_cast<uint32_t>(columns.size()));
+  for (const auto& d : descs_) writer_.put(d);
+  for (const Field& f : args.schema().fields()) writer_.put_string(f.name);
+  if (writer_.bytes().size() > process::kMaxMessageBytes) {
+    throw UdfError(who() + ": " + std::to_string(columns.size()) +
+                   " argument columns are too many for Isolation::Process (their descriptions "
+                   "exceed " + std::to_string(process::kMaxMessageBytes) + " bytes)");
+  }
+}
+
+std::optional<Column> ProcessActor::run_batch(const Batch& args) {
+  write_call(args);
+  const int attached = (writer_.flags() & process::kRegionAttached) ? args_.fd.get() : -1;
+  if (!worker_->channel().send(writer_.bytes(), attached)) return std::nullopt;
+  args_sent_ = true;
+  std::string_view message;
+  UniqueFd region;
+  if (worker_->channel().receive(&message, &region) != ControlChannel::Status::Message) {
+    return std::nullopt;
+  }
+  MessageReader in(message);
+  if (in.header().op == Op::Failed) {
+    in.get<uint8_t>();  // the worker's error code; every call failure surfaces as UdfError
+    throw UdfError("udf '" + spec_->name + "' failed on " + describe_args(args) + ": " +
+                   std::string(in.get_string()));
+  }
+  if (in.header().op != Op::Result) throw Error(who() + ": unexpected reply to Call");
+  return read_result(in, std::move(region));
+}
+
+Column ProcessActor::read_result(MessageReader& in, UniqueFd region) {
+  const uint8_t flags = in.header().flags;
+  if (flags & process::kArgsRetained) args_ = process::SharedRegion{};  // the UDF holds it
+  if (flags & process::kRegionAttached) {
+    if (!region) throw Error(who() + ": a Result announced a region but none came");
+    result_map_ = process::map_received_region(region.get());
+  }
+  if (!result_map_) throw Error(who() + ": a Result came without a region");
+  const auto desc = in.get<process::ColumnDesc>();
+  if (extent(desc) >= kWrapResultBytes) return process::wrap_column(desc, result_map_);
+  return process::copy_column(desc, *result_map_);
+}
+
+void ProcessActor::stop() {
+  stopped_ = true;
+  if (!worker_) return;
+  writer_.begin(Op::Stop);
+  worker_->channel().send(writer_.bytes());
+  worker_->reap(kStopGrace);  // the UDF's destructor runs in the worker meanwhile
+  worker_.reset();
+  result_map_.reset();
+  args_ = process::SharedRegion{};
+}
+
+}  // namespace
+
+std::unique_ptr<Actor> make_process_actor(std::shared_ptr<const UdfSpec> spec, ActorContext ctx) {
+  return std::make_unique<ProcessActor>(std::move(spec), std::move(ctx));
+}
+
+}  // namespace ember

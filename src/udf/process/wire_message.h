@@ -1,0 +1,119 @@
+// The control protocol between a driver and its worker process: one small message per
+// SOCK_SEQPACKET datagram. Batch data never travels here, only where it lies in shared memory.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "ember/error.h"
+
+namespace ember::process {
+
+/// What a message asks for or reports. Driver -> worker: Init, Call, Stop.
+/// Worker -> driver: Hello (reached ember::init), Ready (UDF constructed), Result, Failed.
+enum class Op : uint8_t { Init = 1, Call = 2, Stop = 3, Hello = 4, Ready = 5, Result = 6, Failed = 7 };
+
+/// Message flags (a bit set in the header).
+enum MessageFlag : uint8_t {
+  /// A memfd rides along (SCM_RIGHTS): the sender's new region; it replaces the old one.
+  kRegionAttached = 1,
+  /// Call: the driver still references the worker's result region, so the worker must put this
+  /// result into a fresh region instead of overwriting it.
+  kResultRegionBusy = 2,
+  /// Result: the UDF kept references into the argument region, so the driver must not
+  /// overwrite it; the next call brings a fresh region.
+  kArgsRetained = 4,
+};
+
+/// Every message starts with this (flags at byte 1).
+struct MessageHeader {
+  Op op;
+  uint8_t flags;
+};
+static_assert(sizeof(MessageHeader) == 2 && offsetof(MessageHeader, flags) == 1);
+
+/// Where one buffer of a column lies inside a shared region.
+struct BufferRef {
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  uint8_t present = 0;
+};
+
+/// One column: its type, shape and buffers. `offset` is the column's logical start inside its
+/// buffers (0..7, so bitmaps keep their bit alignment without shifting).
+struct ColumnDesc {
+  uint8_t type_id = 0;
+  int64_t length = 0;
+  int64_t null_count = 0;
+  int64_t offset = 0;
+  BufferRef validity, values, data;
+};
+
+/// Largest control message; bigger batches of descriptors are refused with a clear error.
+inline constexpr size_t kMaxMessageBytes = 64 * 1024;
+
+/// Appends plain values and length-prefixed strings. Reused across messages (keeps capacity).
+class MessageWriter {
+ public:
+  void begin(Op op, uint8_t flags = 0) {
+    bytes_.clear();
+    put(MessageHeader{op, flags});
+  }
+  template <class T>
+  void put(const T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    bytes_.append(reinterpret_cast<const char*>(&v), sizeof(T));
+  }
+  void put_string(std::string_view s) {
+    put(static_cast<uint32_t>(s.size()));
+    bytes_.append(s);
+  }
+  /// Flags of the message being written (after begin()).
+  uint8_t flags() const { return static_cast<uint8_t>(bytes_[1]); }
+  void add_flags(uint8_t flags) { bytes_[1] = static_cast<char>(flags | this->flags()); }
+  const std::string& bytes() const { return bytes_; }
+
+ private:
+  std::string bytes_;
+};
+
+/// Reads what MessageWriter wrote, checking every length: a malformed message is an internal
+/// error, never a read past the end.
+class MessageReader {
+ public:
+  explicit MessageReader(std::string_view bytes) : bytes_(bytes) { header_ = get<MessageHeader>(); }
+  const MessageHeader& header() const { return header_; }
+  template <class T>
+  T get() {
+    static_assert(std::is_trivially_copyable_v<T>);
+    need(sizeof(T));
+    T v;
+    std::memcpy(&v, bytes_.data() + pos_, sizeof(T));
+    pos_ += sizeof(T);
+    return v;
+  }
+  std::string_view get_string() {
+    const auto n = get<uint32_t>();
+    need(n);
+    std::string_view s = bytes_.substr(pos_, n);
+    pos_ += n;
+    return s;
+  }
+
+ private:
+  void need(size_t n) const {
+    if (bytes_.size() - pos_ < n) {
+      throw Error("process isolation: truncated control message (" +
+                  std::to_string(bytes_.size()) + " bytes)");
+    }
+  }
+  std::string_view bytes_;
+  size_t pos_ = 0;
+  MessageHeader header_{};
+};
+
+}  // namespace ember::process

@@ -1,0 +1,174 @@
+// Workers that die: noticed at once, replaced, the batch retried up to max_retries with every
+// row exactly once; past that, an error naming the UDF, the actor, the signal and the batch.
+// Also: workers die with their driver.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "test_udfs.h"
+#include "udf/actor.h"
+#include "worker_test_kit.h"
+
+namespace ember::test {
+namespace {
+
+std::vector<int64_t> iota(int64_t n, int64_t from = 0) {
+  std::vector<int64_t> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = from + i;
+  return v;
+}
+
+void expect_plus_one(const Column& out, const std::vector<int64_t>& in) {
+  ASSERT_EQ(out.size(), static_cast<int64_t>(in.size()));
+  for (size_t i = 0; i < in.size(); ++i) EXPECT_EQ(out.value<int64_t>(static_cast<int64_t>(i)), in[i] + 1);
+}
+
+bool wait_dead(pid_t pid, std::chrono::seconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (!process_dead(pid)) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
+
+TEST(ProcessRetry, AbortOnceIsRetriedOnAFreshWorker) {
+  TempDir dir;
+  auto actor = make_process_actor(process_spec<CrashOnce>("crashy", "CrashOnce", int64(),
+                                                          {{"marker", dir.file("crashed")}}, 1),
+                                  actor_context(0));
+  actor->start();
+  const auto input = iota(100);
+  expect_plus_one(actor->call(int_batch(input)), input);
+  EXPECT_EQ(actor->inits(), 2) << "the replacement worker constructed the UDF again";
+  expect_plus_one(actor->call(int_batch(iota(10, 50))), iota(10, 50));
+  actor->stop();
+  EXPECT_TRUE(all_children(::getpid()).empty());
+}
+
+/// Drives `actor` on a thread of its own (start, one call through a Gate, stop), as an actor
+/// pool does, while this thread kills the worker mid-call.
+struct GatedRun {
+  std::unique_ptr<Actor> actor;
+  std::vector<int64_t> input = iota(3, 10);
+  std::optional<Column> result;
+  std::string error;
+  std::thread thread;
+
+  void begin() {
+    thread = std::thread([this] {
+      try {
+        actor->start();
+        result = actor->call(int_batch(input));
+      } catch (const UdfError& e) {
+        error = e.what();
+      }
+      actor->stop();
+    });
+  }
+};
+
+pid_t kill_running_worker(const TempDir& dir) {
+  EXPECT_TRUE(wait_for_file(dir.file("running")));
+  const pid_t victim = std::atoi(read_file(dir.file("running")).c_str());
+  std::filesystem::remove(dir.file("running"));
+  EXPECT_EQ(::kill(victim, SIGKILL), 0);
+  EXPECT_TRUE(wait_dead(victim, std::chrono::seconds(30)));
+  return victim;
+}
+
+TEST(ProcessRetry, KillNineMidBatchIsRetried) {
+  TempDir dir;
+  GatedRun run{make_process_actor(
+      process_spec<Gate>("gate", "Gate", int64(), {{"dir", dir.path()}}, 2), actor_context(0))};
+  run.begin();
+  const pid_t victim = kill_running_worker(dir);
+  write_file_atomically(dir.file("release"), "go");  // the replacement may finish the batch
+  run.thread.join();
+  ASSERT_TRUE(run.error.empty()) << run.error;
+  ASSERT_TRUE(run.result.has_value());
+  expect_plus_one(*run.result, run.input);
+  EXPECT_EQ(run.actor->inits(), 2);
+  const pid_t replacement = std::atoi(read_file(dir.file("running")).c_str());
+  EXPECT_NE(replacement, victim);
+  EXPECT_TRUE(all_children(::getpid()).empty());
+}
+
+TEST(ProcessRetry, KillNineWithoutRetriesNamesTheSignalAndTheBatch) {
+  TempDir dir;
+  GatedRun run{make_process_actor(process_spec<Gate>("gate", "Gate", int64(), {{"dir", dir.path()}}),
+                                  actor_context(0))};
+  run.begin();
+  const pid_t victim = kill_running_worker(dir);
+  run.thread.join();
+  EXPECT_FALSE(run.result.has_value());
+  const std::string& m = run.error;
+  EXPECT_NE(m.find("udf 'gate' actor #0"), std::string::npos) << m;
+  EXPECT_NE(m.find("worker pid " + std::to_string(victim)), std::string::npos) << m;
+  EXPECT_NE(m.find("signal 9 (SIGKILL)"), std::string::npos) << m;
+  EXPECT_NE(m.find("batch of 3 rows"), std::string::npos) << m;
+  EXPECT_NE(m.find("max_retries = 0"), std::string::npos) << m;
+  EXPECT_EQ(run.actor->inits(), 1);
+  EXPECT_TRUE(all_children(::getpid()).empty());
+}
+
+TEST(ProcessRetry, GivesUpAfterMaxRetries) {
+  auto actor = make_process_actor(
+      process_spec<AbortAlways>("crashy", "AbortAlways", int64(), {}, 2), actor_context(0));
+  actor->start();
+  try {
+    actor->call(int_batch(iota(512)));
+    FAIL() << "call() should throw";
+  } catch (const UdfError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("udf 'crashy' actor #0: worker pid "), std::string::npos) << m;
+    EXPECT_NE(m.find("was killed by signal 6 (SIGABRT) while running a batch of 512 rows; gave "
+                     "up after 2 retries (max_retries = 2)"),
+              std::string::npos)
+        << m;
+  }
+  EXPECT_EQ(actor->inits(), 3);
+  actor->stop();
+  EXPECT_TRUE(all_children(::getpid()).empty());
+}
+
+TEST(ProcessRetry, WorkersDieWithTheirDriver) {
+  TempDir dir;
+  const auto shm_before = shm_entries();
+  const pid_t driver = spawn_helper_test("ProcessHelper.DISABLED_DriverThatSleeps",
+                                         {{"EMBER_TEST_DIR", dir.path()}});
+  ASSERT_GT(driver, 0);
+  ASSERT_TRUE(wait_for_file(dir.file("ready")));
+  std::vector<pid_t> workers;
+  for (int i = 0; i < 2; ++i) {
+    workers.push_back(std::atoi(read_file(dir.file("worker-" + std::to_string(i) + ".pid")).c_str()));
+    EXPECT_FALSE(process_dead(workers.back()));
+  }
+  ASSERT_EQ(::kill(driver, SIGKILL), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(driver, &status, 0), driver);
+  for (pid_t w : workers) EXPECT_TRUE(wait_dead(w, std::chrono::seconds(10))) << "worker " << w;
+  EXPECT_EQ(shm_entries(), shm_before);
+}
+
+// Run in a child process: a driver with two process actors that sleeps until it is killed
+// (or gives up after a minute).
+TEST(ProcessHelper, DISABLED_DriverThatSleeps) {
+  const char* dir = std::getenv("EMBER_TEST_DIR");
+  ASSERT_NE(dir, nullptr);
+  auto spec = process_spec<PidFile>("pidfile", "PidFile", utf8(), {{"dir", std::string(dir)}});
+  auto a = make_process_actor(spec, actor_context(0));
+  auto b = make_process_actor(spec, actor_context(1));
+  a->start();
+  b->start();
+  write_file_atomically(std::string(dir) + "/ready", "yes");
+  std::this_thread::sleep_for(std::chrono::seconds(60));
+}
+
+}  // namespace
+}  // namespace ember::test

@@ -1,0 +1,203 @@
+// Stateful UDF classes the process-isolation tests run in worker processes (registered by name
+// in test_udfs.cpp, so workers can construct them).
+#pragma once
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "ember/batch.h"
+#include "ember/udf.h"
+#include "worker_test_kit.h"
+
+namespace ember::test {
+
+/// abort() without leaving a core file behind (the crash is the point of the test).
+[[noreturn]] inline void abort_quietly() {
+  const rlimit none{0, 0};
+  ::setrlimit(RLIMIT_CORE, &none);
+  std::abort();
+}
+
+/// x + 1 for an int64 column (nulls stay null).
+inline Column plus_one(const Column& x) {
+  std::vector<std::optional<int64_t>> out(static_cast<size_t>(x.size()));
+  for (int64_t i = 0; i < x.size(); ++i) {
+    if (!x.is_null(i)) out[static_cast<size_t>(i)] = x.value<int64_t>(i) + 1;
+  }
+  return Column::from(std::move(out));
+}
+
+inline Column repeat_text(const std::string& s, int64_t rows) {
+  return Column::from(std::vector<std::string>(static_cast<size_t>(rows), s));
+}
+
+/// Reports facts about the worker it runs in, one utf8 value repeated on every row; which
+/// fact comes from init arg "report": pid, constructions, cuda, ctx_gpus, ctx_actor.
+class Probe {
+ public:
+  Probe(const InitArgs& a, const ActorContext& c) : report_(a.get<std::string>("report")), ctx_(c) {
+    ++constructions;
+  }
+  Column operator()(const Batch& in) {
+    std::string v;
+    if (report_ == "pid") v = std::to_string(::getpid());
+    if (report_ == "constructions") v = std::to_string(constructions);
+    if (report_ == "cuda") {
+      const char* e = std::getenv("CUDA_VISIBLE_DEVICES");
+      v = e ? e : "<unset>";
+    }
+    if (report_ == "ctx_gpus") {
+      for (size_t i = 0; i < ctx_.gpu_ids.size(); ++i) v += (i ? "," : "") + std::to_string(ctx_.gpu_ids[i]);
+    }
+    if (report_ == "ctx_actor") v = std::to_string(ctx_.actor_id);
+    return repeat_text(v, in.num_rows());
+  }
+  inline static int constructions = 0;
+
+ private:
+  std::string report_;
+  ActorContext ctx_;
+};
+
+/// x + 1.
+class AddOne {
+ public:
+  explicit AddOne(const InitArgs&) {}
+  Column operator()(const Batch& in) { return plus_one(in.column(0)); }
+};
+
+/// Returns its argument column itself (the identity).
+class Echo {
+ public:
+  explicit Echo(const InitArgs&) {}
+  Column operator()(const Batch& in) { return in.column(0); }
+};
+
+/// abort()s on its first call ever (a marker file remembers it across processes), then x + 1.
+class CrashOnce {
+ public:
+  explicit CrashOnce(const InitArgs& a) : marker_(a.get<std::string>("marker")) {}
+  Column operator()(const Batch& in) {
+    if (!std::filesystem::exists(marker_)) {
+      std::ofstream(marker_) << "crashed";
+      abort_quietly();
+    }
+    return plus_one(in.column(0));
+  }
+
+ private:
+  std::string marker_;
+};
+
+/// Announces each call by writing its pid to <dir>/running, then waits (at most 60 s) for
+/// <dir>/release to exist before returning x + 1: the test decides when a call may finish.
+class Gate {
+ public:
+  explicit Gate(const InitArgs& a) : dir_(a.get<std::string>("dir")) {}
+  Column operator()(const Batch& in) {
+    write_file_atomically(dir_ + "/running", std::to_string(::getpid()));
+    wait_for_file(dir_ + "/release");
+    return plus_one(in.column(0));
+  }
+
+ private:
+  std::string dir_;
+};
+
+/// abort()s on every call.
+class AbortAlways {
+ public:
+  explicit AbortAlways(const InitArgs&) {}
+  Column operator()(const Batch&) { abort_quietly(); }
+};
+
+/// A constructor that fails.
+class FailingInit {
+ public:
+  explicit FailingInit(const InitArgs& a) {
+    throw std::runtime_error("cannot open model file '" + a.get<std::string>("path") + "'");
+  }
+  Column operator()(const Batch& in) { return in.column(0); }
+};
+
+/// Throws from a call when any input is negative; otherwise x + 1.
+class RejectNegative {
+ public:
+  explicit RejectNegative(const InitArgs&) {}
+  Column operator()(const Batch& in) {
+    const Column& x = in.column(0);
+    for (int64_t i = 0; i < x.size(); ++i) {
+      if (x.value<int64_t>(i) < 0) throw std::invalid_argument("negative input at row " + std::to_string(i));
+    }
+    return plus_one(x);
+  }
+};
+
+/// Writes a lot: init arg "lines" lines to stdout, then "blob" bytes without a newline to
+/// stderr, then an unterminated tail on stdout; returns x + 1.
+class Chatty {
+ public:
+  explicit Chatty(const InitArgs& a)
+      : lines_(a.get<int64_t>("lines")), blob_(a.get<int64_t>("blob")) {}
+  Column operator()(const Batch& in) {
+    for (int64_t i = 0; i < lines_; ++i) std::printf("line %lld of chatter\n", static_cast<long long>(i));
+    std::fflush(stdout);
+    const std::string blob(static_cast<size_t>(blob_), 'b');
+    std::fwrite(blob.data(), 1, blob.size(), stderr);
+    std::fflush(stderr);
+    std::fputs("tail-without-newline", stdout);
+    std::fflush(stdout);
+    return plus_one(in.column(0));
+  }
+
+ private:
+  int64_t lines_, blob_;
+};
+
+/// Keeps every input column it was given and returns, for each row, the first value of the
+/// column it got on the previous call (or its own input on the first): it reads old inputs
+/// after the driver has sent newer batches.
+class Hoarder {
+ public:
+  explicit Hoarder(const InitArgs&) {}
+  Column operator()(const Batch& in) {
+    kept_.push_back(in.column(0));
+    const Column& prev = kept_.size() > 1 ? kept_[kept_.size() - 2] : kept_.back();
+    std::vector<int64_t> out(static_cast<size_t>(in.num_rows()));
+    for (int64_t i = 0; i < in.num_rows(); ++i) out[static_cast<size_t>(i)] = prev.value<int64_t>(i % prev.size());
+    return Column::from(std::move(out));
+  }
+
+ private:
+  std::vector<Column> kept_;
+};
+
+/// Writes its pid to <dir>/worker-<actor_id>.pid when constructed and <dir>/destroyed-<pid>
+/// when destroyed.
+class PidFile {
+ public:
+  PidFile(const InitArgs& a, const ActorContext& c) : dir_(a.get<std::string>("dir")) {
+    write_file_atomically(dir_ + "/worker-" + std::to_string(c.actor_id) + ".pid",
+                          std::to_string(::getpid()));
+  }
+  ~PidFile() { write_file_atomically(dir_ + "/destroyed-" + std::to_string(::getpid()), "bye"); }
+  Column operator()(const Batch& in) { return repeat_text(std::to_string(::getpid()), in.num_rows()); }
+
+ private:
+  std::string dir_;
+};
+
+}  // namespace ember::test

@@ -1,0 +1,98 @@
+// Detection of the machine's resources and parsing of the GPU environment variables.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <optional>
+#include <string>
+
+#include "ember/error.h"
+#include "resources/machine_resources.h"
+#include "resources/resource_pool.h"
+
+namespace ember {
+namespace {
+
+/// Sets (or unsets) an environment variable for the scope of a test, then restores it.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value)
+      ::setenv(name, value->c_str(), 1);
+    else
+      ::unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (old_)
+      ::setenv(name_, old_->c_str(), 1);
+    else
+      ::unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+std::vector<int> iota(int n) {
+  std::vector<int> v;
+  for (int i = 0; i < n; ++i) v.push_back(i);
+  return v;
+}
+
+TEST(Detection, ReturnsSaneValues) {
+  ScopedEnv gpus("EMBER_GPUS", "0");
+  Resources r = ResourcePool::detect();
+  EXPECT_GE(r.cpus, 1);
+  EXPECT_GT(r.memory_bytes, 0);
+  EXPECT_EQ(r.gpus, 0);
+}
+
+TEST(Detection, EmberGpusCountOrList) {
+  {
+    ScopedEnv gpus("EMBER_GPUS", "3");
+    EXPECT_EQ(detect_gpu_ids(), iota(3));
+    EXPECT_EQ(ResourcePool::detect().gpus, 3);
+  }
+  {
+    ScopedEnv gpus("EMBER_GPUS", "0,2");
+    ScopedEnv cuda("CUDA_VISIBLE_DEVICES", "5,6,7");  // EMBER_GPUS wins
+    EXPECT_EQ(detect_gpu_ids(), (std::vector<int>{0, 2}));
+    MachineResources m = detect_machine();
+    EXPECT_EQ(m.total.gpus, 2);
+    ResourcePool pool(m.total, m.gpu_ids);
+    ResourceLease lease = pool.admit({PoolRequest{"g", 2, 0, 1, 0}});
+    EXPECT_EQ(lease.pools()[0].actors[0].gpu_ids.at(0) + lease.pools()[0].actors[1].gpu_ids.at(0),
+              2);
+  }
+  {
+    ScopedEnv gpus("EMBER_GPUS", "");
+    EXPECT_TRUE(detect_gpu_ids().empty());
+  }
+}
+
+TEST(Detection, EmberGpusRejectsGarbage) {
+  for (const char* bad : {"two", "1,,2", "0,0", "-1", "1,-2", "3x"}) {
+    ScopedEnv gpus("EMBER_GPUS", bad);
+    EXPECT_THROW(detect_gpu_ids(), InvalidArgument) << bad;
+  }
+}
+
+TEST(Detection, CudaVisibleDevices) {
+  ScopedEnv gpus("EMBER_GPUS", std::nullopt);
+  {
+    ScopedEnv cuda("CUDA_VISIBLE_DEVICES", "");
+    EXPECT_TRUE(detect_gpu_ids().empty());
+  }
+  {
+    // CUDA numbers the visible devices 0..n-1 inside the process.
+    ScopedEnv cuda("CUDA_VISIBLE_DEVICES", "1,3");
+    EXPECT_EQ(detect_gpu_ids(), iota(2));
+  }
+  EXPECT_EQ(parse_cuda_visible_devices("GPU-8e6b,GPU-1f2a,GPU-77c0"), iota(3));
+  EXPECT_EQ(parse_cuda_visible_devices("0,-1,2"), iota(1));
+  EXPECT_EQ(parse_cuda_visible_devices(" 4 "), iota(1));
+}
+
+}  // namespace
+}  // namespace ember

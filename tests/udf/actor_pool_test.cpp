@@ -1,0 +1,265 @@
+// ActorPool: construction once per actor, delivery exactly once with checked results, load
+// spreading, failures as UdfError, cancellation and teardown.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pool_test_udfs.h"
+#include "udf/actor_pool.h"
+
+namespace ember {
+namespace {
+
+using pool_test::counts;
+using pool_test::Doubler;
+using pool_test::gate;
+
+/// Rows start, start+1, ... in an int64 column "x".
+Batch numbers(int64_t start, int64_t n) {
+  std::vector<int64_t> v;
+  for (int64_t i = 0; i < n; ++i) v.push_back(start + i);
+  return Batch(Schema({{"x", int64()}}), {Column::from(std::move(v))});
+}
+
+/// Outcomes delivered to `done` callbacks, with a bounded wait for them.
+class Outcomes {
+ public:
+  std::function<void(CallResult)> callback() {
+    return [this](CallResult r) {
+      std::lock_guard lock(mu_);
+      results_.push_back(std::move(r));
+      cv_.notify_all();
+    };
+  }
+  bool wait_for(size_t n) {
+    std::unique_lock lock(mu_);
+    return cv_.wait_for(lock, std::chrono::seconds(60), [&] { return results_.size() >= n; });
+  }
+  std::vector<CallResult> take() {
+    std::lock_guard lock(mu_);
+    return results_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<CallResult> results_;
+};
+
+std::string error_text(const CallResult& r) {
+  if (!std::holds_alternative<std::exception_ptr>(r)) return "";
+  try {
+    std::rethrow_exception(std::get<std::exception_ptr>(r));
+  } catch (const UdfError& e) {
+    return std::string("UdfError: ") + e.what();
+  } catch (const Cancelled& e) {
+    return std::string("Cancelled: ") + e.what();
+  } catch (const std::exception& e) {
+    return std::string("other: ") + e.what();
+  }
+}
+
+std::shared_ptr<const UdfSpec> doubler(int actors, InitArgs args = {}) {
+  return Udf::cls<Doubler>("doubler").returns(int64()).concurrency(actors).init_args(args).spec();
+}
+
+class ActorPoolTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    counts.reset();
+    gate.reset();
+  }
+};
+
+TEST_F(ActorPoolTest, EveryBatchIsDeliveredOnceWithTheRightResult) {
+  for (int actors = 1; actors <= 4; ++actors) {
+    counts.reset();
+    constexpr int kThreads = 3, kBatches = 150;
+    ActorPool pool(doubler(actors, {{"sleep_us", int64_t{20}}}), {});
+    pool.start();
+    EXPECT_EQ(counts.constructed, actors);
+
+    std::vector<std::atomic<int>> delivered(kThreads * kBatches);
+    std::atomic<int> wrong{0}, finished{0};
+    std::mutex mu;
+    std::condition_variable all_done;
+    int64_t total_rows = 0;
+    std::vector<std::thread> dispatchers;
+    for (int t = 0; t < kThreads; ++t) {
+      dispatchers.emplace_back([&, t] {
+        for (int i = 0; i < kBatches; ++i) {
+          const int64_t start = (t * kBatches + i) * 100, n = 1 + (i * 7 + t) % 50;
+          pool.dispatch(numbers(start, n), [&, start, n, slot = t * kBatches + i](CallResult r) {
+            delivered[slot]++;
+            auto* col = std::get_if<Column>(&r);
+            bool ok = col && col->size() == n;
+            for (int64_t k = 0; ok && k < n; ++k) ok = col->value<int64_t>(k) == 2 * (start + k) + 1;
+            if (!ok) wrong++;
+            std::lock_guard lock(mu);
+            ++finished;
+            all_done.notify_all();
+          });
+        }
+      });
+      for (int i = 0; i < kBatches; ++i) total_rows += 1 + (i * 7 + t) % 50;
+    }
+    for (auto& d : dispatchers) d.join();
+    {
+      std::unique_lock lock(mu);
+      ASSERT_TRUE(all_done.wait_for(lock, std::chrono::seconds(60),
+                                    [&] { return finished == kThreads * kBatches; }));
+    }
+    for (auto& d : delivered) EXPECT_EQ(d, 1);
+    EXPECT_EQ(wrong, 0);
+    for (int a = 0; a < actors; ++a) EXPECT_GT(counts.served[a], 0) << "actor " << a;
+
+    pool.stop();
+    EXPECT_EQ(pool.in_flight(), 0);
+    EXPECT_EQ(pool.busy_actors(), 0);
+    UdfStats s = pool.stats();
+    EXPECT_EQ(s.name, "doubler");
+    EXPECT_EQ(s.actors, actors);
+    EXPECT_EQ(s.inits, actors);
+    EXPECT_EQ(s.batches, kThreads * kBatches);
+    EXPECT_EQ(s.rows, total_rows);
+    EXPECT_GT(s.busy_seconds, 0);
+    EXPECT_GE(s.init_seconds, 0);
+    EXPECT_EQ(counts.destroyed, actors);
+    EXPECT_EQ(counts.wrong_thread, 0);
+    EXPECT_EQ(counts.overlapping, 0);
+  }
+}
+
+TEST_F(ActorPoolTest, ConstructorFailureStopsThePoolAndDestroysTheOthers) {
+  ActorPool pool(doubler(3, {{"fail_actor", int64_t{1}}}), {});
+  try {
+    pool.start();
+    FAIL() << "expected UdfError";
+  } catch (const UdfError& e) {
+    EXPECT_STREQ(e.what(), "udf 'doubler' actor #1 failed to initialise: no dictionary");
+  }
+  EXPECT_EQ(counts.constructed, 2);
+  EXPECT_EQ(counts.destroyed, 2);
+  EXPECT_EQ(counts.wrong_thread, 0);
+  Outcomes out;
+  pool.dispatch(numbers(0, 3), out.callback());  // a stopped pool cancels at once
+  ASSERT_TRUE(out.wait_for(1));
+  EXPECT_EQ(error_text(out.take()[0]).rfind("Cancelled: ", 0), 0u);
+}
+
+TEST_F(ActorPoolTest, CallFailureIsAUdfErrorWithNameAndShape) {
+  ActorPool pool(doubler(2, {{"mode", std::string("throw")}}), {});
+  pool.start();
+  Outcomes out;
+  pool.dispatch(numbers(0, 3), out.callback());
+  ASSERT_TRUE(out.wait_for(1));
+  std::string msg = error_text(out.take()[0]);
+  EXPECT_EQ(msg.rfind("UdfError: udf 'doubler' failed on 1 arg (x: int64), 3 rows", 0), 0u) << msg;
+  EXPECT_NE(msg.find("bad row"), std::string::npos) << msg;
+  EXPECT_EQ(pool.stats().batches, 0);
+}
+
+TEST_F(ActorPoolTest, BadResultsAreUdfErrorsSayingExpectedVersusGot) {
+  for (const char* mode : {"short", "utf8"}) {
+    ActorPool pool(doubler(1, {{"mode", std::string(mode)}}), {});
+    pool.start();
+    Outcomes out;
+    pool.dispatch(numbers(0, 4), out.callback());
+    ASSERT_TRUE(out.wait_for(1));
+    std::string msg = error_text(out.take()[0]);
+    EXPECT_EQ(msg.rfind("UdfError: udf 'doubler'", 0), 0u) << msg;
+    EXPECT_NE(msg.find("expected 4 rows of int64"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(std::string(mode) == "short" ? "3 rows" : "utf8"), std::string::npos)
+        << msg;
+  }
+}
+
+TEST_F(ActorPoolTest, StopCancelsQueuedWorkAndIsIdempotent) {
+  ActorPool pool(doubler(1, {{"mode", std::string("gate")}}), {});
+  pool.start();
+  Outcomes out;
+  constexpr int kBatches = 6;
+  for (int i = 0; i < kBatches; ++i) pool.dispatch(numbers(i * 10, 2), out.callback());
+  ASSERT_TRUE(gate.wait_entered(1));  // one call runs, the rest wait
+  EXPECT_EQ(pool.busy_actors(), 1);
+  EXPECT_EQ(pool.in_flight(), kBatches);
+
+  std::thread stopper([&] { pool.stop(); });
+  std::thread second_stopper([&] { pool.stop(); });
+  ASSERT_TRUE(out.wait_for(kBatches - 1));  // queued ones are cancelled before the running ends
+  gate.open();
+  stopper.join();
+  second_stopper.join();
+  pool.stop();
+
+  auto results = out.take();
+  ASSERT_EQ(results.size(), static_cast<size_t>(kBatches));
+  int cancelled = 0, columns = 0;
+  for (const CallResult& r : results) {
+    if (std::holds_alternative<Column>(r)) ++columns;
+    if (error_text(r).rfind("Cancelled: ", 0) == 0) ++cancelled;
+  }
+  EXPECT_EQ(columns, 1);
+  EXPECT_EQ(cancelled, kBatches - 1);
+  EXPECT_EQ(pool.in_flight(), 0);
+  EXPECT_EQ(counts.constructed, 1);
+  EXPECT_EQ(counts.destroyed, 1);
+}
+
+TEST_F(ActorPoolTest, WorkDispatchedBeforeStartRunsAfterIt) {
+  ActorPool pool(doubler(2), {});
+  Outcomes out;
+  for (int i = 0; i < 5; ++i) pool.dispatch(numbers(i, 1), out.callback());
+  EXPECT_EQ(pool.in_flight(), 5);
+  pool.start();
+  ASSERT_TRUE(out.wait_for(5));
+  for (const CallResult& r : out.take()) EXPECT_TRUE(std::holds_alternative<Column>(r));
+}
+
+TEST_F(ActorPoolTest, DoneMayDispatchFollowUpWork) {
+  ActorPool pool(doubler(2), {});
+  pool.start();
+  Outcomes out;
+  std::function<void(CallResult)> chain = [&](CallResult r) {
+    auto* c = std::get_if<Column>(&r);
+    if (c && c->value<int64_t>(0) < 1000) {
+      pool.dispatch(numbers(c->value<int64_t>(0), 1), chain);
+    } else {
+      out.callback()(std::move(r));
+    }
+  };
+  pool.dispatch(numbers(0, 1), chain);  // 0 -> 1 -> 3 -> 7 -> ... -> 1023
+  ASSERT_TRUE(out.wait_for(1));
+  EXPECT_EQ(std::get<Column>(out.take()[0]).value<int64_t>(0), 1023);
+  EXPECT_EQ(pool.stats().batches, 10);
+}
+
+TEST_F(ActorPoolTest, ContextsFromAdmissionReachTheConstructors) {
+  std::vector<ActorContext> contexts{{5, {1}, 2, 0}, {7, {3}, 2, 0}};
+  ActorPool pool(doubler(2), contexts);
+  pool.start();
+  EXPECT_EQ(pool.num_actors(), 2);
+  Outcomes out;
+  for (int i = 0; i < 20; ++i) pool.dispatch(numbers(i, 1), out.callback());
+  ASSERT_TRUE(out.wait_for(20));
+  pool.stop();
+  EXPECT_EQ(counts.served[5] + counts.served[7], 20);
+}
+
+TEST_F(ActorPoolTest, DestroyingARunningPoolStopsIt) {
+  {
+    ActorPool pool(doubler(3), {});
+    pool.start();
+    Outcomes out;
+    pool.dispatch(numbers(0, 5), out.callback());
+    ASSERT_TRUE(out.wait_for(1));
+  }
+  EXPECT_EQ(counts.constructed, 3);
+  EXPECT_EQ(counts.destroyed, 3);
+}
+
+}  // namespace
+}  // namespace ember

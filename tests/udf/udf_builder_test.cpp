@@ -1,0 +1,155 @@
+// The Udf builder: defaults, immutability, every validation error, and the call expression.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "ember/udf.h"
+#include "expr/expr_node.h"
+#include "udf/udf_spec.h"
+
+namespace ember {
+namespace {
+
+struct Echo {
+  explicit Echo(const InitArgs&) {}
+  Column operator()(const Batch& in) { return in.column(0); }
+};
+
+Udf stateful() { return Udf::cls<Echo>("echo"); }
+Udf stateless() {
+  return Udf::fn("twice", [](const Batch& in) { return in.column(0); });
+}
+
+/// The InvalidArgument message `f` throws, or "" if it does not throw.
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const InvalidArgument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool mentions(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(UdfBuilder, Defaults) {
+  const UdfSpec& s = *stateful().spec();
+  EXPECT_TRUE(s.stateful);
+  EXPECT_EQ(s.name, "echo");
+  EXPECT_EQ(s.batch_size, 4096);
+  EXPECT_EQ(s.concurrency, 1);
+  EXPECT_EQ(s.num_cpus, 1);
+  EXPECT_EQ(s.num_gpus, 0);
+  EXPECT_EQ(s.memory_bytes, 0);
+  EXPECT_EQ(s.isolation, Isolation::Thread);
+  EXPECT_EQ(s.max_retries, 0);
+  EXPECT_FALSE(s.return_type.has_value());
+
+  const UdfSpec& f = *stateless().spec();
+  EXPECT_FALSE(f.stateful);
+  EXPECT_EQ(f.num_cpus, 0);
+  EXPECT_TRUE(static_cast<bool>(f.function));
+  EXPECT_EQ(stateless().name(), "twice");
+}
+
+TEST(UdfBuilder, SettersReturnChangedCopies) {
+  Udf base = stateful();
+  Udf tuned = base.returns(int64())
+                  .init_args({{"k", int64_t{1}}})
+                  .batch_size(512)
+                  .concurrency(3)
+                  .num_cpus(0.5)
+                  .num_gpus(0.25)
+                  .memory_bytes(1 << 20)
+                  .max_retries(2);
+  EXPECT_EQ(base.spec()->concurrency, 1);
+  EXPECT_FALSE(base.spec()->return_type.has_value());
+  const UdfSpec& s = *tuned.spec();
+  EXPECT_EQ(*s.return_type, int64());
+  EXPECT_EQ(s.init_args.get<int64_t>("k"), 1);
+  EXPECT_EQ(s.batch_size, 512);
+  EXPECT_EQ(s.concurrency, 3);
+  EXPECT_EQ(s.num_cpus, 0.5);
+  EXPECT_EQ(s.num_gpus, 0.25);
+  EXPECT_EQ(s.memory_bytes, 1 << 20);
+  EXPECT_EQ(s.max_retries, 2);
+  EXPECT_EQ(stateful().num_gpus(2).spec()->num_gpus, 2);
+  EXPECT_EQ(stateless().batch_size(7).num_cpus(2).memory_bytes(5).spec()->batch_size, 7);
+}
+
+TEST(UdfBuilder, RejectsBadNumbers) {
+  const double nan = std::nan("");
+  const double inf = std::numeric_limits<double>::infinity();
+  auto expect = [](const std::string& msg, const std::string& part) {
+    EXPECT_TRUE(mentions(msg, "udf 'echo'")) << msg;
+    EXPECT_TRUE(mentions(msg, part)) << msg;
+  };
+  expect(error_of([&] { stateful().concurrency(0); }), "concurrency must be at least 1");
+  expect(error_of([&] { stateful().batch_size(0); }), "batch_size must be at least 1");
+  expect(error_of([&] { stateful().batch_size(-5); }), "got -5");
+  expect(error_of([&] { stateful().num_cpus(-1); }), "num_cpus must be");
+  expect(error_of([&] { stateful().num_cpus(nan); }), "num_cpus must be");
+  expect(error_of([&] { stateful().num_gpus(-0.5); }), "num_gpus must be");
+  expect(error_of([&] { stateful().num_gpus(inf); }), "num_gpus must be");
+  expect(error_of([&] { stateful().num_gpus(1.5); }), "whole number");
+  expect(error_of([&] { stateful().memory_bytes(-1); }), "memory_bytes must be >= 0");
+  expect(error_of([&] { stateful().max_retries(-1); }), "max_retries must be >= 0");
+  expect(error_of([&] { stateful().returns(DataType()); }), "concrete type");
+}
+
+TEST(UdfBuilder, ActorSettingsOnAStatelessUdfSayTheyNeedAClass) {
+  for (auto& [setting, f] : std::vector<std::pair<std::string, std::function<void()>>>{
+           {"concurrency", [] { stateless().concurrency(2); }},
+           {"isolation", [] { stateless().isolation(Isolation::Thread); }},
+           {"num_gpus", [] { stateless().num_gpus(1); }},
+           {"init_args", [] { stateless().init_args({}); }},
+           {"max_retries", [] { stateless().max_retries(1); }},
+       }) {
+    std::string msg = error_of(f);
+    EXPECT_TRUE(mentions(msg, "udf 'twice' is stateless (Udf::fn), and ." + setting +
+                                  "() applies only to stateful UDFs"))
+        << msg;
+  }
+}
+
+TEST(UdfBuilder, ProcessIsolationNeedsARegisteredClass) {
+  std::string msg = error_of([] { stateful().isolation(Isolation::Process); });
+  EXPECT_TRUE(mentions(msg, "udf 'echo'")) << msg;
+  EXPECT_TRUE(mentions(msg, "add EMBER_REGISTER_UDF(")) << msg;
+}
+
+TEST(UdfBuilder, RejectsEmptyNamesAndFunctions) {
+  EXPECT_TRUE(mentions(error_of([] { Udf::cls<Echo>(""); }), "non-empty name"));
+  EXPECT_TRUE(mentions(error_of([] { Udf::fn("", [](const Batch& b) { return b.column(0); }); }),
+                       "non-empty name"));
+  EXPECT_TRUE(mentions(error_of([] { Udf::fn("f", nullptr); }), "empty function"));
+}
+
+TEST(UdfBuilder, CallWithoutReturnTypeIsAnError) {
+  EXPECT_EQ(error_of([] { stateful()(col("x")); }),
+            "udf 'echo' has no return type: call .returns(...)");
+}
+
+TEST(UdfBuilder, CallBuildsAUdfCallNode) {
+  Udf u = stateful().returns(utf8());
+  Expr e = u(col("text"), col("n") + lit(int64_t{1}));
+  const ExprNode& node = *e.node();
+  EXPECT_EQ(node.kind, ExprKind::UdfCall);
+  EXPECT_EQ(node.udf, u.spec());
+  ASSERT_EQ(node.children.size(), 2u);
+  EXPECT_EQ(node.children[0]->kind, ExprKind::Column);
+  EXPECT_EQ(node.children[0]->name, "text");
+  EXPECT_EQ(node.children[1]->kind, ExprKind::Binary);
+  EXPECT_EQ(node.children[1]->binary, BinaryOp::Add);
+
+  Expr none = stateless().returns(int64())();
+  EXPECT_EQ(none.node()->kind, ExprKind::UdfCall);
+  EXPECT_TRUE(none.node()->children.empty());
+}
+
+}  // namespace
+}  // namespace ember

@@ -25,7 +25,7 @@ std::string join_exprs(const std::vector<ExprPtr>& exprs) {
     if (!out.empty()) out += ", ";
     std::string name = output_name(*e);
     std::string text = to_string(*e);
-    out += text == name ? text : text + " AS " + name;
+    out += (text == name || e->kind == ExprKind::Alias) ? text : text + " AS " + name;
   }
   return out;
 }

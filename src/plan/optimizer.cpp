@@ -87,7 +87,8 @@ NodePtr extract_pools(const NodePtr& n, int& counter) {
     for (const auto& e : n->exprs) {
       ExprPtr lifted = lifter.lift(e, current);
       // Keep the user's column name where the UDF call was the whole expression.
-      exprs.push_back(lifted == e ? e : aliased(lifted, output_name(*e)));
+      bool renamed = lifted != e && output_name(*lifted) != output_name(*e);
+      exprs.push_back(renamed ? aliased(lifted, output_name(*e)) : lifted);
     }
     if (current == child) return with_child(*n, child);
     return make_project(current, std::move(exprs));

@@ -54,6 +54,7 @@ TEST(ProcessRetry, AbortOnceIsRetriedOnAFreshWorker) {
 /// Drives `actor` on a thread of its own (start, one call through a Gate, stop), as an actor
 /// pool does, while this thread kills the worker mid-call.
 struct GatedRun {
+  explicit GatedRun(std::unique_ptr<Actor> a) : actor(std::move(a)) {}
   std::unique_ptr<Actor> actor;
   std::vector<int64_t> input = iota(3, 10);
   std::optional<Column> result;
@@ -84,8 +85,8 @@ pid_t kill_running_worker(const TempDir& dir) {
 
 TEST(ProcessRetry, KillNineMidBatchIsRetried) {
   TempDir dir;
-  GatedRun run{make_process_actor(
-      process_spec<Gate>("gate", "Gate", int64(), {{"dir", dir.path()}}, 2), actor_context(0))};
+  GatedRun run(make_process_actor(
+      process_spec<Gate>("gate", "Gate", int64(), {{"dir", dir.path()}}, 2), actor_context(0)));
   run.begin();
   const pid_t victim = kill_running_worker(dir);
   write_file_atomically(dir.file("release"), "go");  // the replacement may finish the batch
@@ -101,8 +102,8 @@ TEST(ProcessRetry, KillNineMidBatchIsRetried) {
 
 TEST(ProcessRetry, KillNineWithoutRetriesNamesTheSignalAndTheBatch) {
   TempDir dir;
-  GatedRun run{make_process_actor(process_spec<Gate>("gate", "Gate", int64(), {{"dir", dir.path()}}),
-                                  actor_context(0))};
+  GatedRun run(make_process_actor(process_spec<Gate>("gate", "Gate", int64(), {{"dir", dir.path()}}),
+                                  actor_context(0)));
   run.begin();
   const pid_t victim = kill_running_worker(dir);
   run.thread.join();

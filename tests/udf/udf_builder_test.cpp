@@ -37,7 +37,8 @@ bool mentions(const std::string& text, const std::string& part) {
 }
 
 TEST(UdfBuilder, Defaults) {
-  const UdfSpec& s = *stateful().spec();
+  Udf cls = stateful();
+  const UdfSpec& s = *cls.spec();
   EXPECT_TRUE(s.stateful);
   EXPECT_EQ(s.name, "echo");
   EXPECT_EQ(s.batch_size, 4096);
@@ -49,7 +50,8 @@ TEST(UdfBuilder, Defaults) {
   EXPECT_EQ(s.max_retries, 0);
   EXPECT_FALSE(s.return_type.has_value());
 
-  const UdfSpec& f = *stateless().spec();
+  Udf fn = stateless();
+  const UdfSpec& f = *fn.spec();
   EXPECT_FALSE(f.stateful);
   EXPECT_EQ(f.num_cpus, 0);
   EXPECT_TRUE(static_cast<bool>(f.function));

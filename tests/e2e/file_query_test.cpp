@@ -1,0 +1,110 @@
+// Reading and writing files through whole queries.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
+#include "ember/ember.h"
+
+using namespace ember;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path fresh_dir(const std::string& name) {
+  fs::path d = fs::path(testing::TempDir()) / ("ember_e2e_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+Table sample(int64_t n) {
+  std::vector<int64_t> id;
+  std::vector<std::optional<double>> x;
+  std::vector<std::optional<std::string>> s;
+  std::vector<std::optional<bool>> b;
+  for (int64_t i = 0; i < n; ++i) {
+    id.push_back(i);
+    x.push_back(i % 5 == 0 ? std::nullopt : std::optional<double>(i * 0.5));
+    s.push_back(i % 7 == 0 ? std::nullopt
+                           : std::optional<std::string>(i % 2 ? "a,\"b\"\nc" + std::to_string(i)
+                                                              : "plain" + std::to_string(i)));
+    b.push_back(i % 3 == 0 ? std::nullopt : std::optional<bool>(i % 2 == 0));
+  }
+  return Table::from_columns({{"id", Column::from(id)}, {"x", Column::from(x)},
+                              {"s", Column::from(s)}, {"b", Column::from(b)}});
+}
+
+void expect_same(const Table& a, const Table& b) {
+  ASSERT_EQ(a.num_rows(), b.num_rows());
+  ASSERT_EQ(a.schema(), b.schema()) << a.schema().to_string() << " vs " << b.schema().to_string();
+  for (const auto& f : a.schema().fields()) {
+    Column ca = a.column(f.name), cb = b.column(f.name);
+    for (int64_t i = 0; i < ca.size(); ++i)
+      ASSERT_EQ(to_string(ca.get(i)), to_string(cb.get(i))) << f.name << " row " << i;
+  }
+}
+
+}  // namespace
+
+TEST(FileQuery, CsvRoundTripOneFilePerPartition) {
+  fs::path dir = fresh_dir("csv");
+  Table t = sample(5000);
+  from_table(t, 3).write_csv(dir.string());
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    EXPECT_EQ(e.path().extension(), ".csv") << e.path();
+    EXPECT_EQ(e.path().filename().string().rfind("part-", 0), 0u) << e.path();
+    ++files;
+  }
+  EXPECT_EQ(files, 3);
+  expect_same(t, read_csv((dir / "part-*.csv").string()).collect());
+}
+
+TEST(FileQuery, JsonlRoundTrip) {
+  fs::path dir = fresh_dir("jsonl");
+  Table t = sample(3000);
+  from_table(t, 2).write_jsonl(dir.string());
+  expect_same(t, read_jsonl((dir / "*.jsonl").string()).collect());
+}
+
+TEST(FileQuery, ReadFilterWriteStreams) {
+  fs::path in = fresh_dir("stream_in"), out = fresh_dir("stream_out");
+  range(200000, 4).with_column("y", col("id") * lit(int64_t{2})).write_csv(in.string());
+  read_csv((in / "*.csv").string())
+      .where(col("id") % lit(int64_t{10}) == lit(int64_t{0}))
+      .write_csv(out.string());
+  Table back = read_csv((out / "*.csv").string()).collect();
+  ASSERT_EQ(back.num_rows(), 20000);
+  Column y = back.column("y");
+  for (int64_t i = 0; i < y.size(); ++i) ASSERT_EQ(y.value<int64_t>(i), i * 20);
+}
+
+TEST(FileQuery, MissingFileIsIoError) {
+  try {
+    read_csv("/nonexistent/dir/*.csv");
+    FAIL();
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/dir"), std::string::npos) << e.what();
+  }
+}
+
+TEST(FileQuery, RaggedCsvIsParseErrorWithFileAndLine) {
+  fs::path dir = fresh_dir("ragged");
+  std::ofstream(dir / "bad.csv") << "a,b\n1,2\n3\n";
+  try {
+    read_csv((dir / "bad.csv").string()).collect();
+    FAIL();
+  } catch (const ParseError& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("bad.csv:3:"), std::string::npos) << m;
+  }
+}
+
+TEST(FileQuery, UnwritableOutputIsIoErrorAndLeavesNothing) {
+  fs::path dir = fresh_dir("unwritable");
+  std::ofstream(dir / "file") << "x";
+  EXPECT_THROW(range(10).write_csv((dir / "file" / "out").string()), IoError);
+  EXPECT_FALSE(fs::exists(dir / "file" / "out"));
+}

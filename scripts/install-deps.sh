@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs what ember needs on Debian 12, only where it is missing. Safe to run repeatedly.
 #   scripts/install-deps.sh            build + tests + the example
-#   scripts/install-deps.sh --bench    also the benchmark baselines (Dask, gnuplot)
+#   scripts/install-deps.sh --bench    also the benchmark baselines (Dask, pyhunspell, gnuplot)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ pkg-config libgtest-dev libgmock-dev libbenchmark-dev
           libsimdjson-dev libhunspell-dev hunspell-en-us wordnet-base nodejs npm)
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(python3 python3-distributed python3-pandas gnuplot-nox hyperfine)
+  packages+=(python3 python3-distributed python3-pandas python3-hunspell gnuplot-nox hyperfine
+             zlib1g-dev)
 fi
 
 missing=()

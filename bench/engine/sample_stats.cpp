@@ -30,4 +30,10 @@ Samples Samples::scaled(double factor) const {
   return Samples(std::move(v));
 }
 
+Samples Samples::rates(double numerator) const {
+  std::vector<double> v = values_;
+  for (double& x : v) x = x > 0 ? numerator / x : 0;
+  return Samples(std::move(v));
+}
+
 }  // namespace ember::bench

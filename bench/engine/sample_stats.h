@@ -21,6 +21,8 @@ class Samples {
   double max() const;
   /// Every value multiplied by `factor` (unit changes: seconds to microseconds, etc.).
   Samples scaled(double factor) const;
+  /// `numerator / value` for every value (durations to rates: bytes / seconds).
+  Samples rates(double numerator) const;
 
  private:
   std::vector<double> values_;

@@ -2,8 +2,10 @@
 #include "io/chunked_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -12,15 +14,23 @@
 namespace ember {
 
 ChunkedFile::ChunkedFile(std::string path, int64_t begin, size_t chunk_bytes)
-    : path_(std::move(path)), capacity_(chunk_bytes < 4096 ? 4096 : chunk_bytes) {
+    : path_(std::move(path)) {
   fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0) throw IoError("cannot open '" + path_ + "': " + std::strerror(errno));
+  // A small file (or the tail of one) does not need the whole chunk: many small files are common.
+  struct stat st{};
+  const int64_t left = ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)
+                           ? std::max<int64_t>(0, int64_t(st.st_size) - begin) + 1
+                           : int64_t(chunk_bytes);
+  capacity_ = std::clamp<size_t>(static_cast<size_t>(left), kMinChunkBytes,
+                                 std::max(chunk_bytes, kMinChunkBytes));
   // The kernel's readahead doubles for a sequential hint; failure to advise is harmless.
   (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
   // Only the padding is cleared: the rest is always written by a read before it is looked at.
   buf_ = std::make_unique_for_overwrite<char[]>(capacity_ + kPaddingBytes);
   std::memset(buf_.get() + capacity_, 0, kPaddingBytes);
   end_ = buf_.get();
+  *end_ = '\n';  // the sentinel (see the header)
   window_offset_ = begin;
   read_offset_ = begin;
 }
@@ -45,6 +55,7 @@ bool ChunkedFile::refill(char*& keep) {
   }
   keep = buf_.get();
   end_ = buf_.get() + kept;
+  *end_ = '\n';
   if (eof_) return false;
   ssize_t n;
   do {
@@ -56,6 +67,7 @@ bool ChunkedFile::refill(char*& keep) {
     return false;
   }
   end_ += n;
+  *end_ = '\n';
   read_offset_ += n;
   return true;
 }

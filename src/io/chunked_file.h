@@ -11,10 +11,12 @@ namespace ember {
 /// A window of a file's bytes held in one buffer that is refilled in place. The buffer starts at
 /// `chunk_bytes` and only grows when a single record (the bytes a caller asks to keep) fills it.
 /// `kPaddingBytes` readable bytes always follow the buffer's capacity, so SIMD parsers (simdjson)
-/// may read past the end of the data. Not thread-safe; one reader owns it.
+/// may read past the end of the data, and a '\n' sentinel always sits at end(), so a scan for a
+/// line end needs no bounds check in its inner loop. Not thread-safe; one reader owns it.
 class ChunkedFile {
  public:
   static constexpr size_t kDefaultChunkBytes = size_t{2} << 20;
+  static constexpr size_t kMinChunkBytes = 4096;
   static constexpr size_t kPaddingBytes = 64;
 
   /// Opens `path` and positions the (still empty) window at byte `begin`. Throws IoError.

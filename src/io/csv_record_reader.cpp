@@ -58,7 +58,7 @@ CsvRecordReader::Step CsvRecordReader::parse_record(char* p, char* end, bool at_
       }
     } else {
       char* f = p;
-      while (p < end && *p != delim && *p != '\n') ++p;
+      while (*p != delim && *p != '\n') ++p;  // stops at the window's '\n' sentinel at the latest
       if (p == end && !at_eof) return Step::NeedMore;
       uint32_t size = static_cast<uint32_t>(p - f);
       if ((p == end || *p == '\n') && size > 0 && f[size - 1] == '\r') --size;  // \r\n ending

@@ -17,7 +17,35 @@ inline bool parse_int64(std::string_view s, int64_t& out) {
 
 /// The whole of `s` as a double ("1.5", "-2e10", "inf", "nan"; out-of-range values fail).
 inline bool parse_float64(std::string_view s, double& out) {
-  const char* end = s.data() + s.size();
+  // Fast path for the common plain decimal "-123.456" of at most 15 digits: the digits form an
+  // exact integer below 2^53 and 10^k (k <= 15) is exact too, so one IEEE division gives the
+  // correctly rounded result (Clinger's fast path). Anything else goes to std::from_chars.
+  const char* p = s.data();
+  const char* const end = p + s.size();
+  const bool negative = p < end && *p == '-';
+  p += negative;
+  uint64_t mantissa = 0;
+  int digits = 0;
+  int fraction = 0;
+  while (p < end && static_cast<unsigned>(*p - '0') < 10 && digits < 16) {
+    mantissa = mantissa * 10 + static_cast<unsigned>(*p++ - '0');
+    ++digits;
+  }
+  if (p < end && *p == '.') {
+    const char* const first = ++p;
+    while (p < end && static_cast<unsigned>(*p - '0') < 10 && digits < 16) {
+      mantissa = mantissa * 10 + static_cast<unsigned>(*p++ - '0');
+      ++digits;
+    }
+    fraction = static_cast<int>(p - first);
+  }
+  if (p == end && digits > 0 && digits <= 15) {
+    static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                        1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    const double v = static_cast<double>(mantissa) / kPow10[fraction];
+    out = negative ? -v : v;
+    return true;
+  }
   const auto r = std::from_chars(s.data(), end, out);
   return r.ec == std::errc() && r.ptr == end;
 }

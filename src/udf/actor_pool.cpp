@@ -33,7 +33,8 @@ struct alignas(64) ActorSlot {
   ActorMailbox mailbox;  // guarded by Impl::mu
   int load = 0;          // batches handed to this actor and not finished; guarded by Impl::mu
   std::thread thread;    // guarded by Impl::lifecycle_mu
-  std::atomic<int64_t> inits{0};
+  // Figures written only by this actor's thread; stats() sums them over actors.
+  std::atomic<int64_t> inits{0}, batches{0}, rows{0}, busy_ns{0}, init_ns{0};
 };
 
 }  // namespace
@@ -57,7 +58,6 @@ struct ActorPool::Impl {
 
   alignas(64) std::atomic<int64_t> in_flight{0};
   std::atomic<int> busy{0};
-  alignas(64) std::atomic<int64_t> batches{0}, rows{0}, busy_ns{0}, init_ns{0};
 
   void serve(ActorSlot& slot);
   void serve_calls(ActorSlot& slot, Actor& actor);
@@ -95,7 +95,7 @@ void ActorPool::Impl::serve(ActorSlot& slot) {
   } catch (...) {
     error = std::current_exception();
   }
-  init_ns.fetch_add(nanos_since(t0), std::memory_order_relaxed);
+  slot.init_ns.fetch_add(nanos_since(t0), std::memory_order_relaxed);
   if (actor) slot.inits.store(actor->inits(), std::memory_order_relaxed);
   {
     std::lock_guard lock(mu);
@@ -132,11 +132,11 @@ void ActorPool::Impl::run_task(ActorSlot& slot, Actor& actor, ActorTask& task) {
   busy.fetch_add(1, std::memory_order_relaxed);
   const auto t0 = Clock::now();
   CallResult result = call_checked(*spec, actor, task.args);
-  busy_ns.fetch_add(nanos_since(t0), std::memory_order_relaxed);
+  slot.busy_ns.fetch_add(nanos_since(t0), std::memory_order_relaxed);
   busy.fetch_sub(1, std::memory_order_relaxed);
   if (std::holds_alternative<Column>(result)) {
-    batches.fetch_add(1, std::memory_order_relaxed);
-    rows.fetch_add(task.args.num_rows(), std::memory_order_relaxed);
+    slot.batches.fetch_add(1, std::memory_order_relaxed);
+    slot.rows.fetch_add(task.args.num_rows(), std::memory_order_relaxed);
   }
   slot.inits.store(actor.inits(), std::memory_order_relaxed);  // a process actor may restart
   task.args = Batch();  // let the input go before the consumer runs
@@ -269,11 +269,16 @@ UdfStats ActorPool::stats() const {
   UdfStats s;
   s.name = spec_->name;
   s.actors = num_actors();
-  for (const auto& slot : p.slots) s.inits += slot->inits.load(std::memory_order_relaxed);
-  s.batches = p.batches.load(std::memory_order_relaxed);
-  s.rows = p.rows.load(std::memory_order_relaxed);
-  s.init_seconds = static_cast<double>(p.init_ns.load(std::memory_order_relaxed)) * 1e-9;
-  s.busy_seconds = static_cast<double>(p.busy_ns.load(std::memory_order_relaxed)) * 1e-9;
+  int64_t init_ns = 0, busy_ns = 0;
+  for (const auto& slot : p.slots) {
+    s.inits += slot->inits.load(std::memory_order_relaxed);
+    s.batches += slot->batches.load(std::memory_order_relaxed);
+    s.rows += slot->rows.load(std::memory_order_relaxed);
+    init_ns += slot->init_ns.load(std::memory_order_relaxed);
+    busy_ns += slot->busy_ns.load(std::memory_order_relaxed);
+  }
+  s.init_seconds = static_cast<double>(init_ns) * 1e-9;
+  s.busy_seconds = static_cast<double>(busy_ns) * 1e-9;
   return s;
 }
 

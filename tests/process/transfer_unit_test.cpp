@@ -49,7 +49,9 @@ TEST(ColumnTransfer, ADescriptorOutsideItsRegionIsRejected) {
   process::ColumnDesc d;
   d.type_id = static_cast<uint8_t>(TypeId::Int64);
   d.length = 4;
-  d.values = {region.size() - 8, 32, 1};
+  d.values.offset = region.size() - 8;
+  d.values.size = 32;
+  d.values.present = 1;
   EXPECT_THROW(process::wrap_column(d, region.map), Error);
 }
 

@@ -1,7 +1,11 @@
 // Detection of the machine's resources and parsing of the GPU environment variables.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 
@@ -92,6 +96,27 @@ TEST(Detection, CudaVisibleDevices) {
   EXPECT_EQ(parse_cuda_visible_devices("GPU-8e6b,GPU-1f2a,GPU-77c0"), iota(3));
   EXPECT_EQ(parse_cuda_visible_devices("0,-1,2"), iota(1));
   EXPECT_EQ(parse_cuda_visible_devices(" 4 "), iota(1));
+}
+
+TEST(Detection, CountsGpuLinesOfNvidiaSmi) {
+  // A stand-in nvidia-smi first on PATH; the real one (if any) is never run.
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("ember_fake_smi_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  {
+    std::ofstream script(dir / "nvidia-smi");
+    script << "#!/bin/sh\n"
+              "echo 'GPU 0: NVIDIA H200 (UUID: GPU-aaaa)'\n"
+              "echo '  MIG 1g.18gb Device 0: (UUID: MIG-bbbb)'\n"
+              "echo 'GPU 1: NVIDIA H200 (UUID: GPU-cccc)'\n";
+  }
+  fs::permissions(dir / "nvidia-smi", fs::perms::owner_all);
+  const char* path = std::getenv("PATH");
+  ScopedEnv ember_gpus("EMBER_GPUS", std::nullopt);
+  ScopedEnv cuda("CUDA_VISIBLE_DEVICES", std::nullopt);
+  ScopedEnv new_path("PATH", dir.string() + ":" + (path ? path : "/usr/bin:/bin"));
+  EXPECT_EQ(detect_gpu_ids(), iota(2));
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -72,7 +72,10 @@ ColumnPieces pieces_of(const Column& c) {
 
 BufferRef place(const Piece& piece, uint64_t* cursor) {
   if (!piece.present) return {};
-  BufferRef ref{*cursor, piece.bytes, 1};
+  BufferRef ref;
+  ref.offset = *cursor;
+  ref.size = piece.bytes;
+  ref.present = 1;
   *cursor += padded(piece.bytes);
   return ref;
 }

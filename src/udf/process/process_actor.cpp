@@ -89,6 +89,9 @@ class ProcessActor final : public Actor {
   bool args_sent_ = false;  ///< the current worker has args_ mapped
   /// The worker's result region, mapped here; results >= kWrapResultBytes point into it.
   std::shared_ptr<process::SharedMapping> result_map_;
+  /// True while a result wrapped over result_map_ is still referenced somewhere (set false,
+  /// with release ordering, by whichever thread drops its last buffer).
+  std::shared_ptr<std::atomic<bool>> result_in_use_;
   process::MessageWriter writer_;
   std::vector<process::ColumnDesc> descs_;
 };
@@ -123,6 +126,7 @@ void ProcessActor::launch() {
   }
   args_sent_ = false;
   result_map_.reset();
+  result_in_use_.reset();
   await_hello();
   construct_remote();
   inits_.fetch_add(1, std::memory_order_relaxed);
@@ -186,6 +190,7 @@ std::string ProcessActor::bury_worker() {
   const auto status = worker_->reap(kDeathGrace);
   worker_.reset();
   result_map_.reset();
+  result_in_use_.reset();
   args_sent_ = false;
   return "worker pid " + std::to_string(pid) + " " + process::describe_exit(status);
 }
@@ -220,14 +225,13 @@ void ProcessActor::write_call(const Batch& args) {
   }
   process::copy_columns(columns, descs_, args_.map->data());
   uint8_t flags = args_sent_ ? 0 : process::kRegionAttached;
-  // Results wrapped in place keep the worker's region alive; while any is still referenced,
-  // the worker must write elsewhere. use_count() can only fall behind our back (no one else can
-  // take a new reference), and the fence orders the readers' last reads before the reuse.
-  if (result_map_ && result_map_.use_count() > 1) {
+  // While a result wrapped in place is still referenced, the worker must write elsewhere. The
+  // acquire pairs with the release of the thread that dropped it: its reads came first.
+  if (result_in_use_ && result_in_use_->load(std::memory_order_acquire)) {
     flags |= process::kResultRegionBusy;
     result_map_.reset();
   }
-  std::atomic_thread_fence(std::memory_order_acquire);
+  result_in_use_.reset();
   writer_.begin(Op::Call, flags);
   writer_.put(args.num_rows());
   writer_.put(static_cast<uint32_t>(columns.size()));
@@ -251,6 +255,7 @@ std::optional<Column> ProcessActor::run_batch(const Batch& args) {
     return std::nullopt;
   }
   MessageReader in(message);
+  if (in.header().flags & process::kArgsRetained) args_ = process::SharedRegion{};  // UDF holds it
   if (in.header().op == Op::Failed) {
     in.get<uint8_t>();  // the worker's error code; every call failure surfaces as UdfError
     throw UdfError("udf '" + spec_->name + "' failed on " + describe_args(args) + ": " +
@@ -262,15 +267,21 @@ std::optional<Column> ProcessActor::run_batch(const Batch& args) {
 
 Column ProcessActor::read_result(MessageReader& in, UniqueFd region) {
   const uint8_t flags = in.header().flags;
-  if (flags & process::kArgsRetained) args_ = process::SharedRegion{};  // the UDF holds it
   if (flags & process::kRegionAttached) {
     if (!region) throw Error(who() + ": a Result announced a region but none came");
     result_map_ = process::map_received_region(region.get());
   }
   if (!result_map_) throw Error(who() + ": a Result came without a region");
   const auto desc = in.get<process::ColumnDesc>();
-  if (extent(desc) >= kWrapResultBytes) return process::wrap_column(desc, result_map_);
-  return process::copy_column(desc, *result_map_);
+  if (extent(desc) < kWrapResultBytes) return process::copy_column(desc, *result_map_);
+  // One result at a time can point into the region (the next call moves on if it still
+  // does); its buffers share an owner that keeps the mapping and reports when it goes.
+  result_in_use_ = std::make_shared<std::atomic<bool>>(true);
+  std::shared_ptr<process::SharedMapping> owner(
+      result_map_.get(), [map = result_map_, in_use = result_in_use_](process::SharedMapping*) {
+        in_use->store(false, std::memory_order_release);
+      });
+  return process::wrap_column(desc, owner);
 }
 
 void ProcessActor::stop() {
@@ -281,6 +292,7 @@ void ProcessActor::stop() {
   worker_->reap(kStopGrace);  // the UDF's destructor runs in the worker meanwhile
   worker_.reset();
   result_map_.reset();
+  result_in_use_.reset();
   args_ = process::SharedRegion{};
 }
 

@@ -24,7 +24,7 @@ enum MessageFlag : uint8_t {
   /// Call: the driver still references the worker's result region, so the worker must put this
   /// result into a fresh region instead of overwriting it.
   kResultRegionBusy = 2,
-  /// Result: the UDF kept references into the argument region, so the driver must not
+  /// Result or Failed: the UDF kept references into the argument region, so the driver must not
   /// overwrite it; the next call brings a fresh region.
   kArgsRetained = 4,
 };
@@ -41,17 +41,21 @@ struct BufferRef {
   uint64_t offset = 0;
   uint64_t size = 0;
   uint8_t present = 0;
+  uint8_t reserved[7] = {};  ///< explicit, so every byte sent is initialised
 };
 
 /// One column: its type, shape and buffers. `offset` is the column's logical start inside its
 /// buffers (0..7, so bitmaps keep their bit alignment without shifting).
 struct ColumnDesc {
   uint8_t type_id = 0;
+  uint8_t reserved[7] = {};
   int64_t length = 0;
   int64_t null_count = 0;
   int64_t offset = 0;
   BufferRef validity, values, data;
 };
+static_assert(sizeof(ColumnDesc) == 32 + 3 * sizeof(BufferRef) && sizeof(BufferRef) == 24,
+              "descriptors travel as raw bytes: no implicit padding");
 
 /// Largest control message; bigger batches of descriptors are refused with a clear error.
 inline constexpr size_t kMaxMessageBytes = 64 * 1024;

@@ -4,7 +4,9 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
+#include <optional>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -44,41 +46,46 @@ class WorkerServer {
   Column call_udf(MessageReader& in);
   /// Copies the result into the result region and prepares the Result message.
   void write_result(const Column& result);
-  void send_failure(ErrorCode code, std::string_view message);
+  /// An exception caught in the worker, to travel as a value (code + text).
+  struct Failure {
+    ErrorCode code;
+    std::string message;
+  };
+  /// Runs `body`, turning an exception into a Failure.
   template <class F>
-  bool guarded(F&& body);
+  std::optional<Failure> capture_failure(F&& body);
+  void write_failure(const Failure& failure);
 
   ControlChannel channel_;
   MessageWriter writer_;
   std::shared_ptr<SharedMapping> args_map_;
+  /// True while a column wrapped over args_map_ for the current call is referenced (set false,
+  /// with release ordering, by whichever thread drops the last one).
+  std::shared_ptr<std::atomic<bool>> args_in_use_;
   SharedRegion result_;
   std::unique_ptr<UdfInstance> udf_;
   std::vector<ColumnDesc> descs_;
   std::vector<Column> columns_;
 };
 
-void WorkerServer::send_failure(ErrorCode code, std::string_view message) {
+void WorkerServer::write_failure(const Failure& failure) {
   writer_.begin(Op::Failed);
-  writer_.put(static_cast<uint8_t>(code));
-  writer_.put_string(message.substr(0, kMaxErrorBytes));
-  if (!channel_.send(writer_.bytes())) exit_worker(0);
+  writer_.put(static_cast<uint8_t>(failure.code));
+  writer_.put_string(std::string_view(failure.message).substr(0, kMaxErrorBytes));
 }
 
-/// Runs `body`; an exception becomes a Failed message (as error code + text). Returns whether
-/// `body` succeeded.
 template <class F>
-bool WorkerServer::guarded(F&& body) {
+std::optional<WorkerServer::Failure> WorkerServer::capture_failure(F&& body) {
   try {
     body();
-    return true;
+    return std::nullopt;
   } catch (const Error& e) {
-    send_failure(e.code(), e.what());
+    return Failure{e.code(), e.what()};
   } catch (const std::exception& e) {
-    send_failure(ErrorCode::Udf, e.what());
+    return Failure{ErrorCode::Udf, e.what()};
   } catch (...) {
-    send_failure(ErrorCode::Udf, "unknown exception (not derived from std::exception)");
+    return Failure{ErrorCode::Udf, "unknown exception (not derived from std::exception)"};
   }
-  return false;
 }
 
 void WorkerServer::initialise() {
@@ -91,7 +98,7 @@ void WorkerServer::initialise() {
   MessageReader in(message);
   if (in.header().op != Op::Init || !region) throw Error("expected Init with its region");
   args_map_ = map_received_region(region.get());
-  const bool ok = guarded([&] {
+  const auto failure = capture_failure([&] {
     const std::string class_name(in.get_string());
     ActorContext ctx;
     ctx.actor_id = in.get<int32_t>();
@@ -111,20 +118,30 @@ void WorkerServer::initialise() {
     udf_ = (*factory)(args, ctx);
     result_ = SharedRegion::create("ember-result", 0);
   });
-  if (!ok) exit_worker(0);
+  if (failure) {
+    write_failure(*failure);
+    channel_.send(writer_.bytes());
+    exit_worker(0);
+  }
   writer_.begin(Op::Ready, kRegionAttached);
   if (!channel_.send(writer_.bytes(), result_.fd.get())) exit_worker(0);
 }
 
 Column WorkerServer::call_udf(MessageReader& in) {
+  if (!args_map_) throw Error("a Call came without an argument region");
   const auto rows = in.get<int64_t>();
   const auto ncols = in.get<uint32_t>();
   descs_.resize(ncols);
   for (auto& d : descs_) d = in.get<ColumnDesc>();
   columns_.clear();
+  args_in_use_ = std::make_shared<std::atomic<bool>>(true);
+  const std::shared_ptr<SharedMapping> owner(
+      args_map_.get(), [map = args_map_, in_use = args_in_use_](SharedMapping*) {
+        in_use->store(false, std::memory_order_release);
+      });
   std::vector<Field> fields;
   for (const auto& d : descs_) {
-    columns_.push_back(wrap_column(d, args_map_));
+    columns_.push_back(wrap_column(d, owner));
     fields.push_back({std::string(in.get_string()), columns_.back().type()});
   }
   const Batch batch = ncols == 0 ? Batch::empty_with_rows(rows)
@@ -153,13 +170,17 @@ void WorkerServer::serve_call(MessageReader& in, UniqueFd region) {
   }
   // The driver still uses the last result's region: this result goes to a fresh one.
   if (in.header().flags & kResultRegionBusy) result_ = SharedRegion{};
-  if (!guarded([&] { write_result(call_udf(in)); })) return;
-  // The batch and the result are gone, so only the UDF can still hold the argument region: if
-  // it does, the driver must not overwrite it and sends a fresh region with the next call.
-  if (args_map_.use_count() > 1) {
+  if (auto failure = capture_failure([&] { write_result(call_udf(in)); })) {
+    write_failure(*failure);
+  }
+  // The batch and the result are gone, so only the UDF can still hold the argument region
+  // (even when the call failed): if it does, the driver must not overwrite it and sends a
+  // fresh region with the next call.
+  if (args_in_use_ && args_in_use_->load(std::memory_order_acquire)) {
     args_map_.reset();
     writer_.add_flags(kArgsRetained);
   }
+  args_in_use_.reset();
   const int attached = (writer_.flags() & kRegionAttached) ? result_.fd.get() : -1;
   if (!channel_.send(writer_.bytes(), attached)) exit_worker(0);
 }
@@ -176,8 +197,10 @@ void WorkerServer::run() {
     if (in.header().op != Op::Call) throw Error("unexpected message in a worker");
     serve_call(in, std::move(region));
   }
-  // Destroying the UDF is its teardown hook; a failing destructor still ends the worker.
-  guarded([&] { udf_.reset(); });
+  // Destroying the UDF is its teardown hook; a throwing destructor still ends the worker.
+  if (auto failure = capture_failure([&] { udf_.reset(); })) {
+    std::fprintf(stderr, "ember worker: the UDF's destructor failed: %s\n", failure->message.c_str());
+  }
   exit_worker(0);
 }
 

@@ -6,8 +6,11 @@ scripts/install-deps.sh
 build=build
 flags=()
 case "${1:-}" in
-  --asan) build=build-asan; flags=(-DEMBER_ASAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
-  --tsan) build=build-tsan; flags=(-DEMBER_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
+  # Sanitizer builds test the library; benchmarks and examples build in the plain run.
+  --asan) build=build-asan; flags=(-DEMBER_ASAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+                                   -DEMBER_BUILD_BENCH=OFF -DEMBER_BUILD_EXAMPLES=OFF) ;;
+  --tsan) build=build-tsan; flags=(-DEMBER_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+                                   -DEMBER_BUILD_BENCH=OFF -DEMBER_BUILD_EXAMPLES=OFF) ;;
   "") flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
   *) echo "usage: $0 [--asan|--tsan]" >&2; exit 2 ;;
 esac

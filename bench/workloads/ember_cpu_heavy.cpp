@@ -2,6 +2,7 @@
 #include "ember_workloads.h"
 #include "ngram_embedding.h"
 #include "result_digest.h"
+#include "udf_stats_note.h"
 
 namespace bench {
 
@@ -23,6 +24,7 @@ RunReport ember_cpu_heavy(const WorkloadOptions& o) {
   const ember::Column id = result.table.column("id"), score = result.table.column("score");
   for (int64_t i = 0; i < id.size(); ++i) d.add(id.value<int64_t>(i), score.value<double>(i));
   report.check = d.to_json();
+  report.notes += udf_stats_note(result.stats);
   return report;
 }
 

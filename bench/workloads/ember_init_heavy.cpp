@@ -1,6 +1,7 @@
 // init-heavy on ember: every actor constructs its model once, whatever the partition count.
 #include "ember_workloads.h"
 #include "result_digest.h"
+#include "udf_stats_note.h"
 #include "slow_init_model.h"
 
 namespace bench {
@@ -22,8 +23,7 @@ RunReport ember_init_heavy(const WorkloadOptions& o) {
   const ember::Column id = result.table.column("id"), y = result.table.column("y");
   for (int64_t i = 0; i < id.size(); ++i) d.add(id.value<int64_t>(i), static_cast<double>(y.value<int64_t>(i)));
   report.check = d.to_json();
-  const auto& s = result.stats.udfs.at(0);
-  report.notes += "inits per run " + std::to_string(s.inits) + ", init_seconds " + std::to_string(s.init_seconds);
+  report.notes += udf_stats_note(result.stats);
   return report;
 }
 

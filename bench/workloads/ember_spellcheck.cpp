@@ -1,6 +1,7 @@
 // spellcheck on ember: the example's Speller over the WordNet corpus, one dictionary per actor.
 #include "ember_workloads.h"
 #include "result_digest.h"
+#include "udf_stats_note.h"
 #include "speller.h"
 
 namespace bench {
@@ -25,6 +26,7 @@ RunReport ember_spellcheck(const WorkloadOptions& o) {
     d.add(id.value<int64_t>(i), static_cast<double>(t), t);
   }
   report.check = d.to_json();
+  report.notes += udf_stats_note(result.stats);
   return report;
 }
 

@@ -142,7 +142,10 @@ class JsonlSplitReader final : public BatchReader {
     const std::string_view line = lines_.line();
     // Column: the byte column of the key's first occurrence in the line (1 if not found as is,
     // e.g. when the key is written with escapes).
-    const size_t at = line.find("\"" + std::string(key) + "\"");
+    std::string quoted_key;
+    quoted_key.reserve(key.size() + 2);
+    quoted_key.append(1, '"').append(key).append(1, '"');
+    const size_t at = line.find(quoted_key);
     const int64_t column = at == std::string_view::npos ? 1 : static_cast<int64_t>(at) + 1;
     const Field& f = schema_.field(static_cast<int>(c));
     throw ParseError::at(lines_.path(), line_number_at(lines_.path(), lines_.line_offset()),

@@ -86,6 +86,37 @@ class Echo {
   Column operator()(const Batch& in) { return in.column(0); }
 };
 
+/// Returns a fresh copy of its argument column (so the result crosses back through shared
+/// memory, unlike Echo's).
+class Reassemble {
+ public:
+  explicit Reassemble(const InitArgs&) {}
+  Column operator()(const Batch& in) {
+    const Column& x = in.column(0);
+    return Column::concat({x.slice(0, x.size() / 2), x.slice(x.size() / 2, x.size() - x.size() / 2)});
+  }
+};
+
+/// Returns its second argument column itself.
+class PickSecond {
+ public:
+  explicit PickSecond(const InitArgs&) {}
+  Column operator()(const Batch& in) { return in.column(1); }
+};
+
+/// -x for an int64 column without nulls (a fresh result the size of its input).
+class Negate {
+ public:
+  explicit Negate(const InitArgs&) {}
+  Column operator()(const Batch& in) {
+    const Column& x = in.column(0);
+    std::vector<int64_t> out(static_cast<size_t>(x.size()));
+    const int64_t* v = x.values<int64_t>();
+    for (size_t i = 0; i < out.size(); ++i) out[i] = -v[i];
+    return Column::from(std::move(out));
+  }
+};
+
 /// abort()s on its first call ever (a marker file remembers it across processes), then x + 1.
 class CrashOnce {
  public:

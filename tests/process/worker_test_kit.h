@@ -147,11 +147,15 @@ inline bool process_dead(pid_t pid) {
   return f.empty() || f[0] == "Z" || f[0] == "X";
 }
 
+/// Entries of /dev/shm that ember could have made. Other programs on the machine create and
+/// remove their own (Python's multiprocessing semaphores, say) while tests run, so only names
+/// mentioning ember are compared.
 inline std::set<std::string> shm_entries() {
   std::set<std::string> names;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator("/dev/shm", ec)) {
-    names.insert(e.path().filename().string());
+    const std::string name = e.path().filename().string();
+    if (name.find("ember") != std::string::npos) names.insert(name);
   }
   return names;
 }

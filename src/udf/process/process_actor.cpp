@@ -75,7 +75,7 @@ class ProcessActor final : public Actor {
   /// One attempt at a batch; nullopt when the worker died meanwhile.
   std::optional<Column> run_batch(const Batch& args);
   void write_call(const Batch& args);
-  Column read_result(MessageReader& in, UniqueFd region);
+  Column read_result(MessageReader& in, UniqueFd region, const Batch& args);
   /// Reaps a worker that closed its socket; returns "worker pid N was killed by ...".
   std::string bury_worker();
 
@@ -262,11 +262,21 @@ std::optional<Column> ProcessActor::run_batch(const Batch& args) {
                    std::string(in.get_string()));
   }
   if (in.header().op != Op::Result) throw Error(who() + ": unexpected reply to Call");
-  return read_result(in, std::move(region));
+  return read_result(in, std::move(region), args);
 }
 
-Column ProcessActor::read_result(MessageReader& in, UniqueFd region) {
+Column ProcessActor::read_result(MessageReader& in, UniqueFd region, const Batch& args) {
   const uint8_t flags = in.header().flags;
+  if (flags & process::kInputPassThrough) {
+    const auto index = in.get<uint32_t>();
+    const auto offset = in.get<int64_t>();
+    const auto length = in.get<int64_t>();
+    if (index >= static_cast<uint32_t>(args.num_columns()) || offset < 0 || length < 0 ||
+        offset + length > args.column(static_cast<int>(index)).size()) {
+      throw Error(who() + ": a Result names an argument slice that does not exist");
+    }
+    return args.column(static_cast<int>(index)).slice(offset, length);
+  }
   if (flags & process::kRegionAttached) {
     if (!region) throw Error(who() + ": a Result announced a region but none came");
     result_map_ = process::map_received_region(region.get());

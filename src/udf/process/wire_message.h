@@ -27,6 +27,9 @@ enum MessageFlag : uint8_t {
   /// Result or Failed: the UDF kept references into the argument region, so the driver must not
   /// overwrite it; the next call brings a fresh region.
   kArgsRetained = 4,
+  /// Result: the UDF returned (a slice of) one of its argument columns; the message names it
+  /// and the driver uses its own column, so nothing is copied back.
+  kInputPassThrough = 8,
 };
 
 /// Every message starts with this (flags at byte 1).

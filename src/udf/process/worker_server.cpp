@@ -6,10 +6,11 @@
 
 #include <atomic>
 #include <cstdio>
-#include <optional>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ember/batch.h"
@@ -66,7 +67,26 @@ class WorkerServer {
   std::unique_ptr<UdfInstance> udf_;
   std::vector<ColumnDesc> descs_;
   std::vector<Column> columns_;
+  std::vector<Column> inputs_;  ///< the current call's argument columns, as the UDF got them
 };
+
+/// The argument column `result` is a slice of (same buffers), as (index, row offset), if any.
+std::optional<std::pair<uint32_t, int64_t>> input_source(const Column& result,
+                                                         const std::vector<Column>& inputs) {
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const Column& in = inputs[k];
+    if (in.type() != result.type() || in.values_buffer() != result.values_buffer() ||
+        in.validity_buffer() != result.validity_buffer() ||
+        in.data_buffer() != result.data_buffer() || !in.values_buffer()) {
+      continue;
+    }
+    const int64_t delta = result.offset() - in.offset();
+    if (delta >= 0 && delta + result.size() <= in.size()) {
+      return std::pair<uint32_t, int64_t>{static_cast<uint32_t>(k), delta};
+    }
+  }
+  return std::nullopt;
+}
 
 void WorkerServer::write_failure(const Failure& failure) {
   writer_.begin(Op::Failed);
@@ -144,6 +164,7 @@ Column WorkerServer::call_udf(MessageReader& in) {
     columns_.push_back(wrap_column(d, owner));
     fields.push_back({std::string(in.get_string()), columns_.back().type()});
   }
+  inputs_ = columns_;
   const Batch batch = ncols == 0 ? Batch::empty_with_rows(rows)
                                  : Batch(Schema(std::move(fields)), std::move(columns_));
   columns_.clear();
@@ -151,6 +172,15 @@ Column WorkerServer::call_udf(MessageReader& in) {
 }
 
 void WorkerServer::write_result(const Column& result) {
+  // An argument handed back (the identity, or a slice of it) needs no copy: the driver still
+  // has that column.
+  if (const auto source = input_source(result, inputs_)) {
+    writer_.begin(Op::Result, kInputPassThrough);
+    writer_.put(source->first);
+    writer_.put(source->second);
+    writer_.put(result.size());
+    return;
+  }
   const std::vector<Column> out{result};
   const int64_t needed = plan_columns(out, &descs_);
   uint8_t flags = 0;
@@ -173,6 +203,7 @@ void WorkerServer::serve_call(MessageReader& in, UniqueFd region) {
   if (auto failure = capture_failure([&] { write_result(call_udf(in)); })) {
     write_failure(*failure);
   }
+  inputs_.clear();
   // The batch and the result are gone, so only the UDF can still hold the argument region
   // (even when the call failed): if it does, the driver must not overwrite it and sends a
   // fresh region with the next call.

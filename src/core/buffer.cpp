@@ -1,30 +1,50 @@
-// Buffer: 64-byte aligned, zero-filled heap memory, or borrowed memory kept alive by an owner.
-#include <cstdlib>
+// Buffer: 64-byte aligned heap memory (zero-filled or not), or borrowed memory kept alive by an
+// owner. Heap blocks come from and go back to the BufferCache.
 #include <cstring>
 #include <new>
 #include <string>
 
+#include "core/buffer_cache.h"
 #include "ember/column.h"
 
 namespace ember {
 
 namespace {
-constexpr int64_t kAlignment = 64;
+
+// Reserves room for `size` bytes; the capacity is rounded up to whole cache lines (and never
+// zero) so word-wise kernels may touch the padding and data() is non-null for empty columns.
+std::shared_ptr<Buffer> heap_buffer(int64_t size, uint8_t*& data) {
+  if (size < 0) throw InvalidArgument("buffer size must be >= 0, got " + std::to_string(size));
+  data = static_cast<uint8_t*>(BufferCache::instance().acquire(static_cast<size_t>(size)));
+  return nullptr;
+}
+
 }  // namespace
 
 std::shared_ptr<Buffer> Buffer::allocate(int64_t size) {
+  auto b = allocate_uninitialized(size);
+  std::memset(b->data_, 0, BufferCache::capacity_for(static_cast<size_t>(size)));
+  return b;
+}
+
+std::shared_ptr<Buffer> Buffer::allocate_uninitialized(int64_t size) {
   if (size < 0) throw InvalidArgument("buffer size must be >= 0, got " + std::to_string(size));
-  // Rounding up to whole cache lines (and never zero) lets word-wise kernels touch the padding
-  // and keeps data() non-null even for empty columns.
-  int64_t padded = ((size + kAlignment - 1) / kAlignment) * kAlignment;
-  if (padded == 0) padded = kAlignment;
-  void* p = std::aligned_alloc(kAlignment, static_cast<size_t>(padded));
-  if (p == nullptr) throw std::bad_alloc();
-  std::memset(p, 0, static_cast<size_t>(padded));
-  std::shared_ptr<Buffer> b(new Buffer());
+  const size_t bytes = static_cast<size_t>(size);
+  void* p = BufferCache::instance().acquire(bytes);
+  std::shared_ptr<Buffer> b;
+  try {
+    b.reset(new Buffer());
+  } catch (...) {
+    BufferCache::instance().release(p, bytes);
+    throw;
+  }
   b->data_ = static_cast<uint8_t*>(p);
   b->size_ = size;
   b->owns_ = true;
+  // Only the padding after the last cache line's data is cleared: word-wise kernels read it.
+  const size_t tail_end = (bytes + BufferCache::kAlignment - 1) / BufferCache::kAlignment *
+                          BufferCache::kAlignment;
+  if (tail_end > bytes) std::memset(b->data_ + bytes, 0, tail_end - bytes);
   return b;
 }
 
@@ -39,7 +59,7 @@ std::shared_ptr<Buffer> Buffer::wrap(const void* data, int64_t size, std::shared
 }
 
 Buffer::~Buffer() {
-  if (owns_) std::free(data_);
+  if (owns_) BufferCache::instance().release(data_, static_cast<size_t>(size_));
 }
 
 }  // namespace ember

@@ -11,19 +11,18 @@ namespace ember {
 
 namespace {
 
-// Reserves room for `size` bytes; the capacity is rounded up to whole cache lines (and never
-// zero) so word-wise kernels may touch the padding and data() is non-null for empty columns.
-std::shared_ptr<Buffer> heap_buffer(int64_t size, uint8_t*& data) {
-  if (size < 0) throw InvalidArgument("buffer size must be >= 0, got " + std::to_string(size));
-  data = static_cast<uint8_t*>(BufferCache::instance().acquire(static_cast<size_t>(size)));
-  return nullptr;
+// The 64-byte aligned extent of a `size`-byte buffer (never zero): word-wise kernels may touch
+// the padding, and data() stays non-null even for empty columns.
+size_t padded_size(size_t size) {
+  const size_t a = BufferCache::kAlignment;
+  return size == 0 ? a : (size + a - 1) / a * a;
 }
 
 }  // namespace
 
 std::shared_ptr<Buffer> Buffer::allocate(int64_t size) {
   auto b = allocate_uninitialized(size);
-  std::memset(b->data_, 0, BufferCache::capacity_for(static_cast<size_t>(size)));
+  std::memset(b->data_, 0, padded_size(static_cast<size_t>(size)));
   return b;
 }
 
@@ -41,10 +40,8 @@ std::shared_ptr<Buffer> Buffer::allocate_uninitialized(int64_t size) {
   b->data_ = static_cast<uint8_t*>(p);
   b->size_ = size;
   b->owns_ = true;
-  // Only the padding after the last cache line's data is cleared: word-wise kernels read it.
-  const size_t tail_end = (bytes + BufferCache::kAlignment - 1) / BufferCache::kAlignment *
-                          BufferCache::kAlignment;
-  if (tail_end > bytes) std::memset(b->data_ + bytes, 0, tail_end - bytes);
+  // Only the padding is cleared: word-wise kernels read it and must see zeros there.
+  std::memset(b->data_ + bytes, 0, padded_size(bytes) - bytes);
   return b;
 }
 

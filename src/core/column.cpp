@@ -22,7 +22,7 @@ void check_utf8_size(int64_t total_chars) {
 template <class T>
 Column fixed_from(const std::vector<T>& v, DataType type) {
   const int64_t n = static_cast<int64_t>(v.size());
-  auto values = Buffer::allocate(n * int64_t(sizeof(T)));
+  auto values = Buffer::allocate_uninitialized(n * int64_t(sizeof(T)));
   if (n > 0) std::memcpy(values->mutable_data(), v.data(), v.size() * sizeof(T));
   return Column::from_buffers(type, n, 0, nullptr, std::move(values));
 }
@@ -61,8 +61,8 @@ Column utf8_from(const std::vector<V>& v, Get get) {
       ++nulls;
   }
   check_utf8_size(total);
-  auto offsets = Buffer::allocate((n + 1) * 4);
-  auto chars = Buffer::allocate(total);
+  auto offsets = Buffer::allocate_uninitialized((n + 1) * 4);
+  auto chars = Buffer::allocate_uninitialized(total);
   auto validity = nulls ? Buffer::allocate(bitmap::bytes_for(n)) : nullptr;
   int32_t* o = reinterpret_cast<int32_t*>(offsets->mutable_data());
   char* c = reinterpret_cast<char*>(chars->mutable_data());
@@ -174,8 +174,8 @@ Column Column::repeat(const Value& v, DataType type, int64_t n) {
       const std::string& s = std::get<std::string>(v);
       const int64_t len = static_cast<int64_t>(s.size());
       check_utf8_size(len * n);
-      auto offsets = Buffer::allocate((n + 1) * 4);
-      auto chars = Buffer::allocate(len * n);
+      auto offsets = Buffer::allocate_uninitialized((n + 1) * 4);
+      auto chars = Buffer::allocate_uninitialized(len * n);
       int32_t* o = reinterpret_cast<int32_t*>(offsets->mutable_data());
       char* c = reinterpret_cast<char*>(chars->mutable_data());
       for (int64_t i = 0; i < n; ++i) {

@@ -28,7 +28,7 @@ std::shared_ptr<Buffer> concat_validity(const std::vector<Column>& parts, int64_
 }
 
 std::shared_ptr<Buffer> concat_fixed(const std::vector<Column>& parts, int64_t total) {
-  auto out = Buffer::allocate(total * 8);
+  auto out = Buffer::allocate_uninitialized(total * 8);
   uint8_t* d = out->mutable_data();
   for (const Column& p : parts) {
     if (p.size() == 0) continue;
@@ -59,8 +59,8 @@ Column concat_utf8(const std::vector<Column>& parts, int64_t total,
     throw InvalidArgument("concatenated utf8 column would hold " + std::to_string(chars) +
                           " bytes of text; one column holds at most 2 GiB");
   }
-  auto offsets = Buffer::allocate((total + 1) * 4);
-  auto data = Buffer::allocate(chars);
+  auto offsets = Buffer::allocate_uninitialized((total + 1) * 4);
+  auto data = Buffer::allocate_uninitialized(chars);
   int32_t* o = reinterpret_cast<int32_t*>(offsets->mutable_data());
   char* c = reinterpret_cast<char*>(data->mutable_data());
   int64_t row = 0;

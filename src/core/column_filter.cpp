@@ -9,18 +9,27 @@ namespace ember {
 
 namespace {
 
-// The selection as a fresh bitmap at offset 0: mask value AND mask validity (null = false).
-std::shared_ptr<Buffer> selection_of(const Column& mask) {
-  return bitmap::and_of(mask.bool_bits(), mask.offset(), mask.validity_bits(), mask.offset(),
-                        mask.size());
+// The rows a mask selects: its value bits from bit `start` (null = false). A mask without nulls
+// is used in place; otherwise value AND validity goes into `owned`, at bit 0.
+struct Selection {
+  const uint8_t* bits;
+  int64_t start;
+  std::shared_ptr<Buffer> owned;
+};
+
+Selection selection_of(const Column& mask) {
+  if (!mask.validity_bits()) return {mask.bool_bits(), mask.offset(), nullptr};
+  auto owned = bitmap::and_of(mask.bool_bits(), mask.offset(), mask.validity_bits(),
+                              mask.offset(), mask.size());
+  return {owned->data(), 0, owned};
 }
 
 // Calls visit(row) for every selected row, in order; whole-word runs go to visit_run.
 template <class Visit, class VisitRun>
-void for_each_selected(const uint8_t* sel, int64_t length, Visit visit, VisitRun visit_run) {
+void for_each_selected(const Selection& sel, int64_t length, Visit visit, VisitRun visit_run) {
   const int64_t words = bitmap::words_for(length);
   for (int64_t w = 0; w < words; ++w) {
-    uint64_t word = bitmap::read_word(sel, 0, length, w);
+    uint64_t word = bitmap::read_word(sel.bits, sel.start, length, w);
     const int64_t base = w * 64;
     if (word == ~uint64_t(0)) {
       visit_run(base, 64);
@@ -33,7 +42,7 @@ void for_each_selected(const uint8_t* sel, int64_t length, Visit visit, VisitRun
   }
 }
 
-std::shared_ptr<Buffer> gather_validity(const Column& c, const uint8_t* sel, int64_t n) {
+std::shared_ptr<Buffer> gather_validity(const Column& c, const Selection& sel, int64_t n) {
   if (!c.validity_bits()) return nullptr;
   auto out = Buffer::allocate(bitmap::bytes_for(n));
   uint8_t* d = out->mutable_data();
@@ -53,8 +62,8 @@ std::shared_ptr<Buffer> gather_validity(const Column& c, const uint8_t* sel, int
   return out;
 }
 
-std::shared_ptr<Buffer> gather_fixed(const Column& c, const uint8_t* sel, int64_t n) {
-  auto out = Buffer::allocate(n * 8);
+std::shared_ptr<Buffer> gather_fixed(const Column& c, const Selection& sel, int64_t n) {
+  auto out = Buffer::allocate_uninitialized(n * 8);
   int64_t* d = reinterpret_cast<int64_t*>(out->mutable_data());
   const int64_t* s = c.values<int64_t>();
   int64_t k = 0;
@@ -67,7 +76,7 @@ std::shared_ptr<Buffer> gather_fixed(const Column& c, const uint8_t* sel, int64_
   return out;
 }
 
-std::shared_ptr<Buffer> gather_bools(const Column& c, const uint8_t* sel, int64_t n) {
+std::shared_ptr<Buffer> gather_bools(const Column& c, const Selection& sel, int64_t n) {
   auto out = Buffer::allocate(bitmap::bytes_for(n));
   uint8_t* d = out->mutable_data();
   const uint8_t* s = c.bool_bits();
@@ -86,15 +95,15 @@ std::shared_ptr<Buffer> gather_bools(const Column& c, const uint8_t* sel, int64_
   return out;
 }
 
-Column gather_utf8(const Column& c, const uint8_t* sel, int64_t n, std::shared_ptr<Buffer> valid,
+Column gather_utf8(const Column& c, const Selection& sel, int64_t n, std::shared_ptr<Buffer> valid,
                    int64_t null_count) {
   const int32_t* so = c.offsets();
   int64_t chars = 0;
   auto count = [&](int64_t i) { chars += so[i + 1] - so[i]; };
   for_each_selected(sel, c.size(), count,
                     [&](int64_t base, int64_t len) { chars += so[base + len] - so[base]; });
-  auto offsets = Buffer::allocate((n + 1) * 4);
-  auto data = Buffer::allocate(chars);
+  auto offsets = Buffer::allocate_uninitialized((n + 1) * 4);
+  auto data = Buffer::allocate_uninitialized(chars);
   int32_t* o = reinterpret_cast<int32_t*>(offsets->mutable_data());
   char* d = reinterpret_cast<char*>(data->mutable_data());
   const char* s = c.chars();
@@ -126,24 +135,24 @@ Column Column::filter(const Column& mask) const {
                           " rows, the column has " + std::to_string(length_));
   }
   if (length_ == 0) return *this;
-  auto sel = selection_of(mask);
-  const int64_t n = bitmap::count_set(sel->data(), 0, length_);
+  const Selection sel = selection_of(mask);
+  const int64_t n = bitmap::count_set(sel.bits, sel.start, length_);
   // Fast paths: everything kept is a zero-copy share, nothing kept an empty slice.
   if (n == length_) return *this;
   if (n == 0) return slice(0, 0);
   if (type_.id() == TypeId::Null) return nulls(type_, n);
-  auto validity = gather_validity(*this, sel->data(), n);
+  auto validity = gather_validity(*this, sel, n);
   const int64_t nulls = validity ? n - bitmap::count_set(validity->data(), 0, n) : 0;
   switch (type_.id()) {
     case TypeId::Boolean:
       return from_buffers(type_, n, nulls, std::move(validity),
-                          gather_bools(*this, sel->data(), n));
+                          gather_bools(*this, sel, n));
     case TypeId::Int64:
     case TypeId::Float64:
       return from_buffers(type_, n, nulls, std::move(validity),
-                          gather_fixed(*this, sel->data(), n));
+                          gather_fixed(*this, sel, n));
     case TypeId::Utf8:
-      return gather_utf8(*this, sel->data(), n, std::move(validity), nulls);
+      return gather_utf8(*this, sel, n, std::move(validity), nulls);
     default:
       throw InvalidArgument("cannot filter a " + type_.to_string() + " column");
   }

@@ -1,6 +1,7 @@
 // Projection and filtering of one batch.
 #include "exec/batch_transform.h"
 
+#include "core/bitmap.h"
 #include "ember/error.h"
 #include "expr/evaluate.h"
 
@@ -18,8 +19,7 @@ Batch apply_transform(const PhysicalOp& op, const Batch& input) {
     if (mask.type().id() == TypeId::Null) return input.slice(0, 0);
     if (mask.null_count() == 0) {
       // Fast exits: nothing or everything passes.
-      int64_t set = 0;
-      for (int64_t i = 0; i < mask.size(); ++i) set += mask.value<bool>(i);
+      int64_t set = bitmap::count_set(mask.bool_bits(), mask.offset(), mask.size());
       if (set == input.num_rows()) return input;
       if (set == 0) return input.slice(0, 0);
     }

@@ -14,7 +14,7 @@ class RangeReader : public BatchReader {
   std::optional<Batch> next() override {
     if (next_ >= end_) return std::nullopt;
     int64_t n = std::min(batch_rows_, end_ - next_);
-    auto values = Buffer::allocate(n * static_cast<int64_t>(sizeof(int64_t)));
+    auto values = Buffer::allocate_uninitialized(n * static_cast<int64_t>(sizeof(int64_t)));
     auto* v = reinterpret_cast<int64_t*>(values->mutable_data());
     for (int64_t i = 0; i < n; ++i) v[i] = next_ + i;
     next_ += n;

@@ -6,6 +6,7 @@
 
 #include "expr/cast_kernels.h"
 #include "expr/kernel_input.h"
+#include "expr/scalar_division.h"
 
 namespace ember {
 
@@ -26,7 +27,7 @@ inline int64_t safe_mod(int64_t x, int64_t y) { return (y == 0 || y == -1) ? 0 :
 
 template <class T, class Op>
 std::shared_ptr<Buffer> apply(const Operand& a, const Operand& b, int64_t n, Op op) {
-  auto out = Buffer::allocate(n * int64_t(sizeof(T)));
+  auto out = Buffer::allocate_uninitialized(n * int64_t(sizeof(T)));
   T* d = reinterpret_cast<T*>(out->mutable_data());
   with_readers<T>(a, b, [&](auto ra, auto rb) {
     for (int64_t i = 0; i < n; ++i) d[i] = op(ra(i), rb(i));
@@ -99,7 +100,11 @@ Column arithmetic(BinaryOp op, const Operand& a, const Operand& b, int64_t n) {
   }
   auto valid = kernel::combined_validity(a, b, n);
   if (ints) {
-    auto values = int_or_float_values<int64_t>(op, a, b, n);
+    // A literal divisor (non-zero here) avoids a hardware division per row.
+    auto values = divides && b.is_scalar
+                      ? divide_by_scalar(a.column.values<int64_t>(), std::get<int64_t>(b.scalar), n,
+                                         op == BinaryOp::Mod)
+                      : int_or_float_values<int64_t>(op, a, b, n);
     if (divides && !b.is_scalar) valid = null_zero_divisors<int64_t>(b.column, valid, n);
     return Column::from_buffers(type, n, -1, valid, values);
   }
@@ -112,7 +117,7 @@ Column arithmetic(BinaryOp op, const Operand& a, const Operand& b, int64_t n) {
 
 Column negate(const Column& c) {
   const int64_t n = c.size();
-  auto out = Buffer::allocate(n * 8);
+  auto out = Buffer::allocate_uninitialized(n * 8);
   if (c.type().id() == TypeId::Int64) {
     const int64_t* p = c.values<int64_t>();
     int64_t* d = reinterpret_cast<int64_t*>(out->mutable_data());

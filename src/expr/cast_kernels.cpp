@@ -20,7 +20,7 @@ std::shared_ptr<Buffer> copied_validity(const Column& c) {
 template <class From, class To, class Convert>
 Column convert_fixed(const Column& c, const DataType& to, Convert convert) {
   const int64_t n = c.size();
-  auto out = Buffer::allocate(n * int64_t(sizeof(To)));
+  auto out = Buffer::allocate_uninitialized(n * int64_t(sizeof(To)));
   To* d = reinterpret_cast<To*>(out->mutable_data());
   const From* p = c.values<From>();
   for (int64_t i = 0; i < n; ++i) d[i] = convert(p[i]);
@@ -29,7 +29,7 @@ Column convert_fixed(const Column& c, const DataType& to, Convert convert) {
 
 Column bool_to_fixed(const Column& c, const DataType& to) {
   const int64_t n = c.size();
-  auto out = Buffer::allocate(n * 8);
+  auto out = Buffer::allocate_uninitialized(n * 8);
   const uint8_t* bits = c.bool_bits();
   for (int64_t i = 0; i < n; ++i) {
     const bool v = get_bit(bits, c.offset() + i);
@@ -55,7 +55,7 @@ Column fixed_to_bool(const Column& c) {
 Column float_to_int(const Column& c) {
   const int64_t n = c.size();
   const double* p = c.values<double>();
-  auto out = Buffer::allocate(n * 8);
+  auto out = Buffer::allocate_uninitialized(n * 8);
   int64_t* d = reinterpret_cast<int64_t*>(out->mutable_data());
   auto representable = [](double v) {
     return v >= -9223372036854775808.0 && v < 9223372036854775808.0;

@@ -70,7 +70,7 @@ uint64_t bool_word(const Operand& o, int64_t n, int64_t w) {
 
 // On bools every comparison is a bitwise formula (false < true).
 std::shared_ptr<Buffer> compare_bool(BinaryOp op, const Operand& a, const Operand& b, int64_t n) {
-  auto out = Buffer::allocate(bitmap::bytes_for(n));
+  auto out = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
   uint8_t* d = out->mutable_data();
   for (int64_t w = 0; w < bitmap::words_for(n); ++w) {
     const uint64_t x = bool_word(a, n, w);

@@ -51,16 +51,26 @@ void with_readers(const Operand& a, const Operand& b, F&& f) {
   }
 }
 
-/// Writes bit i = pred(i) for i in [0, n) into a fresh bitmap, a 64-bit word at a time.
+/// Writes bit i = pred(i) for i in [0, n) into a fresh bitmap. Eight predicates at a time land
+/// in the bytes of one word (independent, so they pipeline), and one multiply gathers those
+/// eight 0/1 bytes into the eight bits of one output byte.
 template <class Pred>
 std::shared_ptr<Buffer> bits_where(int64_t n, Pred pred) {
-  auto out = Buffer::allocate(bitmap::bytes_for(n));
+  auto out = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
   uint8_t* d = out->mutable_data();
-  for (int64_t base = 0; base < n; base += 64) {
-    const int64_t m = std::min<int64_t>(64, n - base);
-    uint64_t w = 0;
-    for (int64_t j = 0; j < m; ++j) w |= uint64_t(pred(base + j) ? 1 : 0) << j;
-    std::memcpy(d + base / 8, &w, 8);  // buffers are padded to 64 bytes
+  // Byte j (0 or 1) of x moves to bit 56 + j of x * kGather; no two partial products overlap,
+  // so nothing carries into the top byte.
+  constexpr uint64_t kGather = 0x0102040810204080ull;
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x = 0;
+    for (int j = 0; j < 8; ++j) x |= uint64_t(pred(i + j) ? 1 : 0) << (8 * j);
+    d[i >> 3] = static_cast<uint8_t>((x * kGather) >> 56);
+  }
+  if (i < n) {
+    uint8_t last = 0;
+    for (int64_t j = 0; i + j < n; ++j) last |= uint8_t((pred(i + j) ? 1 : 0) << j);
+    d[i >> 3] = last;  // bits past n stay 0; the padding after it is zeroed by the allocation
   }
   return out;
 }

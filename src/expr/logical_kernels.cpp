@@ -28,8 +28,8 @@ Words words_of(const Operand& o, int64_t n, int64_t w) {
 }  // namespace
 
 Column logical(BinaryOp op, const Operand& a, const Operand& b, int64_t n) {
-  auto values = Buffer::allocate(bitmap::bytes_for(n));
-  auto validity = Buffer::allocate(bitmap::bytes_for(n));
+  auto values = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
+  auto validity = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
   uint8_t* dv = values->mutable_data();
   uint8_t* dn = validity->mutable_data();
   const bool is_and = op == BinaryOp::And;
@@ -61,7 +61,7 @@ Column logical(BinaryOp op, const Operand& a, const Operand& b, int64_t n) {
 
 Column logical_not(const Column& c) {
   const int64_t n = c.size();
-  auto values = Buffer::allocate(bitmap::bytes_for(n));
+  auto values = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
   uint8_t* d = values->mutable_data();
   for (int64_t w = 0; w < bitmap::words_for(n); ++w) {
     uint64_t v = ~bitmap::read_word(c.bool_bits(), c.offset(), n, w);
@@ -77,7 +77,7 @@ Column is_null_mask(const Column& c) {
   const int64_t n = c.size();
   if (c.type().id() == TypeId::Null) return Column::repeat(Value{true}, boolean(), n);
   if (!c.validity_bits()) return Column::repeat(Value{false}, boolean(), n);
-  auto values = Buffer::allocate(bitmap::bytes_for(n));
+  auto values = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
   uint8_t* d = values->mutable_data();
   for (int64_t w = 0; w < bitmap::words_for(n); ++w) {
     uint64_t v = ~bitmap::read_word(c.validity_bits(), c.offset(), n, w);

@@ -2,12 +2,37 @@
 #include "io/csv_record_reader.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "ember/error.h"
 #include "io/line_number.h"
 
 namespace ember {
+
+namespace {
+
+// Bytes of `w` equal to `c` get their high bit set; the lowest flagged byte is always a true
+// match (a false positive can only sit above a true one, where the borrow propagates).
+inline uint64_t bytes_equal(uint64_t w, char c) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull;
+  const uint64_t x = w ^ (kOnes * static_cast<unsigned char>(c));
+  return (x - kOnes) & ~x & (kOnes << 7);
+}
+
+// The first delimiter or '\n' at or after p, eight bytes at a time. The window's '\n' sentinel
+// at end() bounds the scan, and ChunkedFile keeps readable padding after it for the last word.
+inline char* find_delimiter_or_newline(char* p, char delim) {
+  for (;;) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    const uint64_t hit = bytes_equal(w, delim) | bytes_equal(w, '\n');
+    if (hit) return p + (std::countr_zero(hit) >> 3);
+    p += 8;
+  }
+}
+
+}  // namespace
 
 CsvRecordReader::CsvRecordReader(const std::string& path, int64_t begin, char delimiter)
     : file_(path, begin), delimiter_(delimiter), pos_(file_.begin()) {}
@@ -58,7 +83,7 @@ CsvRecordReader::Step CsvRecordReader::parse_record(char* p, char* end, bool at_
       }
     } else {
       char* f = p;
-      while (*p != delim && *p != '\n') ++p;  // stops at the window's '\n' sentinel at the latest
+      p = find_delimiter_or_newline(p, delim);
       if (p == end && !at_eof) return Step::NeedMore;
       uint32_t size = static_cast<uint32_t>(p - f);
       if ((p == end || *p == '\n') && size > 0 && f[size - 1] == '\r') --size;  // \r\n ending

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "ember/error.h"
+#include "io/csv_column_writer.h"
 #include "io/csv_reader.h"
 #include "io/csv_record_reader.h"
 #include "io/scalar_parsing.h"
@@ -38,33 +39,33 @@ class CsvSplitReader final : public BatchReader {
   /// Called by one thread at a time.
   std::optional<Batch> next() override {
     if (done_) return std::nullopt;
-    std::vector<ColumnBuilder> builders;
-    builders.reserve(types_.size());
+    std::vector<CsvColumnWriter> writers;
+    writers.reserve(types_.size());
     const int64_t reserve = std::min(batch_rows_, kMaxReserveRows);
-    for (const Field& f : schema_.fields()) builders.emplace_back(f.type, reserve);
+    for (const Field& f : schema_.fields()) writers.emplace_back(f.type, reserve);
     int64_t rows = 0;
     while (rows < batch_rows_) {
       if (!records_.next() || (end_ >= 0 && records_.record_offset() > end_)) {
         done_ = true;  // past the split: the record belongs to the next one
         break;
       }
-      append_record(builders);
+      append_record(writers);
       ++rows;
     }
     if (rows == 0) return std::nullopt;
     std::vector<Column> columns;
-    columns.reserve(builders.size());
-    for (ColumnBuilder& b : builders) columns.push_back(b.finish());
+    columns.reserve(writers.size());
+    for (CsvColumnWriter& w : writers) columns.push_back(w.finish());
     return Batch(schema_, std::move(columns));
   }
 
  private:
-  void append_record(std::vector<ColumnBuilder>& builders) {
+  void append_record(std::vector<CsvColumnWriter>& writers) {
     const std::vector<CsvField>& fields = records_.fields();
     records_.check_field_count(types_.size());
     for (size_t i = 0; i < types_.size(); ++i) {
       const CsvField& f = fields[i];
-      ColumnBuilder& b = builders[i];
+      CsvColumnWriter& b = writers[i];
       const TypeId type = types_[i];
       // Empty is null; a quoted "" is an empty string for utf8 and null for other types.
       if (f.size == 0 && !(f.quoted && type == TypeId::Utf8)) {
@@ -75,19 +76,19 @@ class CsvSplitReader final : public BatchReader {
         case TypeId::Int64: {
           int64_t v;
           if (!parse_int64(f.view(), v)) fail_value(i);
-          b.append(v);
+          b.append_int64(v);
           break;
         }
         case TypeId::Float64: {
           double v;
           if (!parse_float64(f.view(), v)) fail_value(i);
-          b.append(v);
+          b.append_float64(v);
           break;
         }
         case TypeId::Boolean: {
           bool v;
           if (!parse_bool(f.view(), v)) fail_value(i);
-          b.append(v);
+          b.append_bool(v);
           break;
         }
         default:
@@ -95,7 +96,7 @@ class CsvSplitReader final : public BatchReader {
             records_.fail_at_field(i, "invalid UTF-8 in column '" + schema_.field(int(i)).name +
                                           "' (utf8 columns must hold valid UTF-8 text)");
           }
-          b.append(f.view());
+          b.append_utf8(f.data, f.size);
       }
     }
   }

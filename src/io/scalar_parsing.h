@@ -10,6 +10,23 @@ namespace ember {
 
 /// The whole of `s` as a decimal int64 (no spaces, no '+').
 inline bool parse_int64(std::string_view s, int64_t& out) {
+  // Fast path: an optional '-' and 1..18 digits cannot overflow, so no range check is needed.
+  // Anything else (longer, or not plain digits) takes std::from_chars, which decides.
+  const bool negative = !s.empty() && s[0] == '-';
+  const size_t digits = s.size() - negative;
+  if (digits >= 1 && digits <= 18) {
+    uint64_t v = 0;
+    bool plain = true;
+    for (size_t i = negative; i < s.size(); ++i) {
+      const unsigned d = static_cast<unsigned char>(s[i]) - unsigned('0');
+      plain &= d < 10;
+      v = v * 10 + d;
+    }
+    if (plain) {
+      out = negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+      return true;
+    }
+  }
   const char* end = s.data() + s.size();
   const auto r = std::from_chars(s.data(), end, out);
   return r.ec == std::errc() && r.ptr == end;

@@ -157,6 +157,8 @@ TEST(Query, ManyPartitionsRandomFilterMatchesReference) {
   for (int64_t i = 0; i < c.size(); ++i) {
     const auto& e = expect[static_cast<size_t>(i)];
     ASSERT_EQ(c.is_null(i), !e.has_value()) << i;
-    if (e) ASSERT_EQ(c.value<int64_t>(i), *e) << i;
+    if (e) {
+      ASSERT_EQ(c.value<int64_t>(i), *e) << i;
+    }
   }
 }

@@ -82,6 +82,18 @@ bool PartitionDriver::step() {
 }
 
 void PartitionDriver::push(size_t segment, Batch batch) {
+  // Expressions evaluate a column per node: over cache-sized slices of a morsel those
+  // intermediates stay in cache instead of streaming through memory.
+  const int64_t n = batch.num_rows();
+  if (!segments_[segment].empty() && n > kEvalRows) {
+    for (int64_t off = 0; off < n; off += kEvalRows)
+      push_slice(segment, batch.slice(off, std::min(kEvalRows, n - off)));
+    return;
+  }
+  push_slice(segment, std::move(batch));
+}
+
+void PartitionDriver::push_slice(size_t segment, Batch batch) {
   for (const PhysicalOp* op : segments_[segment]) {
     batch = apply_transform(*op, batch);
     if (batch.num_rows() == 0) return;

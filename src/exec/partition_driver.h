@@ -14,6 +14,8 @@ namespace ember {
 
 /// Rows per morsel read from a source.
 inline constexpr int64_t kMorselRows = 64 * 1024;
+/// Rows per expression evaluation: 8K int64 values (64 KiB) per intermediate column fit in L2.
+inline constexpr int64_t kEvalRows = 8 * 1024;
 
 /// A resumable task for one partition. The pipeline's ops are cut at each actor pool into
 /// segments; segment k's output feeds pool stage k, and the last segment feeds the sink.
@@ -28,6 +30,7 @@ class PartitionDriver : public Task {
  private:
   bool step();
   void push(size_t segment, Batch batch);
+  void push_slice(size_t segment, Batch batch);
   bool drain_stages();
   int64_t in_flight() const;
   Step stop();

@@ -12,14 +12,17 @@ namespace ember {
 namespace {
 
 // A byte region that doubles when full; its Buffer becomes the column's buffer on finish().
+// Bitmaps are built by OR-ing bits in, so they start zeroed; values, offsets and characters are
+// written slot by slot, so they skip the zero fill.
 struct GrowableBuffer {
   std::shared_ptr<Buffer> buf;
   int64_t capacity = 0;
+  bool zero_fill = true;
 
   void ensure(int64_t bytes) {
     if (buf && bytes <= capacity) return;
     const int64_t cap = std::max<int64_t>({bytes, capacity * 2, 64});
-    auto next = Buffer::allocate(cap);
+    auto next = zero_fill ? Buffer::allocate(cap) : Buffer::allocate_uninitialized(cap);
     if (buf) std::memcpy(next->mutable_data(), buf->data(), static_cast<size_t>(capacity));
     buf = std::move(next);
     capacity = cap;
@@ -77,6 +80,11 @@ struct ColumnBuilder::State {
 
   int32_t* offsets() { return reinterpret_cast<int32_t*>(values.data()); }
 
+  void init_buffers() {
+    values.zero_fill = type.id() == TypeId::Boolean;
+    chars.zero_fill = false;
+  }
+
   [[noreturn]] void mismatch(const char* what) const {
     throw InvalidArgument(std::string("cannot append a ") + what + " value to a " +
                           type.to_string() + " column builder");
@@ -86,6 +94,7 @@ struct ColumnBuilder::State {
 ColumnBuilder::ColumnBuilder(DataType type, int64_t capacity) : s_(std::make_unique<State>()) {
   if (type.id() == TypeId::List) throw InvalidArgument("list columns are not supported yet");
   s_->type = std::move(type);
+  s_->init_buffers();
   s_->reserve_rows(std::max<int64_t>(capacity, 0));
 }
 
@@ -100,8 +109,9 @@ void ColumnBuilder::append_null() {
     if (s.length == 0) s.offsets()[0] = 0;
     s.offsets()[s.length + 1] = static_cast<int32_t>(s.chars_used);
   }
+  if (s.type.id() == TypeId::Int64 || s.type.id() == TypeId::Float64)
+    reinterpret_cast<int64_t*>(s.values.data())[s.length] = 0;  // deterministic bytes under nulls
   if (s.type.id() != TypeId::Null && !s.has_validity) s.start_validity();
-  // The slot's value bytes stay zero (buffers are zero-filled); only the validity bit is clear.
   ++s.length;
   ++s.null_count;
 }
@@ -195,6 +205,7 @@ Column ColumnBuilder::finish() {
     out = Column::nulls(type, s.length);
   } else {
     s.values.ensure(s.value_bytes(s.length));  // an empty builder still needs offsets[0]
+    if (type.id() == TypeId::Utf8 && s.length == 0) s.offsets()[0] = 0;
     s.chars.ensure(s.chars_used);
     out = Column::from_buffers(type, s.length, s.null_count,
                                s.has_validity ? s.validity.buf : nullptr, s.values.buf,
@@ -202,6 +213,7 @@ Column ColumnBuilder::finish() {
   }
   s_ = std::make_unique<State>();
   s_->type = type;
+  s_->init_buffers();
   return out;
 }
 

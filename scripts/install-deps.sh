@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ pkg-config libgtest-dev libgmock-dev libbenchmark-dev
-          libsimdjson-dev libdivide-dev libhunspell-dev hunspell-en-us wordnet-base nodejs npm)
+          libsimdjson-dev libdivide-dev libcli11-dev libfmt-dev libhunspell-dev hunspell-en-us
+          wordnet-base nodejs npm)
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(python3 python3-distributed python3-pandas python3-hunspell gnuplot-nox hyperfine
              zlib1g-dev)

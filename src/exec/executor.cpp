@@ -25,10 +25,11 @@ std::vector<PoolRequest> pool_requests(const PhysicalPlan& plan) {
   return out;
 }
 
-int pipeline_threads(const RunOptions& options, const ResourceLease& lease) {
-  if (options.threads > 0) return options.threads;
-  // Pools that hold every CPU still leave one thread for the scan and the other operators.
-  return std::max(1, static_cast<int>(std::floor(lease.cpus_left() + 1e-9)));
+std::vector<Batch> flatten(std::vector<std::vector<Batch>> partitions) {
+  std::vector<Batch> all;
+  for (auto& part : partitions)
+    for (auto& b : part) all.push_back(std::move(b));
+  return all;
 }
 
 std::unique_ptr<Sink> make_output_sink(const QueryOutput& out, const Schema& schema, int parts) {
@@ -59,16 +60,10 @@ Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const QueryOu
       carried = std::make_shared<TableSource>(p.schema, collected->take_partitions(),
                                               "Limit " + std::to_string(p.limit));
     } else if (p.end == PipelineEnd::Repartition) {
-      std::vector<Batch> all;
-      for (auto& part : collected->take_partitions())
-        for (auto& b : part) all.push_back(std::move(b));
-      carried = std::make_shared<TableSource>(Table(p.schema, std::move(all)), p.num_partitions,
-                                              "Repartition");
+      carried = std::make_shared<TableSource>(Table(p.schema, flatten(collected->take_partitions())),
+                                              p.num_partitions, "Repartition");
     } else if (collected) {
-      std::vector<Batch> all;
-      for (auto& part : collected->take_partitions())
-        for (auto& b : part) all.push_back(std::move(b));
-      result = Table(plan.schema, std::move(all));
+      result = Table(plan.schema, flatten(collected->take_partitions()));
     }
   }
   return result;
@@ -89,6 +84,11 @@ QueryStats collect_stats(PoolSet& pools, const ResourceLease& lease) {
 
 }  // namespace
 
+int pipeline_threads(const RunOptions& options, double cpus_left) {
+  if (options.threads > 0) return options.threads;
+  return std::max(1, static_cast<int>(std::floor(cpus_left + 1e-9)));
+}
+
 QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const QueryOutput& out) {
   auto start = std::chrono::steady_clock::now();
   NodePtr optimized = optimize(plan);
@@ -107,7 +107,7 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
   QueryResult result;
   {
     ProgressBar progress(query, options.progress);
-    result.table = run_pipelines(query, physical, out, pipeline_threads(options, lease));
+    result.table = run_pipelines(query, physical, out, pipeline_threads(options, lease.cpus_left()));
   }
   pools.stop();
   result.stats = collect_stats(pools, lease);

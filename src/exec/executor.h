@@ -20,6 +20,10 @@ struct QueryOutput {
 /// query ends, whether it succeeds, fails or stops early at a limit.
 QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const QueryOutput& out);
 
+/// Pipeline threads for a query: RunOptions::threads if set, else the CPUs the actor pools
+/// leave free, and never fewer than one (so pools holding every CPU cannot starve the scan).
+int pipeline_threads(const RunOptions& options, double cpus_left);
+
 /// The text of DataFrame::explain().
 std::string explain_plan(const NodePtr& plan, const RunOptions& options);
 

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <numeric>
 
 #include "bench_options.h"
@@ -40,19 +41,32 @@ Batch int_batch(int64_t rows) {
   return Batch(Schema({{"x", int64()}}), {Column::from(std::move(v))});
 }
 
-/// Median round trip of a 16-row batch: process actor vs thread actor.
+/// The value below which a fraction `q` of `v` lies (nearest rank).
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  const auto k = static_cast<size_t>(q * static_cast<double>(v.size() - 1));
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+  return v[k];
+}
+
+/// Median (and 90th percentile) round trip of a 16-row batch: process actor vs thread actor.
 void measure_small(BenchReport& report, int rounds, int reps) {
   auto proc = started_pool<ember::bench::Identity>(Isolation::Process, kSmallRows);
   auto thread = started_pool<ember::bench::Identity>(Isolation::Thread, kSmallRows);
   const Batch args = int_batch(kSmallRows);
   ember::bench::pool_round_trips_us(*proc, args, rounds / 10);  // warm-up
   ember::bench::pool_round_trips_us(*thread, args, rounds / 10);
-  Samples p, t;
+  Samples p, t, p90, t90;
   for (int r = 0; r < reps; ++r) {
-    p.add(Samples(ember::bench::pool_round_trips_us(*proc, args, rounds)).median());
-    t.add(Samples(ember::bench::pool_round_trips_us(*thread, args, rounds)).median());
+    const auto proc_us = ember::bench::pool_round_trips_us(*proc, args, rounds);
+    const auto thread_us = ember::bench::pool_round_trips_us(*thread, args, rounds);
+    p.add(Samples(proc_us).median());
+    t.add(Samples(thread_us).median());
+    p90.add(quantile(proc_us, 0.9));
+    t90.add(quantile(thread_us, 0.9));
   }
   report.add(BenchRow{"16-row round trip, process vs thread", "us", p, t, Target::ember_at_most(50)});
+  report.add(BenchRow{"16-row round trip p90, process vs thread", "us", p90, t90, std::nullopt});
 }
 
 /// Time of one large batch through UDF T, process actor vs thread actor.
@@ -90,8 +104,8 @@ int main(int argc, char** argv) {
                                         big_rows, reps);
   measure_large<ember::bench::CopyIdentity>(report, fmt::format("{} MiB batch, identity (new column)", mib),
                                             big_rows, reps);
-  report.note(fmt::format("16-row: median of {} dispatch/wait round trips through ActorPool "
-                          "(1 actor); baseline = the same with Isolation::Thread",
+  report.note(fmt::format("16-row: median (and 90th percentile) of {} dispatch/wait round trips "
+                          "through ActorPool (1 actor); baseline = the same with Isolation::Thread",
                           rounds));
   report.note(fmt::format("{} MiB: one batch of {} int64 rows per round trip, 1 actor; "
                           "'returns arg' hands back the input column (zero-copy on a thread), "

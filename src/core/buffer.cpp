@@ -1,10 +1,12 @@
 // Buffer: 64-byte aligned heap memory (zero-filled or not), or borrowed memory kept alive by an
-// owner. Heap blocks come from and go back to the BufferCache.
+// owner. Heap blocks come from and go back to the BufferCache, unless the thread has a
+// ScopedBufferSource installed, which then supplies the large ones.
 #include <cstring>
 #include <new>
 #include <string>
 
 #include "core/buffer_cache.h"
+#include "core/buffer_source.h"
 #include "ember/column.h"
 
 namespace ember {
@@ -18,7 +20,22 @@ size_t padded_size(size_t size) {
   return size == 0 ? a : (size + a - 1) / a * a;
 }
 
+// The calling thread's ScopedBufferSource, if any (see buffer_source.h).
+thread_local BufferSource* t_source = nullptr;
+thread_local int64_t t_source_min_bytes = 0;
+
 }  // namespace
+
+ScopedBufferSource::ScopedBufferSource(BufferSource* source, int64_t min_bytes)
+    : previous_source_(t_source), previous_min_bytes_(t_source_min_bytes) {
+  t_source = source;
+  t_source_min_bytes = min_bytes;
+}
+
+ScopedBufferSource::~ScopedBufferSource() {
+  t_source = previous_source_;
+  t_source_min_bytes = previous_min_bytes_;
+}
 
 std::shared_ptr<Buffer> Buffer::allocate(int64_t size) {
   auto b = allocate_uninitialized(size);
@@ -29,6 +46,12 @@ std::shared_ptr<Buffer> Buffer::allocate(int64_t size) {
 std::shared_ptr<Buffer> Buffer::allocate_uninitialized(int64_t size) {
   if (size < 0) throw InvalidArgument("buffer size must be >= 0, got " + std::to_string(size));
   const size_t bytes = static_cast<size_t>(size);
+  if (t_source != nullptr && size >= t_source_min_bytes) {
+    if (std::shared_ptr<Buffer> b = t_source->take(size)) {
+      std::memset(b->mutable_data() + bytes, 0, padded_size(bytes) - bytes);
+      return b;
+    }
+  }
   void* p = BufferCache::instance().acquire(bytes);
   std::shared_ptr<Buffer> b;
   try {

@@ -17,5 +17,9 @@ EMBER_REGISTER_UDF(RejectNegative);
 EMBER_REGISTER_UDF(Chatty);
 EMBER_REGISTER_UDF(Hoarder);
 EMBER_REGISTER_UDF(PidFile);
+EMBER_REGISTER_UDF(NegateCountingMemfds);
+EMBER_REGISTER_UDF(Lagger);
+EMBER_REGISTER_UDF(NegateReportingPlace);
+EMBER_REGISTER_UDF(KillSelfOnce);
 
 }  // namespace ember::test

@@ -231,4 +231,101 @@ class PidFile {
   std::string dir_;
 };
 
+/// Descriptors of this process that point at a memfd ("/memfd:name (deleted)").
+inline int memfd_count() {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) {
+    std::error_code ec;
+    const auto target = std::filesystem::read_symlink(e.path(), ec);
+    if (!ec && target.string().rfind("/memfd:", 0) == 0) ++n;
+  }
+  return n;
+}
+
+/// -x, except that row 0 holds how many memfd descriptors the worker has open after building
+/// the result (x must have no nulls and at least one row).
+class NegateCountingMemfds {
+ public:
+  explicit NegateCountingMemfds(const InitArgs&) {}
+  Column operator()(const Batch& in) {
+    const Column& x = in.column(0);
+    std::vector<int64_t> out(static_cast<size_t>(x.size()));
+    for (size_t i = 0; i < out.size(); ++i) out[i] = -x.values<int64_t>()[i];
+    out[0] = memfd_count();
+    return Column::from(std::move(out));
+  }
+};
+
+/// True when `p` lies in a mapping of this process whose name mentions `what`.
+inline bool in_mapping_named(const void* p, const std::string& what) {
+  std::ifstream maps("/proc/self/maps");
+  const auto at = reinterpret_cast<uintptr_t>(p);
+  for (std::string line; std::getline(maps, line);) {
+    if (line.find(what) == std::string::npos) continue;
+    uintptr_t lo = 0, hi = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx", &lo, &hi) == 2 && at >= lo && at < hi) return true;
+  }
+  return false;
+}
+
+/// -x (no nulls, at least one row), except that row 0 says where the result was built: 1 in
+/// the worker's shared result region, 0 elsewhere (the heap). With init arg "scratch" = 1 it
+/// first builds and drops a scratch column as large as the result.
+class NegateReportingPlace {
+ public:
+  explicit NegateReportingPlace(const InitArgs& a)
+      : scratch_(a.has("scratch") && a.get<int64_t>("scratch") == 1) {}
+  Column operator()(const Batch& in) {
+    const Column& x = in.column(0);
+    if (scratch_) Column::from(std::vector<int64_t>(static_cast<size_t>(x.size()), 1));
+    std::vector<int64_t> out(static_cast<size_t>(x.size()));
+    for (size_t i = 0; i < out.size(); ++i) out[i] = -x.values<int64_t>()[i];
+    Column c = Column::from(std::move(out));
+    // Still ours alone: nothing else has seen the buffer yet.
+    auto* values = reinterpret_cast<int64_t*>(c.values_buffer()->mutable_data());
+    values[0] = in_mapping_named(values, "memfd:ember-result") ? 1 : 0;
+    return c;
+  }
+
+ private:
+  bool scratch_;
+};
+
+/// Builds -x on every call but returns the column it built on the previous call (its own
+/// first result on the first call): it keeps a result it built across calls, as a cache would.
+/// Batches must all have the same length.
+class Lagger {
+ public:
+  explicit Lagger(const InitArgs&) {}
+  Column operator()(const Batch& in) {
+    const Column& x = in.column(0);
+    std::vector<int64_t> out(static_cast<size_t>(x.size()));
+    for (size_t i = 0; i < out.size(); ++i) out[i] = -x.values<int64_t>()[i];
+    Column built = Column::from(std::move(out));
+    Column previous = last_ ? *last_ : built;
+    last_ = built;
+    return previous;
+  }
+
+ private:
+  std::optional<Column> last_;
+};
+
+/// SIGKILLs its own worker on its first call ever (a marker file remembers it across
+/// processes), then x + 1: a death that happens within microseconds of the call.
+class KillSelfOnce {
+ public:
+  explicit KillSelfOnce(const InitArgs& a) : marker_(a.get<std::string>("marker")) {}
+  Column operator()(const Batch& in) {
+    if (!std::filesystem::exists(marker_)) {
+      std::ofstream(marker_) << "killed";
+      ::kill(::getpid(), SIGKILL);
+    }
+    return plus_one(in.column(0));
+  }
+
+ private:
+  std::string marker_;
+};
+
 }  // namespace ember::test

@@ -2,6 +2,7 @@
 #include "udf/process/control_channel.h"
 
 #include <poll.h>
+#include <sched.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -13,6 +14,15 @@
 namespace ember::process {
 
 namespace {
+
+/// A spin-wait hint: lets the sibling hyperthread run and saves power while polling.
+inline void pause_cpu() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
 
 [[noreturn]] void fail(const char* what) {
   throw Error(std::string("process isolation: ") + what + " on the worker socket failed: " +
@@ -59,6 +69,29 @@ bool ControlChannel::wait_readable(Clock::time_point deadline) {
 ControlChannel::Status ControlChannel::receive(std::string_view* message, UniqueFd* received_fd,
                                                std::optional<Clock::time_point> deadline) {
   if (deadline && !wait_readable(*deadline)) return Status::TimedOut;
+  for (;;) {
+    if (auto status = read_one(message, received_fd, 0)) return *status;
+  }
+}
+
+ControlChannel::Status ControlChannel::receive_soon(std::string_view* message,
+                                                    UniqueFd* received_fd,
+                                                    std::chrono::nanoseconds spin) {
+  const auto give_up = Clock::now() + spin;
+  for (;;) {
+    if (auto status = read_one(message, received_fd, MSG_DONTWAIT)) return *status;
+    if (Clock::now() >= give_up) break;
+    // Between polls, let any other thread waiting for this CPU run first: when the machine is
+    // busy, the peer is often queued on this very CPU, and a spin that kept it waiting would
+    // cost the whole spin instead of saving a wake-up.
+    ::sched_yield();
+    pause_cpu();
+  }
+  return receive(message, received_fd);
+}
+
+std::optional<ControlChannel::Status> ControlChannel::read_one(std::string_view* message,
+                                                               UniqueFd* received_fd, int flags) {
   iovec iov{buffer_.get(), kMaxMessageBytes};
   msghdr msg{};
   msg.msg_iov = &iov;
@@ -66,10 +99,8 @@ ControlChannel::Status ControlChannel::receive(std::string_view* message, Unique
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
   msg.msg_control = control;
   msg.msg_controllen = sizeof(control);
-  ssize_t n;
-  do {
-    n = ::recvmsg(fd_.get(), &msg, MSG_CMSG_CLOEXEC);
-  } while (n < 0 && errno == EINTR);
+  const ssize_t n = ::recvmsg(fd_.get(), &msg, MSG_CMSG_CLOEXEC | flags);
+  if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) return std::nullopt;
   if (n < 0 && errno == ECONNRESET) return Status::Closed;
   if (n < 0) fail("recvmsg");
   // Adopt a passed descriptor first, so that it is closed on every path below.

@@ -38,6 +38,10 @@ constexpr auto kDeathGrace = std::chrono::seconds(5);
 /// Results at least this large are used in place in the worker's region (no second copy);
 /// smaller ones are copied out so the region is free again at once.
 constexpr int64_t kWrapResultBytes = int64_t{1} << 20;
+/// How long the actor thread polls for a Result before it blocks on the socket: a small batch
+/// comes back within this, and a blocking read would add a sleep and a (slow, on a VM) wake-up.
+/// Bounded, so a long call costs at most this much extra CPU.
+constexpr auto kResultSpin = std::chrono::microseconds(50);
 
 std::string join_ids(const std::vector<int>& ids) {
   std::string s;
@@ -45,12 +49,13 @@ std::string join_ids(const std::vector<int>& ids) {
   return s;
 }
 
-int64_t extent(const process::ColumnDesc& d) {
-  uint64_t end = 0;
+/// Bytes of a column's buffers (wherever in the region they lie).
+int64_t byte_size(const process::ColumnDesc& d) {
+  uint64_t bytes = 0;
   for (const auto* b : {&d.validity, &d.values, &d.data}) {
-    if (b->present) end = std::max(end, b->offset + b->size);
+    if (b->present) bytes += b->size;
   }
-  return static_cast<int64_t>(end);
+  return static_cast<int64_t>(bytes);
 }
 
 class ProcessActor final : public Actor {
@@ -251,7 +256,8 @@ std::optional<Column> ProcessActor::run_batch(const Batch& args) {
   args_sent_ = true;
   std::string_view message;
   UniqueFd region;
-  if (worker_->channel().receive(&message, &region) != ControlChannel::Status::Message) {
+  if (worker_->channel().receive_soon(&message, &region, kResultSpin) !=
+      ControlChannel::Status::Message) {
     return std::nullopt;
   }
   MessageReader in(message);
@@ -283,7 +289,7 @@ Column ProcessActor::read_result(MessageReader& in, UniqueFd region, const Batch
   }
   if (!result_map_) throw Error(who() + ": a Result came without a region");
   const auto desc = in.get<process::ColumnDesc>();
-  if (extent(desc) < kWrapResultBytes) return process::copy_column(desc, *result_map_);
+  if (byte_size(desc) < kWrapResultBytes) return process::copy_column(desc, *result_map_);
   // One result at a time can point into the region (the next call moves on if it still
   // does); its buffers share an owner that keeps the mapping and reports when it goes.
   result_in_use_ = std::make_shared<std::atomic<bool>>(true);

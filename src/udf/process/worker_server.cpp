@@ -4,7 +4,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -17,6 +19,7 @@
 #include "ember/udf.h"
 #include "udf/process/column_transfer.h"
 #include "udf/process/control_channel.h"
+#include "udf/process/result_arena.h"
 #include "udf/process/shared_region.h"
 #include "udf/process/wire_message.h"
 
@@ -26,6 +29,14 @@ namespace {
 
 /// Error text sent back is cut here: it is a control message, not a log.
 constexpr size_t kMaxErrorBytes = 16 * 1024;
+/// How long a worker polls for the next Call after sending a Result before it blocks: batches
+/// that follow each other closely then never pay a sleep and wake-up, while an idle worker
+/// stops using the CPU after this long.
+constexpr auto kNextCallSpin = std::chrono::microseconds(100);
+/// Buffers the UDF allocates from this size up are built in the result region (smaller ones
+/// come from the heap and are copied: the copy is cheap, and the region is not filled with
+/// small temporaries).
+constexpr int64_t kArenaMinBytes = int64_t{64} << 10;
 
 /// Flushes what the UDF printed (the process ends with _exit, which would drop it) and exits.
 [[noreturn]] void exit_worker(int status) {
@@ -45,8 +56,21 @@ class WorkerServer {
   void serve_call(MessageReader& in, UniqueFd region);
   /// Rebuilds the batch over the argument region (zero-copy) and runs the UDF.
   Column call_udf(MessageReader& in);
-  /// Copies the result into the result region and prepares the Result message.
+  /// Makes sure a result region exists and opens it to the UDF's allocations.
+  void open_result_region();
+  /// Prepares the Result message: in place when the UDF built the result in the result region,
+  /// else after copying it there.
   void write_result(const Column& result);
+  /// Describes `result` where it lies, if every buffer of it was built in the result region.
+  bool describe_in_place(const Column& result);
+  void begin_result(const ColumnDesc& desc);
+  /// Region bytes to plan for when a call used `total` bytes of region for a `result_bytes`
+  /// result: its large temporaries count too, up to as much again as the result, so that one
+  /// scratch column does not push the result out of the region on every call, while a UDF with
+  /// huge temporaries does not make the region hold all of them.
+  static size_t working_set(size_t total, size_t result_bytes) {
+    return std::min(total, 2 * result_bytes);
+  }
   /// An exception caught in the worker, to travel as a value (code + text).
   struct Failure {
     ErrorCode code;
@@ -64,6 +88,12 @@ class WorkerServer {
   /// with release ordering, by whichever thread drops the last one).
   std::shared_ptr<std::atomic<bool>> args_in_use_;
   SharedRegion result_;
+  /// result_ has not reached the driver yet: the next Result carries its memfd.
+  bool result_unsent_ = false;
+  /// Size for the next fresh result region: what the last call needed (plus headroom), so that
+  /// a UDF building results of a steady size builds them in place from the start.
+  size_t result_bytes_hint_ = 0;
+  ResultArena arena_;
   std::unique_ptr<UdfInstance> udf_;
   std::vector<ColumnDesc> descs_;
   std::vector<Column> columns_;
@@ -168,7 +198,49 @@ Column WorkerServer::call_udf(MessageReader& in) {
   const Batch batch = ncols == 0 ? Batch::empty_with_rows(rows)
                                  : Batch(Schema(std::move(fields)), std::move(columns_));
   columns_.clear();
-  return udf_->call(batch);
+  const ScopedBufferSource in_region(&arena_, kArenaMinBytes);
+  Column result = udf_->call(batch);
+  arena_.end();
+  return result;
+}
+
+void WorkerServer::open_result_region() {
+  if (!result_.map) {
+    result_ = SharedRegion::create("ember-result", result_bytes_hint_);
+    result_unsent_ = true;
+  }
+  arena_.begin(result_.map);
+}
+
+bool WorkerServer::describe_in_place(const Column& result) {
+  if (result.type().id() == TypeId::List) return false;
+  ColumnDesc d;
+  d.type_id = static_cast<uint8_t>(result.type().id());
+  d.length = result.size();
+  d.null_count = result.null_count();
+  d.offset = result.offset();
+  const std::pair<const std::shared_ptr<Buffer>*, BufferRef*> parts[] = {
+      {&result.validity_buffer(), &d.validity},
+      {&result.values_buffer(), &d.values},
+      {&result.data_buffer(), &d.data}};
+  size_t bytes = 0;
+  for (const auto& [buffer, ref] : parts) {
+    if (!*buffer) continue;
+    if (!arena_.holds(**buffer)) return false;
+    ref->offset = arena_.offset_of(**buffer);
+    ref->size = static_cast<uint64_t>((*buffer)->size());
+    ref->present = 1;
+    bytes += ref->size;
+  }
+  if (bytes == 0) return false;
+  result_bytes_hint_ = working_set(arena_.used(), bytes);
+  begin_result(d);
+  return true;
+}
+
+void WorkerServer::begin_result(const ColumnDesc& desc) {
+  writer_.begin(Op::Result, result_unsent_ ? kRegionAttached : 0);
+  writer_.put(desc);
 }
 
 void WorkerServer::write_result(const Column& result) {
@@ -181,16 +253,23 @@ void WorkerServer::write_result(const Column& result) {
     writer_.put(result.size());
     return;
   }
+  if (describe_in_place(result)) return;  // built in the region: nothing to copy
   const std::vector<Column> out{result};
-  const int64_t needed = plan_columns(out, &descs_);
-  uint8_t flags = 0;
-  if (!result_.map || result_.size() < static_cast<size_t>(needed)) {
-    result_ = SharedRegion::create("ember-result", static_cast<size_t>(needed));
-    flags |= kRegionAttached;
+  const auto needed = static_cast<size_t>(plan_columns(out, &descs_));
+  // The copy goes after what the UDF built in the region this call (it may read from there).
+  uint64_t base = arena_.used();
+  result_bytes_hint_ = working_set(base + needed, needed);
+  if (!result_.map || result_.size() < base + needed) {
+    // Buffers built in the old region keep their own mapping of it.
+    result_ = SharedRegion::create("ember-result", result_bytes_hint_);
+    result_unsent_ = true;
+    base = 0;
   }
-  copy_columns(out, descs_, result_.map->data());
-  writer_.begin(Op::Result, flags);
-  writer_.put(descs_[0]);
+  copy_columns(out, descs_, result_.map->data() + base);
+  for (BufferRef* ref : {&descs_[0].validity, &descs_[0].values, &descs_[0].data}) {
+    if (ref->present) ref->offset += base;
+  }
+  begin_result(descs_[0]);
 }
 
 void WorkerServer::serve_call(MessageReader& in, UniqueFd region) {
@@ -200,9 +279,13 @@ void WorkerServer::serve_call(MessageReader& in, UniqueFd region) {
   }
   // The driver still uses the last result's region: this result goes to a fresh one.
   if (in.header().flags & kResultRegionBusy) result_ = SharedRegion{};
-  if (auto failure = capture_failure([&] { write_result(call_udf(in)); })) {
+  if (auto failure = capture_failure([&] {
+        open_result_region();
+        write_result(call_udf(in));
+      })) {
     write_failure(*failure);
   }
+  arena_.end();  // also when the call threw
   inputs_.clear();
   // The batch and the result are gone, so only the UDF can still hold the argument region
   // (even when the call failed): if it does, the driver must not overwrite it and sends a
@@ -214,6 +297,10 @@ void WorkerServer::serve_call(MessageReader& in, UniqueFd region) {
   args_in_use_.reset();
   const int attached = (writer_.flags() & kRegionAttached) ? result_.fd.get() : -1;
   if (!channel_.send(writer_.bytes(), attached)) exit_worker(0);
+  if (attached >= 0) result_unsent_ = false;
+  // The UDF kept a buffer it built in the result region (a cache, say): the next results go to
+  // a fresh region so that it never sees those bytes change.
+  if (arena_.in_use()) result_ = SharedRegion{};
 }
 
 void WorkerServer::run() {
@@ -222,7 +309,8 @@ void WorkerServer::run() {
   for (;;) {
     std::string_view message;
     UniqueFd region;
-    if (channel_.receive(&message, &region) != ControlChannel::Status::Message) break;
+    const auto status = channel_.receive_soon(&message, &region, kNextCallSpin);
+    if (status != ControlChannel::Status::Message) break;
     MessageReader in(message);
     if (in.header().op == Op::Stop) break;
     if (in.header().op != Op::Call) throw Error("unexpected message in a worker");

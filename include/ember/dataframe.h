@@ -72,6 +72,11 @@ class DataFrame {
   DataFrame with_column(std::string name, Expr e) const;
   DataFrame where(Expr predicate) const;
   DataFrame limit(int64_t n) const;
+  /// A global aggregate: one row, one column per expression, each an aggregate over this
+  /// frame's rows, e.g. agg({col("x").sum(), col("x").max().alias("top")}). Column names are
+  /// the inputs' names unless aliased. Partitions aggregate in parallel; partial results merge
+  /// in partition order, so float sums are the same on every run.
+  DataFrame agg(std::vector<Expr> aggregates) const;
   DataFrame repartition(int num_partitions) const;
   /// Output schema (types checked).
   Schema schema() const;

@@ -21,6 +21,19 @@ class Expr {
   Expr cast(DataType to) const;
   /// True where the value is null (never null itself).
   Expr is_null() const;
+
+  /// Aggregates, for DataFrame::agg only (anywhere else is an InvalidArgument when the plan is
+  /// built). Nulls are skipped; the result column keeps this expression's name.
+  /// Sum of int64 (int64; InvalidArgument on overflow), float64 (float64) or bool (int64:
+  /// the number of trues). Null when no value is non-null.
+  Expr sum() const;
+  /// Number of non-null values (int64, 0 for no rows). `lit(int64_t{1}).count()` counts rows.
+  Expr count() const;
+  /// Smallest / largest non-null value (int64, float64, bool or utf8), null when none.
+  Expr min() const;
+  Expr max() const;
+  /// Arithmetic mean of non-null int64 or float64 values (float64), null when none.
+  Expr mean() const;
   /// Readable form, e.g. "((id * 3) + 1)".
   std::string to_string() const;
   const std::shared_ptr<const ExprNode>& node() const { return node_; }

@@ -60,6 +60,12 @@ DataFrame DataFrame::where(Expr predicate) const {
 
 DataFrame DataFrame::limit(int64_t n) const { return DataFrame(make_limit(node_, n)); }
 
+DataFrame DataFrame::agg(std::vector<Expr> aggregates) const {
+  std::vector<ExprPtr> nodes;
+  for (const Expr& e : aggregates) nodes.push_back(e.node());
+  return DataFrame(make_aggregate(node_, std::move(nodes)));
+}
+
 DataFrame DataFrame::repartition(int num_partitions) const {
   return DataFrame(make_repartition(node_, num_partitions));
 }

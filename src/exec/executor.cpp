@@ -4,12 +4,14 @@
 #include <chrono>
 #include <cmath>
 
+#include "exec/aggregate_sink.h"
 #include "exec/collect_sink.h"
 #include "exec/file_sink.h"
 #include "exec/pipeline_runner.h"
 #include "exec/pool_set.h"
 #include "exec/progress_bar.h"
 #include "exec/table_source.h"
+#include "ember/error.h"
 #include "plan/optimizer.h"
 #include "resources/resource_pool.h"
 
@@ -40,6 +42,33 @@ std::unique_ptr<Sink> make_output_sink(const QueryOutput& out, const Schema& sch
   return std::make_unique<CollectSink>(parts);
 }
 
+std::unique_ptr<Sink> make_sink(const Pipeline& p, const QueryOutput& out, int parts) {
+  switch (p.end) {
+    case PipelineEnd::Output:
+      return make_output_sink(out, p.schema, parts);
+    case PipelineEnd::Limit:
+      return std::make_unique<CollectSink>(parts, p.limit);
+    case PipelineEnd::Repartition:
+      return std::make_unique<CollectSink>(parts);
+    case PipelineEnd::Aggregate:
+      return std::make_unique<AggregateSink>(p.aggregates, p.schema, p.aggregate_schema, parts);
+  }
+  throw Error("internal: unknown pipeline end");
+}
+
+/// The source that carries a breaker's output into the next pipeline.
+std::shared_ptr<const Source> carry(const Pipeline& p, Sink& sink) {
+  if (p.end == PipelineEnd::Aggregate)
+    return std::make_shared<TableSource>(static_cast<AggregateSink&>(sink).result(), 1,
+                                         "Aggregate");
+  auto& collected = static_cast<CollectSink&>(sink);
+  if (p.end == PipelineEnd::Limit)
+    return std::make_shared<TableSource>(p.schema, collected.take_partitions(),
+                                         "Limit " + std::to_string(p.limit));
+  return std::make_shared<TableSource>(Table(p.schema, flatten(collected.take_partitions())),
+                                       p.num_partitions, "Repartition");
+}
+
 /// Runs the pipelines in order; each breaker's output becomes the next pipeline's source.
 Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const QueryOutput& out,
                     int threads) {
@@ -48,21 +77,12 @@ Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const QueryOu
   for (const Pipeline& p : plan.pipelines) {
     const Source& source = p.source ? *p.source : *carried;
     if (p.end == PipelineEnd::Output) query.rows_out = 0;  // count the query's output only
-    int parts = source.num_partitions();
-    std::unique_ptr<Sink> sink = p.end == PipelineEnd::Output
-                                     ? make_output_sink(out, p.schema, parts)
-                                     : std::make_unique<CollectSink>(
-                                           parts, p.end == PipelineEnd::Limit ? p.limit : -1);
+    std::unique_ptr<Sink> sink = make_sink(p, out, source.num_partitions());
     run_pipeline(query, p, source, *sink, threads);
     if (std::exception_ptr e = query.error()) std::rethrow_exception(e);
-    auto* collected = dynamic_cast<CollectSink*>(sink.get());
-    if (p.end == PipelineEnd::Limit) {
-      carried = std::make_shared<TableSource>(p.schema, collected->take_partitions(),
-                                              "Limit " + std::to_string(p.limit));
-    } else if (p.end == PipelineEnd::Repartition) {
-      carried = std::make_shared<TableSource>(Table(p.schema, flatten(collected->take_partitions())),
-                                              p.num_partitions, "Repartition");
-    } else if (collected) {
+    if (p.end != PipelineEnd::Output) {
+      carried = carry(p, *sink);
+    } else if (auto* collected = dynamic_cast<CollectSink*>(sink.get())) {
       result = Table(plan.schema, flatten(collected->take_partitions()));
     }
   }

@@ -2,6 +2,7 @@
 #include "exec/physical_plan.h"
 
 #include "ember/error.h"
+#include "expr/fused_program.h"
 
 namespace ember {
 
@@ -14,10 +15,14 @@ PhysicalOp translate_op(const LogicalNode& n, PhysicalPlan& plan) {
     case NodeKind::Project:
       op.kind = PhysicalOp::Kind::Project;
       op.exprs = n.exprs;
+      // Compiled once here, not per batch; what the compiler does not cover stays null.
+      for (const auto& e : n.exprs)
+        op.programs.push_back(FusedProgram::compile(*e, n.child().schema));
       break;
     case NodeKind::Filter:
       op.kind = PhysicalOp::Kind::Filter;
       op.predicate = n.predicate;
+      op.predicate_program = FusedProgram::compile(*n.predicate, n.child().schema);
       break;
     case NodeKind::ActorPoolProject: {
       op.kind = PhysicalOp::Kind::ActorPool;
@@ -34,6 +39,37 @@ PhysicalOp translate_op(const LogicalNode& n, PhysicalPlan& plan) {
   return op;
 }
 
+PipelineEnd end_of(NodeKind breaker) {
+  switch (breaker) {
+    case NodeKind::Limit:
+      return PipelineEnd::Limit;
+    case NodeKind::Repartition:
+      return PipelineEnd::Repartition;
+    case NodeKind::Aggregate:
+      return PipelineEnd::Aggregate;
+    default:
+      throw Error("internal: node kind is not a pipeline breaker");
+  }
+}
+
+bool is_breaker(NodeKind kind) {
+  return kind == NodeKind::Limit || kind == NodeKind::Repartition || kind == NodeKind::Aggregate;
+}
+
+void build(const LogicalNode& top, PipelineEnd end, PhysicalPlan& plan);
+
+/// Appends the pipelines that compute the input of `breaker` and end in it.
+void build_breaker(const LogicalNode& breaker, PhysicalPlan& plan) {
+  build(breaker.child(), end_of(breaker.kind), plan);
+  Pipeline& p = plan.pipelines.back();
+  p.limit = breaker.limit;
+  p.num_partitions = breaker.num_partitions;
+  if (breaker.kind == NodeKind::Aggregate) {
+    p.aggregates = breaker.exprs;
+    p.aggregate_schema = breaker.schema;
+  }
+}
+
 /// Builds the pipeline that ends at `top` (exclusive of breakers below it), appending the
 /// pipelines it depends on first.
 void build(const LogicalNode& top, PipelineEnd end, PhysicalPlan& plan) {
@@ -48,11 +84,7 @@ void build(const LogicalNode& top, PipelineEnd end, PhysicalPlan& plan) {
   if (n->kind == NodeKind::Source) {
     p.source = n->source;
   } else {
-    // A breaker below: its input is a pipeline of its own.
-    build(n->child(), n->kind == NodeKind::Limit ? PipelineEnd::Limit : PipelineEnd::Repartition,
-          plan);
-    plan.pipelines.back().limit = n->limit;
-    plan.pipelines.back().num_partitions = n->num_partitions;
+    build_breaker(*n, plan);  // a breaker below: its input is a pipeline of its own
   }
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) p.ops.push_back(translate_op(**it, plan));
   p.end = end;
@@ -65,12 +97,9 @@ void build(const LogicalNode& top, PipelineEnd end, PhysicalPlan& plan) {
 PhysicalPlan plan_physical(const LogicalNode& optimized) {
   PhysicalPlan plan;
   plan.schema = optimized.schema;
-  if (optimized.kind == NodeKind::Limit || optimized.kind == NodeKind::Repartition) {
+  if (is_breaker(optimized.kind)) {
     // The query ends in a breaker: run it, then stream its output to the sink.
-    build(optimized.child(),
-          optimized.kind == NodeKind::Limit ? PipelineEnd::Limit : PipelineEnd::Repartition, plan);
-    plan.pipelines.back().limit = optimized.limit;
-    plan.pipelines.back().num_partitions = optimized.num_partitions;
+    build_breaker(optimized, plan);
     Pipeline out;
     out.schema = optimized.schema;
     plan.pipelines.push_back(std::move(out));

@@ -100,6 +100,9 @@ Column evaluate(const ExprNode& e, const Batch& input) {
       return evaluate(*e.children[0], input);
     case ExprKind::UdfCall:
       return evaluate_udf(e, input);
+    case ExprKind::Aggregate:
+      // Plan-time type checking rejects aggregates outside agg(); agg() evaluates their inputs.
+      throw Error("internal: aggregate " + to_string(e) + " evaluated as a row expression");
   }
   throw Error("unknown expression kind in " + to_string(e));
 }

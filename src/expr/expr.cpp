@@ -28,6 +28,14 @@ Expr unary(UnaryOp op, const Expr& a) {
   return make(std::move(n));
 }
 
+Expr aggregate(AggFunc f, const ExprPtr& input) {
+  ExprNode n;
+  n.kind = ExprKind::Aggregate;
+  n.agg = f;
+  n.children = {input};
+  return make(std::move(n));
+}
+
 // A string literal as it would be written: double-quoted with \" and \\ escaped.
 std::string quoted(const std::string& s) {
   std::string out = "\"";
@@ -72,6 +80,22 @@ const char* to_string(BinaryOp op) {
   return "?";
 }
 
+const char* to_string(AggFunc f) {
+  switch (f) {
+    case AggFunc::Sum:
+      return "sum";
+    case AggFunc::Count:
+      return "count";
+    case AggFunc::Min:
+      return "min";
+    case AggFunc::Max:
+      return "max";
+    case AggFunc::Mean:
+      return "mean";
+  }
+  return "?";
+}
+
 std::string to_string(const ExprNode& e) {
   switch (e.kind) {
     case ExprKind::Column:
@@ -98,6 +122,8 @@ std::string to_string(const ExprNode& e) {
       }
       return out + ")";
     }
+    case ExprKind::Aggregate:
+      return to_string(*e.children[0]) + "." + to_string(e.agg) + "()";
   }
   return "?";
 }
@@ -124,6 +150,12 @@ Expr Expr::is_null() const {
   n.children = {node_};
   return make(std::move(n));
 }
+
+Expr Expr::sum() const { return aggregate(AggFunc::Sum, node_); }
+Expr Expr::count() const { return aggregate(AggFunc::Count, node_); }
+Expr Expr::min() const { return aggregate(AggFunc::Min, node_); }
+Expr Expr::max() const { return aggregate(AggFunc::Max, node_); }
+Expr Expr::mean() const { return aggregate(AggFunc::Mean, node_); }
 
 std::string Expr::to_string() const { return ember::to_string(*node_); }
 

@@ -58,13 +58,60 @@ DataType infer(const ExprNode& e, const Schema& input, const ExprNode& root) {
       }
       return *e.udf->return_type;
     }
+    case ExprKind::Aggregate:
+      throw InvalidArgument("aggregate " + to_string(e) + " in " + to_string(root) +
+                            " is only allowed as a whole expression given to agg(), e.g. "
+                            "agg({col(\"x\").sum()})");
   }
   throw Error("unknown expression kind in " + to_string(root));
+}
+
+bool is_ordered(const DataType& t) {
+  return t.is_numeric() || t.id() == TypeId::Boolean || t.id() == TypeId::Utf8;
+}
+
+std::optional<DataType> aggregate_result_type(AggFunc f, const DataType& in) {
+  if (f == AggFunc::Count) return int64();
+  if (in.id() == TypeId::Null) return DataType();
+  switch (f) {
+    case AggFunc::Sum:
+      if (in.id() == TypeId::Boolean) return int64();
+      if (in.is_numeric()) return in;
+      break;
+    case AggFunc::Mean:
+      if (in.is_numeric()) return float64();
+      break;
+    case AggFunc::Min:
+    case AggFunc::Max:
+      if (is_ordered(in)) return in;
+      break;
+    case AggFunc::Count:
+      break;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
 
 DataType infer_type(const ExprNode& e, const Schema& input) { return infer(e, input, e); }
+
+const ExprNode& aggregate_of(const ExprNode& e) {
+  const ExprNode* inner = &e;
+  while (inner->kind == ExprKind::Alias) inner = inner->children[0].get();
+  if (inner->kind != ExprKind::Aggregate) {
+    throw InvalidArgument("agg() takes aggregate expressions such as col(\"x\").sum(); got " +
+                          to_string(e));
+  }
+  return *inner;
+}
+
+DataType infer_aggregate_type(const ExprNode& e, const Schema& input) {
+  const ExprNode& a = aggregate_of(e);
+  const DataType in = infer(*a.children[0], input, e);
+  if (auto t = aggregate_result_type(a.agg, in)) return *t;
+  throw TypeError(std::string("cannot apply ") + to_string(a.agg) + "() to " + in.to_string() +
+                  " in " + to_string(e));
+}
 
 std::string output_name(const ExprNode& e) {
   switch (e.kind) {
@@ -74,6 +121,8 @@ std::string output_name(const ExprNode& e) {
     case ExprKind::UdfCall:
       if (e.udf) return e.udf->name;
       break;
+    case ExprKind::Aggregate:
+      return output_name(*e.children[0]);
     default:
       break;
   }

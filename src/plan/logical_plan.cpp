@@ -40,6 +40,8 @@ std::string describe_node(const LogicalNode& n) {
       return "Filter " + to_string(*n.predicate);
     case NodeKind::Limit:
       return "Limit " + std::to_string(n.limit);
+    case NodeKind::Aggregate:
+      return "Aggregate " + join_exprs(n.exprs);
     case NodeKind::Repartition:
       return "Repartition " + std::to_string(n.num_partitions);
     case NodeKind::ActorPoolProject: {
@@ -49,6 +51,22 @@ std::string describe_node(const LogicalNode& n) {
     }
   }
   return "?";
+}
+
+/// Types each expression and checks that output names are unique; `op` names the method.
+Schema output_schema(const std::vector<ExprPtr>& exprs, const Schema& input, const char* op,
+                     DataType (*infer)(const ExprNode&, const Schema&)) {
+  std::vector<Field> fields;
+  std::set<std::string> names;
+  for (const auto& e : exprs) {
+    DataType t = infer(*e, input);
+    std::string name = output_name(*e);
+    if (!names.insert(name).second)
+      throw InvalidArgument("duplicate output column '" + name + "' in " + op +
+                            ": give one of them another name with .alias(...)");
+    fields.push_back({name, t});
+  }
+  return Schema(std::move(fields));
 }
 
 void print(const LogicalNode& n, int depth, std::ostringstream& out) {
@@ -68,18 +86,9 @@ NodePtr make_source(std::shared_ptr<const Source> source) {
 
 NodePtr make_project(NodePtr input, std::vector<ExprPtr> exprs) {
   if (exprs.empty()) throw InvalidArgument("select needs at least one expression");
-  std::vector<Field> fields;
-  std::set<std::string> names;
-  for (const auto& e : exprs) {
-    DataType t = infer_type(*e, input->schema);
-    std::string name = output_name(*e);
-    if (!names.insert(name).second)
-      throw InvalidArgument("duplicate output column '" + name +
-                            "' in select: give one of them another name with .alias(...)");
-    fields.push_back({name, t});
-  }
+  Schema schema = output_schema(exprs, input->schema, "select", infer_type);
   auto n = node_over(NodeKind::Project, std::move(input));
-  n->schema = Schema(std::move(fields));
+  n->schema = std::move(schema);
   n->exprs = std::move(exprs);
   return n;
 }
@@ -98,6 +107,15 @@ NodePtr make_limit(NodePtr input, int64_t limit) {
   if (limit < 0) throw InvalidArgument("limit(" + std::to_string(limit) + "): must be >= 0");
   auto n = node_over(NodeKind::Limit, std::move(input));
   n->limit = limit;
+  return n;
+}
+
+NodePtr make_aggregate(NodePtr input, std::vector<ExprPtr> aggregates) {
+  if (aggregates.empty()) throw InvalidArgument("agg needs at least one aggregate expression");
+  Schema schema = output_schema(aggregates, input->schema, "agg", infer_aggregate_type);
+  auto n = node_over(NodeKind::Aggregate, std::move(input));
+  n->schema = std::move(schema);
+  n->exprs = std::move(aggregates);
   return n;
 }
 

@@ -13,7 +13,7 @@
 
 namespace ember {
 
-enum class NodeKind { Source, Project, Filter, Limit, Repartition, ActorPoolProject };
+enum class NodeKind { Source, Project, Filter, Limit, Repartition, ActorPoolProject, Aggregate };
 
 struct LogicalNode;
 using NodePtr = std::shared_ptr<const LogicalNode>;
@@ -25,7 +25,7 @@ struct LogicalNode {
   Schema schema;                  ///< output schema
 
   std::shared_ptr<const Source> source;  ///< Source
-  std::vector<ExprPtr> exprs;            ///< Project: one per output column
+  std::vector<ExprPtr> exprs;            ///< Project / Aggregate: one per output column
   ExprPtr predicate;                     ///< Filter
   int64_t limit = 0;                     ///< Limit
   int num_partitions = 0;                ///< Repartition
@@ -46,6 +46,9 @@ NodePtr make_project(NodePtr input, std::vector<ExprPtr> exprs);
 /// The predicate must be bool (TypeError otherwise).
 NodePtr make_filter(NodePtr input, ExprPtr predicate);
 NodePtr make_limit(NodePtr input, int64_t n);
+/// A global aggregate: one output row, one column per expression, each an aggregate
+/// (col("x").sum(), possibly aliased). Checks types and that output names are unique.
+NodePtr make_aggregate(NodePtr input, std::vector<ExprPtr> aggregates);
 NodePtr make_repartition(NodePtr input, int num_partitions);
 NodePtr make_actor_pool_project(NodePtr input, std::shared_ptr<const UdfSpec> udf,
                                 std::vector<std::string> arg_columns,

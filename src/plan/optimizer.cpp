@@ -1,4 +1,4 @@
-// Logical rewrites: actor pool extraction, filter pushdown, limit pushdown.
+// Logical rewrites: actor pool extraction, filter pushdown, limit pushdown, column pruning.
 #include "plan/optimizer.h"
 
 #include <functional>
@@ -7,6 +7,7 @@
 
 #include "ember/error.h"
 #include "expr/type_check.h"
+#include "plan/column_pruning.h"
 
 namespace ember {
 
@@ -81,7 +82,7 @@ NodePtr extract_pools(const NodePtr& n, int& counter) {
   if (n->kind == NodeKind::Source) return n;
   NodePtr child = extract_pools(n->children[0], counter);
   UdfLifter lifter(counter);
-  if (n->kind == NodeKind::Project) {
+  if (n->kind == NodeKind::Project || n->kind == NodeKind::Aggregate) {
     NodePtr current = child;
     std::vector<ExprPtr> exprs;
     for (const auto& e : n->exprs) {
@@ -91,6 +92,7 @@ NodePtr extract_pools(const NodePtr& n, int& counter) {
       exprs.push_back(renamed ? aliased(lifted, output_name(*e)) : lifted);
     }
     if (current == child) return with_child(*n, child);
+    if (n->kind == NodeKind::Aggregate) return make_aggregate(current, std::move(exprs));
     return make_project(current, std::move(exprs));
   }
   if (n->kind == NodeKind::Filter && contains_stateful_udf(*n->predicate)) {
@@ -178,6 +180,7 @@ NodePtr optimize(const NodePtr& plan) {
   NodePtr p = extract_pools(plan, counter);
   p = push_filters(p);
   p = push_limits(p);
+  p = prune_columns(p);
   return p;
 }
 

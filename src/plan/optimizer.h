@@ -11,6 +11,7 @@ namespace ember {
 ///    compute, so fewer rows reach the UDFs.
 /// 3. Pushes limits below row-preserving projections and actor pools, so a limit stops feeding
 ///    a pool early.
+/// 4. Prunes columns nothing reads (see column_pruning.h).
 NodePtr optimize(const NodePtr& plan);
 
 /// The ActorPoolProject nodes of an optimized plan, in execution order (bottom-up).

@@ -162,3 +162,26 @@ TEST(Query, ManyPartitionsRandomFilterMatchesReference) {
     }
   }
 }
+
+TEST(ColumnPruning, ColumnsNothingReadsAreNotComputed) {
+  DataFrame df = range(100, 3)
+                     .with_column("x", col("id") * lit(int64_t{3}))
+                     .with_column("unused", col("id") * lit(int64_t{7}))
+                     .where(col("x") > lit(int64_t{10}));
+  const std::string plan = df.agg({col("x").sum()}).explain();
+  const std::string optimized = plan.substr(plan.find("== Optimized plan =="));
+  EXPECT_EQ(optimized.find("unused"), std::string::npos) << plan;
+  EXPECT_EQ(df.agg({col("x").sum()}).collect().column("x").value<int64_t>(0), 14850 - 3 - 6 - 9);
+  // The full frame still has every column.
+  Table all = df.collect();
+  EXPECT_EQ(all.schema().to_string(), "id: int64, x: int64, unused: int64");
+  EXPECT_EQ(all.num_rows(), 96);
+}
+
+TEST(ColumnPruning, RowCountSurvivesWhenNoColumnIsRead) {
+  Table t = range(1000, 4)
+                .with_column("x", col("id") + lit(int64_t{1}))
+                .agg({lit(int64_t{1}).count().alias("rows")})
+                .collect();
+  EXPECT_EQ(t.column("rows").value<int64_t>(0), 1000);
+}

@@ -363,3 +363,16 @@ TEST(StatefulUdf, ProgressOnPipeDoesNotBreakTheQuery) {
   o.progress = true;
   EXPECT_EQ(range(5000, 4).with_column("y", add_offset(2, 100)(col("id"))).collect(o).num_rows(), 5000);
 }
+
+TEST(StatefulUdf, InsideAnAggregateRunsInItsPool) {
+  counters.reset();
+  QueryResult r = range(1000, 8)
+                      .agg({add_offset(2, 64)(col("id")).sum(), col("id").count().alias("n")})
+                      .execute(big_machine(2));
+  ASSERT_EQ(r.table.num_rows(), 1);
+  EXPECT_EQ(r.table.column("add_offset").value<int64_t>(0), 499500 + 100 * 1000);
+  EXPECT_EQ(r.table.column("n").value<int64_t>(0), 1000);
+  ASSERT_EQ(r.stats.udfs.size(), 1u);
+  EXPECT_EQ(r.stats.udfs[0].inits, 2);
+  EXPECT_EQ(r.stats.udfs[0].rows, 1000);
+}

@@ -1,0 +1,510 @@
+// Compiled expressions checked against the node-by-node evaluator: every operator and type and
+// operand shape, wrap-around, division by zero, the divisibility strength reduction, what falls
+// back to the evaluator, and randomly generated expression trees.
+#include "expr/fused_program.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <atomic>
+#include <limits>
+#include <random>
+#include <thread>
+
+#include "expr/evaluate.h"
+#include "reference.h"
+
+namespace ember {
+namespace {
+
+constexpr int64_t kRows = 3001;  // three chunks and a short one; not a multiple of 8 or 64
+constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+
+// Interesting int64s: extremes, their neighbours, 0, +-1, and multiples of small divisors.
+int64_t random_int(std::mt19937_64& rng, bool nonzero) {
+  static const int64_t special[] = {kMin,
+                                    kMin + 1,
+                                    kMax,
+                                    kMax - 1,
+                                    -1,
+                                    1,
+                                    0,
+                                    7,
+                                    -7,
+                                    21,
+                                    -42,
+                                    1 << 20,
+                                    int64_t(3) << 40,
+                                    6148914691236517205};
+  int64_t v;
+  switch (rng() % 4) {
+    case 0:
+      v = special[rng() % std::size(special)];
+      break;
+    case 1:
+      v = int64_t(rng());
+      break;
+    default:
+      v = int64_t(rng() % 201) - 100;
+  }
+  return nonzero && v == 0 ? 5 : v;
+}
+
+double random_float(std::mt19937_64& rng, bool nonzero) {
+  static const double special[] = {0.0,
+                                   -0.0,
+                                   1.5,
+                                   -2.25,
+                                   1e19,
+                                   -1e19,
+                                   9.3e18,
+                                   1e300,
+                                   std::numeric_limits<double>::infinity(),
+                                   std::numeric_limits<double>::quiet_NaN()};
+  double v = rng() % 3 == 0 ? special[rng() % std::size(special)]
+                            : double(int64_t(rng() % 2001) - 1000) / 8.0;
+  return nonzero && v == 0 ? 0.5 : v;
+}
+
+// A batch without nulls: i, j int64 (j holds zeros), k int64 without zeros; x, y float64 (y
+// holds zeros), z float64 without zeros; p, q bool. Sliced at offset 3 so bool columns start
+// mid-byte.
+Batch make_batch(int64_t rows, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const int64_t n = rows + 3;
+  std::vector<int64_t> i(n), j(n), k(n);
+  std::vector<double> x(n), y(n), z(n);
+  std::vector<bool> p(n), q(n);
+  for (int64_t r = 0; r < n; ++r) {
+    i[r] = random_int(rng, false);
+    j[r] = random_int(rng, false);
+    k[r] = random_int(rng, true);
+    x[r] = random_float(rng, false);
+    y[r] = random_float(rng, false);
+    z[r] = random_float(rng, true);
+    p[r] = rng() & 1;
+    q[r] = rng() % 3 == 0;
+  }
+  Schema schema({{"i", int64()},
+                 {"j", int64()},
+                 {"k", int64()},
+                 {"x", float64()},
+                 {"y", float64()},
+                 {"z", float64()},
+                 {"p", boolean()},
+                 {"q", boolean()}});
+  Batch b(schema, {Column::from(i), Column::from(j), Column::from(k), Column::from(x),
+                   Column::from(y), Column::from(z), Column::from(p), Column::from(q)});
+  return b.slice(3, rows);
+}
+
+const Batch& batch() {
+  static const Batch b = make_batch(kRows, 42);
+  return b;
+}
+
+void expect_same(const Column& got, const Column& want, const std::string& what) {
+  ASSERT_EQ(got.type(), want.type()) << what;
+  ASSERT_EQ(got.size(), want.size()) << what;
+  ASSERT_EQ(got.null_count(), want.null_count()) << what;
+  for (int64_t r = 0; r < want.size(); ++r) {
+    ASSERT_TRUE(testref::same(got.get(r), want.get(r)))
+        << what << " row " << r << ": got " << to_string(got.get(r)) << ", want "
+        << to_string(want.get(r));
+  }
+}
+
+enum class Path { Fused, Fallback, NotCompiled };
+
+// Runs `e` both ways over `b`; returns which path the compiled side took.
+Path check(const Expr& e, const Batch& b = batch()) {
+  const Column want = evaluate(*e.node(), b);
+  auto program = FusedProgram::compile(*e.node(), b.schema());
+  if (!program) return Path::NotCompiled;
+  EXPECT_EQ(program->type(), want.type()) << e.to_string();
+  std::optional<Column> got = program->evaluate(b);
+  if (!got) return Path::Fallback;
+  expect_same(*got, want, e.to_string());
+  return Path::Fused;
+}
+
+Expr apply(BinaryOp op, const Expr& a, const Expr& b) {
+  switch (op) {
+    case BinaryOp::Add:
+      return a + b;
+    case BinaryOp::Sub:
+      return a - b;
+    case BinaryOp::Mul:
+      return a * b;
+    case BinaryOp::Div:
+      return a / b;
+    case BinaryOp::Mod:
+      return a % b;
+    case BinaryOp::Eq:
+      return a == b;
+    case BinaryOp::Ne:
+      return a != b;
+    case BinaryOp::Lt:
+      return a < b;
+    case BinaryOp::Le:
+      return a <= b;
+    case BinaryOp::Gt:
+      return a > b;
+    case BinaryOp::Ge:
+      return a >= b;
+    case BinaryOp::And:
+      return a && b;
+    default:
+      return a || b;
+  }
+}
+
+const BinaryOp kArith[] = {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div,
+                           BinaryOp::Mod};
+const BinaryOp kCompare[] = {BinaryOp::Eq, BinaryOp::Ne, BinaryOp::Lt,
+                             BinaryOp::Le, BinaryOp::Gt, BinaryOp::Ge};
+
+// `l op r` as column/column, literal/column and column/literal, all on the fast path.
+void expect_fused_shapes(BinaryOp op, const std::string& l, const std::string& r,
+                         const Value& literal) {
+  const Expr shapes[] = {apply(op, col(l), col(r)), apply(op, lit(literal), col(r)),
+                         apply(op, col(l), lit(literal))};
+  for (const Expr& e : shapes) EXPECT_EQ(check(e), Path::Fused) << e.to_string();
+}
+
+TEST(FusedProgramTest, ArithmeticEveryTypeAndShape) {
+  for (BinaryOp op : kArith) {
+    expect_fused_shapes(op, "i", "k", Value{int64_t{3}});
+    expect_fused_shapes(op, "i", "k", Value{int64_t{-1}});
+    expect_fused_shapes(op, "i", "k", Value{kMin});
+    expect_fused_shapes(op, "x", "z", Value{2.5});
+    expect_fused_shapes(op, "i", "z", Value{-0.75});  // mixed: float64
+    expect_fused_shapes(op, "x", "k", Value{int64_t{4}});
+  }
+  // float / 0 is IEEE (inf, NaN), never null.
+  EXPECT_EQ(check(col("x") / col("y")), Path::Fused);
+  EXPECT_EQ(check(col("x") / lit(0.0)), Path::Fused);
+  EXPECT_EQ(check(col("x") / lit(int64_t{0})), Path::Fused);
+}
+
+TEST(FusedProgramTest, ComparisonsEveryTypeAndShape) {
+  for (BinaryOp op : kCompare) {
+    expect_fused_shapes(op, "i", "j", Value{int64_t{7}});
+    expect_fused_shapes(op, "i", "j", Value{kMax});
+    expect_fused_shapes(op, "x", "y", Value{0.0});
+    expect_fused_shapes(op, "x", "y", Value{std::numeric_limits<double>::quiet_NaN()});
+    expect_fused_shapes(op, "i", "y", Value{1.5});  // mixed: compared as float64
+    expect_fused_shapes(op, "x", "j", Value{int64_t{-3}});
+    expect_fused_shapes(op, "p", "q", Value{true});
+    expect_fused_shapes(op, "p", "q", Value{false});
+  }
+}
+
+TEST(FusedProgramTest, LogicNotNegateIsNull) {
+  for (BinaryOp op : {BinaryOp::And, BinaryOp::Or}) {
+    expect_fused_shapes(op, "p", "q", Value{true});
+    expect_fused_shapes(op, "p", "q", Value{false});
+  }
+  EXPECT_EQ(check(!col("p")), Path::Fused);
+  EXPECT_EQ(check(!(col("i") < col("j")) || col("q")), Path::Fused);
+  EXPECT_EQ(check(-col("i")), Path::Fused);  // -INT64_MIN wraps
+  EXPECT_EQ(check(-col("x")), Path::Fused);
+  EXPECT_EQ(check((col("i") + col("j")).is_null()), Path::Fused);
+  EXPECT_EQ(check(col("p").is_null() || col("q")), Path::Fused);
+}
+
+TEST(FusedProgramTest, Casts) {
+  EXPECT_EQ(check(col("i").cast(float64()) * lit(0.5)), Path::Fused);
+  EXPECT_EQ(check(col("i").cast(boolean()) && col("p")), Path::Fused);
+  EXPECT_EQ(check(col("x").cast(boolean()) || col("q")), Path::Fused);  // NaN is true
+  EXPECT_EQ(check(col("p").cast(int64()) + col("i")), Path::Fused);
+  EXPECT_EQ(check(col("q").cast(float64()) - col("x")), Path::Fused);
+  EXPECT_EQ(check(col("i").cast(int64()) + lit(int64_t{1})), Path::Fused);
+  EXPECT_EQ(check((col("i").cast(float64()) / lit(1e3)).cast(int64()) + col("k")), Path::Fused);
+  // NaN and values beyond int64 have no integer: those rows are null, so the evaluator runs.
+  EXPECT_EQ(check(col("x").cast(int64()) + col("i")), Path::Fallback);
+}
+
+TEST(FusedProgramTest, WrapAroundMatchesEvaluator) {
+  Batch b(Schema({{"a", int64()}}), {Column::from(std::vector<int64_t>{kMax, kMin, -1, 0, 1})});
+  for (const Expr& e :
+       {col("a") + lit(int64_t{1}), col("a") - lit(int64_t{1}), col("a") * lit(int64_t{-1}),
+        col("a") * lit(kMax), -col("a"), col("a") / lit(int64_t{-1}), col("a") % lit(int64_t{-1}),
+        lit(kMin) / col("a") + lit(int64_t{0})}) {
+    // The last divides by the column's 0: that row is null, so it falls back.
+    const Path path = check(e, b);
+    EXPECT_NE(path, Path::NotCompiled) << e.to_string();
+  }
+  EXPECT_EQ(check(col("a") * lit(kMax), b), Path::Fused);
+  auto p = FusedProgram::compile(*(col("a") + lit(int64_t{1})).node(), b.schema());
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->evaluate(b)->value<int64_t>(0), kMin);
+}
+
+TEST(FusedProgramTest, MultiplyAddIsOnePass) {
+  const Expr i = col("i");
+  const Expr three = lit(int64_t{3}), big = lit(kMax), one = lit(int64_t{1}), low = lit(kMin);
+  for (const Expr& e : {i * three + one, three * i + one, one + i * three, one + three * i,
+                        i * three - one, three * i - low, one - i * three, low - three * i,
+                        i * big + big, (i * three + one) * big - one}) {
+    EXPECT_EQ(check(e), Path::Fused) << e.to_string();
+  }
+  auto p = FusedProgram::compile(*(i * three + one).node(), batch().schema());
+  EXPECT_EQ(p->num_instructions(), 1u);
+  // A column operand is not a constant: an ordinary multiply then add.
+  p = FusedProgram::compile(*(i * three + col("j")).node(), batch().schema());
+  EXPECT_EQ(p->num_instructions(), 2u);
+  EXPECT_EQ(check(i * three + col("j")), Path::Fused);
+  EXPECT_EQ(check(i * col("j") + one), Path::Fused);
+}
+
+TEST(FusedProgramTest, DivisionByZeroIsNull) {
+  // A column divisor holding zeros: those rows are null, which only the evaluator produces.
+  for (BinaryOp op : {BinaryOp::Div, BinaryOp::Mod}) {
+    EXPECT_EQ(check(apply(op, col("i"), col("j"))), Path::Fallback);
+    EXPECT_EQ(check(apply(op, lit(int64_t{5}), col("j"))), Path::Fallback);
+    // A literal zero makes every row null: not compiled at all.
+    EXPECT_EQ(check(apply(op, col("i"), lit(int64_t{0}))), Path::NotCompiled);
+  }
+  EXPECT_EQ(check(col("x") % col("y")), Path::Fallback);
+  EXPECT_EQ(check(col("x") % lit(0.0)), Path::NotCompiled);
+  // With a non-zero divisor in every row, no row can be null.
+  EXPECT_EQ(check(col("i") / col("k")), Path::Fused);
+  EXPECT_EQ(check(col("x") % col("z")), Path::Fused);
+}
+
+TEST(FusedProgramTest, DivisibilityTestMatchesRemainder) {
+  const int64_t divisors[] = {1,
+                              -1,
+                              2,
+                              -2,
+                              3,
+                              7,
+                              -7,
+                              8,
+                              12,
+                              -12,
+                              14,
+                              1000000007,
+                              kMax,
+                              kMin,
+                              int64_t(1) << 62,
+                              -(int64_t(1) << 40) * 3};
+  std::vector<int64_t> values = {kMin, kMin + 1, kMax, kMax - 1, 0, 1, -1};
+  std::mt19937_64 rng(7);
+  for (int64_t d : divisors) {
+    for (int64_t m : {int64_t{-3}, int64_t{-1}, int64_t{1}, int64_t{2}, int64_t{1} << 20}) {
+      const int64_t v = int64_t(uint64_t(d) * uint64_t(m));  // multiples (wrapped)
+      values.insert(values.end(), {v, int64_t(uint64_t(v) + 1), int64_t(uint64_t(v) - 1)});
+    }
+  }
+  for (int r = 0; r < 2000; ++r) values.push_back(random_int(rng, false));
+  Batch b(Schema({{"a", int64()}}), {Column::from(values)});
+  for (int64_t d : divisors) {
+    for (const Expr& e :
+         {col("a") % lit(d) == lit(int64_t{0}), lit(int64_t{0}) != col("a") % lit(d),
+          (col("a") * lit(int64_t{3}) + lit(int64_t{1})) % lit(d) == lit(int64_t{0})}) {
+      auto p = FusedProgram::compile(*e.node(), b.schema());
+      ASSERT_TRUE(p) << e.to_string();
+      EXPECT_EQ(check(e, b), Path::Fused) << e.to_string();
+    }
+    const auto t = fused::DivisibilityTest::of(d);
+    for (int64_t v : values) {
+      uint8_t got = 2;
+      fused::divisible_i64(&v, t, false, &got, 1);
+      const bool want = d == -1 || v % d == 0;  // (v % -1 overflows for INT64_MIN in C++)
+      ASSERT_EQ(got, want ? 1 : 0) << v << " % " << d;
+    }
+  }
+  // The divisibility form is one kernel call, not a remainder and a compare.
+  auto p =
+      FusedProgram::compile(*(col("a") % lit(int64_t{7}) == lit(int64_t{0})).node(), b.schema());
+  EXPECT_EQ(p->num_instructions(), 1u);
+}
+
+TEST(FusedProgramTest, WhatFallsBack) {
+  const Batch& b = batch();
+  // Not compiled: bare columns and literals, utf8, UDFs, aggregates, null literals, literals
+  // alone, unknown columns, type errors (the evaluator reports those).
+  for (const Expr& e :
+       {col("i"), col("i").alias("c"), lit(int64_t{1}), col("i").sum(), col("i") + lit(Value{}),
+        lit(int64_t{1}) + lit(int64_t{2}), col("nope") + lit(int64_t{1}), col("p") + col("i"),
+        col("i").cast(utf8()), col("x").cast(float64())}) {
+    EXPECT_EQ(FusedProgram::compile(*e.node(), b.schema()), nullptr) << e.to_string();
+  }
+  // Inputs with nulls go to the evaluator, batch by batch.
+  Batch with_nulls(Schema({{"a", int64()}}),
+                   {Column::from(std::vector<std::optional<int64_t>>{1, std::nullopt, 3})});
+  auto p = FusedProgram::compile(*(col("a") + lit(int64_t{1})).node(), with_nulls.schema());
+  ASSERT_TRUE(p);
+  EXPECT_FALSE(p->evaluate(with_nulls));
+  EXPECT_FALSE(p->evaluate(with_nulls.slice(0, 0)));
+  EXPECT_TRUE(p->evaluate(with_nulls.slice(2, 1)));  // the slice without the null
+  // A batch whose columns are not the compiled schema's goes to the evaluator too.
+  Batch other(Schema({{"a", float64()}}), {Column::from(std::vector<double>{1.0})});
+  EXPECT_FALSE(p->evaluate(other));
+}
+
+// Random expression trees of a requested type over the batch's columns.
+class ExprGen {
+ public:
+  explicit ExprGen(uint64_t seed) : rng_(seed) {}
+
+  Expr of(TypeId t, int depth) {
+    if (depth == 0 || rng_() % 4 == 0) return leaf(t);
+    switch (t) {
+      case TypeId::Int64:
+        return integer(depth);
+      case TypeId::Float64:
+        return floating(depth);
+      default:
+        return boolean(depth);
+    }
+  }
+
+ private:
+  Expr leaf(TypeId t) {
+    const bool literal = rng_() % 3 == 0;
+    switch (t) {
+      case TypeId::Int64:
+        return literal ? lit(random_int(rng_, true)) : col(pick({"i", "j", "k"}));
+      case TypeId::Float64:
+        return literal ? lit(random_float(rng_, true)) : col(pick({"x", "y", "z"}));
+      default:
+        return literal ? lit(bool(rng_() & 1)) : col(pick({"p", "q"}));
+    }
+  }
+  Expr integer(int depth) {
+    switch (rng_() % 6) {
+      case 0:
+        return -of(TypeId::Int64, depth - 1);
+      case 1:
+        return of(TypeId::Boolean, depth - 1).cast(int64());
+      default:
+        return apply(kArith[rng_() % 5], of(TypeId::Int64, depth - 1),
+                     of(TypeId::Int64, depth - 1));
+    }
+  }
+  Expr floating(int depth) {
+    switch (rng_() % 5) {
+      case 0:
+        return of(TypeId::Int64, depth - 1).cast(float64());
+      case 1:
+        return -of(TypeId::Float64, depth - 1);
+      default:
+        return apply(kArith[rng_() % 5], of(TypeId::Float64, depth - 1),
+                     of(rng_() % 2 ? TypeId::Int64 : TypeId::Float64, depth - 1));
+    }
+  }
+  Expr boolean(int depth) {
+    switch (rng_() % 7) {
+      case 0:
+        return !of(TypeId::Boolean, depth - 1);
+      case 1:
+        return apply(rng_() % 2 ? BinaryOp::And : BinaryOp::Or, of(TypeId::Boolean, depth - 1),
+                     of(TypeId::Boolean, depth - 1));
+      case 2:
+        return of(TypeId::Int64, depth - 1) % lit(random_int(rng_, true)) == lit(int64_t{0});
+      case 3:
+        return of(rng_() % 2 ? TypeId::Int64 : TypeId::Float64, depth - 1).is_null();
+      default: {
+        const TypeId t = rng_() % 2 ? TypeId::Int64 : TypeId::Float64;
+        return apply(kCompare[rng_() % 6], of(t, depth - 1), of(TypeId::Float64, depth - 1));
+      }
+    }
+  }
+  std::string pick(std::initializer_list<const char*> names) {
+    return *(names.begin() + rng_() % names.size());
+  }
+  std::mt19937_64 rng_;
+};
+
+TEST(FusedProgramTest, RandomTreesMatchEvaluator) {
+  ExprGen gen(2024);
+  int fused = 0, total = 0;
+  for (int r = 0; r < 600; ++r) {
+    const TypeId t = std::array{TypeId::Int64, TypeId::Float64, TypeId::Boolean}[r % 3];
+    const Expr e = gen.of(t, 1 + r % 4);
+    const Path path = check(e);
+    if (::testing::Test::HasFatalFailure()) return;
+    fused += path == Path::Fused;
+    ++total;
+  }
+  // Most trees take the fast path; the rest (zero divisors, literal-only subtrees) fall back.
+  EXPECT_GT(fused, total / 3);
+}
+
+TEST(FusedProgramTest, MaskMatchesEvaluatedColumn) {
+  for (int64_t rows : {int64_t{1}, int64_t{63}, int64_t{1024}, int64_t{1030}, kRows}) {
+    const Batch b = make_batch(rows, uint64_t(rows));
+    for (const Expr& e : {col("i") % lit(int64_t{3}) == lit(int64_t{0}), col("x") < col("y"),
+                          col("p") || col("i") > lit(int64_t{0})}) {
+      auto p = FusedProgram::compile(*e.node(), b.schema());
+      ASSERT_TRUE(p);
+      const Column want = evaluate(*e.node(), b);
+      std::vector<uint8_t> bits(static_cast<size_t>((rows + 7) / 8), 0xAB);
+      const std::optional<int64_t> ones = p->evaluate_mask(b, bits.data());
+      ASSERT_TRUE(ones) << e.to_string();
+      int64_t want_ones = 0;
+      for (int64_t r = 0; r < rows; ++r) {
+        want_ones += want.value<bool>(r);
+        ASSERT_EQ(get_bit(bits.data(), r), want.value<bool>(r)) << e.to_string() << " row " << r;
+      }
+      for (int64_t r = rows; r < int64_t(bits.size()) * 8; ++r)
+        ASSERT_FALSE(get_bit(bits.data(), r));
+      EXPECT_EQ(*ones, want_ones);
+    }
+  }
+  auto numeric = FusedProgram::compile(*(col("i") + col("j")).node(), batch().schema());
+  std::vector<uint8_t> bits(static_cast<size_t>(kRows));
+  EXPECT_FALSE(numeric->evaluate_mask(batch(), bits.data()));  // not a predicate
+}
+
+TEST(FusedProgramTest, CompressKeepsSelectedValuesInOrder) {
+  std::mt19937_64 rng(3);
+  for (int64_t n : {0, 1, 7, 8, 9, 63, 64, 65, 200, 1000}) {
+    for (int density : {0, 1, 50, 99, 100}) {
+      std::vector<int64_t> values(static_cast<size_t>(n));
+      std::vector<uint8_t> bits(static_cast<size_t>((n + 7) / 8 + 1), 0);
+      std::vector<int64_t> want;
+      for (int64_t i = 0; i < n; ++i) {
+        values[i] = int64_t(rng());
+        if (int(rng() % 100) < density) {
+          set_bit(bits.data(), i);
+          want.push_back(values[i]);
+        }
+      }
+      // One guard value after the kept ones: nothing may be written past them.
+      std::vector<int64_t> out(want.size() + 1, 77);
+      EXPECT_EQ(fused::compress_i64(values.data(), bits.data(), n, out.data()),
+                int64_t(want.size()));
+      EXPECT_TRUE(std::equal(want.begin(), want.end(), out.begin())) << n << " " << density;
+      EXPECT_EQ(out.back(), 77);
+    }
+  }
+}
+
+TEST(FusedProgramTest, ConcurrentEvaluationsShareOneProgram) {
+  auto p = FusedProgram::compile(
+      *((col("i") * lit(int64_t{3}) + col("k")) % lit(int64_t{7}) == lit(int64_t{0})).node(),
+      batch().schema());
+  ASSERT_TRUE(p);
+  const Column want = *p->evaluate(batch());
+  std::vector<std::thread> threads;
+  std::atomic<int> mismatches{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int r = 0; r < 20; ++r) {
+        const Column got = *p->evaluate(batch());
+        for (int64_t i = 0; i < got.size(); ++i)
+          mismatches += got.value<bool>(i) != want.value<bool>(i);
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(mismatches.load(), 0);
+}
+
+}  // namespace
+}  // namespace ember

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <limits>
 
 #include "ember/error.h"
 #include "io/line_number.h"
@@ -151,6 +152,22 @@ void CsvRecordReader::unescape_quotes() {
     }
     f.size = static_cast<uint32_t>(out - f.data);
   }
+}
+
+void CsvRecordReader::read_plain_run(size_t width, size_t max_rows, int64_t last_start,
+                                     CsvPlainRun& run) {
+  const int64_t limit = last_start < 0 ? std::numeric_limits<int64_t>::max()
+                                       : last_start - file_.offset_of(pos_);
+  const char* after =
+      index_plain_records(pos_, file_.end(), limit, delimiter_, width, max_rows, run);
+  pos_ += after - pos_;  // the same byte, through the window's own (mutable) pointer
+}
+
+void CsvRecordReader::fail_in_run(const CsvPlainRun& run, size_t row, size_t field_index,
+                                  const std::string& message) const {
+  // A plain record holds no quoted newline, so it lies on one line.
+  const int64_t line = line_number_at(file_.path(), file_.offset_of(run.record_begin(row)));
+  throw ParseError::at(file_.path(), line, static_cast<int64_t>(field_index + 1), message);
 }
 
 void CsvRecordReader::fail_at_field(size_t field_index, const std::string& message) const {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/chunked_file.h"
+#include "io/csv_plain_run.h"
 
 namespace ember {
 
@@ -35,6 +36,16 @@ class CsvRecordReader {
   /// Reads the next record; false at the end of the file. Throws ParseError on an unterminated
   /// quote or a stray character after a closing quote, IoError on a read failure.
   bool next();
+
+  /// Indexes up to `max_rows` plain records (see CsvPlainRun) that follow the current position,
+  /// within the bytes already read, and moves past them: next() then reads the record after
+  /// them. Records starting after file offset `last_start` (a split's end; -1: no limit) are
+  /// left alone. Zero rows when the next record is not plain or not wholly read yet.
+  void read_plain_run(size_t width, size_t max_rows, int64_t last_start, CsvPlainRun& run);
+  /// Throws ParseError "path:line:field: message" for field `field_index` (0-based) of record
+  /// `row` of `run`, the latest plain run read.
+  [[noreturn]] void fail_in_run(const CsvPlainRun& run, size_t row, size_t field_index,
+                                const std::string& message) const;
 
   const std::vector<CsvField>& fields() const { return fields_; }
   /// Absolute file offset of the current record's first byte.

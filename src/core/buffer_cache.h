@@ -8,9 +8,10 @@
 namespace ember {
 
 /// Recycles large 64-byte aligned heap blocks. Blocks from kMinBlock to kMaxBlock bytes are
-/// rounded up to a power of two; a block freed on any thread may be handed out on any other.
-/// All methods are thread-safe (one mutex per size class: buffers come and go per column per
-/// morsel, not per row, so the lock is cold).
+/// rounded up to a power of two. Each thread first reuses the last few blocks it freed itself
+/// (up to 1 MiB, lock-free, still in its cache); other blocks go to shared lists (one mutex per
+/// size class), where a block freed on any thread may be handed out on any other, and a
+/// thread's own blocks join them when it exits. All methods are thread-safe.
 class BufferCache {
  public:
   static constexpr size_t kAlignment = 64;
@@ -30,11 +31,14 @@ class BufferCache {
   /// Returns a block obtained from acquire(bytes) with the same `bytes`.
   void release(void* block, size_t bytes);
 
-  /// Bytes currently held idle in the cache (for tests and diagnostics).
+  /// Bytes currently held idle in the shared lists (for tests and diagnostics).
   size_t cached_bytes() const;
 
  private:
+  friend struct LocalBlocks;
   BufferCache() = default;
+  /// Puts a block of exactly `capacity` bytes on the shared lists, or frees it past the bound.
+  void release_shared(void* block, size_t capacity);
   struct SizeClass;
   SizeClass* classes_ = nullptr;
 };

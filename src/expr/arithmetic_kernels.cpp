@@ -7,6 +7,7 @@
 #include "expr/cast_kernels.h"
 #include "expr/kernel_input.h"
 #include "expr/scalar_division.h"
+#include "expr/wrapping_arithmetic.h"
 
 namespace ember {
 
@@ -14,16 +15,6 @@ namespace {
 
 using kernel::with_readers;
 
-// Wrapping integer arithmetic: signed overflow is undefined behaviour, unsigned wraps.
-inline int64_t wrap_add(int64_t x, int64_t y) { return int64_t(uint64_t(x) + uint64_t(y)); }
-inline int64_t wrap_sub(int64_t x, int64_t y) { return int64_t(uint64_t(x) - uint64_t(y)); }
-inline int64_t wrap_mul(int64_t x, int64_t y) { return int64_t(uint64_t(x) * uint64_t(y)); }
-// Zero divisors yield a placeholder 0 (the row is made null afterwards); -1 avoids the one
-// overflowing quotient.
-inline int64_t safe_div(int64_t x, int64_t y) {
-  return y == 0 ? 0 : (y == -1 ? wrap_sub(0, x) : x / y);
-}
-inline int64_t safe_mod(int64_t x, int64_t y) { return (y == 0 || y == -1) ? 0 : x % y; }
 
 template <class T, class Op>
 std::shared_ptr<Buffer> apply(const Operand& a, const Operand& b, int64_t n, Op op) {

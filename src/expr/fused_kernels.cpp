@@ -14,6 +14,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "expr/wrapping_arithmetic.h"
+
 namespace ember::fused {
 
 // ThreadSanitizer's runtime is not up yet when ifunc resolvers run at load time, so sanitized
@@ -38,14 +40,6 @@ namespace ember::fused {
 
 namespace {
 
-// Signed overflow is undefined behaviour; unsigned arithmetic wraps as the evaluator does.
-inline int64_t wrap_add(int64_t x, int64_t y) { return int64_t(uint64_t(x) + uint64_t(y)); }
-inline int64_t wrap_sub(int64_t x, int64_t y) { return int64_t(uint64_t(x) - uint64_t(y)); }
-inline int64_t wrap_mul(int64_t x, int64_t y) { return int64_t(uint64_t(x) * uint64_t(y)); }
-inline int64_t safe_div(int64_t x, int64_t y) {
-  return y == 0 ? 0 : (y == -1 ? wrap_sub(0, x) : x / y);
-}
-inline int64_t safe_mod(int64_t x, int64_t y) { return (y == 0 || y == -1) ? 0 : x % y; }
 
 // One loop per shape; inlined into each clone so every one is vectorised for its ISA.
 template <class T, class R, class F>

@@ -63,47 +63,16 @@ const std::vector<BinaryOp> kArith = {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mu
 const std::vector<BinaryOp> kCompare = {BinaryOp::Eq, BinaryOp::Ne, BinaryOp::Lt,
                                         BinaryOp::Le, BinaryOp::Gt, BinaryOp::Ge};
 
-Expr apply(BinaryOp op, const Expr& a, const Expr& b) {
-  switch (op) {
-    case BinaryOp::Add:
-      return a + b;
-    case BinaryOp::Sub:
-      return a - b;
-    case BinaryOp::Mul:
-      return a * b;
-    case BinaryOp::Div:
-      return a / b;
-    case BinaryOp::Mod:
-      return a % b;
-    case BinaryOp::Eq:
-      return a == b;
-    case BinaryOp::Ne:
-      return a != b;
-    case BinaryOp::Lt:
-      return a < b;
-    case BinaryOp::Le:
-      return a <= b;
-    case BinaryOp::Gt:
-      return a > b;
-    case BinaryOp::Ge:
-      return a >= b;
-    case BinaryOp::And:
-      return a && b;
-    default:
-      return a || b;
-  }
-}
-
 // Checks `l op r` for column/column and both column/literal shapes.
 void check_op(BinaryOp op, const std::string& l, const std::string& r, const Value& literal) {
   const Data& d = data();
-  Expr e = apply(op, col(l), col(r));
+  Expr e = testref::apply(op, col(l), col(r));
   expect_rows(evaluate(*e.node(), d.batch), reference(op, d.rows.at(l), d.rows.at(r)),
               e.to_string());
   const Rows lits(size_t(kRows), literal);
-  Expr el = apply(op, lit(literal), col(r));
+  Expr el = testref::apply(op, lit(literal), col(r));
   expect_rows(evaluate(*el.node(), d.batch), reference(op, lits, d.rows.at(r)), el.to_string());
-  Expr er = apply(op, col(l), lit(literal));
+  Expr er = testref::apply(op, col(l), lit(literal));
   expect_rows(evaluate(*er.node(), d.batch), reference(op, d.rows.at(l), lits), er.to_string());
 }
 

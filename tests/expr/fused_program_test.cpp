@@ -129,37 +129,6 @@ Path check(const Expr& e, const Batch& b = batch()) {
   return Path::Fused;
 }
 
-Expr apply(BinaryOp op, const Expr& a, const Expr& b) {
-  switch (op) {
-    case BinaryOp::Add:
-      return a + b;
-    case BinaryOp::Sub:
-      return a - b;
-    case BinaryOp::Mul:
-      return a * b;
-    case BinaryOp::Div:
-      return a / b;
-    case BinaryOp::Mod:
-      return a % b;
-    case BinaryOp::Eq:
-      return a == b;
-    case BinaryOp::Ne:
-      return a != b;
-    case BinaryOp::Lt:
-      return a < b;
-    case BinaryOp::Le:
-      return a <= b;
-    case BinaryOp::Gt:
-      return a > b;
-    case BinaryOp::Ge:
-      return a >= b;
-    case BinaryOp::And:
-      return a && b;
-    default:
-      return a || b;
-  }
-}
-
 const BinaryOp kArith[] = {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div,
                            BinaryOp::Mod};
 const BinaryOp kCompare[] = {BinaryOp::Eq, BinaryOp::Ne, BinaryOp::Lt,
@@ -168,8 +137,9 @@ const BinaryOp kCompare[] = {BinaryOp::Eq, BinaryOp::Ne, BinaryOp::Lt,
 // `l op r` as column/column, literal/column and column/literal, all on the fast path.
 void expect_fused_shapes(BinaryOp op, const std::string& l, const std::string& r,
                          const Value& literal) {
-  const Expr shapes[] = {apply(op, col(l), col(r)), apply(op, lit(literal), col(r)),
-                         apply(op, col(l), lit(literal))};
+  const Expr shapes[] = {testref::apply(op, col(l), col(r)),
+                         testref::apply(op, lit(literal), col(r)),
+                         testref::apply(op, col(l), lit(literal))};
   for (const Expr& e : shapes) EXPECT_EQ(check(e), Path::Fused) << e.to_string();
 }
 
@@ -262,10 +232,10 @@ TEST(FusedProgramTest, MultiplyAddIsOnePass) {
 TEST(FusedProgramTest, DivisionByZeroIsNull) {
   // A column divisor holding zeros: those rows are null, which only the evaluator produces.
   for (BinaryOp op : {BinaryOp::Div, BinaryOp::Mod}) {
-    EXPECT_EQ(check(apply(op, col("i"), col("j"))), Path::Fallback);
-    EXPECT_EQ(check(apply(op, lit(int64_t{5}), col("j"))), Path::Fallback);
+    EXPECT_EQ(check(testref::apply(op, col("i"), col("j"))), Path::Fallback);
+    EXPECT_EQ(check(testref::apply(op, lit(int64_t{5}), col("j"))), Path::Fallback);
     // A literal zero makes every row null: not compiled at all.
-    EXPECT_EQ(check(apply(op, col("i"), lit(int64_t{0}))), Path::NotCompiled);
+    EXPECT_EQ(check(testref::apply(op, col("i"), lit(int64_t{0}))), Path::NotCompiled);
   }
   EXPECT_EQ(check(col("x") % col("y")), Path::Fallback);
   EXPECT_EQ(check(col("x") % lit(0.0)), Path::NotCompiled);
@@ -382,7 +352,7 @@ class ExprGen {
       case 1:
         return of(TypeId::Boolean, depth - 1).cast(int64());
       default:
-        return apply(kArith[rng_() % 5], of(TypeId::Int64, depth - 1),
+        return testref::apply(kArith[rng_() % 5], of(TypeId::Int64, depth - 1),
                      of(TypeId::Int64, depth - 1));
     }
   }
@@ -393,7 +363,7 @@ class ExprGen {
       case 1:
         return -of(TypeId::Float64, depth - 1);
       default:
-        return apply(kArith[rng_() % 5], of(TypeId::Float64, depth - 1),
+        return testref::apply(kArith[rng_() % 5], of(TypeId::Float64, depth - 1),
                      of(rng_() % 2 ? TypeId::Int64 : TypeId::Float64, depth - 1));
     }
   }
@@ -402,7 +372,7 @@ class ExprGen {
       case 0:
         return !of(TypeId::Boolean, depth - 1);
       case 1:
-        return apply(rng_() % 2 ? BinaryOp::And : BinaryOp::Or, of(TypeId::Boolean, depth - 1),
+        return testref::apply(rng_() % 2 ? BinaryOp::And : BinaryOp::Or, of(TypeId::Boolean, depth - 1),
                      of(TypeId::Boolean, depth - 1));
       case 2:
         return of(TypeId::Int64, depth - 1) % lit(random_int(rng_, true)) == lit(int64_t{0});
@@ -410,7 +380,7 @@ class ExprGen {
         return of(rng_() % 2 ? TypeId::Int64 : TypeId::Float64, depth - 1).is_null();
       default: {
         const TypeId t = rng_() % 2 ? TypeId::Int64 : TypeId::Float64;
-        return apply(kCompare[rng_() % 6], of(t, depth - 1), of(TypeId::Float64, depth - 1));
+        return testref::apply(kCompare[rng_() % 6], of(t, depth - 1), of(TypeId::Float64, depth - 1));
       }
     }
   }

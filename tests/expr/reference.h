@@ -14,6 +14,39 @@ namespace ember::testref {
 
 using Rows = std::vector<Value>;
 
+/// The expression `a op b`, built through the public operators.
+inline Expr apply(BinaryOp op, const Expr& a, const Expr& b) {
+  switch (op) {
+    case BinaryOp::Add:
+      return a + b;
+    case BinaryOp::Sub:
+      return a - b;
+    case BinaryOp::Mul:
+      return a * b;
+    case BinaryOp::Div:
+      return a / b;
+    case BinaryOp::Mod:
+      return a % b;
+    case BinaryOp::Eq:
+      return a == b;
+    case BinaryOp::Ne:
+      return a != b;
+    case BinaryOp::Lt:
+      return a < b;
+    case BinaryOp::Le:
+      return a <= b;
+    case BinaryOp::Gt:
+      return a > b;
+    case BinaryOp::Ge:
+      return a >= b;
+    case BinaryOp::And:
+      return a && b;
+    default:
+      return a || b;
+  }
+}
+
+
 inline Rows rows_of(const Column& c) {
   Rows out;
   for (int64_t i = 0; i < c.size(); ++i) out.push_back(c.get(i));

@@ -9,7 +9,7 @@ namespace ember {
 class AggregateSink::Part : public PartitionSink {
  public:
   Part(AggregateSink& sink, int partition)
-      : sink_(sink), partition_(partition), accumulators_(sink.fresh()) {}
+      : sink_(sink), partition_(partition), accumulators_(sink.prototype_) {}
 
   void consume(const Batch& batch) override {
     for (size_t i = 0; i < accumulators_.size(); ++i)
@@ -38,14 +38,12 @@ AggregateSink::AggregateSink(std::vector<ExprPtr> aggregates, const Schema& inpu
   }
 }
 
-std::vector<Accumulator> AggregateSink::fresh() const { return prototype_; }
-
 std::unique_ptr<PartitionSink> AggregateSink::open(int partition) {
   return std::make_unique<Part>(*this, partition);
 }
 
 Table AggregateSink::result() const {
-  std::vector<Accumulator> total = fresh();
+  std::vector<Accumulator> total = prototype_;
   for (const auto& part : partials_) {
     if (!part) continue;
     for (size_t i = 0; i < total.size(); ++i) total[i].merge((*part)[i]);

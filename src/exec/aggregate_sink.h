@@ -26,10 +26,9 @@ class AggregateSink : public Sink {
 
  private:
   class Part;
-  std::vector<Accumulator> fresh() const;
 
   std::vector<ExprPtr> inputs_;  ///< each aggregate's input expression
-  std::vector<Accumulator> prototype_;
+  std::vector<Accumulator> prototype_;  ///< empty states, copied for each partition
   Schema result_;
   std::mutex mu_;
   std::vector<std::optional<std::vector<Accumulator>>> partials_;

@@ -53,20 +53,24 @@ std::string describe_node(const LogicalNode& n) {
   return "?";
 }
 
-/// Types each expression and checks that output names are unique; `op` names the method.
-Schema output_schema(const std::vector<ExprPtr>& exprs, const Schema& input, const char* op,
-                     DataType (*infer)(const ExprNode&, const Schema&)) {
+/// A node with one output column per expression: types each one and checks that output names
+/// are unique; `op` names the method in errors.
+NodePtr node_of_exprs(NodeKind kind, NodePtr input, std::vector<ExprPtr> exprs, const char* op,
+                      DataType (*infer)(const ExprNode&, const Schema&)) {
   std::vector<Field> fields;
   std::set<std::string> names;
   for (const auto& e : exprs) {
-    DataType t = infer(*e, input);
+    DataType t = infer(*e, input->schema);
     std::string name = output_name(*e);
     if (!names.insert(name).second)
       throw InvalidArgument("duplicate output column '" + name + "' in " + op +
                             ": give one of them another name with .alias(...)");
     fields.push_back({name, t});
   }
-  return Schema(std::move(fields));
+  auto n = node_over(kind, std::move(input));
+  n->schema = Schema(std::move(fields));
+  n->exprs = std::move(exprs);
+  return n;
 }
 
 void print(const LogicalNode& n, int depth, std::ostringstream& out) {
@@ -86,11 +90,8 @@ NodePtr make_source(std::shared_ptr<const Source> source) {
 
 NodePtr make_project(NodePtr input, std::vector<ExprPtr> exprs) {
   if (exprs.empty()) throw InvalidArgument("select needs at least one expression");
-  Schema schema = output_schema(exprs, input->schema, "select", infer_type);
-  auto n = node_over(NodeKind::Project, std::move(input));
-  n->schema = std::move(schema);
-  n->exprs = std::move(exprs);
-  return n;
+  return node_of_exprs(NodeKind::Project, std::move(input), std::move(exprs), "select",
+                       infer_type);
 }
 
 NodePtr make_filter(NodePtr input, ExprPtr predicate) {
@@ -112,11 +113,8 @@ NodePtr make_limit(NodePtr input, int64_t limit) {
 
 NodePtr make_aggregate(NodePtr input, std::vector<ExprPtr> aggregates) {
   if (aggregates.empty()) throw InvalidArgument("agg needs at least one aggregate expression");
-  Schema schema = output_schema(aggregates, input->schema, "agg", infer_aggregate_type);
-  auto n = node_over(NodeKind::Aggregate, std::move(input));
-  n->schema = std::move(schema);
-  n->exprs = std::move(aggregates);
-  return n;
+  return node_of_exprs(NodeKind::Aggregate, std::move(input), std::move(aggregates), "agg",
+                       infer_aggregate_type);
 }
 
 NodePtr make_repartition(NodePtr input, int num_partitions) {

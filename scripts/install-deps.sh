@@ -2,6 +2,7 @@
 # Installs what ember needs on Debian 12, only where it is missing. Safe to run repeatedly.
 #   scripts/install-deps.sh            build + tests + the example
 #   scripts/install-deps.sh --bench    also the benchmark baselines (Dask, pyhunspell, gnuplot)
+#   scripts/install-deps.sh --fuzz     also clang 14 and its libFuzzer runtime (scripts/fuzz.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,9 @@ packages=(cmake ninja-build g++ pkg-config libgtest-dev libgmock-dev libbenchmar
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(python3 python3-distributed python3-pandas python3-hunspell gnuplot-nox hyperfine
              zlib1g-dev)
+fi
+if [[ "${1:-}" == "--fuzz" ]]; then
+  packages+=(clang-14 libclang-rt-14-dev)
 fi
 
 missing=()

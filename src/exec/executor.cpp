@@ -13,6 +13,7 @@
 #include "exec/pool_set.h"
 #include "exec/progress_bar.h"
 #include "exec/table_source.h"
+#include "io/output_dir.h"
 #include "io/staged_output.h"
 #include "plan/optimizer.h"
 #include "resources/resource_pool.h"
@@ -134,6 +135,9 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
   auto start = std::chrono::steady_clock::now();
   NodePtr optimized = optimize(plan);
   PhysicalPlan physical = plan_physical(*optimized);
+  // A write that would replace its own input is refused before anything runs.
+  if (out.kind != QueryOutput::Kind::Collect)
+    check_not_read_by_query(resolve_output_dir(out.dir), source_files(*plan));
 
   // Admission first: nothing is constructed for a query that cannot fit.
   std::shared_ptr<ResourcePool> resources = ResourcePool::for_run(options.resources);

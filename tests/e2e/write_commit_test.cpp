@@ -211,6 +211,36 @@ TEST(WriteCommit, FailedFirstWriteCreatesNothing) {
   EXPECT_THAT(debris_of(out), IsEmpty());
 }
 
+TEST(WriteCommit, WritingIntoTheDirectoryTheQueryReadsIsInvalidArgument) {
+  Scratch s;
+  const fs::path out = s / "out";
+  write_previous(out);
+  const auto before = listing(out);
+  constructions = 0;
+  Udf counted = Udf::cls<CountedModel>("counted").returns(int64());
+  DataFrame df = read_csv((out / "*.csv").string()).with_column("y", counted(col("id")));
+  std::string msg = error_of<InvalidArgument>([&] { df.write_csv(out.string(), machine()); });
+  EXPECT_THAT(msg, HasSubstr((out / "part-00000.csv").string()));
+  EXPECT_THAT(msg, HasSubstr("'" + out.string() + "'"));
+  // The parent holds the input too, spelled another way.
+  msg = error_of<InvalidArgument>([&] { df.write_jsonl((out / ".." / "out").string()); });
+  EXPECT_THAT(msg, HasSubstr("part-00000.csv"));
+  EXPECT_THROW(df.write_csv((out / "..").string()), InvalidArgument);
+  EXPECT_EQ(constructions.load(), 0) << "the check must come before any actor starts";
+  EXPECT_EQ(listing(out), before);
+  EXPECT_THAT(debris_of(out), IsEmpty());
+}
+
+TEST(WriteCommit, JsonlSelfReadIsInvalidArgument) {
+  Scratch s;
+  const fs::path out = s / "out";
+  range(20, 2).write_jsonl(out.string());
+  const auto before = listing(out);
+  EXPECT_THROW(read_jsonl((out / "part-00001.jsonl").string()).write_jsonl(out.string()),
+               InvalidArgument);
+  EXPECT_EQ(listing(out), before);
+}
+
 TEST(WriteCommit, ForeignEntryInTheTargetIsInvalidArgument) {
   Scratch s;
   const fs::path out = s / "out";

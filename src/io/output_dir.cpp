@@ -65,7 +65,8 @@ void check_only_outputs_inside(const OutputDir& dir) {
 OutputDir resolve_output_dir(const std::string& dir) {
   if (dir.empty()) throw IoError("empty output directory name");
   std::error_code ec;
-  fs::path resolved = fs::weakly_canonical(fs::absolute(dir), ec);
+  fs::path resolved = fs::absolute(dir, ec);
+  if (!ec) resolved = fs::weakly_canonical(resolved, ec);
   if (ec) throw IoError("cannot resolve output directory '" + dir + "': " + ec.message());
   if (!resolved.has_filename()) resolved = resolved.parent_path();  // a trailing slash
   if (resolved == resolved.root_path()) {

@@ -3,7 +3,9 @@
 
 #include <chrono>
 #include <cmath>
+#include <optional>
 
+#include "ember/error.h"
 #include "exec/aggregate_sink.h"
 #include "exec/collect_sink.h"
 #include "exec/file_sink.h"
@@ -11,7 +13,8 @@
 #include "exec/pool_set.h"
 #include "exec/progress_bar.h"
 #include "exec/table_source.h"
-#include "ember/error.h"
+#include "io/output_dir.h"
+#include "io/staged_output.h"
 #include "plan/optimizer.h"
 #include "resources/resource_pool.h"
 
@@ -56,6 +59,16 @@ std::unique_ptr<Sink> make_sink(const Pipeline& p, const QueryOutput& out, int p
   throw Error("internal: unknown pipeline end");
 }
 
+/// A query that writes files commits only a complete set: every partition's part must exist.
+void check_every_part_written(const Sink& sink, const Source& source) {
+  const auto* files = dynamic_cast<const FileSink*>(&sink);
+  if (files == nullptr || files->parts_written() == source.num_partitions()) return;
+  // Broken invariant: the pipeline ended without an error but some partition never finished.
+  throw Error("internal: only " + std::to_string(files->parts_written()) + " of " +
+              std::to_string(source.num_partitions()) +
+              " output files were written; the output directory is left as it was");
+}
+
 /// The source that carries a breaker's output into the next pipeline.
 std::shared_ptr<const Source> carry(const Pipeline& p, Sink& sink) {
   if (p.end == PipelineEnd::Aggregate)
@@ -80,6 +93,7 @@ Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const QueryOu
     std::unique_ptr<Sink> sink = make_sink(p, out, source.num_partitions());
     run_pipeline(query, p, source, *sink, threads);
     if (std::exception_ptr e = query.error()) std::rethrow_exception(e);
+    if (p.end == PipelineEnd::Output) check_every_part_written(*sink, source);
     if (p.end != PipelineEnd::Output) {
       carried = carry(p, *sink);
     } else if (auto* collected = dynamic_cast<CollectSink*>(sink.get())) {
@@ -87,6 +101,14 @@ Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const QueryOu
     }
   }
   return result;
+}
+
+/// Checks a file-writing query's output before any work runs, and stages it: the files go to a
+/// hidden directory beside the target that replaces it only when the whole query succeeds.
+/// None for a query that collects.
+std::optional<StagedOutput> open_output(const QueryOutput& out) {
+  if (out.kind == QueryOutput::Kind::Collect) return std::nullopt;
+  return StagedOutput::open(out.dir);
 }
 
 QueryStats collect_stats(PoolSet& pools, const ResourceLease& lease) {
@@ -113,13 +135,17 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
   auto start = std::chrono::steady_clock::now();
   NodePtr optimized = optimize(plan);
   PhysicalPlan physical = plan_physical(*optimized);
+  // A write that would replace its own input is refused before anything runs.
+  if (out.kind != QueryOutput::Kind::Collect)
+    check_not_read_by_query(resolve_output_dir(out.dir), source_files(*plan));
 
   // Admission first: nothing is constructed for a query that cannot fit.
   std::shared_ptr<ResourcePool> resources = ResourcePool::for_run(options.resources);
   ResourceLease lease = resources->admit(pool_requests(physical));
-  if (out.kind != QueryOutput::Kind::Collect)
-    prepare_output_dir(out.dir, out.kind == QueryOutput::Kind::Csv ? FileFormat::Csv
-                                                                   : FileFormat::Jsonl);
+  // Declared before the pools, so that on failure the actors are gone before it aborts.
+  std::optional<StagedOutput> output = open_output(out);
+  QueryOutput writing = out;
+  if (output) writing.dir = output->dir();
 
   PoolSet pools(physical.pools, lease);
   pools.start();
@@ -127,9 +153,11 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
   QueryResult result;
   {
     ProgressBar progress(query, options.progress);
-    result.table = run_pipelines(query, physical, out, pipeline_threads(options, lease.cpus_left()));
+    result.table =
+        run_pipelines(query, physical, writing, pipeline_threads(options, lease.cpus_left()));
   }
   pools.stop();
+  if (output) output->commit();  // the whole query succeeded: the new set replaces the old
   result.stats = collect_stats(pools, lease);
   result.stats.rows_out =
       out.kind == QueryOutput::Kind::Collect ? result.table.num_rows() : query.rows_out.load();

@@ -15,6 +15,14 @@ std::string describe_splits(const std::string& kind, const std::string& pattern,
          std::to_string(splits.size()) + " partitions)";
 }
 
+/// Each file once, in split order (a large file is cut into several splits).
+std::vector<std::string> files_of(const std::vector<FileSplit>& splits) {
+  std::vector<std::string> files;
+  for (const auto& s : splits)
+    if (files.empty() || files.back() != s.path) files.push_back(s.path);
+  return files;
+}
+
 }  // namespace
 
 CsvSource::CsvSource(std::string pattern, CsvOptions options)
@@ -28,6 +36,8 @@ std::unique_ptr<BatchReader> CsvSource::open(int p, int64_t batch_rows) const {
 
 std::string CsvSource::describe() const { return describe_splits("CsvScan", pattern_, scan_.splits); }
 
+std::vector<std::string> CsvSource::files() const { return files_of(scan_.splits); }
+
 JsonlSource::JsonlSource(std::string pattern)
     : pattern_(std::move(pattern)), scan_(plan_jsonl_scan(pattern_)) {}
 
@@ -38,5 +48,7 @@ std::unique_ptr<BatchReader> JsonlSource::open(int p, int64_t batch_rows) const 
 std::string JsonlSource::describe() const {
   return describe_splits("JsonlScan", pattern_, scan_.splits);
 }
+
+std::vector<std::string> JsonlSource::files() const { return files_of(scan_.splits); }
 
 }  // namespace ember

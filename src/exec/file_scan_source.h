@@ -15,6 +15,7 @@ class CsvSource : public Source {
   int num_partitions() const override { return static_cast<int>(scan_.splits.size()); }
   std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override;
   std::string describe() const override;
+  std::vector<std::string> files() const override;
 
  private:
   std::string pattern_;
@@ -29,6 +30,7 @@ class JsonlSource : public Source {
   int num_partitions() const override { return static_cast<int>(scan_.splits.size()); }
   std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override;
   std::string describe() const override;
+  std::vector<std::string> files() const override;
 
  private:
   std::string pattern_;

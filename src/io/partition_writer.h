@@ -1,4 +1,5 @@
-// Writing one partition to one output file, atomically.
+// Writing one partition to one output file, atomically. The directory is a query's staging
+// directory (see staged_output.h); the whole set becomes visible at once when the query commits.
 #pragma once
 
 #include <memory>
@@ -22,10 +23,6 @@ class PartitionWriter {
   virtual void commit() = 0;
 };
 
-/// Creates `dir` if needed and checks it is writable; removes stale part files of `format`
-/// (`part-*.<ext>` and leftover `.part-*.<ext>.tmp`) so a rerun does not mix outputs. Call once,
-/// before any writer of the query is opened. Throws IoError.
-void prepare_output_dir(const std::string& dir, FileFormat format);
 /// Opens the writer of partition `partition` (file `part-NNNNN.<ext>`, five digits or more).
 /// Throws IoError when the temp file cannot be created.
 std::unique_ptr<PartitionWriter> open_partition_writer(const std::string& dir, int partition,

@@ -139,6 +139,22 @@ NodePtr make_actor_pool_project(NodePtr input, std::shared_ptr<const UdfSpec> ud
   return n;
 }
 
+std::vector<std::string> source_files(const LogicalNode& root) {
+  std::vector<std::string> files;
+  std::set<std::string> seen;
+  std::vector<const LogicalNode*> stack{&root};
+  while (!stack.empty()) {
+    const LogicalNode* n = stack.back();
+    stack.pop_back();
+    if (n->source) {
+      for (std::string& f : n->source->files())
+        if (seen.insert(f).second) files.push_back(std::move(f));
+    }
+    for (auto it = n->children.rbegin(); it != n->children.rend(); ++it) stack.push_back(it->get());
+  }
+  return files;
+}
+
 std::string to_string(const LogicalNode& node) {
   std::ostringstream out;
   print(node, 0, out);

@@ -54,6 +54,9 @@ NodePtr make_actor_pool_project(NodePtr input, std::shared_ptr<const UdfSpec> ud
                                 std::vector<std::string> arg_columns,
                                 std::vector<std::string> arg_names, std::string output_column);
 
+/// Every file the plan's sources read, each once, in plan order.
+std::vector<std::string> source_files(const LogicalNode& root);
+
 /// Indented tree, one node a line, root first.
 std::string to_string(const LogicalNode& node);
 

@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ember/types.h"
 #include "io/batch_reader.h"
@@ -20,6 +21,9 @@ class Source {
   virtual std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const = 0;
   /// One line for explain(), e.g. "CsvScan data/*.csv (12 files, 14 partitions)".
   virtual std::string describe() const = 0;
+  /// The files this source reads, as it names them; none for a source in memory. Lets a write
+  /// refuse to replace a directory that its own query reads.
+  virtual std::vector<std::string> files() const { return {}; }
 };
 
 }  // namespace ember

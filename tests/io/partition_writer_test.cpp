@@ -1,4 +1,4 @@
-// Output files: exact CSV/JSONL text, atomic commit, stale outputs and write errors.
+// Output files: exact CSV/JSONL text, atomic commit of each file, and write errors.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -101,47 +101,6 @@ TEST(PartitionWriter, OpeningInAMissingDirectoryIsAnIoError) {
   const std::string msg = error_of<IoError>(
       [&] { open_partition_writer(dir.file("nope"), 0, small_table().schema(), FileFormat::Csv); });
   EXPECT_THAT(msg, HasSubstr(dir.file("nope")));
-}
-
-TEST(PrepareOutputDir, CreatesNestedDirectories) {
-  TempDir dir;
-  prepare_output_dir(dir.file("a/b/c"), FileFormat::Csv);
-  EXPECT_TRUE(fs::is_directory(dir.file("a/b/c")));
-  EXPECT_TRUE(fs::is_empty(dir.file("a/b/c")));  // the writability probe is gone
-}
-
-TEST(PrepareOutputDir, RemovesStalePartsOfThatFormatOnly) {
-  TempDir dir;
-  dir.write("part-00000.csv", "old");
-  dir.write("part-00009.csv", "old");
-  dir.write(".part-00002.csv.tmp", "old");
-  dir.write("part-00000.jsonl", "keep");
-  dir.write("notes.csv", "keep");
-  prepare_output_dir(dir.path(), FileFormat::Csv);
-  std::vector<std::string> left;
-  for (const auto& e : fs::directory_iterator(dir.path())) left.push_back(e.path().filename());
-  std::sort(left.begin(), left.end());
-  EXPECT_EQ(left, (std::vector<std::string>{"notes.csv", "part-00000.jsonl"}));
-}
-
-TEST(PrepareOutputDir, PathUnderARegularFileIsAnIoError) {
-  TempDir dir;
-  dir.write("file", "x");
-  const std::string msg =
-      error_of<IoError>([&] { prepare_output_dir(dir.file("file/out"), FileFormat::Csv); });
-  EXPECT_THAT(msg, HasSubstr(dir.file("file/out")));
-}
-
-TEST(PrepareOutputDir, ExistingRegularFileIsAnIoError) {
-  TempDir dir;
-  dir.write("out", "x");
-  const std::string msg =
-      error_of<IoError>([&] { prepare_output_dir(dir.file("out"), FileFormat::Jsonl); });
-  EXPECT_THAT(msg, HasSubstr("not a directory"));
-}
-
-TEST(PrepareOutputDir, UnwritableLocationIsAnIoError) {
-  EXPECT_THROW(prepare_output_dir("/proc/ember-io-test-out", FileFormat::Csv), IoError);
 }
 
 }  // namespace

@@ -80,7 +80,6 @@ void expect_same_table(const Table& expected, const Table& actual) {
 }
 
 void write_one_part(const std::string& dir, const Table& t, FileFormat format) {
-  prepare_output_dir(dir, format);
   auto w = open_partition_writer(dir, 0, t.schema(), format);
   for (const Batch& b : t.batches()) w->write(b);
   w->commit();

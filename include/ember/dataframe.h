@@ -84,8 +84,13 @@ class DataFrame {
   std::string explain(const RunOptions& options = {}) const;
   Table collect(const RunOptions& options = {}) const;
   QueryResult execute(const RunOptions& options = {}) const;
-  /// One file per partition, part-NNNNN.csv, each written atomically (temp name, then rename).
+  /// One file per partition (part-NNNNN.csv) plus an empty _SUCCESS marker. The directory is
+  /// replaced as a whole, in one atomic step, only when the whole query succeeded; a failed or
+  /// killed query leaves the previous output untouched (docs/write_protocol.md). Throws
+  /// InvalidArgument, before any work runs, for a directory holding files ember did not write
+  /// or one that the query itself reads.
   void write_csv(std::string dir, const RunOptions& options = {}) const;
+  /// As write_csv, with part-NNNNN.jsonl files.
   void write_jsonl(std::string dir, const RunOptions& options = {}) const;
 
   const std::shared_ptr<const LogicalNode>& node() const { return node_; }

@@ -141,7 +141,7 @@ void ActorPool::Impl::serve_calls(ActorSlot& slot, Actor& actor) {
   std::unique_lock lock(mu);
   for (;;) {
     slot.wake.wait(lock, [&] { return stopping || !slot.mailbox.empty(); });
-    if (stopping) return;  // stop() has cancelled whatever was still in the mailbox
+    if (stopping) return;  // cancel() has refused whatever was still in the mailbox
     ActorTask task = slot.mailbox.pop();
     lock.unlock();
     run_task(slot, actor, task);

@@ -18,7 +18,7 @@ namespace ember {
 using CallResult = std::variant<Column, std::exception_ptr>;
 
 /// Owns N actors, each driven by a thread of its own that constructs the UDF, serves its calls
-/// one at a time and destroys it (see src/udf/actor_lifecycle.md). Thread-safe.
+/// one at a time and destroys it (see docs/actor_lifecycle.md). Thread-safe.
 class ActorPool {
  public:
   /// One actor per context (from admission). An empty `actors` means spec->concurrency actors
@@ -41,14 +41,15 @@ class ActorPool {
   ///
   /// A batch that fails (after its retries) fails its query, so the pool runs nothing more:
   /// work still queued, and work dispatched later, completes at once with that same error,
-  /// and process actors start no replacement worker. Calls already running finish. Once the
-  /// pool is cancelled or stopping, such work completes with Cancelled instead.
+  /// and process actors start no replacement worker (a call already running finishes, but a
+  /// worker that dies under it is not replaced). Work refused because the pool was cancelled
+  /// or is stopping completes with Cancelled, or with that error if a batch failed first.
   void dispatch(Batch args, std::function<void(CallResult)> done);
-  /// Ends the pool's service without waiting: queued work completes with Cancelled (on this
-  /// thread), later dispatches are refused the same way, process actors start no worker and
-  /// retry nothing, and each actor destroys its instance once its running call (if any) has
-  /// delivered. For a query that has failed. Idempotent; any thread, concurrently; not from
-  /// `done`.
+  /// Ends the pool's service without waiting, for a query that has failed: queued work
+  /// completes (on this thread) as dispatch() describes, later dispatches are refused the same
+  /// way, process actors start no worker and retry nothing, and each actor destroys its
+  /// instance once its running call (if any) has delivered. Idempotent; any thread,
+  /// concurrently; not from `done`.
   void cancel();
   /// cancel(), then waits for running calls to finish and deliver and for each actor thread to
   /// destroy its instance, and joins them. Idempotent and safe to call concurrently (every

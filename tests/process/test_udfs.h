@@ -170,6 +170,7 @@ class SegfaultLogging {
     append_line("call " + std::to_string(in.column(0).value<int64_t>(0)));
     const rlimit none{0, 0};
     ::setrlimit(RLIMIT_CORE, &none);
+    ::signal(SIGSEGV, SIG_DFL);  // die of it even where a sanitizer installed a handler
     ::raise(SIGSEGV);
     abort_quietly();  // not reached: SIGSEGV's default action ends the process
   }

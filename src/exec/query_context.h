@@ -23,8 +23,10 @@ class QueryContext {
       if (!error_ && !is_cancelled_error(e)) error_ = e;
     }
     cancelled_.store(true, std::memory_order_release);
-    // Queued batches will not be needed: cancel them now so the query stops promptly.
-    for (auto& p : pools_) p->stop();
+    // Queued batches will not be needed: cancel them now so the query stops promptly. Every
+    // pool at once and without waiting, so that none goes on starting workers while another
+    // finishes a long call; the executor joins the pools when the query ends.
+    for (auto& p : pools_) p->cancel();
   }
   bool cancelled() const { return cancelled_.load(std::memory_order_acquire); }
   std::exception_ptr error() const {

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "ember/error.h"
+#include "resources/resource_pool.h"
 
 namespace ember {
 namespace {
@@ -31,8 +32,10 @@ std::optional<std::string> read_text(const fs::path& path) {
 }
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n')) s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -114,9 +117,8 @@ std::optional<double> cgroup_cpu_quota() {
   if (auto v1 = own_cgroup("cpu")) {
     for (const char* root : {"/sys/fs/cgroup/cpu,cpuacct", "/sys/fs/cgroup/cpu"}) {
       if (!fs::exists(root)) continue;
-      auto period = tightest_limit(root, *v1, "cpu.cfs_period_us", [](const std::string& t) {
-        return parse_number<double>(t);
-      });
+      auto period = tightest_limit(root, *v1, "cpu.cfs_period_us",
+                                   [](const std::string& t) { return parse_number<double>(t); });
       auto quota = tightest_limit(root, *v1, "cpu.cfs_quota_us",
                                   [](const std::string& t) -> std::optional<double> {
                                     auto q = parse_number<double>(t);  // -1 means no limit
@@ -163,8 +165,8 @@ bool on_path(const std::string& name) {
 std::vector<int> nvidia_smi_devices() {
   if (!on_path("nvidia-smi")) return {};
   // A wedged driver can make nvidia-smi hang; detection must not.
-  std::string cmd = on_path("timeout") ? "timeout 10 nvidia-smi -L 2>/dev/null"
-                                       : "nvidia-smi -L 2>/dev/null";
+  std::string cmd =
+      on_path("timeout") ? "timeout 10 nvidia-smi -L 2>/dev/null" : "nvidia-smi -L 2>/dev/null";
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (!pipe) return {};
   std::vector<int> ids;
@@ -182,12 +184,14 @@ std::vector<int> parse_ember_gpus(std::string_view text) {
   if (text.empty()) return {};
   auto fail = [&]() -> std::vector<int> {
     throw InvalidArgument("EMBER_GPUS='" + std::string(text) +
-                          "' is neither a GPU count (e.g. \"4\") nor a list of distinct device "
-                          "ids (e.g. \"0,2\")");
+                          "' is neither a GPU count (e.g. \"4\", at most " +
+                          std::to_string(ResourcePool::kMaxGpus) +
+                          ") nor a list of distinct device ids (e.g. \"0,2\")");
   };
   if (text.find(',') == std::string_view::npos) {
     auto count = parse_number<int>(text);
-    if (!count || *count < 0) return fail();
+    // Checked before the ids are allocated: "2000000000" would take gigabytes.
+    if (!count || *count < 0 || *count > ResourcePool::kMaxGpus) return fail();
     std::vector<int> ids(static_cast<size_t>(*count));
     for (int i = 0; i < *count; ++i) ids[static_cast<size_t>(i)] = i;
     return ids;
@@ -235,7 +239,8 @@ int64_t detect_memory_bytes() {
 
 std::vector<int> detect_gpu_ids() {
   if (const char* ember = std::getenv("EMBER_GPUS")) return parse_ember_gpus(ember);
-  if (const char* cuda = std::getenv("CUDA_VISIBLE_DEVICES")) return parse_cuda_visible_devices(cuda);
+  if (const char* cuda = std::getenv("CUDA_VISIBLE_DEVICES"))
+    return parse_cuda_visible_devices(cuda);
   return nvidia_smi_devices();
 }
 

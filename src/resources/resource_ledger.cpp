@@ -2,6 +2,7 @@
 #include "resources/resource_ledger.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include "ember/error.h"
@@ -69,8 +70,7 @@ Admission ResourceLedger::admit(const std::vector<PoolRequest>& requests) {
   for (const PoolRequest& r : requests) validate(r);
   std::lock_guard lock(mu_);
   require_fits(ResourceKind::Cpu, requests, total_.cpus, held_cpus_);
-  require_fits(ResourceKind::Memory, requests, static_cast<double>(total_.memory_bytes),
-               static_cast<double>(held_memory_));
+  require_memory_fits(requests, total_.memory_bytes, held_memory_);
   require_fits(ResourceKind::Gpu, requests, gpus_.devices(), gpus_.held_gpus());
 
   Hold hold;
@@ -80,8 +80,14 @@ Admission ResourceLedger::admit(const std::vector<PoolRequest>& requests) {
   Admission out;
   for (size_t p = 0; p < requests.size(); ++p) {
     const PoolRequest& r = requests[p];
-    PoolGrant grant{r.udf_name, {}, r.actors * r.cpus_per_actor, r.actors * r.gpus_per_actor,
-                    r.actors * r.memory_per_actor};
+    // Every pool's bytes, and their sum, fit in what is free (an int64): checked above.
+    const ByteTotal bytes = total_bytes(r.actors, r.memory_per_actor);
+    assert(bytes <= total_.memory_bytes - held_memory_);
+    PoolGrant grant{r.udf_name,
+                    {},
+                    r.actors * r.cpus_per_actor,
+                    r.actors * r.gpus_per_actor,
+                    static_cast<int64_t>(bytes)};
     for (int a = 0; a < r.actors; ++a) {
       ActorContext ctx{a, {}, r.cpus_per_actor, r.memory_per_actor};
       for (int d : placed[p][static_cast<size_t>(a)])
@@ -116,10 +122,9 @@ void ResourceLedger::release(uint64_t id) {
 std::string ResourceLedger::describe() const {
   std::lock_guard lock(mu_);
   return "resources: " + format_units(total_.cpus, "CPU") + ", " +
-         format_bytes(total_.memory_bytes) + " memory, " +
-         format_units(gpus_.devices(), "GPU") + "; held by running queries: " +
-         format_units(held_cpus_, "CPU") + ", " + format_bytes(held_memory_) + ", " +
-         format_units(gpus_.held_gpus(), "GPU");
+         format_bytes(total_.memory_bytes) + " memory, " + format_units(gpus_.devices(), "GPU") +
+         "; held by running queries: " + format_units(held_cpus_, "CPU") + ", " +
+         format_bytes(held_memory_) + ", " + format_units(gpus_.held_gpus(), "GPU");
 }
 
 }  // namespace ember

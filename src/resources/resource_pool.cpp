@@ -8,25 +8,39 @@
 #include "ember/error.h"
 #include "resources/machine_resources.h"
 #include "resources/resource_ledger.h"
+#include "resources/resource_units.h"
 
 namespace ember {
 namespace {
 
-std::vector<int> first_ids(int count) {
+/// Throws InvalidArgument, the message starting with `origin`, unless `total` is a sane
+/// budget. Checked before anything is sized by it: a NaN would also break the ordering of the
+/// override map in for_run, and a count of billions of GPUs would allocate gigabytes.
+void validate_total(const Resources& total, const std::string& origin) {
+  auto bad = [&](const std::string& what) { throw InvalidArgument(origin + ": " + what); };
+  if (!(total.cpus >= 0 && total.cpus <= ResourcePool::kMaxCpus))
+    bad("cpus must be a finite number in [0, " + format_amount(ResourcePool::kMaxCpus) + "], got " +
+        format_amount(total.cpus));
+  if (total.gpus < 0 || total.gpus > ResourcePool::kMaxGpus)
+    bad("gpus must be in [0, " + std::to_string(ResourcePool::kMaxGpus) + "], got " +
+        std::to_string(total.gpus));
+  if (total.memory_bytes < 0)
+    bad("memory_bytes must be >= 0, got " + std::to_string(total.memory_bytes));
+}
+
+std::vector<int> first_ids(const Resources& total) {
+  validate_total(total, "resources");  // before the ids are allocated
   std::vector<int> ids;
-  for (int i = 0; i < count; ++i) ids.push_back(i);
+  for (int i = 0; i < total.gpus; ++i) ids.push_back(i);
   return ids;
 }
 
 }  // namespace
 
-ResourcePool::ResourcePool(Resources total) : ResourcePool(total, first_ids(total.gpus)) {}
+ResourcePool::ResourcePool(Resources total) : ResourcePool(total, first_ids(total)) {}
 
 ResourcePool::ResourcePool(Resources total, std::vector<int> gpu_ids) : total_(total) {
-  if (!(total.cpus >= 0) || total.gpus < 0 || total.memory_bytes < 0)
-    throw InvalidArgument("resources must not be negative: " + std::to_string(total.cpus) +
-                          " CPUs, " + std::to_string(total.gpus) + " GPUs, " +
-                          std::to_string(total.memory_bytes) + " bytes");
+  validate_total(total, "resources");
   if (static_cast<int>(gpu_ids.size()) != total.gpus)
     throw InvalidArgument("resources name " + std::to_string(gpu_ids.size()) +
                           " GPU device ids for " + std::to_string(total.gpus) + " GPUs");
@@ -45,6 +59,7 @@ std::shared_ptr<ResourcePool> ResourcePool::for_run(const std::optional<Resource
   }
   // Pools per override live for the process: queries sharing an override must compete even
   // when they do not overlap in time with a holder of the pool object, and overrides are few.
+  validate_total(*override, "RunOptions::resources");
   static std::mutex mu;
   static std::map<std::tuple<double, int, int64_t>, std::shared_ptr<ResourcePool>> pools;
   std::lock_guard lock(mu);

@@ -58,13 +58,23 @@ class ResourceLease {
 /// Thread-safe accounting of one set of resources, shared by every query that uses it.
 class ResourcePool {
  public:
-  /// A pool of `total`, with GPU device ids 0..total.gpus-1.
+  /// Most CPUs a pool may have. No machine comes near a million; a larger total is a typo, and
+  /// the CPUs left over size an int count of pipeline threads.
+  static constexpr double kMaxCpus = 1'000'000;
+  /// Most GPUs a pool may have. A pool keeps a ledger entry per device, and no machine has
+  /// thousands of them.
+  static constexpr int kMaxGpus = 4096;
+
+  /// A pool of `total`, with GPU device ids 0..total.gpus-1. Throws InvalidArgument unless
+  /// CPUs are finite in [0, kMaxCpus], GPUs in [0, kMaxGpus] and memory >= 0.
   explicit ResourcePool(Resources total);
   /// A pool of `total` whose GPUs are the devices `gpu_ids` (size must equal total.gpus).
   ResourcePool(Resources total, std::vector<int> gpu_ids);
 
   /// The pool for `override` if given (one shared pool per distinct override), else the
   /// process-wide pool of the detected machine. Thread-safe; pools live until process exit.
+  /// Throws InvalidArgument naming RunOptions::resources for an override the constructor
+  /// would refuse.
   static std::shared_ptr<ResourcePool> for_run(const std::optional<Resources>& override);
   /// CPUs (affinity, cgroup cpu.max), memory (cgroup memory.max, else MemTotal), GPUs
   /// (EMBER_GPUS, CUDA_VISIBLE_DEVICES, nvidia-smi -L).

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <stop_token>
 #include <string>
 
 #include "ember/batch.h"
@@ -19,7 +20,8 @@ class Actor {
   /// message. Called once, before any call.
   virtual void start() = 0;
   /// Runs one batch of argument columns. Throws UdfError on a failed call; a process actor
-  /// restarts a dead worker and retries up to spec.max_retries times before throwing.
+  /// restarts a dead worker and retries up to spec.max_retries times before throwing, unless
+  /// its query is doomed (then Cancelled).
   virtual Column call(const Batch& args) = 0;
   /// Destroys the UDF instance (its destructor is the teardown hook). Idempotent.
   virtual void stop() = 0;
@@ -29,7 +31,10 @@ class Actor {
 
 /// An actor whose UDF lives in the calling process.
 std::unique_ptr<Actor> make_thread_actor(std::shared_ptr<const UdfSpec> spec, ActorContext ctx);
-/// An actor whose UDF lives in a worker process (src/udf/process/).
-std::unique_ptr<Actor> make_process_actor(std::shared_ptr<const UdfSpec> spec, ActorContext ctx);
+/// An actor whose UDF lives in a worker process (src/udf/process/). Once `doomed` is requested
+/// (the query it serves has failed or is stopping) it starts no worker: one that dies is not
+/// replaced, its batch is not retried, and call() throws Cancelled instead.
+std::unique_ptr<Actor> make_process_actor(std::shared_ptr<const UdfSpec> spec, ActorContext ctx,
+                                          std::stop_token doomed = {});
 
 }  // namespace ember

@@ -4,12 +4,17 @@
 // actor sleeps on a condition variable of its own, so a dispatch wakes exactly the actor it
 // chose. User code (constructors, calls, destructors) and `done` callbacks always run with
 // no pool lock held.
+//
+// A failed batch fails the query (there is no policy yet that nulls or skips failing rows),
+// so from the first failure on the pool runs nothing: queued work completes with that error
+// without reaching an actor, and `doomed` tells process actors to start no more workers.
 #include "udf/actor_pool.h"
 
 #include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <stop_token>
 #include <thread>
 
 #include "expr/udf_call.h"
@@ -46,7 +51,8 @@ struct ActorPool::Impl {
   std::mutex mu;
   std::condition_variable all_started;
   std::deque<ActorTask> backlog;         // guarded by mu
-  bool stopping = false;                 // guarded by mu
+  bool stopping = false;                 // guarded by mu; set by cancel() and stop()
+  std::exception_ptr failure;            // guarded by mu; the first batch that failed
   int starts_reported = 0;               // guarded by mu
   std::exception_ptr first_start_error;  // guarded by mu
   size_t next_pick = 0;                  // guarded by mu; rotates ties between actors
@@ -56,6 +62,9 @@ struct ActorPool::Impl {
   bool started = false;  // guarded by lifecycle_mu
   bool stopped = false;  // guarded by lifecycle_mu
 
+  /// Requested at the first failure or at cancel(): process actors then start no worker.
+  std::stop_source doomed;
+
   alignas(64) std::atomic<int64_t> in_flight{0};
   std::atomic<int> busy{0};
 
@@ -63,11 +72,29 @@ struct ActorPool::Impl {
   void serve_calls(ActorSlot& slot, Actor& actor);
   void run_task(ActorSlot& slot, Actor& actor, ActorTask& task);
   ActorSlot* least_loaded();
+  /// Moves every queued task (mailboxes and backlog) out. Requires mu.
+  std::vector<ActorTask> take_queued_locked();
+  /// Records `error` of a finished batch as the pool's failure unless it is a Cancelled or one
+  /// is recorded already; the first time, moves what is queued into `unrun` for refuse().
+  /// Returns the pool's failure (null if none).
+  std::exception_ptr record_failure(const std::exception_ptr& error, std::vector<ActorTask>& unrun);
+  void cancel();
   void stop_locked();
-  void cancel(ActorTask& task);
+  /// Completes a task that will not run: with `failure`, else Cancelled.
+  void refuse(ActorTask& task, const std::exception_ptr& failure);
 };
 
 namespace {
+
+bool is_cancelled(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const Cancelled&) {
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
 
 /// Runs one batch and checks the result's shape; any failure becomes the outcome.
 CallResult call_checked(const UdfSpec& spec, Actor& actor, const Batch& args) {
@@ -89,8 +116,9 @@ void ActorPool::Impl::serve(ActorSlot& slot) {
   std::exception_ptr error;
   const auto t0 = Clock::now();
   try {
-    actor = spec->isolation == Isolation::Process ? make_process_actor(spec, slot.ctx)
-                                                  : make_thread_actor(spec, slot.ctx);
+    actor = spec->isolation == Isolation::Process
+                ? make_process_actor(spec, slot.ctx, doomed.get_token())
+                : make_thread_actor(spec, slot.ctx);
     actor->start();
   } catch (...) {
     error = std::current_exception();
@@ -113,7 +141,7 @@ void ActorPool::Impl::serve_calls(ActorSlot& slot, Actor& actor) {
   std::unique_lock lock(mu);
   for (;;) {
     slot.wake.wait(lock, [&] { return stopping || !slot.mailbox.empty(); });
-    if (stopping) return;  // stop() has cancelled whatever was still in the mailbox
+    if (stopping) return;  // cancel() has refused whatever was still in the mailbox
     ActorTask task = slot.mailbox.pop();
     lock.unlock();
     run_task(slot, actor, task);
@@ -139,9 +167,43 @@ void ActorPool::Impl::run_task(ActorSlot& slot, Actor& actor, ActorTask& task) {
     slot.rows.fetch_add(task.args.num_rows(), std::memory_order_relaxed);
   }
   slot.inits.store(actor.inits(), std::memory_order_relaxed);  // a process actor may restart
+  std::vector<ActorTask> unrun;
+  std::exception_ptr failure;
+  if (auto* error = std::get_if<std::exception_ptr>(&result)) {
+    failure = record_failure(*error, unrun);
+    // A call abandoned because the pool had failed reports that failure, so that whichever
+    // batch the query looks at first, it sees the real cause rather than a cancellation.
+    if (failure && is_cancelled(*error)) result = failure;
+  }
   task.args = Batch();  // let the input go before the consumer runs
   auto done = std::move(task.done);
   done(std::move(result));
+  for (ActorTask& t : unrun) refuse(t, failure);
+}
+
+std::vector<ActorTask> ActorPool::Impl::take_queued_locked() {
+  std::vector<ActorTask> queued;
+  for (auto& slot : slots) {
+    while (!slot->mailbox.empty()) {
+      queued.push_back(slot->mailbox.pop());
+      --slot->load;
+    }
+  }
+  for (ActorTask& t : backlog) queued.push_back(std::move(t));
+  backlog.clear();
+  return queued;
+}
+
+std::exception_ptr ActorPool::Impl::record_failure(const std::exception_ptr& error,
+                                                   std::vector<ActorTask>& unrun) {
+  {
+    std::lock_guard lock(mu);
+    if (failure || is_cancelled(error)) return failure;
+    failure = error;
+    unrun = take_queued_locked();
+  }
+  doomed.request_stop();
+  return error;
 }
 
 // ---- dispatch
@@ -157,10 +219,12 @@ ActorSlot* ActorPool::Impl::least_loaded() {
   return best;
 }
 
-void ActorPool::Impl::cancel(ActorTask& task) {
+void ActorPool::Impl::refuse(ActorTask& task, const std::exception_ptr& failure) {
   auto done = std::move(task.done);
   task.args = Batch();
-  done(std::make_exception_ptr(Cancelled("udf '" + spec->name + "': its actor pool stopped")));
+  done(failure ? failure
+               : std::make_exception_ptr(
+                     Cancelled("udf '" + spec->name + "': its actor pool stopped")));
   in_flight.fetch_sub(1, std::memory_order_acq_rel);
 }
 
@@ -173,9 +237,11 @@ ActorPool::ActorPool(std::shared_ptr<const UdfSpec> spec, std::vector<ActorConte
     for (int i = 0; i < spec_->concurrency; ++i)
       actors.push_back(ActorContext{i, {}, spec_->num_cpus, spec_->memory_bytes});
   }
-  if (actors.empty()) throw InvalidArgument("udf '" + spec_->name + "': a pool needs at least 1 actor");
+  if (actors.empty())
+    throw InvalidArgument("udf '" + spec_->name + "': a pool needs at least 1 actor");
   impl_->spec = spec_;
-  for (ActorContext& ctx : actors) impl_->slots.push_back(std::make_unique<ActorSlot>(std::move(ctx)));
+  for (ActorContext& ctx : actors)
+    impl_->slots.push_back(std::make_unique<ActorSlot>(std::move(ctx)));
 }
 
 ActorPool::~ActorPool() { stop(); }
@@ -183,7 +249,10 @@ ActorPool::~ActorPool() { stop(); }
 void ActorPool::start() {
   Impl& p = *impl_;
   std::unique_lock lifecycle(p.lifecycle_mu);
-  if (p.stopped) throw Cancelled("udf '" + spec_->name + "': its actor pool was stopped");
+  {
+    std::lock_guard lock(p.mu);
+    if (p.stopping) throw Cancelled("udf '" + spec_->name + "': its actor pool was stopped");
+  }
   if (p.started) return;
   p.started = true;
   try {
@@ -215,9 +284,10 @@ void ActorPool::dispatch(Batch args, std::function<void(CallResult)> done) {
   p.in_flight.fetch_add(1, std::memory_order_acq_rel);
   ActorTask task{std::move(args), std::move(done)};
   std::unique_lock lock(p.mu);
-  if (p.stopping) {
+  if (p.stopping || p.failure) {
+    std::exception_ptr failure = p.failure;
     lock.unlock();
-    p.cancel(task);
+    p.refuse(task, failure);
     return;
   }
   if (ActorSlot* target = p.least_loaded()) {
@@ -230,28 +300,30 @@ void ActorPool::dispatch(Batch args, std::function<void(CallResult)> done) {
   }
 }
 
+void ActorPool::cancel() { impl_->cancel(); }
+
 void ActorPool::stop() {
   std::lock_guard lifecycle(impl_->lifecycle_mu);
   impl_->stop_locked();
 }
 
-void ActorPool::Impl::stop_locked() {
-  if (stopped) return;
-  std::vector<ActorTask> cancelled;
+void ActorPool::Impl::cancel() {
+  std::vector<ActorTask> queued;
+  std::exception_ptr failure;
   {
     std::lock_guard lock(mu);
     stopping = true;
-    for (auto& slot : slots) {
-      while (!slot->mailbox.empty()) {
-        cancelled.push_back(slot->mailbox.pop());
-        --slot->load;
-      }
-    }
-    for (ActorTask& t : backlog) cancelled.push_back(std::move(t));
-    backlog.clear();
+    queued = take_queued_locked();
+    failure = this->failure;
   }
+  doomed.request_stop();
   for (auto& slot : slots) slot->wake.notify_all();
-  for (ActorTask& t : cancelled) cancel(t);
+  for (ActorTask& t : queued) refuse(t, failure);
+}
+
+void ActorPool::Impl::stop_locked() {
+  if (stopped) return;
+  cancel();
   // Running calls finish and deliver; then each thread destroys its instance and exits.
   for (auto& slot : slots)
     if (slot->thread.joinable()) slot->thread.join();

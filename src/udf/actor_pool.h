@@ -18,7 +18,7 @@ namespace ember {
 using CallResult = std::variant<Column, std::exception_ptr>;
 
 /// Owns N actors, each driven by a thread of its own that constructs the UDF, serves its calls
-/// one at a time and destroys it (see src/udf/actor_lifecycle.md). Thread-safe.
+/// one at a time and destroys it (see docs/actor_lifecycle.md). Thread-safe.
 class ActorPool {
  public:
   /// One actor per context (from admission). An empty `actors` means spec->concurrency actors
@@ -30,19 +30,30 @@ class ActorPool {
   /// Constructs every actor's UDF in parallel, each on its actor's own thread, and waits for
   /// all. On any failure, stops the pool (the actors that did construct are destroyed, queued
   /// work is cancelled) and throws the first failure as UdfError naming the UDF and actor.
-  /// A second call does nothing; after stop() it throws Cancelled.
+  /// A second call does nothing; after cancel() or stop() it throws Cancelled.
   void start();
   /// Queues `args` (at most batch_size rows) for the least-loaded actor (up to 2 in flight per
   /// actor, the rest wait in the pool's queue). Never blocks; any thread, concurrently; work
   /// dispatched before start() runs once the actors are up. `done` runs exactly once, with no
-  /// pool lock held: on an actor thread with the checked result or a UdfError, or on the
-  /// thread calling dispatch()/stop() with Cancelled once the pool is stopping. `done` may
-  /// dispatch again but must not call start() or stop(), and must not throw.
+  /// pool lock held: on an actor thread with the checked result or a UdfError, or, for work
+  /// the pool will not run, on the thread that decided so (see below). `done` may dispatch
+  /// again but must not call start(), cancel() or stop(), and must not throw.
+  ///
+  /// A batch that fails (after its retries) fails its query, so the pool runs nothing more:
+  /// work still queued, and work dispatched later, completes at once with that same error,
+  /// and process actors start no replacement worker (a call already running finishes, but a
+  /// worker that dies under it is not replaced). Work refused because the pool was cancelled
+  /// or is stopping completes with Cancelled, or with that error if a batch failed first.
   void dispatch(Batch args, std::function<void(CallResult)> done);
-  /// Cancels queued work (their `done` gets Cancelled), waits for running calls to finish and
-  /// deliver, then each actor thread destroys its instance and is joined. Idempotent and safe
-  /// to call concurrently (every caller returns once the pool is down); not from an actor
-  /// thread, i.e. not from `done`.
+  /// Ends the pool's service without waiting, for a query that has failed: queued work
+  /// completes (on this thread) as dispatch() describes, later dispatches are refused the same
+  /// way, process actors start no worker and retry nothing, and each actor destroys its
+  /// instance once its running call (if any) has delivered. Idempotent; any thread,
+  /// concurrently; not from `done`.
+  void cancel();
+  /// cancel(), then waits for running calls to finish and deliver and for each actor thread to
+  /// destroy its instance, and joins them. Idempotent and safe to call concurrently (every
+  /// caller returns once the pool is down); not from an actor thread, i.e. not from `done`.
   void stop();
 
   int num_actors() const;

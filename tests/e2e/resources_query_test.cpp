@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <thread>
 
 #include "ember/ember.h"
@@ -86,7 +89,8 @@ TEST(Admission, DistinctGpusPerActorAndReleaseAfterQuery) {
     EXPECT_NE(gpu_sets[0][0], gpu_sets[1][0]);
   }
   // Released: the same query fits again.
-  EXPECT_EQ(range(100, 2).with_column("e", embed(col("id"))).collect(machine(4, 2)).num_rows(), 100);
+  EXPECT_EQ(range(100, 2).with_column("e", embed(col("id"))).collect(machine(4, 2)).num_rows(),
+            100);
 }
 
 TEST(Admission, FractionalGpusShareOneDevice) {
@@ -123,4 +127,64 @@ TEST(Admission, ConcurrentQueriesCompeteForOnePool) {
   }
   first.join();
   EXPECT_EQ(range(10).with_column("s", slow(col("id"))).collect(o).num_rows(), 10);
+}
+
+TEST(Admission, Int64MaxMemoryTimesTwoActorsIsAResourceErrorWithTheTrueTotal) {
+  built = 0;
+  Udf model = Udf::cls<GpuModel>("model").returns(int64()).concurrency(2).num_cpus(0).memory_bytes(
+      std::numeric_limits<int64_t>::max());
+  try {
+    range(10).with_column("m", model(col("id"))).collect(machine(8, 0));
+    FAIL() << "expected ResourceError";
+  } catch (const ResourceError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "asks for 2 actors x 8 EiB = 16 EiB (18446744073709551614 bytes)"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(built.load(), 0);
+}
+
+TEST(Admission, ADemandBeyondInt64IsNeverAdmitted) {
+  built = 0;
+  Udf model = Udf::cls<GpuModel>("model").returns(int64()).concurrency(2).num_cpus(1).memory_bytes(
+      int64_t{1} << 62);
+  RunOptions all_memory;
+  all_memory.resources = Resources{2, 0, std::numeric_limits<int64_t>::max()};
+  EXPECT_THROW(range(10).with_column("m", model(col("id"))).collect(all_memory), ResourceError);
+  EXPECT_EQ(built.load(), 0);
+  // One byte less per actor fits exactly.
+  Udf fits = model.memory_bytes((int64_t{1} << 62) - 1);
+  EXPECT_EQ(range(10).with_column("m", fits(col("id"))).collect(all_memory).num_rows(), 10);
+}
+
+TEST(Admission, HugeGpuRequestsAreResourceErrors) {
+  built = 0;
+  Udf embed = Udf::cls<GpuModel>("embed").returns(int64()).concurrency(2).num_cpus(0).num_gpus(1e9);
+  try {
+    range(10).with_column("e", embed(col("id"))).collect(machine(8, 2));
+    FAIL() << "expected ResourceError";
+  } catch (const ResourceError& e) {
+    EXPECT_NE(std::string(e.what()).find("2 actors x 1000000000 GPU = 2000000000 GPUs"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(built.load(), 0);
+}
+
+TEST(Admission, MalformedResourceOverridesAreInvalidArguments) {
+  Udf a = Udf::cls<GpuModel>("a").returns(int64());
+  DataFrame df = range(10).with_column("x", a(col("id")));
+  const double nan = std::nan("");
+  const double inf = std::numeric_limits<double>::infinity();
+  for (const Resources& bad :
+       {Resources{nan, 0, 0}, Resources{inf, 0, 0}, Resources{-2, 0, 0}, Resources{1e18, 0, 0},
+        Resources{4, -1, 0}, Resources{4, std::numeric_limits<int>::max(), 0},
+        Resources{4, 0, -1}}) {
+    RunOptions o;
+    o.resources = bad;
+    EXPECT_THROW(df.collect(o), InvalidArgument)
+        << bad.cpus << " " << bad.gpus << " " << bad.memory_bytes;
+    EXPECT_THROW(df.explain(o), InvalidArgument);
+  }
 }

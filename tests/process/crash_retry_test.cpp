@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <stop_token>
 #include <thread>
 
 #include "test_udfs.h"
@@ -25,7 +26,8 @@ std::vector<int64_t> iota(int64_t n, int64_t from = 0) {
 
 void expect_plus_one(const Column& out, const std::vector<int64_t>& in) {
   ASSERT_EQ(out.size(), static_cast<int64_t>(in.size()));
-  for (size_t i = 0; i < in.size(); ++i) EXPECT_EQ(out.value<int64_t>(static_cast<int64_t>(i)), in[i] + 1);
+  for (size_t i = 0; i < in.size(); ++i)
+    EXPECT_EQ(out.value<int64_t>(static_cast<int64_t>(i)), in[i] + 1);
 }
 
 bool wait_dead(pid_t pid, std::chrono::seconds limit) {
@@ -39,9 +41,9 @@ bool wait_dead(pid_t pid, std::chrono::seconds limit) {
 
 TEST(ProcessRetry, AbortOnceIsRetriedOnAFreshWorker) {
   TempDir dir;
-  auto actor = make_process_actor(process_spec<CrashOnce>("crashy", "CrashOnce", int64(),
-                                                          {{"marker", dir.file("crashed")}}, 1),
-                                  actor_context(0));
+  auto actor = make_process_actor(
+      process_spec<CrashOnce>("crashy", "CrashOnce", int64(), {{"marker", dir.file("crashed")}}, 1),
+      actor_context(0));
   actor->start();
   const auto input = iota(100);
   expect_plus_one(actor->call(int_batch(input)), input);
@@ -102,8 +104,8 @@ TEST(ProcessRetry, KillNineMidBatchIsRetried) {
 
 TEST(ProcessRetry, KillNineWithoutRetriesNamesTheSignalAndTheBatch) {
   TempDir dir;
-  GatedRun run(make_process_actor(process_spec<Gate>("gate", "Gate", int64(), {{"dir", dir.path()}}),
-                                  actor_context(0)));
+  GatedRun run(make_process_actor(
+      process_spec<Gate>("gate", "Gate", int64(), {{"dir", dir.path()}}), actor_context(0)));
   run.begin();
   const pid_t victim = kill_running_worker(dir);
   run.thread.join();
@@ -138,6 +140,37 @@ TEST(ProcessRetry, GivesUpAfterMaxRetries) {
   EXPECT_TRUE(all_children(::getpid()).empty());
 }
 
+TEST(ProcessRetry, ADoomedQueryStartsNoReplacementWorker) {
+  std::stop_source doomed;
+  auto actor =
+      make_process_actor(process_spec<AbortAlways>("crashy", "AbortAlways", int64(), {}, 3),
+                         actor_context(0), doomed.get_token());
+  actor->start();
+  doomed.request_stop();  // the query failed elsewhere while this batch was on its way
+  try {
+    actor->call(int_batch(iota(5)));
+    FAIL() << "call() should throw";
+  } catch (const Cancelled& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("udf 'crashy' actor #0: worker pid "), std::string::npos) << m;
+    EXPECT_NE(m.find("(SIGABRT) while running a batch of 5 rows; not retried, because the query "
+                     "has already failed or is stopping"),
+              std::string::npos)
+        << m;
+  }
+  try {
+    actor->call(int_batch(iota(2)));
+    FAIL() << "call() should throw";
+  } catch (const Cancelled& e) {
+    EXPECT_NE(std::string(e.what()).find("no worker started for a batch of 2 rows"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(actor->inits(), 1) << "no worker was started after the query was doomed";
+  actor->stop();
+  EXPECT_TRUE(all_children(::getpid()).empty());
+}
+
 TEST(ProcessRetry, WorkersDieWithTheirDriver) {
   TempDir dir;
   const auto shm_before = shm_entries();
@@ -147,7 +180,8 @@ TEST(ProcessRetry, WorkersDieWithTheirDriver) {
   ASSERT_TRUE(wait_for_file(dir.file("ready")));
   std::vector<pid_t> workers;
   for (int i = 0; i < 2; ++i) {
-    workers.push_back(std::atoi(read_file(dir.file("worker-" + std::to_string(i) + ".pid")).c_str()));
+    workers.push_back(
+        std::atoi(read_file(dir.file("worker-" + std::to_string(i) + ".pid")).c_str()));
     EXPECT_FALSE(process_dead(workers.back()));
   }
   ASSERT_EQ(::kill(driver, SIGKILL), 0);

@@ -2,6 +2,7 @@
 // in test_udfs.cpp, so workers can construct them).
 #pragma once
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -60,7 +61,8 @@ class Probe {
       v = e ? e : "<unset>";
     }
     if (report_ == "ctx_gpus") {
-      for (size_t i = 0; i < ctx_.gpu_ids.size(); ++i) v += (i ? "," : "") + std::to_string(ctx_.gpu_ids[i]);
+      for (size_t i = 0; i < ctx_.gpu_ids.size(); ++i)
+        v += (i ? "," : "") + std::to_string(ctx_.gpu_ids[i]);
     }
     if (report_ == "ctx_actor") v = std::to_string(ctx_.actor_id);
     return repeat_text(v, in.num_rows());
@@ -93,7 +95,8 @@ class Reassemble {
   explicit Reassemble(const InitArgs&) {}
   Column operator()(const Batch& in) {
     const Column& x = in.column(0);
-    return Column::concat({x.slice(0, x.size() / 2), x.slice(x.size() / 2, x.size() - x.size() / 2)});
+    return Column::concat(
+        {x.slice(0, x.size() / 2), x.slice(x.size() / 2, x.size() - x.size() / 2)});
   }
 };
 
@@ -155,6 +158,36 @@ class AbortAlways {
   Column operator()(const Batch&) { abort_quietly(); }
 };
 
+/// Appends one line to the file <log> per construction ("start <pid>") and per call ("call
+/// <first value of x>"), then segfaults on every call: a log of how many workers a query
+/// started and which batches reached one.
+class SegfaultLogging {
+ public:
+  explicit SegfaultLogging(const InitArgs& a) : log_(a.get<std::string>("log")) {
+    append_line("start " + std::to_string(::getpid()));
+  }
+  Column operator()(const Batch& in) {
+    append_line("call " + std::to_string(in.column(0).value<int64_t>(0)));
+    const rlimit none{0, 0};
+    ::setrlimit(RLIMIT_CORE, &none);
+    ::signal(SIGSEGV, SIG_DFL);  // die of it even where a sanitizer installed a handler
+    ::raise(SIGSEGV);
+    abort_quietly();  // not reached: SIGSEGV's default action ends the process
+  }
+
+ private:
+  /// One write() of a whole line to a file opened for appending: lines from several workers
+  /// never interleave.
+  void append_line(const std::string& line) {
+    const std::string text = line + "\n";
+    const int fd = ::open(log_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) return;
+    [[maybe_unused]] ssize_t n = ::write(fd, text.data(), text.size());
+    ::close(fd);
+  }
+  std::string log_;
+};
+
 /// A constructor that fails.
 class FailingInit {
  public:
@@ -171,7 +204,8 @@ class RejectNegative {
   Column operator()(const Batch& in) {
     const Column& x = in.column(0);
     for (int64_t i = 0; i < x.size(); ++i) {
-      if (x.value<int64_t>(i) < 0) throw std::invalid_argument("negative input at row " + std::to_string(i));
+      if (x.value<int64_t>(i) < 0)
+        throw std::invalid_argument("negative input at row " + std::to_string(i));
     }
     return plus_one(x);
   }
@@ -184,7 +218,8 @@ class Chatty {
   explicit Chatty(const InitArgs& a)
       : lines_(a.get<int64_t>("lines")), blob_(a.get<int64_t>("blob")) {}
   Column operator()(const Batch& in) {
-    for (int64_t i = 0; i < lines_; ++i) std::printf("line %lld of chatter\n", static_cast<long long>(i));
+    for (int64_t i = 0; i < lines_; ++i)
+      std::printf("line %lld of chatter\n", static_cast<long long>(i));
     std::fflush(stdout);
     const std::string blob(static_cast<size_t>(blob_), 'b');
     std::fwrite(blob.data(), 1, blob.size(), stderr);
@@ -208,7 +243,8 @@ class Hoarder {
     kept_.push_back(in.column(0));
     const Column& prev = kept_.size() > 1 ? kept_[kept_.size() - 2] : kept_.back();
     std::vector<int64_t> out(static_cast<size_t>(in.num_rows()));
-    for (int64_t i = 0; i < in.num_rows(); ++i) out[static_cast<size_t>(i)] = prev.value<int64_t>(i % prev.size());
+    for (int64_t i = 0; i < in.num_rows(); ++i)
+      out[static_cast<size_t>(i)] = prev.value<int64_t>(i % prev.size());
     return Column::from(std::move(out));
   }
 
@@ -225,7 +261,9 @@ class PidFile {
                           std::to_string(::getpid()));
   }
   ~PidFile() { write_file_atomically(dir_ + "/destroyed-" + std::to_string(::getpid()), "bye"); }
-  Column operator()(const Batch& in) { return repeat_text(std::to_string(::getpid()), in.num_rows()); }
+  Column operator()(const Batch& in) {
+    return repeat_text(std::to_string(::getpid()), in.num_rows());
+  }
 
  private:
   std::string dir_;

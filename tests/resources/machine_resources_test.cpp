@@ -1,6 +1,7 @@
 // Detection of the machine's resources and parsing of the GPU environment variables.
-#include <gtest/gtest.h>
+#include "resources/machine_resources.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -10,7 +11,6 @@
 #include <string>
 
 #include "ember/error.h"
-#include "resources/machine_resources.h"
 #include "resources/resource_pool.h"
 
 namespace ember {
@@ -76,7 +76,7 @@ TEST(Detection, EmberGpusCountOrList) {
 }
 
 TEST(Detection, EmberGpusRejectsGarbage) {
-  for (const char* bad : {"two", "1,,2", "0,0", "-1", "1,-2", "3x"}) {
+  for (const char* bad : {"two", "1,,2", "0,0", "-1", "1,-2", "3x", "4097", "2000000000"}) {
     ScopedEnv gpus("EMBER_GPUS", bad);
     EXPECT_THROW(detect_gpu_ids(), InvalidArgument) << bad;
   }

@@ -1,14 +1,17 @@
 // ActorPool: construction once per actor, delivery exactly once with checked results, load
 // spreading, failures as UdfError, cancellation and teardown.
+#include "udf/actor_pool.h"
+
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "pool_test_udfs.h"
-#include "udf/actor_pool.h"
 
 namespace ember {
 namespace {
@@ -96,7 +99,8 @@ TEST_F(ActorPoolTest, EveryBatchIsDeliveredOnceWithTheRightResult) {
             delivered[slot]++;
             auto* col = std::get_if<Column>(&r);
             bool ok = col && col->size() == n;
-            for (int64_t k = 0; ok && k < n; ++k) ok = col->value<int64_t>(k) == 2 * (start + k) + 1;
+            for (int64_t k = 0; ok && k < n; ++k)
+              ok = col->value<int64_t>(k) == 2 * (start + k) + 1;
             if (!ok) wrong++;
             std::lock_guard lock(mu);
             ++finished;
@@ -162,6 +166,43 @@ TEST_F(ActorPoolTest, CallFailureIsAUdfErrorWithNameAndShape) {
   EXPECT_EQ(pool.stats().batches, 0);
 }
 
+TEST_F(ActorPoolTest, AFailedBatchFailsTheQueuedOnesWithoutCallingTheUdf) {
+  for (int actors = 1; actors <= 3; ++actors) {
+    counts.reset();
+    ActorPool pool(doubler(actors, {{"mode", std::string("throw")}}), {});
+    Outcomes out;
+    constexpr int kBatches = 12;
+    // Queued before start: every mailbox and the backlog hold work when the first call fails.
+    for (int i = 0; i < kBatches; ++i) pool.dispatch(numbers(i, 3), out.callback());
+    pool.start();
+    ASSERT_TRUE(out.wait_for(kBatches));
+    // Each actor may have been in a call when the first one failed; none starts another, and
+    // the batches still queued fail with the same error, not as cancelled.
+    int calls = 0;
+    for (const auto& served : counts.served) calls += served;
+    EXPECT_GE(calls, 1);
+    EXPECT_LE(calls, actors) << actors << " actors";
+    for (const CallResult& r : out.take()) {
+      const std::string msg = error_text(r);
+      EXPECT_EQ(msg.rfind("UdfError: udf 'doubler' failed on 1 arg (x: int64), 3 rows", 0), 0u)
+          << msg;
+    }
+    // Each `done` has been called; in_flight() drops once it has also returned.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (pool.in_flight() > 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    EXPECT_EQ(pool.in_flight(), 0);
+    // Work dispatched later fails at once, on the dispatching thread.
+    std::optional<CallResult> late;
+    pool.dispatch(numbers(100, 3), [&](CallResult r) { late = std::move(r); });
+    ASSERT_TRUE(late.has_value());
+    EXPECT_EQ(error_text(*late).rfind("UdfError: udf 'doubler' failed on", 0), 0u);
+    calls = 0;
+    for (const auto& served : counts.served) calls += served;
+    EXPECT_LE(calls, actors);
+  }
+}
+
 TEST_F(ActorPoolTest, BadResultsAreUdfErrorsSayingExpectedVersusGot) {
   for (const char* mode : {"short", "utf8"}) {
     ActorPool pool(doubler(1, {{"mode", std::string(mode)}}), {});
@@ -172,8 +213,7 @@ TEST_F(ActorPoolTest, BadResultsAreUdfErrorsSayingExpectedVersusGot) {
     std::string msg = error_text(out.take()[0]);
     EXPECT_EQ(msg.rfind("UdfError: udf 'doubler'", 0), 0u) << msg;
     EXPECT_NE(msg.find("expected 4 rows of int64"), std::string::npos) << msg;
-    EXPECT_NE(msg.find(std::string(mode) == "short" ? "3 rows" : "utf8"), std::string::npos)
-        << msg;
+    EXPECT_NE(msg.find(std::string(mode) == "short" ? "3 rows" : "utf8"), std::string::npos) << msg;
   }
 }
 
@@ -206,6 +246,31 @@ TEST_F(ActorPoolTest, StopCancelsQueuedWorkAndIsIdempotent) {
   EXPECT_EQ(cancelled, kBatches - 1);
   EXPECT_EQ(pool.in_flight(), 0);
   EXPECT_EQ(counts.constructed, 1);
+  EXPECT_EQ(counts.destroyed, 1);
+}
+
+TEST_F(ActorPoolTest, CancelReturnsAtOnceAndStopWaitsForTheRunningCall) {
+  ActorPool pool(doubler(1, {{"mode", std::string("gate")}}), {});
+  pool.start();
+  Outcomes out;
+  for (int i = 0; i < 4; ++i) pool.dispatch(numbers(i * 10, 2), out.callback());
+  ASSERT_TRUE(gate.wait_entered(1));
+  pool.cancel();  // a call is still running behind the gate: this must not wait for it
+  pool.cancel();
+  ASSERT_TRUE(out.wait_for(3));
+  std::optional<CallResult> late;
+  pool.dispatch(numbers(100, 2), [&](CallResult r) { late = std::move(r); });
+  ASSERT_TRUE(late.has_value());
+  EXPECT_EQ(error_text(*late).rfind("Cancelled: ", 0), 0u) << error_text(*late);
+  EXPECT_THROW(pool.start(), Cancelled);
+  gate.open();
+  pool.stop();
+  auto results = out.take();
+  ASSERT_EQ(results.size(), 4u);
+  int columns = 0;
+  for (const CallResult& r : results) columns += std::holds_alternative<Column>(r) ? 1 : 0;
+  EXPECT_EQ(columns, 1) << "the running call finished and delivered";
+  EXPECT_EQ(counts.served[0], 1);
   EXPECT_EQ(counts.destroyed, 1);
 }
 

@@ -95,12 +95,21 @@ TEST(UdfBuilder, RejectsBadNumbers) {
   expect(error_of([&] { stateful().batch_size(-5); }), "got -5");
   expect(error_of([&] { stateful().num_cpus(-1); }), "num_cpus must be");
   expect(error_of([&] { stateful().num_cpus(nan); }), "num_cpus must be");
+  expect(error_of([&] { stateful().num_cpus(inf); }), "num_cpus must be");
+  expect(error_of([&] { stateful().num_cpus(-inf); }), "num_cpus must be");
   expect(error_of([&] { stateful().num_gpus(-0.5); }), "num_gpus must be");
   expect(error_of([&] { stateful().num_gpus(inf); }), "num_gpus must be");
+  expect(error_of([&] { stateful().num_gpus(nan); }), "num_gpus must be");
   expect(error_of([&] { stateful().num_gpus(1.5); }), "whole number");
   expect(error_of([&] { stateful().memory_bytes(-1); }), "memory_bytes must be >= 0");
   expect(error_of([&] { stateful().max_retries(-1); }), "max_retries must be >= 0");
   expect(error_of([&] { stateful().returns(DataType()); }), "concrete type");
+  // Large but well-formed requests are the admission's to refuse, with a ResourceError that
+  // says what exists; the builder only rejects what is malformed.
+  EXPECT_EQ(stateful().num_cpus(1e300).spec()->num_cpus, 1e300);
+  EXPECT_EQ(stateful().num_gpus(1e9).spec()->num_gpus, 1e9);
+  EXPECT_EQ(stateful().memory_bytes(std::numeric_limits<int64_t>::max()).spec()->memory_bytes,
+            std::numeric_limits<int64_t>::max());
 }
 
 TEST(UdfBuilder, ActorSettingsOnAStatelessUdfSayTheyNeedAClass) {

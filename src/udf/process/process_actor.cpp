@@ -1,6 +1,6 @@
 // An actor whose UDF lives in a worker process: batches cross through shared memory, a worker
-// that dies is replaced and its batch retried (spec.max_retries), and errors come back as
-// UdfError naming the UDF, the actor and what happened.
+// that dies is replaced and its batch retried (spec.max_retries) while the query can still
+// succeed, and errors come back as UdfError naming the UDF, the actor and what happened.
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstring>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -60,8 +61,8 @@ int64_t byte_size(const process::ColumnDesc& d) {
 
 class ProcessActor final : public Actor {
  public:
-  ProcessActor(std::shared_ptr<const UdfSpec> spec, ActorContext ctx)
-      : spec_(std::move(spec)), ctx_(std::move(ctx)) {}
+  ProcessActor(std::shared_ptr<const UdfSpec> spec, ActorContext ctx, std::stop_token doomed)
+      : spec_(std::move(spec)), ctx_(std::move(ctx)), doomed_(std::move(doomed)) {}
   ~ProcessActor() override { stop(); }
 
   void start() override;
@@ -86,6 +87,8 @@ class ProcessActor final : public Actor {
 
   std::shared_ptr<const UdfSpec> spec_;
   ActorContext ctx_;
+  /// Requested once the query has failed or is stopping: from then on no worker is started.
+  std::stop_token doomed_;
   std::atomic<int64_t> inits_{0};
   bool stopped_ = false;
   std::unique_ptr<process::WorkerProcess> worker_;
@@ -203,16 +206,29 @@ std::string ProcessActor::bury_worker() {
 Column ProcessActor::call(const Batch& args) {
   if (stopped_) throw UdfError(who() + " was called after it stopped");
   for (int attempt = 0;; ++attempt) {
-    if (!worker_) launch();  // a replacement: a new construction, counted by inits()
+    if (!worker_) {
+      // A replacement is a new construction, counted by inits(). A query that has already
+      // failed gains nothing from it: its result would be thrown away.
+      if (doomed_.stop_requested()) {
+        throw Cancelled(who() + ": no worker started for a batch of " +
+                        std::to_string(args.num_rows()) +
+                        " rows, because the query has already failed or is stopping");
+      }
+      launch();
+    }
     if (std::optional<Column> result = run_batch(args)) return *std::move(result);
-    const std::string what = bury_worker() + " while running a batch of " +
-                             std::to_string(args.num_rows()) + " rows";
+    const std::string what =
+        bury_worker() + " while running a batch of " + std::to_string(args.num_rows()) + " rows";
     const int max = spec_->max_retries;
     if (attempt >= max) {
       throw UdfError(who() + ": " + what + "; " +
                      (max == 0 ? std::string("not retried")
                                : "gave up after " + std::to_string(max) + " retries") +
                      " (max_retries = " + std::to_string(max) + ")");
+    }
+    if (doomed_.stop_requested()) {
+      throw Cancelled(who() + ": " + what +
+                      "; not retried, because the query has already failed or is stopping");
     }
     const std::string note = "[" + spec_->name + " #" + std::to_string(ctx_.actor_id) + "] " +
                              what + "; starting a new worker to retry it (retry " +
@@ -245,7 +261,8 @@ void ProcessActor::write_call(const Batch& args) {
   if (writer_.bytes().size() > process::kMaxMessageBytes) {
     throw UdfError(who() + ": " + std::to_string(columns.size()) +
                    " argument columns are too many for Isolation::Process (their descriptions "
-                   "exceed " + std::to_string(process::kMaxMessageBytes) + " bytes)");
+                   "exceed " +
+                   std::to_string(process::kMaxMessageBytes) + " bytes)");
   }
 }
 
@@ -314,8 +331,9 @@ void ProcessActor::stop() {
 
 }  // namespace
 
-std::unique_ptr<Actor> make_process_actor(std::shared_ptr<const UdfSpec> spec, ActorContext ctx) {
-  return std::make_unique<ProcessActor>(std::move(spec), std::move(ctx));
+std::unique_ptr<Actor> make_process_actor(std::shared_ptr<const UdfSpec> spec, ActorContext ctx,
+                                          std::stop_token doomed) {
+  return std::make_unique<ProcessActor>(std::move(spec), std::move(ctx), std::move(doomed));
 }
 
 }  // namespace ember

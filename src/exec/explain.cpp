@@ -9,7 +9,6 @@
 
 namespace ember {
 
-
 std::string explain_plan(const NodePtr& plan, const RunOptions& options) {
   NodePtr optimized = optimize(plan);
   PhysicalPlan physical = plan_physical(*optimized);
@@ -18,7 +17,7 @@ std::string explain_plan(const NodePtr& plan, const RunOptions& options) {
   out << "== Optimized plan ==\n" << to_string(*optimized);
   out << "== Actor pools ==\n";
   double cpus = 0, gpus = 0;
-  int64_t memory = 0;
+  ByteTotal memory = 0;  // exact: concurrency x memory_bytes may pass what int64 holds
   if (physical.pools.empty()) out << "  (none)\n";
   for (const auto& spec : physical.pools) {
     out << "  " << spec->name << ": concurrency " << spec->concurrency << ", batch size "
@@ -29,7 +28,7 @@ std::string explain_plan(const NodePtr& plan, const RunOptions& options) {
         << ", max_retries " << spec->max_retries << "\n";
     cpus += spec->concurrency * spec->num_cpus;
     gpus += spec->concurrency * spec->num_gpus;
-    memory += spec->concurrency * spec->memory_bytes;
+    memory += total_bytes(spec->concurrency, spec->memory_bytes);
   }
   auto pool = ResourcePool::for_run(options.resources);
   const Resources& total = pool->total();

@@ -82,6 +82,12 @@ Udf Udf::concurrency(int actors) const {
   require_stateful(*spec_, "concurrency");
   if (actors < 1)
     reject(*spec_, "concurrency must be at least 1 actor, got " + std::to_string(actors));
+  // Each actor is a thread or a process with per-actor bookkeeping: a pool of millions is a
+  // typo, refused here rather than after allocating for it.
+  constexpr int kMaxActors = 4096;
+  if (actors > kMaxActors)
+    reject(*spec_, "concurrency must be at most " + std::to_string(kMaxActors) + " actors, got " +
+                       std::to_string(actors));
   return with([&](UdfSpec& s) { s.concurrency = actors; });
 }
 

@@ -145,6 +145,13 @@ TEST(Admission, Int64MaxMemoryTimesTwoActorsIsAResourceErrorWithTheTrueTotal) {
   EXPECT_EQ(built.load(), 0);
 }
 
+TEST(Admission, ExplainAddsHugeMemoryRequestsExactly) {
+  Udf model = Udf::cls<GpuModel>("model").returns(int64()).concurrency(2).num_cpus(0).memory_bytes(
+      std::numeric_limits<int64_t>::max());
+  const std::string plan = range(10).with_column("m", model(col("id"))).explain(machine(8, 0));
+  EXPECT_NE(plan.find("pools ask for: 0 CPUs, 0 GPUs, 16 EiB"), std::string::npos) << plan;
+}
+
 TEST(Admission, ADemandBeyondInt64IsNeverAdmitted) {
   built = 0;
   Udf model = Udf::cls<GpuModel>("model").returns(int64()).concurrency(2).num_cpus(1).memory_bytes(

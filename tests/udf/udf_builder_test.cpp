@@ -91,6 +91,8 @@ TEST(UdfBuilder, RejectsBadNumbers) {
     EXPECT_TRUE(mentions(msg, part)) << msg;
   };
   expect(error_of([&] { stateful().concurrency(0); }), "concurrency must be at least 1");
+  expect(error_of([&] { stateful().concurrency(std::numeric_limits<int>::max()); }),
+         "concurrency must be at most 4096 actors");
   expect(error_of([&] { stateful().batch_size(0); }), "batch_size must be at least 1");
   expect(error_of([&] { stateful().batch_size(-5); }), "got -5");
   expect(error_of([&] { stateful().num_cpus(-1); }), "num_cpus must be");

@@ -21,9 +21,10 @@ struct CsvField {
 };
 
 /// Reads CSV records one at a time. Handles quoted fields with delimiters, doubled quotes and
-/// embedded newlines, and both \n and \r\n line endings. Blank lines are skipped (a blank line in
-/// a one-column file is therefore not a null row: it cannot be told apart from a stray newline).
-/// Not thread-safe.
+/// embedded line breaks. A record ends at '\n', "\r\n" or a lone '\r' (old Mac files), in any mix;
+/// a quote opens a quoted field only at the start of a field (in `ab"c` it is data). Blank lines
+/// are skipped (a blank line in a one-column file is therefore not a null row: it cannot be told
+/// apart from a stray line break). Not thread-safe.
 class CsvRecordReader {
  public:
   /// Reads `path` from byte `begin` (which must be 0 or the start of a record, see
@@ -50,7 +51,7 @@ class CsvRecordReader {
   const std::vector<CsvField>& fields() const { return fields_; }
   /// Absolute file offset of the current record's first byte.
   int64_t record_offset() const { return record_offset_; }
-  /// True once any quoted field read so far contained a newline.
+  /// True once any quoted field read so far contained a line break.
   bool saw_quoted_newline() const { return saw_quoted_newline_; }
   const std::string& path() const { return file_.path(); }
 
@@ -73,8 +74,8 @@ class CsvRecordReader {
 
   ChunkedFile file_;
   char delimiter_;
-  char* pos_;                      ///< start of the next unread record in the window
-  char* record_begin_ = nullptr;   ///< first byte of the current record in the window
+  char* pos_;                     ///< start of the next unread record in the window
+  char* record_begin_ = nullptr;  ///< first byte of the current record in the window
   int64_t record_offset_ = 0;
   bool saw_quoted_newline_ = false;
   std::vector<CsvField> fields_;

@@ -11,12 +11,14 @@ simdjson::dom::object parse_jsonl_object(simdjson::dom::parser& parser, const Li
   simdjson::dom::element doc;
   simdjson::error_code err = parser.parse(line.data(), line.size(), false).get(doc);
   if (err == simdjson::SUCCESS && doc.type() != simdjson::dom::element_type::OBJECT) {
-    throw ParseError::at(lines.path(), line_number_at(lines.path(), lines.line_offset()), 1,
+    throw ParseError::at(lines.path(),
+                         line_number_at(lines.path(), lines.line_offset(), LineBreaks::Lf), 1,
                          "expected a JSON object per line, got " +
                              std::string(doc.is_array() ? "an array" : "a scalar"));
   }
   if (err != simdjson::SUCCESS) {
-    throw ParseError::at(lines.path(), line_number_at(lines.path(), lines.line_offset()), 1,
+    throw ParseError::at(lines.path(),
+                         line_number_at(lines.path(), lines.line_offset(), LineBreaks::Lf), 1,
                          std::string("malformed JSON: ") + simdjson::error_message(err));
   }
   return doc.get_object().value_unsafe();

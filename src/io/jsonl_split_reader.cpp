@@ -148,10 +148,10 @@ class JsonlSplitReader final : public BatchReader {
     const size_t at = line.find(quoted_key);
     const int64_t column = at == std::string_view::npos ? 1 : static_cast<int64_t>(at) + 1;
     const Field& f = schema_.field(static_cast<int>(c));
-    throw ParseError::at(lines_.path(), line_number_at(lines_.path(), lines_.line_offset()),
-                         column,
-                         "key '" + f.name + "' holds " + kind_name(got) + " but its column is " +
-                             f.type.to_string() + " (inferred from the first lines of the input)");
+    throw ParseError::at(
+        lines_.path(), line_number_at(lines_.path(), lines_.line_offset(), LineBreaks::Lf), column,
+        "key '" + f.name + "' holds " + kind_name(got) + " but its column is " +
+            f.type.to_string() + " (inferred from the first lines of the input)");
   }
 
   LineReader lines_;

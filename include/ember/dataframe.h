@@ -58,6 +58,9 @@ struct CsvOptions {
   /// Rows sampled from the first file for type inference.
   int64_t infer_rows = 1000;
   /// Files larger than this are split into byte ranges, one partition each (0 = never split).
+  /// Each range starts at a record start found by one pass over the file that follows its
+  /// quoting, so a quoted field with line breaks is never cut, wherever it lies. Pipes and
+  /// devices are never split.
   int64_t split_bytes = int64_t{64} << 20;
 };
 

@@ -39,18 +39,6 @@ inline char* find_field_end(char* p, char delim) {
 CsvRecordReader::CsvRecordReader(const std::string& path, int64_t begin, char delimiter)
     : file_(path, begin), delimiter_(delimiter), pos_(file_.begin()) {}
 
-bool CsvRecordReader::skip_partial_record() {
-  for (;;) {
-    char* nl = static_cast<char*>(std::memchr(pos_, '\n', file_.end() - pos_));
-    if (nl != nullptr) {
-      pos_ = nl + 1;
-      return true;
-    }
-    pos_ = file_.end();  // nothing here is needed: drop it all
-    if (!file_.refill(pos_)) return false;
-  }
-}
-
 bool CsvRecordReader::next() {
   for (;;) {
     const Step step = parse_record(pos_, file_.end(), file_.at_eof());
@@ -129,10 +117,6 @@ CsvRecordReader::Step CsvRecordReader::parse_quoted(char*& p, char* end, bool at
     break;
   }
   const uint32_t size = static_cast<uint32_t>(q - open - 1);
-  if (std::memchr(open + 1, '\n', size) != nullptr ||
-      std::memchr(open + 1, '\r', size) != nullptr) {
-    saw_quoted_newline_ = true;
-  }
   if (escaped) escaped_.push_back(static_cast<uint32_t>(fields_.size()));
   fields_.push_back(CsvField{open + 1, size, true});
   p = q + 1;
@@ -159,10 +143,10 @@ void CsvRecordReader::unescape_quotes() {
   }
 }
 
-void CsvRecordReader::read_plain_run(size_t width, size_t max_rows, int64_t last_start,
-                                     CsvPlainRun& run) {
+void CsvRecordReader::read_plain_run(size_t width, size_t max_rows, int64_t end, CsvPlainRun& run) {
+  // index_plain_records takes the last offset (from pos_) at which a record may start.
   const int64_t limit =
-      last_start < 0 ? std::numeric_limits<int64_t>::max() : last_start - file_.offset_of(pos_);
+      end < 0 ? std::numeric_limits<int64_t>::max() : end - 1 - file_.offset_of(pos_);
   const char* after =
       index_plain_records(pos_, file_.end(), limit, delimiter_, width, max_rows, run);
   pos_ += after - pos_;  // the same byte, through the window's own (mutable) pointer

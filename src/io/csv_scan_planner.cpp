@@ -4,6 +4,7 @@
 #include "ember/error.h"
 #include "io/csv_reader.h"
 #include "io/csv_record_reader.h"
+#include "io/csv_record_starts.h"
 #include "io/csv_type_inference.h"
 #include "io/utf8_validation.h"
 
@@ -43,17 +44,14 @@ std::string join(const std::vector<std::string>& names) {
   return out;
 }
 
-/// Reads up to `rows` records after the header, checking their width; the first `feed` of them
-/// go to `inference` when it is given. Returns how many were fed.
-int64_t sample_records(CsvRecordReader& records, int64_t rows, int64_t feed, size_t width,
-                       CsvTypeInference* inference) {
+/// Feeds up to `rows` records after the header to `inference`, checking their width. Returns
+/// how many were fed.
+int64_t sample_records(CsvRecordReader& records, int64_t rows, size_t width,
+                       CsvTypeInference& inference) {
   int64_t fed = 0;
-  for (int64_t i = 0; i < rows && records.next(); ++i) {
+  for (; fed < rows && records.next(); ++fed) {
     records.check_field_count(width);
-    if (inference != nullptr && fed < feed) {
-      inference->observe(records.fields());
-      ++fed;
-    }
+    inference.observe(records.fields());
   }
   return fed;
 }
@@ -94,22 +92,21 @@ CsvScan plan_csv_scan(const std::string& path_or_glob, const CsvOptions& options
       if (!options.schema) inference.emplace(first_header.size());
     } else if (header != first_header) {
       throw ParseError::at(path, 1, 1,
-                           "header (" + join(header) + ") differs from the header of '" +
-                               paths[0] + "' (" + join(first_header) +
+                           "header (" + join(header) + ") differs from the header of '" + paths[0] +
+                               "' (" + join(first_header) +
                                "); every file of a glob must have the same columns");
     }
     // Inference takes the first infer_rows rows (of the first files, when the first is short).
-    const int64_t feed = inference ? std::max<int64_t>(0, options.infer_rows - sampled) : 0;
-    const bool large = options.split_bytes > 0 && size > options.split_bytes;
-    const int64_t look = large ? std::max<int64_t>(feed, std::max<int64_t>(options.infer_rows, 1))
-                               : feed;
-    sampled += sample_records(records, look, feed, first_header.size(),
-                              inference ? &*inference : nullptr);
-    // A quoted field may hold newlines, and then a split could start inside it and misread the
-    // rest of the file. Byte-range splits find record starts by newlines, so a file whose sample
-    // shows a quoted newline is read whole, as one partition.
-    const int64_t split_bytes = records.saw_quoted_newline() ? 0 : options.split_bytes;
-    for (FileSplit& s : split_by_size(path, size, split_bytes)) scan.splits.push_back(std::move(s));
+    if (inference && sampled < options.infer_rows) {
+      sampled +=
+          sample_records(records, options.infer_rows - sampled, first_header.size(), *inference);
+    }
+    // A quoted field may hold line breaks anywhere in the file, so the cut points of a large
+    // file move to record starts found by following its quoting from the first byte.
+    const std::vector<int64_t> cuts = cut_offsets(size, options.split_bytes);
+    const std::vector<int64_t> starts =
+        cuts.empty() ? cuts : find_csv_record_starts(path, options.delimiter, cuts);
+    for (FileSplit& s : splits_at(path, starts, size)) scan.splits.push_back(std::move(s));
   }
   scan.schema = make_schema(first_header, options, inference ? &*inference : nullptr, paths[0]);
   return scan;

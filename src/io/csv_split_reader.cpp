@@ -42,8 +42,9 @@ class CsvSplitReader final : public BatchReader {
       }
       types_.push_back(id);
     }
-    // Split 0 starts with the header (already checked by plan_csv_scan); others start mid-record.
-    done_ = split.begin == 0 ? !records_.next() : !records_.skip_partial_record();
+    // Split 0 starts with the header (already checked by plan_csv_scan); the others start at a
+    // record start that the planner found.
+    done_ = split.begin == 0 && !records_.next();
   }
 
   /// Called by one thread at a time.
@@ -68,7 +69,7 @@ class CsvSplitReader final : public BatchReader {
         --general_records_left_;
       }
       // The next record is not plain (quoted, ragged, blank), or the window cuts it.
-      if (!records_.next() || (end_ >= 0 && records_.record_offset() > end_)) {
+      if (!records_.next() || (end_ >= 0 && records_.record_offset() >= end_)) {
         done_ = true;  // past the split: the record belongs to the next one
         break;
       }

@@ -26,8 +26,8 @@ inline constexpr int64_t kJsonlSplitBytes = int64_t{64} << 20;
 inline constexpr int64_t kJsonlInferRows = 1000;
 
 /// Expands the glob and infers the schema over a sample (keys in first-seen order; a missing
-/// key or JSON null is a null). Large files are cut at byte offsets; a split starts after a
-/// newline, which never falls inside a JSON value. Throws IoError / ParseError.
+/// key or JSON null is a null). Large files are cut into splits that start after a '\n', which
+/// never falls inside a JSON value. Throws IoError / ParseError.
 JsonlScan plan_jsonl_scan(const std::string& path_or_glob, int64_t split_bytes = kJsonlSplitBytes,
                           int64_t infer_rows = kJsonlInferRows);
 /// Reads one split as batches of at most `batch_rows` rows, streaming (bounded memory). Keys not

@@ -1,10 +1,52 @@
 // plan_jsonl_scan and the line-to-object parse shared with the split reader.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
 #include "ember/error.h"
 #include "io/jsonl_reader.h"
 #include "io/jsonl_type_inference.h"
 #include "io/line_number.h"
 
 namespace ember {
+namespace {
+
+/// The offset just after the first '\n' at or after `from` in `path` (the start of the next
+/// line: a '\n' never lies inside a JSON value), or -1 when there is none.
+int64_t next_line_start(const std::string& path, int64_t from) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw IoError("cannot open '" + path + "': " + std::strerror(errno));
+  std::vector<char> buf(size_t{64} << 10);
+  int64_t found = -1;
+  for (int64_t pos = from; found < 0;) {
+    const ssize_t n = ::pread(fd, buf.data(), buf.size(), pos);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    const void* nl = std::memchr(buf.data(), '\n', static_cast<size_t>(n));
+    if (nl != nullptr) found = pos + (static_cast<const char*>(nl) - buf.data()) + 1;
+    pos += n;
+  }
+  ::close(fd);
+  return found;
+}
+
+/// Line starts for the cuts of a file: a line starts at the cut when the byte before it is a
+/// '\n', else after the next '\n'.
+std::vector<int64_t> line_starts(const std::string& path, const std::vector<int64_t>& cuts) {
+  std::vector<int64_t> starts;
+  for (const int64_t cut : cuts) {
+    if (!starts.empty() && starts.back() >= cut) continue;  // a line longer than a split
+    const int64_t start = next_line_start(path, cut - 1);
+    if (start < 0) break;
+    starts.push_back(start);
+  }
+  return starts;
+}
+
+}  // namespace
 
 simdjson::dom::object parse_jsonl_object(simdjson::dom::parser& parser, const LineReader& lines) {
   const std::string_view line = lines.line();
@@ -41,7 +83,8 @@ JsonlScan plan_jsonl_scan(const std::string& path_or_glob, int64_t split_bytes,
         ++sampled;
       }
     }
-    for (FileSplit& s : split_by_size(path, file_size(path), split_bytes)) {
+    const int64_t size = file_size(path);
+    for (FileSplit& s : splits_at(path, line_starts(path, cut_offsets(size, split_bytes)), size)) {
       scan.splits.push_back(std::move(s));
     }
   }

@@ -48,7 +48,6 @@ class JsonlSplitReader final : public BatchReader {
       types_.push_back(schema_.field(i).type.id());
       index_.emplace(schema_.field(i).name, static_cast<size_t>(i));
     }
-    done_ = split.begin != 0 && !lines_.skip_partial_line();
   }
 
   /// Called by one thread at a time.
@@ -59,7 +58,7 @@ class JsonlSplitReader final : public BatchReader {
     for (const Field& f : schema_.fields()) builders.emplace_back(f.type, reserve);
     int64_t rows = 0;
     while (rows < batch_rows_) {
-      if (!lines_.next() || (end_ >= 0 && lines_.line_offset() > end_)) {
+      if (!lines_.next() || (end_ >= 0 && lines_.line_offset() >= end_)) {
         done_ = true;  // past the split: the line belongs to the next one
         break;
       }

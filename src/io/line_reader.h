@@ -14,11 +14,9 @@ namespace ember {
 /// dropped. Not thread-safe.
 class LineReader {
  public:
+  /// Reads `path` from byte `begin`, which must be 0 or the start of a line (see FileSplit).
   LineReader(const std::string& path, int64_t begin) : file_(path, begin), pos_(file_.begin()) {}
 
-  /// Moves just past the first newline at or after the current position (the start of a split
-  /// that does not begin at 0). Returns false if there is none.
-  bool skip_partial_line();
   /// Reads the next line; false at the end of the file.
   bool next();
 

@@ -39,7 +39,7 @@ TEST(CsvLineBreaks, LongCarriageReturnOnlyFileTakesTheFastPath) {
                std::to_string(i % 7) + ".5\r";
   }
   const std::string p = dir.write("t.csv", content);
-  for (int64_t split : {int64_t{0}}) {
+  for (int64_t split : {int64_t{0}, int64_t{1000}}) {
     CsvOptions options;
     options.split_bytes = split;
     const Table t = read_csv_table(p, options, 777);
@@ -125,7 +125,7 @@ TEST(CsvLineBreaks, ErrorLineInALongCarriageReturnOnlyFile) {
   content += "nope\r";  // line 3002
   for (int i = 0; i < 10; ++i) content += "1\r";
   const std::string p = dir.write("t.csv", content);
-  for (int64_t split : {int64_t{0}}) {
+  for (int64_t split : {int64_t{0}, int64_t{1000}}) {
     CsvOptions options;
     options.split_bytes = split;
     EXPECT_THAT(csv_error(p, options), StartsWith(p + ":3002:1:"));

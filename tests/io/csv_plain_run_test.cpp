@@ -290,8 +290,7 @@ TEST(CsvPlainRun, RandomFilesMatchTheReferenceParser) {
     std::vector<Field> fields;
     for (size_t c = 0; c < width; ++c) fields.push_back({"c" + std::to_string(c), utf8()});
     options.schema = Schema(fields);
-    // Splits need records to start after newlines; without quoted newlines any cut works.
-    if (!quoted_newlines) options.split_bytes = 64 + static_cast<int64_t>(rng() % 3000);
+    options.split_bytes = 64 + static_cast<int64_t>(rng() % 3000);
     const int64_t batch_rows = 1 + static_cast<int64_t>(rng() % 300);
     SCOPED_TRACE("round " + std::to_string(round));
     const Table t = read_csv_table(p, options, batch_rows);

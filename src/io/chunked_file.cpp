@@ -39,6 +39,13 @@ ChunkedFile::~ChunkedFile() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+void ChunkedFile::skip_byte_order_mark(char*& pos) {
+  static constexpr char kMark[] = "\xEF\xBB\xBF";
+  while (end_ - pos < 3 && refill(pos)) {
+  }
+  if (end_ - pos >= 3 && std::memcmp(pos, kMark, 3) == 0) pos += 3;
+}
+
 bool ChunkedFile::refill(char*& keep) {
   const size_t kept = static_cast<size_t>(end_ - keep);
   window_offset_ += keep - buf_.get();

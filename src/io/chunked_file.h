@@ -35,6 +35,10 @@ class ChunkedFile {
   /// Absolute file offset of a pointer into the window.
   int64_t offset_of(const char* p) const { return window_offset_ + (p - buf_.get()); }
 
+  /// At the start of a file: moves `pos` (the window's first byte) past a UTF-8 byte-order mark,
+  /// which some editors write before the text and which is no part of it. Reads as needed.
+  void skip_byte_order_mark(char*& pos);
+
   /// Drops the bytes before `keep` (which points into the window; it is updated to the same byte
   /// at its new place) and reads more after the kept bytes, growing the buffer when the kept
   /// bytes fill it. Returns false when nothing more could be read (end of file). Throws IoError.

@@ -37,7 +37,9 @@ inline char* find_field_end(char* p, char delim) {
 }  // namespace
 
 CsvRecordReader::CsvRecordReader(const std::string& path, int64_t begin, char delimiter)
-    : file_(path, begin), delimiter_(delimiter), pos_(file_.begin()) {}
+    : file_(path, begin), delimiter_(delimiter), pos_(file_.begin()) {
+  if (begin == 0) file_.skip_byte_order_mark(pos_);
+}
 
 bool CsvRecordReader::next() {
   for (;;) {

@@ -28,6 +28,7 @@ struct CsvField {
 class CsvRecordReader {
  public:
   /// Reads `path` from byte `begin`, which must be 0 or the start of a record (see FileSplit).
+  /// At 0, a UTF-8 byte-order mark is skipped.
   CsvRecordReader(const std::string& path, int64_t begin, char delimiter);
 
   /// Reads the next record; false at the end of the file. Throws ParseError on an unterminated

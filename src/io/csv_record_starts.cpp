@@ -235,7 +235,13 @@ std::vector<int64_t> find_csv_record_starts(const std::string& path, char delimi
     const size_t n = read_fully(fd, buf.get(), kChunkBytes, offset, path);
     // The last block of the file is partial: its padding must not look like quotes or breaks.
     std::memset(buf.get() + n, 0, kBlockBytes);
-    if (!finder.scan_chunk(buf.get(), n, offset) || n < kChunkBytes) break;
+    // The reader skips a byte-order mark, so the first field starts after it.
+    const bool mark = offset == 0 && n >= 3 && std::memcmp(buf.get(), "\xEF\xBB\xBF", 3) == 0;
+    const size_t skip = mark ? 3 : 0;
+    if (!finder.scan_chunk(buf.get() + skip, n - skip, offset + static_cast<int64_t>(skip)) ||
+        n < kChunkBytes) {
+      break;
+    }
   }
   return finder.take();
 }

@@ -15,7 +15,10 @@ namespace ember {
 class LineReader {
  public:
   /// Reads `path` from byte `begin`, which must be 0 or the start of a line (see FileSplit).
-  LineReader(const std::string& path, int64_t begin) : file_(path, begin), pos_(file_.begin()) {}
+  /// At 0, a UTF-8 byte-order mark is skipped.
+  LineReader(const std::string& path, int64_t begin) : file_(path, begin), pos_(file_.begin()) {
+    if (begin == 0) file_.skip_byte_order_mark(pos_);
+  }
 
   /// Reads the next line; false at the end of the file.
   bool next();

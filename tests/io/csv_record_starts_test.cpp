@@ -130,6 +130,17 @@ TEST(CsvRecordStarts, BareQuotesAtEveryBlockOffset) {
   }
 }
 
+TEST(CsvRecordStarts, QuoteRightAfterAByteOrderMarkOpensAField) {
+  TempDir dir;
+  const std::string body = "\"a\nb\",c\r1,\"2\n3\"\n4,5\n";
+  const std::string p = dir.write("t.csv", "\xEF\xBB\xBF" + body);
+  std::vector<int64_t> expected;
+  for (const int64_t s : reference_record_starts(body, ',')) expected.push_back(s + 3);
+  std::vector<int64_t> cuts;
+  for (int64_t c = 1; c < static_cast<int64_t>(body.size()) + 3; ++c) cuts.push_back(c);
+  EXPECT_EQ(find_csv_record_starts(p, ',', cuts), expected_for(expected, cuts));
+}
+
 TEST(CsvRecordStarts, StopAtAQuoteThatNeverCloses) {
   TempDir dir;
   const std::string head = std::string(300, 'x') + "\n";

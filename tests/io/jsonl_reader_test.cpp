@@ -24,8 +24,13 @@ TEST(JsonlReader, InfersKeysInFirstSeenOrderAndTypes) {
                                   "  \n"
                                   "{\"a\": [1,\"two\"], \"s\": \"é\\n\\\"q\\\"\", \"b\": false}");
   const Table t = read_jsonl_table(p);
-  EXPECT_EQ(t.schema(), Schema({{"i", int64()}, {"f", float64()}, {"s", utf8()}, {"n", utf8()},
-                                {"b", boolean()}, {"o", utf8()}, {"a", utf8()}}));
+  EXPECT_EQ(t.schema(), Schema({{"i", int64()},
+                                {"f", float64()},
+                                {"s", utf8()},
+                                {"n", utf8()},
+                                {"b", boolean()},
+                                {"o", utf8()},
+                                {"a", utf8()}}));
   ASSERT_EQ(t.num_rows(), 3);
   EXPECT_EQ(t.column("i").value<int64_t>(1), -3);
   EXPECT_TRUE(t.column("i").is_null(2));  // missing key
@@ -69,6 +74,15 @@ TEST(JsonlReader, WrongTypeLaterGivesLineAndColumn) {
   EXPECT_THAT(msg, StartsWith(p + ":11:12:"));
   EXPECT_THAT(msg, HasSubstr("'v'"));
   EXPECT_THAT(msg, HasSubstr("int64"));
+}
+
+TEST(JsonlReader, ByteOrderMarkIsSkipped) {
+  TempDir dir;
+  const std::string p = dir.write("t.jsonl", "\xEF\xBB\xBF{\"a\": 1}\n{\"a\": 2}\n");
+  const Table t = read_jsonl_table(p);
+  EXPECT_EQ(t.schema(), Schema({{"a", int64()}}));
+  ASSERT_EQ(t.num_rows(), 2);
+  EXPECT_EQ(t.column("a").value<int64_t>(0), 1);
 }
 
 TEST(JsonlReader, MalformedJsonGivesTheLine) {

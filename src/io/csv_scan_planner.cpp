@@ -1,5 +1,6 @@
 // plan_csv_scan: expands the glob, settles the schema, checks headers and cuts splits.
 #include <algorithm>
+#include <map>
 
 #include "ember/error.h"
 #include "io/csv_reader.h"
@@ -11,6 +12,23 @@
 namespace ember {
 namespace {
 
+/// "'a' (columns 1 and 3), 'b' (columns 2, 4 and 5)" for the names that repeat, or "".
+std::string repeated_names(const std::vector<std::string>& names) {
+  std::map<std::string, std::vector<size_t>> columns;
+  for (size_t i = 0; i < names.size(); ++i) columns[names[i]].push_back(i + 1);
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    const std::vector<size_t>& at = columns[names[i]];
+    if (at.size() < 2 || at.front() != i + 1) continue;  // once, or not the first occurrence
+    out += (out.empty() ? "'" : ", '") + names[i] + "' (columns ";
+    for (size_t k = 0; k < at.size(); ++k) {
+      out += (k == 0 ? "" : k + 1 == at.size() ? " and " : ", ") + std::to_string(at[k]);
+    }
+    out += ")";
+  }
+  return out;
+}
+
 void validate_options(const CsvOptions& options) {
   const char d = options.delimiter;
   if (d == '"' || d == '\n' || d == '\r' || d == '\0') {
@@ -20,6 +38,15 @@ void validate_options(const CsvOptions& options) {
   if (options.split_bytes < 0) throw InvalidArgument("CsvOptions::split_bytes must be >= 0");
   if (options.schema && options.schema->num_fields() == 0) {
     throw InvalidArgument("CsvOptions::schema has no fields");
+  }
+  if (options.schema) {
+    std::vector<std::string> names;
+    for (const Field& f : options.schema->fields()) names.push_back(f.name);
+    const std::string repeated = repeated_names(names);
+    if (!repeated.empty()) {
+      throw InvalidArgument("CsvOptions::schema names a column more than once: " + repeated +
+                            "; column names must be unique");
+    }
   }
 }
 
@@ -36,6 +63,16 @@ std::vector<std::string> read_header(CsvRecordReader& records) {
     names.emplace_back(fields[i].view());
   }
   return names;
+}
+
+/// Names from the header must be unique: with two columns called "a", col("a") would pick one
+/// of them in silence. (CsvOptions::schema names the columns instead, so repeats are fine then.)
+void check_unique(const std::vector<std::string>& header, const std::string& path) {
+  const std::string repeated = repeated_names(header);
+  if (repeated.empty()) return;
+  throw InvalidArgument("the header of '" + path + "' names a column more than once: " + repeated +
+                        "; rename the columns in the file, or set CsvOptions::schema to name "
+                        "them (it replaces the header's names)");
 }
 
 std::string join(const std::vector<std::string>& names) {
@@ -89,7 +126,10 @@ CsvScan plan_csv_scan(const std::string& path_or_glob, const CsvOptions& options
     std::vector<std::string> header = read_header(records);
     if (f == 0) {
       first_header = std::move(header);
-      if (!options.schema) inference.emplace(first_header.size());
+      if (!options.schema) {
+        check_unique(first_header, path);
+        inference.emplace(first_header.size());
+      }
     } else if (header != first_header) {
       throw ParseError::at(path, 1, 1,
                            "header (" + join(header) + ") differs from the header of '" + paths[0] +

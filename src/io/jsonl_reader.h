@@ -1,12 +1,12 @@
 // Streaming JSON-lines reading with simdjson.
 #pragma once
 
+#include <simdjson.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <simdjson.h>
 
 #include "ember/types.h"
 #include "io/batch_reader.h"
@@ -40,5 +40,13 @@ std::unique_ptr<BatchReader> open_jsonl_split(const FileSplit& split, const Sche
 /// simdjson's padding, which LineReader guarantees). Throws ParseError "file:line:1:" when it is
 /// not valid JSON or not an object.
 simdjson::dom::object parse_jsonl_object(simdjson::dom::parser& parser, const LineReader& lines);
+
+/// The 1-based byte column of the `occurrence`-th (1-based) appearance of `key` as a quoted key
+/// in `line`, for error messages; 1 when it is not found as written (e.g. written with escapes).
+int64_t jsonl_key_column(std::string_view line, std::string_view key, int occurrence = 1);
+
+/// Throws ParseError "file:line:column:" for a key that appears twice in the current line's
+/// object: JSON parsers disagree on which of the values wins, so none is picked.
+[[noreturn]] void fail_repeated_key(const LineReader& lines, std::string_view key);
 
 }  // namespace ember

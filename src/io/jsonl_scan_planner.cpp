@@ -66,6 +66,27 @@ simdjson::dom::object parse_jsonl_object(simdjson::dom::parser& parser, const Li
   return doc.get_object().value_unsafe();
 }
 
+int64_t jsonl_key_column(std::string_view line, std::string_view key, int occurrence) {
+  std::string quoted;
+  quoted.reserve(key.size() + 2);
+  quoted.append(1, '"').append(key).append(1, '"');
+  size_t at = std::string_view::npos;
+  for (int i = 0; i < occurrence; ++i) {
+    at = line.find(quoted, at == std::string_view::npos ? 0 : at + 1);
+    if (at == std::string_view::npos) return 1;
+  }
+  return static_cast<int64_t>(at) + 1;
+}
+
+void fail_repeated_key(const LineReader& lines, std::string_view key) {
+  throw ParseError::at(lines.path(),
+                       line_number_at(lines.path(), lines.line_offset(), LineBreaks::Lf),
+                       jsonl_key_column(lines.line(), key, 2),
+                       "key '" + std::string(key) +
+                           "' appears twice in one object; JSON readers disagree on which value "
+                           "wins, so ember takes neither: remove one of them");
+}
+
 JsonlScan plan_jsonl_scan(const std::string& path_or_glob, int64_t split_bytes,
                           int64_t infer_rows) {
   const std::vector<std::string> paths = expand_paths(path_or_glob);
@@ -79,7 +100,7 @@ JsonlScan plan_jsonl_scan(const std::string& path_or_glob, int64_t split_bytes,
       LineReader lines(path, 0);
       while (sampled < infer_rows && lines.next()) {
         if (lines.blank()) continue;
-        inference.observe(parse_jsonl_object(parser, lines));
+        inference.observe(parse_jsonl_object(parser, lines), lines);
         ++sampled;
       }
     }

@@ -89,8 +89,8 @@ class JsonlSplitReader final : public BatchReader {
     for (auto field : object) {
       const int64_t c = column_of(field.key, guess);
       // A key the sample did not show is ignored: the schema is fixed when the scan is planned.
-      // A repeated key keeps its first value.
-      if (c < 0 || set_in_row_[size_t(c)] == row_) continue;
+      if (c < 0) continue;
+      if (set_in_row_[size_t(c)] == row_) fail_repeated_key(lines_, field.key);
       set_in_row_[size_t(c)] = row_;
       guess = size_t(c) + 1;
       append_value(size_t(c), field.key, field.value, builders[size_t(c)]);
@@ -139,13 +139,7 @@ class JsonlSplitReader final : public BatchReader {
 
   [[noreturn]] void fail_type(size_t c, std::string_view key, element_type got) const {
     const std::string_view line = lines_.line();
-    // Column: the byte column of the key's first occurrence in the line (1 if not found as is,
-    // e.g. when the key is written with escapes).
-    std::string quoted_key;
-    quoted_key.reserve(key.size() + 2);
-    quoted_key.append(1, '"').append(key).append(1, '"');
-    const size_t at = line.find(quoted_key);
-    const int64_t column = at == std::string_view::npos ? 1 : static_cast<int64_t>(at) + 1;
+    const int64_t column = jsonl_key_column(line, key);
     const Field& f = schema_.field(static_cast<int>(c));
     throw ParseError::at(
         lines_.path(), line_number_at(lines_.path(), lines_.line_offset(), LineBreaks::Lf), column,

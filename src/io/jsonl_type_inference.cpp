@@ -1,9 +1,12 @@
 // JSON-lines schema inference; see jsonl_type_inference.h.
 #include "io/jsonl_type_inference.h"
 
+#include "io/jsonl_reader.h"
+
 namespace ember {
 
-void JsonlTypeInference::observe(simdjson::dom::object object) {
+void JsonlTypeInference::observe(simdjson::dom::object object, const LineReader& lines) {
+  ++objects_;
   for (auto field : object) {
     const std::string_view key = field.key;
     auto it = index_.find(std::string(key));
@@ -12,6 +15,8 @@ void JsonlTypeInference::observe(simdjson::dom::object object) {
       keys_.push_back(Key{std::string(key), 0});
     }
     Key& k = keys_[it->second];
+    if (k.last_object == objects_) fail_repeated_key(lines, key);
+    k.last_object = objects_;
     switch (field.value.type()) {
       case simdjson::dom::element_type::INT64:
         k.kinds |= kInt;

@@ -1,15 +1,16 @@
 // Choosing the columns and types of a JSON-lines scan from sampled objects.
 #pragma once
 
+#include <simdjson.h>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
-#include <simdjson.h>
-
 #include "ember/types.h"
+#include "io/line_reader.h"
 
 namespace ember {
 
@@ -19,7 +20,9 @@ namespace ember {
 /// mixed kinds, or null in every sampled row) utf8.
 class JsonlTypeInference {
  public:
-  void observe(simdjson::dom::object object);
+  /// The object parsed from the current line of `lines` (which error messages point at).
+  /// Throws ParseError for a key that appears twice in it.
+  void observe(simdjson::dom::object object, const LineReader& lines);
   Schema schema() const;
 
  private:
@@ -27,8 +30,10 @@ class JsonlTypeInference {
   struct Key {
     std::string name;
     uint8_t kinds = 0;
+    int64_t last_object = -1;  ///< the latest object (by count) that held the key
   };
   std::vector<Key> keys_;
+  int64_t objects_ = 0;
   std::unordered_map<std::string, size_t> index_;
 };
 

@@ -214,6 +214,35 @@ TEST(CsvReader, ByteOrderMarkAloneIsAnEmptyFile) {
   EXPECT_THAT(msg, HasSubstr("empty file"));
 }
 
+TEST(CsvReader, DuplicateHeaderNamesAreRejected) {
+  TempDir dir;
+  const std::string p = dir.write("t.csv", "a,b,a,c,b\n1,2,3,4,5\n");
+  const std::string msg = error_of<InvalidArgument>([&] { read_csv_table(p); });
+  EXPECT_THAT(msg, HasSubstr(p));
+  EXPECT_THAT(msg, HasSubstr("'a'"));
+  EXPECT_THAT(msg, HasSubstr("'b'"));
+  EXPECT_THAT(msg, HasSubstr("CsvOptions::schema"));
+}
+
+TEST(CsvReader, ExplicitSchemaRenamesDuplicateHeaderNames) {
+  TempDir dir;
+  const std::string p = dir.write("t.csv", "a,a\n1,2\n");
+  CsvOptions options;
+  options.schema = Schema({{"a1", int64()}, {"a2", int64()}});
+  const Table t = read_csv_table(p, options);
+  EXPECT_EQ(t.column("a2").value<int64_t>(0), 2);
+}
+
+TEST(CsvReader, ExplicitSchemaWithDuplicateNamesIsRejected) {
+  TempDir dir;
+  const std::string p = dir.write("t.csv", "x,y\n1,2\n");
+  CsvOptions options;
+  options.schema = Schema({{"v", int64()}, {"v", int64()}});
+  const std::string msg = error_of<InvalidArgument>([&] { read_csv_table(p, options); });
+  EXPECT_THAT(msg, HasSubstr("'v'"));
+  EXPECT_THAT(msg, HasSubstr("CsvOptions::schema"));
+}
+
 TEST(CsvReader, ReadsTheCheckedInSample) {
   // ctest sets EMBER_TEST_DATA; a direct run finds the data beside this source file.
   const char* env = std::getenv("EMBER_TEST_DATA");

@@ -85,6 +85,32 @@ TEST(JsonlReader, ByteOrderMarkIsSkipped) {
   EXPECT_EQ(t.column("a").value<int64_t>(0), 1);
 }
 
+TEST(JsonlReader, DuplicateKeyInTheSampleIsAnError) {
+  TempDir dir;
+  // JSON parsers disagree on which of two equal keys wins, so neither value is picked.
+  const std::string p = dir.write("t.jsonl", "{\"a\": 1}\n{\"a\": 2, \"b\": 0, \"a\": 3}\n");
+  const std::string msg = error_of<ParseError>([&] { read_jsonl_table(p); });
+  EXPECT_THAT(msg, StartsWith(p + ":2:18:"));
+  EXPECT_THAT(msg, HasSubstr("'a'"));
+  EXPECT_THAT(msg, HasSubstr("twice"));
+}
+
+TEST(JsonlReader, DuplicateKeyAfterTheSampleIsAnError) {
+  TempDir dir;
+  std::string content;
+  for (int i = 0; i < 10; ++i) content += "{\"k\": " + std::to_string(i) + "}\n";
+  content += "{\"k\": 1, \"k\": 2}\n";  // line 11
+  const std::string p = dir.write("t.jsonl", content);
+  const JsonlScan scan = plan_jsonl_scan(p, kJsonlSplitBytes, 3);
+  const std::string msg = error_of<ParseError>([&] {
+    auto reader = open_jsonl_split(scan.splits.at(0), scan.schema, 100);
+    while (reader->next()) {
+    }
+  });
+  EXPECT_THAT(msg, StartsWith(p + ":11:"));
+  EXPECT_THAT(msg, HasSubstr("'k'"));
+}
+
 TEST(JsonlReader, MalformedJsonGivesTheLine) {
   TempDir dir;
   const std::string p = dir.write("t.jsonl", "{\"a\": 1}\n\n{\"a\": 2,,}\n");

@@ -162,13 +162,13 @@ void CsvRecordReader::fail_in_run(const CsvPlainRun& run, size_t row, size_t fie
   throw ParseError::at(file_.path(), line, static_cast<int64_t>(field_index + 1), message);
 }
 
-void CsvRecordReader::fail_at_field(size_t field_index, const std::string& message) const {
+ParseError CsvRecordReader::error_at_field(size_t field_index, const std::string& message) const {
   const CsvField& f = fields_.at(field_index);
   // The field may sit on a later line of the record when an earlier quoted field held line
   // breaks.
   const int64_t inner = count_line_breaks(record_begin_, f.data, 0, LineBreaks::Any);
   const int64_t line = line_number_at(file_.path(), record_offset_, LineBreaks::Any) + inner;
-  throw ParseError::at(file_.path(), line, static_cast<int64_t>(field_index + 1), message);
+  return ParseError::at(file_.path(), line, static_cast<int64_t>(field_index + 1), message);
 }
 
 void CsvRecordReader::fail_field_count(size_t expected) const {

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ember/error.h"
 #include "io/chunked_file.h"
 #include "io/csv_plain_run.h"
 
@@ -56,7 +57,11 @@ class CsvRecordReader {
   }
   /// Throws ParseError "path:line:field: message" for field `field_index` (0-based) of the
   /// current record; the line is computed now, from the file's start.
-  [[noreturn]] void fail_at_field(size_t field_index, const std::string& message) const;
+  [[noreturn]] void fail_at_field(size_t field_index, const std::string& message) const {
+    throw error_at_field(field_index, message);
+  }
+  /// The ParseError that fail_at_field() throws, to be thrown later.
+  ParseError error_at_field(size_t field_index, const std::string& message) const;
 
  private:
   enum class Step { Record, NeedMore, End };

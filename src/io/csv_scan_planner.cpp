@@ -88,7 +88,7 @@ int64_t sample_records(CsvRecordReader& records, int64_t rows, size_t width,
   int64_t fed = 0;
   for (; fed < rows && records.next(); ++fed) {
     records.check_field_count(width);
-    inference.observe(records.fields());
+    inference.observe(records);
   }
   return fed;
 }
@@ -128,7 +128,7 @@ CsvScan plan_csv_scan(const std::string& path_or_glob, const CsvOptions& options
       first_header = std::move(header);
       if (!options.schema) {
         check_unique(first_header, path);
-        inference.emplace(first_header.size());
+        inference.emplace(first_header);
       }
     } else if (header != first_header) {
       throw ParseError::at(path, 1, 1,

@@ -59,9 +59,14 @@ simdjson::dom::object parse_jsonl_object(simdjson::dom::parser& parser, const Li
                              std::string(doc.is_array() ? "an array" : "a scalar"));
   }
   if (err != simdjson::SUCCESS) {
+    // simdjson rejects integers beyond 64 bits as malformed numbers: say so.
+    const std::string hint = err == simdjson::NUMBER_ERROR
+                                 ? " (an integer must fit in 64 bits: write a larger one as a "
+                                   "string, or with a fraction to read it as float64)"
+                                 : "";
     throw ParseError::at(lines.path(),
                          line_number_at(lines.path(), lines.line_offset(), LineBreaks::Lf), 1,
-                         std::string("malformed JSON: ") + simdjson::error_message(err));
+                         std::string("malformed JSON: ") + simdjson::error_message(err) + hint);
   }
   return doc.get_object().value_unsafe();
 }

@@ -36,9 +36,9 @@ inline char* find_field_end(char* p, char delim) {
 
 }  // namespace
 
-CsvRecordReader::CsvRecordReader(const std::string& path, int64_t begin, char delimiter)
-    : file_(path, begin), delimiter_(delimiter), pos_(file_.begin()) {
-  if (begin == 0) file_.skip_byte_order_mark(pos_);
+CsvRecordReader::CsvRecordReader(const FileSplit& split, char delimiter)
+    : file_(split, LineBreaks::Any), delimiter_(delimiter), pos_(file_.begin()) {
+  if (split.begin == 0) file_.skip_byte_order_mark(pos_);
 }
 
 bool CsvRecordReader::next() {
@@ -157,8 +157,7 @@ void CsvRecordReader::read_plain_run(size_t width, size_t max_rows, int64_t end,
 void CsvRecordReader::fail_in_run(const CsvPlainRun& run, size_t row, size_t field_index,
                                   const std::string& message) const {
   // A plain record holds no quoted line break, so it lies on one line.
-  const int64_t line =
-      line_number_at(file_.path(), file_.offset_of(run.record_begin(row)), LineBreaks::Any);
+  const int64_t line = file_.line_number_at(file_.offset_of(run.record_begin(row)));
   throw ParseError::at(file_.path(), line, static_cast<int64_t>(field_index + 1), message);
 }
 
@@ -167,7 +166,7 @@ ParseError CsvRecordReader::error_at_field(size_t field_index, const std::string
   // The field may sit on a later line of the record when an earlier quoted field held line
   // breaks.
   const int64_t inner = count_line_breaks(record_begin_, f.data, 0, LineBreaks::Any);
-  const int64_t line = line_number_at(file_.path(), record_offset_, LineBreaks::Any) + inner;
+  const int64_t line = file_.line_number_at(record_offset_) + inner;
   return ParseError::at(file_.path(), line, static_cast<int64_t>(field_index + 1), message);
 }
 
@@ -181,7 +180,7 @@ void CsvRecordReader::fail_field_count(size_t expected) const {
 
 void CsvRecordReader::fail_at_offset(int64_t offset, size_t field_number,
                                      const std::string& message) const {
-  throw ParseError::at(file_.path(), line_number_at(file_.path(), offset, LineBreaks::Any),
+  throw ParseError::at(file_.path(), file_.line_number_at(offset),
                        static_cast<int64_t>(field_number), message);
 }
 

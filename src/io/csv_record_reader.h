@@ -28,9 +28,9 @@ struct CsvField {
 /// apart from a stray line break). Not thread-safe.
 class CsvRecordReader {
  public:
-  /// Reads `path` from byte `begin`, which must be 0 or the start of a record (see FileSplit).
-  /// At 0, a UTF-8 byte-order mark is skipped.
-  CsvRecordReader(const std::string& path, int64_t begin, char delimiter);
+  /// Reads the split's file from its first byte, which must be 0 or the start of a record (see
+  /// FileSplit). At 0, a UTF-8 byte-order mark is skipped.
+  CsvRecordReader(const FileSplit& split, char delimiter);
 
   /// Reads the next record; false at the end of the file. Throws ParseError on an unterminated
   /// quote or a stray character after a closing quote, IoError on a read failure.

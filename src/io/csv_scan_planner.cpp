@@ -7,6 +7,7 @@
 #include "io/csv_record_reader.h"
 #include "io/csv_record_starts.h"
 #include "io/csv_type_inference.h"
+#include "io/stream_input.h"
 #include "io/utf8_validation.h"
 
 namespace ember {
@@ -121,8 +122,10 @@ CsvScan plan_csv_scan(const std::string& path_or_glob, const CsvOptions& options
   CsvScan scan;
   for (size_t f = 0; f < paths.size(); ++f) {
     const std::string& path = paths[f];
-    const int64_t size = file_size(path);
-    CsvRecordReader records(path, 0, options.delimiter);
+    // A pipe or device is opened once, here, and its sampled bytes kept for its reader.
+    FileSplit whole{path, 0, -1, nullptr};
+    if (is_stream_file(path)) whole.stream = std::make_shared<StreamInput>(path);
+    CsvRecordReader records(whole, options.delimiter);
     std::vector<std::string> header = read_header(records);
     if (f == 0) {
       first_header = std::move(header);
@@ -141,8 +144,14 @@ CsvScan plan_csv_scan(const std::string& path_or_glob, const CsvOptions& options
       sampled +=
           sample_records(records, options.infer_rows - sampled, first_header.size(), *inference);
     }
+    if (whole.stream) {
+      whole.stream->stop_keeping();
+      scan.splits.push_back(std::move(whole));  // a stream cannot seek: one split
+      continue;
+    }
     // A quoted field may hold line breaks anywhere in the file, so the cut points of a large
     // file move to record starts found by following its quoting from the first byte.
+    const int64_t size = file_size(path);
     const std::vector<int64_t> cuts = cut_offsets(size, options.split_bytes);
     const std::vector<int64_t> starts =
         cuts.empty() ? cuts : find_csv_record_starts(path, options.delimiter, cuts);

@@ -11,6 +11,7 @@
 #include "io/csv_record_reader.h"
 #include "io/padded_field_parsing.h"
 #include "io/scalar_parsing.h"
+#include "io/stream_input.h"
 #include "io/utf8_validation.h"
 
 namespace ember {
@@ -27,7 +28,7 @@ class CsvSplitReader final : public BatchReader {
  public:
   CsvSplitReader(const FileSplit& split, Schema schema, const CsvOptions& options,
                  int64_t batch_rows)
-      : records_(split.path, split.begin, options.delimiter),
+      : records_(split, options.delimiter),
         schema_(std::move(schema)),
         end_(split.end),
         batch_rows_(batch_rows),
@@ -211,6 +212,7 @@ class CsvSplitReader final : public BatchReader {
 
 std::unique_ptr<BatchReader> open_csv_split(const FileSplit& split, const Schema& schema,
                                             const CsvOptions& options, int64_t batch_rows) {
+  if (split.stream) split.stream->claim_for_reading();
   return std::make_unique<CsvSplitReader>(split, schema, options, batch_rows);
 }
 

@@ -42,6 +42,14 @@ void check_readable_file(const std::string& path) {
     throw IoError("cannot open '" + path + "': " + std::strerror(errno));
   }
   if (S_ISDIR(st.st_mode)) throw IoError("'" + path + "' is a directory, expected a file");
+  if (!S_ISREG(st.st_mode)) {
+    // Opening a FIFO waits for a writer, and closing it again would drop what the writer sent:
+    // a stream is opened once, by the planner (see StreamInput).
+    if (::access(path.c_str(), R_OK) != 0) {
+      throw IoError("cannot open '" + path + "': " + std::strerror(errno));
+    }
+    return;
+  }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw IoError("cannot open '" + path + "': " + std::strerror(errno));
   ::close(fd);
@@ -66,6 +74,14 @@ int64_t file_size(const std::string& path) {
   return static_cast<int64_t>(st.st_size);
 }
 
+bool is_stream_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    throw IoError("cannot stat '" + path + "': " + std::strerror(errno));
+  }
+  return !S_ISREG(st.st_mode);
+}
+
 std::vector<int64_t> cut_offsets(int64_t size, int64_t split_bytes) {
   if (split_bytes <= 0 || size <= split_bytes) return {};
   const int64_t n = (size + split_bytes - 1) / split_bytes;
@@ -78,11 +94,11 @@ std::vector<int64_t> cut_offsets(int64_t size, int64_t split_bytes) {
 
 std::vector<FileSplit> splits_at(const std::string& path, const std::vector<int64_t>& record_starts,
                                  int64_t size) {
-  std::vector<FileSplit> splits{FileSplit{path, 0, -1}};
+  std::vector<FileSplit> splits{FileSplit{path, 0, -1, nullptr}};
   for (const int64_t start : record_starts) {
     if (start <= splits.back().begin || start >= size) continue;
     splits.back().end = start;
-    splits.push_back(FileSplit{path, start, -1});
+    splits.push_back(FileSplit{path, start, -1, nullptr});
   }
   return splits;
 }

@@ -9,7 +9,7 @@
 #include "ember/error.h"
 #include "io/jsonl_reader.h"
 #include "io/jsonl_type_inference.h"
-#include "io/line_number.h"
+#include "io/stream_input.h"
 
 namespace ember {
 namespace {
@@ -53,8 +53,7 @@ simdjson::dom::object parse_jsonl_object(simdjson::dom::parser& parser, const Li
   simdjson::dom::element doc;
   simdjson::error_code err = parser.parse(line.data(), line.size(), false).get(doc);
   if (err == simdjson::SUCCESS && doc.type() != simdjson::dom::element_type::OBJECT) {
-    throw ParseError::at(lines.path(),
-                         line_number_at(lines.path(), lines.line_offset(), LineBreaks::Lf), 1,
+    throw ParseError::at(lines.path(), lines.line_number(), 1,
                          "expected a JSON object per line, got " +
                              std::string(doc.is_array() ? "an array" : "a scalar"));
   }
@@ -64,8 +63,7 @@ simdjson::dom::object parse_jsonl_object(simdjson::dom::parser& parser, const Li
                                  ? " (an integer must fit in 64 bits: write a larger one as a "
                                    "string, or with a fraction to read it as float64)"
                                  : "";
-    throw ParseError::at(lines.path(),
-                         line_number_at(lines.path(), lines.line_offset(), LineBreaks::Lf), 1,
+    throw ParseError::at(lines.path(), lines.line_number(), 1,
                          std::string("malformed JSON: ") + simdjson::error_message(err) + hint);
   }
   return doc.get_object().value_unsafe();
@@ -84,9 +82,7 @@ int64_t jsonl_key_column(std::string_view line, std::string_view key, int occurr
 }
 
 void fail_repeated_key(const LineReader& lines, std::string_view key) {
-  throw ParseError::at(lines.path(),
-                       line_number_at(lines.path(), lines.line_offset(), LineBreaks::Lf),
-                       jsonl_key_column(lines.line(), key, 2),
+  throw ParseError::at(lines.path(), lines.line_number(), jsonl_key_column(lines.line(), key, 2),
                        "key '" + std::string(key) +
                            "' appears twice in one object; JSON readers disagree on which value "
                            "wins, so ember takes neither: remove one of them");
@@ -100,14 +96,22 @@ JsonlScan plan_jsonl_scan(const std::string& path_or_glob, int64_t split_bytes,
   int64_t sampled = 0;
   JsonlScan scan;
   for (const std::string& path : paths) {
+    // A pipe or device is opened once, here, and its sampled bytes kept for its reader.
+    FileSplit whole{path, 0, -1, nullptr};
+    if (is_stream_file(path)) whole.stream = std::make_shared<StreamInput>(path);
     // Sample the first lines of the first files until infer_rows objects were seen.
     if (sampled < infer_rows) {
-      LineReader lines(path, 0);
+      LineReader lines(whole);
       while (sampled < infer_rows && lines.next()) {
         if (lines.blank()) continue;
         inference.observe(parse_jsonl_object(parser, lines), lines);
         ++sampled;
       }
+    }
+    if (whole.stream) {
+      whole.stream->stop_keeping();
+      scan.splits.push_back(std::move(whole));  // a stream cannot seek: one split
+      continue;
     }
     const int64_t size = file_size(path);
     for (FileSplit& s : splits_at(path, line_starts(path, cut_offsets(size, split_bytes)), size)) {

@@ -4,7 +4,7 @@
 
 #include "ember/error.h"
 #include "io/jsonl_reader.h"
-#include "io/line_number.h"
+#include "io/stream_input.h"
 
 namespace ember {
 namespace {
@@ -38,7 +38,7 @@ std::string kind_name(element_type t) {
 class JsonlSplitReader final : public BatchReader {
  public:
   JsonlSplitReader(const FileSplit& split, Schema schema, int64_t batch_rows)
-      : lines_(split.path, split.begin),
+      : lines_(split),
         schema_(std::move(schema)),
         end_(split.end),
         batch_rows_(batch_rows),
@@ -141,10 +141,9 @@ class JsonlSplitReader final : public BatchReader {
     const std::string_view line = lines_.line();
     const int64_t column = jsonl_key_column(line, key);
     const Field& f = schema_.field(static_cast<int>(c));
-    throw ParseError::at(
-        lines_.path(), line_number_at(lines_.path(), lines_.line_offset(), LineBreaks::Lf), column,
-        "key '" + f.name + "' holds " + kind_name(got) + " but its column is " +
-            f.type.to_string() + " (inferred from the first lines of the input)");
+    throw ParseError::at(lines_.path(), lines_.line_number(), column,
+                         "key '" + f.name + "' holds " + kind_name(got) + " but its column is " +
+                             f.type.to_string() + " (inferred from the first lines of the input)");
   }
 
   LineReader lines_;
@@ -163,6 +162,7 @@ class JsonlSplitReader final : public BatchReader {
 
 std::unique_ptr<BatchReader> open_jsonl_split(const FileSplit& split, const Schema& schema,
                                               int64_t batch_rows) {
+  if (split.stream) split.stream->claim_for_reading();
   return std::make_unique<JsonlSplitReader>(split, schema, batch_rows);
 }
 

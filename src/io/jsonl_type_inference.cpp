@@ -2,7 +2,6 @@
 #include "io/jsonl_type_inference.h"
 
 #include "io/jsonl_reader.h"
-#include "io/line_number.h"
 
 namespace ember {
 namespace {
@@ -10,8 +9,7 @@ namespace {
 ParseError beyond_int64_error(const LineReader& lines, std::string_view key,
                               simdjson::dom::element value) {
   return ParseError::at(
-      lines.path(), line_number_at(lines.path(), lines.line_offset(), LineBreaks::Lf),
-      jsonl_key_column(lines.line(), key),
+      lines.path(), lines.line_number(), jsonl_key_column(lines.line(), key),
       "key '" + std::string(key) + "' holds " + std::to_string(value.get_uint64().value_unsafe()) +
           ", which does not fit int64, and the key's sampled numbers are all integers; ember "
           "does not round them to float64 unasked: write the values as strings to keep every "

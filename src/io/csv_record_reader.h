@@ -56,7 +56,7 @@ class CsvRecordReader {
     if (fields_.size() != expected) fail_field_count(expected);
   }
   /// Throws ParseError "path:line:field: message" for field `field_index` (0-based) of the
-  /// current record; the line is computed now, from the file's start.
+  /// current record; the line is computed now (see ChunkedFile::line_number_at).
   [[noreturn]] void fail_at_field(size_t field_index, const std::string& message) const {
     throw error_at_field(field_index, message);
   }

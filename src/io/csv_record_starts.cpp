@@ -4,7 +4,10 @@
 // Why a whole pass: whether a line break ends a record depends on every quote before it, so no
 // look around a cut point can tell a record start from a line break inside a quoted field (nor
 // can the inference sample: a multi-line field may first appear after it). Only files that are
-// split pay for the pass, and on quote-free data it runs at about the speed of memchr.
+// split pay for the pass, and it ends at the record after the last cut. Quote-free stretches are
+// passed over with memchr, so such data costs about what copying it out of the page cache does
+// (about 0.13 s per GB on the benchmark machine, where searching on two threads gained little
+// for that reason); data with quoted fields on every row about 0.35 s per GB.
 //
 // How: each 64-byte block is classified (csv_block_classifier.h), and "inside quotes" is taken
 // as the running parity of the quotes, a prefix XOR of the quote mask. Parity agrees with the

@@ -15,7 +15,9 @@ namespace ember {
 /// skips.) Offsets come back in the order of `cuts`, but fewer of them when the rest cannot be
 /// found: no record starts after a cut, or the pass met a quoted field that never closes or a
 /// character after a closing quote. The rest of the file then stays in one split, whose reader
-/// reports any error with its line. Reads the whole file once; throws IoError.
+/// reports any error with its line. Reads the file once, up to the record after the last cut,
+/// with large pread(2) calls (not mmap: a file truncated meanwhile must not crash the process).
+/// Throws IoError.
 std::vector<int64_t> find_csv_record_starts(const std::string& path, char delimiter,
                                             const std::vector<int64_t>& cuts);
 

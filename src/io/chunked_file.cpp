@@ -1,4 +1,4 @@
-// Buffered sequential reads with pread(2); see chunked_file.h.
+// Buffered sequential reads with pread(2) or from a stream; see chunked_file.h.
 #include "io/chunked_file.h"
 
 #include <fcntl.h>
@@ -10,41 +10,64 @@
 #include <cstring>
 
 #include "ember/error.h"
+#include "io/stream_input.h"
 
 namespace ember {
 
-ChunkedFile::ChunkedFile(std::string path, int64_t begin, size_t chunk_bytes)
-    : path_(std::move(path)) {
-  fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) throw IoError("cannot open '" + path_ + "': " + std::strerror(errno));
-  // A small file (or the tail of one) does not need the whole chunk: many small files are common.
-  struct stat st{};
-  const int64_t left = ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)
-                           ? std::max<int64_t>(0, int64_t(st.st_size) - begin) + 1
-                           : int64_t(chunk_bytes);
+ChunkedFile::ChunkedFile(const FileSplit& split, LineBreaks breaks, size_t chunk_bytes)
+    : path_(split.path), stream_(split.stream), breaks_(breaks) {
+  int64_t left = static_cast<int64_t>(chunk_bytes);
+  if (!stream_) {
+    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw IoError("cannot open '" + path_ + "': " + std::strerror(errno));
+    // A small file (or the tail of one) does not need the whole chunk: many small files are
+    // common.
+    struct stat st {};
+    if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) {
+      left = std::max<int64_t>(0, int64_t(st.st_size) - split.begin) + 1;
+    }
+    // The kernel's readahead doubles for a sequential hint; failure to advise is harmless.
+    (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+  }
   capacity_ = std::clamp<size_t>(static_cast<size_t>(left), kMinChunkBytes,
                                  std::max(chunk_bytes, kMinChunkBytes));
-  // The kernel's readahead doubles for a sequential hint; failure to advise is harmless.
-  (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
   // Only the padding is cleared: the rest is always written by a read before it is looked at.
   buf_ = std::make_unique_for_overwrite<char[]>(capacity_ + kPaddingBytes);
   std::memset(buf_.get() + capacity_, 0, kPaddingBytes);
   end_ = buf_.get();
   *end_ = '\n';  // the sentinel (see the header)
-  window_offset_ = begin;
-  read_offset_ = begin;
+  window_offset_ = split.begin;
+  read_offset_ = split.begin;
 }
 
 ChunkedFile::~ChunkedFile() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+int64_t ChunkedFile::line_number_at(int64_t offset) const {
+  if (!stream_) return ember::line_number_at(path_, offset, breaks_);
+  // A stream cannot be read again: its lines were counted as they left the window. Errors are
+  // raised for the record being read, which is still in the window.
+  const char* const p = buf_.get() + std::max<int64_t>(0, offset - window_offset_);
+  return 1 + lines_before_window_ +
+         count_line_breaks(buf_.get(), std::min<const char*>(p, end_), byte_before_window_,
+                           breaks_);
+}
+
+void ChunkedFile::skip_byte_order_mark(char*& pos) {
+  static constexpr char kMark[] = "\xEF\xBB\xBF";
+  while (end_ - pos < 3 && refill(pos)) {
+  }
+  if (end_ - pos >= 3 && std::memcmp(pos, kMark, 3) == 0) pos += 3;
+}
+
 bool ChunkedFile::refill(char*& keep) {
   const size_t kept = static_cast<size_t>(end_ - keep);
-  window_offset_ += keep - buf_.get();
+  drop_before(keep);
   if (kept == capacity_) {
-    // One record fills the whole buffer: grow it rather than fail (the only unbounded case).
-    const size_t grown = capacity_ * 2;
+    // One record fills the whole buffer: grow it rather than fail, up to the limit.
+    if (capacity_ >= kMaxRecordBytes) fail_record_too_long();
+    const size_t grown = std::min(capacity_ * 2, kMaxRecordBytes);
     auto bigger = std::make_unique_for_overwrite<char[]>(grown + kPaddingBytes);
     std::memcpy(bigger.get(), keep, kept);
     std::memset(bigger.get() + grown, 0, kPaddingBytes);
@@ -57,19 +80,42 @@ bool ChunkedFile::refill(char*& keep) {
   end_ = buf_.get() + kept;
   *end_ = '\n';
   if (eof_) return false;
-  ssize_t n;
-  do {
-    n = ::pread(fd_, end_, capacity_ - kept, read_offset_);
-  } while (n < 0 && errno == EINTR);
-  if (n < 0) throw IoError("cannot read '" + path_ + "': " + std::strerror(errno));
+  const size_t n = read_at(end_, capacity_ - kept, read_offset_);
   if (n == 0) {
     eof_ = true;
     return false;
   }
   end_ += n;
   *end_ = '\n';
-  read_offset_ += n;
+  read_offset_ += static_cast<int64_t>(n);
   return true;
+}
+
+size_t ChunkedFile::read_at(char* out, size_t size, int64_t offset) {
+  if (stream_) return stream_->read_at(out, size, offset);
+  ssize_t n;
+  do {
+    n = ::pread(fd_, out, size, offset);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) throw IoError("cannot read '" + path_ + "': " + std::strerror(errno));
+  return static_cast<size_t>(n);
+}
+
+void ChunkedFile::drop_before(const char* keep) {
+  if (stream_) {
+    lines_before_window_ += count_line_breaks(buf_.get(), keep, byte_before_window_, breaks_);
+    if (keep > buf_.get()) byte_before_window_ = keep[-1];
+  }
+  window_offset_ += keep - buf_.get();
+}
+
+void ChunkedFile::fail_record_too_long() const {
+  throw ParseError::at(
+      path_, line_number_at(window_offset_), 1,
+      "a record longer than " + std::to_string(kMaxRecordBytes >> 20) +
+          " MiB starts here, more than a reader holds in memory: a quote that never closes, or "
+          "input that is not line-based text (a device such as /dev/zero never ends a line), "
+          "makes the rest of the input one record");
 }
 
 }  // namespace ember

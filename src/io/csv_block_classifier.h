@@ -1,5 +1,6 @@
 // The CSV tokeniser's data-parallel step: which bytes of a 64-byte block are delimiters, line
-// feeds or quotes, as one bitmask each, so that field boundaries are found with bit operations.
+// feeds, carriage returns or quotes, as one bitmask each, so that field boundaries are found with
+// bit operations.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +14,8 @@ namespace ember {
 /// Bit i of each mask describes byte i of a 64-byte block.
 struct CsvBlockMasks {
   uint64_t delimiter = 0;
-  uint64_t newline = 0;
+  uint64_t newline = 0;          ///< '\n'
+  uint64_t carriage_return = 0;  ///< '\r'
   uint64_t quote = 0;
   bool non_ascii = false;  ///< some byte of the block has its high bit set
 };
@@ -25,6 +27,7 @@ inline CsvBlockMasks classify_csv_block(const char* p, char delimiter) {
 #if defined(__SSE2__)
   const __m128i delim = _mm_set1_epi8(delimiter);
   const __m128i newline = _mm_set1_epi8('\n');
+  const __m128i carriage_return = _mm_set1_epi8('\r');
   const __m128i quote = _mm_set1_epi8('"');
   __m128i any = _mm_setzero_si128();
   for (int i = 0; i < 4; ++i) {
@@ -36,6 +39,7 @@ inline CsvBlockMasks classify_csv_block(const char* p, char delimiter) {
     };
     m.delimiter |= bits(delim);
     m.newline |= bits(newline);
+    m.carriage_return |= bits(carriage_return);
     m.quote |= bits(quote);
     any = _mm_or_si128(any, v);
   }
@@ -47,6 +51,7 @@ inline CsvBlockMasks classify_csv_block(const char* p, char delimiter) {
     const uint64_t bit = uint64_t{1} << i;
     if (c == delimiter) m.delimiter |= bit;
     if (c == '\n') m.newline |= bit;
+    if (c == '\r') m.carriage_return |= bit;
     if (c == '"') m.quote |= bit;
     any |= static_cast<unsigned char>(c);
   }

@@ -11,14 +11,16 @@
 namespace ember {
 
 /// Separator positions of a run of plain records: records without any '"', with exactly `width`
-/// fields, not blank, each ended by a '\n'. Views into the scanned bytes; valid while they are.
+/// fields, not blank, each ended by a line break ('\n', "\r\n" or a lone '\r'). Views into the
+/// scanned bytes; valid while they are.
 struct CsvPlainRun {
   const char* base = nullptr;  ///< first byte of the first record
   size_t width = 0;            ///< fields per record
   size_t rows = 0;
   bool non_ascii = false;  ///< some scanned byte is not ASCII: utf8 fields must be validated
-  /// ends[r * width + c]: offset from `base` of the separator (delimiter or '\n') that ends
-  /// field c of record r. Sized for the largest run asked for, so only the first rows*width count.
+  /// ends[r * width + c]: offset from `base` of the separator (delimiter, '\n' or lone '\r') that
+  /// ends field c of record r. Sized for the largest run asked for, so only the first rows*width
+  /// count.
   std::vector<uint32_t> ends;
 
   /// First byte of record `r`.
@@ -37,7 +39,7 @@ struct CsvPlainRun {
 
 /// Indexes the plain records that start at `begin` into `run` and returns one past the last
 /// one (`begin` when there are none). It stops before the first record that is not plain, that
-/// is not ended by a '\n' before `end`, or that starts more than `last_start` bytes after
+/// is not ended by a line break before `end`, or that starts more than `last_start` bytes after
 /// `begin` (a split's end; negative: none may start), and after `max_rows` records.
 /// `*end` must be '\n' and 63 readable bytes must follow it (ChunkedFile's sentinel and padding).
 /// The caller reads whatever comes next with the general parser.

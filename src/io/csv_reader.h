@@ -17,7 +17,9 @@ struct CsvScan {
 };
 
 /// Expands the glob, infers (or takes) the schema, checks every file's header agrees, and cuts
-/// large files into byte-range splits. Throws IoError / ParseError.
+/// large files into byte-range splits that start at record starts (a pipe or device is one
+/// split). Throws IoError / ParseError, or InvalidArgument for bad options or repeated column
+/// names.
 CsvScan plan_csv_scan(const std::string& path_or_glob, const CsvOptions& options);
 /// Reads one split as batches of at most `batch_rows` rows, streaming (bounded memory).
 std::unique_ptr<BatchReader> open_csv_split(const FileSplit& split, const Schema& schema,

@@ -21,13 +21,14 @@ inline uint64_t bytes_equal(uint64_t w, char c) {
   return (x - kOnes) & ~x & (kOnes << 7);
 }
 
-// The first delimiter or '\n' at or after p, eight bytes at a time. The window's '\n' sentinel
-// at end() bounds the scan, and ChunkedFile keeps readable padding after it for the last word.
-inline char* find_delimiter_or_newline(char* p, char delim) {
+// The end of an unquoted field: the first delimiter, '\n' or '\r' at or after p, eight bytes at
+// a time. The window's '\n' sentinel at end() bounds the scan, and ChunkedFile keeps readable
+// padding after it for the last word.
+inline char* find_field_end(char* p, char delim) {
   for (;;) {
     uint64_t w;
     std::memcpy(&w, p, 8);
-    const uint64_t hit = bytes_equal(w, delim) | bytes_equal(w, '\n');
+    const uint64_t hit = bytes_equal(w, delim) | bytes_equal(w, '\n') | bytes_equal(w, '\r');
     if (hit) return p + (std::countr_zero(hit) >> 3);
     p += 8;
   }
@@ -35,19 +36,9 @@ inline char* find_delimiter_or_newline(char* p, char delim) {
 
 }  // namespace
 
-CsvRecordReader::CsvRecordReader(const std::string& path, int64_t begin, char delimiter)
-    : file_(path, begin), delimiter_(delimiter), pos_(file_.begin()) {}
-
-bool CsvRecordReader::skip_partial_record() {
-  for (;;) {
-    char* nl = static_cast<char*>(std::memchr(pos_, '\n', file_.end() - pos_));
-    if (nl != nullptr) {
-      pos_ = nl + 1;
-      return true;
-    }
-    pos_ = file_.end();  // nothing here is needed: drop it all
-    if (!file_.refill(pos_)) return false;
-  }
+CsvRecordReader::CsvRecordReader(const FileSplit& split, char delimiter)
+    : file_(split, LineBreaks::Any), delimiter_(delimiter), pos_(file_.begin()) {
+  if (split.begin == 0) file_.skip_byte_order_mark(pos_);
 }
 
 bool CsvRecordReader::next() {
@@ -84,19 +75,23 @@ CsvRecordReader::Step CsvRecordReader::parse_record(char* p, char* end, bool at_
       }
     } else {
       char* f = p;
-      p = find_delimiter_or_newline(p, delim);
+      p = find_field_end(p, delim);
       if (p == end && !at_eof) return Step::NeedMore;
-      uint32_t size = static_cast<uint32_t>(p - f);
-      if ((p == end || *p == '\n') && size > 0 && f[size - 1] == '\r') --size;  // \r\n ending
-      fields_.push_back(CsvField{f, size, false});
+      fields_.push_back(CsvField{f, static_cast<uint32_t>(p - f), false});
       if (p < end && *p == delim) {
         ++p;
         continue;
       }
     }
-    // At a line end (or the end of the file): the record is complete.
-    if (p < end && *p == '\r') ++p;  // only after a quoted field; parse_quoted checked the \n
-    if (p < end) ++p;                // the '\n'
+    // At a line break (or the end of the file): the record is complete. A record ends at '\n',
+    // "\r\n" or a lone '\r' (old Mac files); which of the last two needs the byte after the '\r'.
+    if (p < end && *p == '\r') {
+      if (p + 1 == end && !at_eof) return Step::NeedMore;
+      ++p;
+      if (p < end && *p == '\n') ++p;
+    } else if (p < end) {
+      ++p;  // the '\n'
+    }
     record_begin_ = start;
     record_offset_ = file_.offset_of(start);
     pos_ = p;
@@ -124,15 +119,11 @@ CsvRecordReader::Step CsvRecordReader::parse_quoted(char*& p, char* end, bool at
     break;
   }
   const uint32_t size = static_cast<uint32_t>(q - open - 1);
-  if (std::memchr(open + 1, '\n', size) != nullptr) saw_quoted_newline_ = true;
   if (escaped) escaped_.push_back(static_cast<uint32_t>(fields_.size()));
   fields_.push_back(CsvField{open + 1, size, true});
   p = q + 1;
-  if (p == end || *p == delimiter_ || *p == '\n') return Step::Record;
-  if (*p == '\r') {
-    if (p + 1 == end) return at_eof ? Step::Record : Step::NeedMore;
-    if (p[1] == '\n') return Step::Record;
-  }
+  // A field ends at a delimiter or a line break ('\n' or '\r'); parse_record takes it from here.
+  if (p == end || *p == delimiter_ || *p == '\n' || *p == '\r') return Step::Record;
   fail_at_offset(file_.offset_of(p), fields_.size(),
                  std::string("unexpected character '") + *p +
                      "' after a closing quote; a quote inside a quoted field is written as \"\"");
@@ -154,10 +145,10 @@ void CsvRecordReader::unescape_quotes() {
   }
 }
 
-void CsvRecordReader::read_plain_run(size_t width, size_t max_rows, int64_t last_start,
-                                     CsvPlainRun& run) {
-  const int64_t limit = last_start < 0 ? std::numeric_limits<int64_t>::max()
-                                       : last_start - file_.offset_of(pos_);
+void CsvRecordReader::read_plain_run(size_t width, size_t max_rows, int64_t end, CsvPlainRun& run) {
+  // index_plain_records takes the last offset (from pos_) at which a record may start.
+  const int64_t limit =
+      end < 0 ? std::numeric_limits<int64_t>::max() : end - 1 - file_.offset_of(pos_);
   const char* after =
       index_plain_records(pos_, file_.end(), limit, delimiter_, width, max_rows, run);
   pos_ += after - pos_;  // the same byte, through the window's own (mutable) pointer
@@ -165,17 +156,18 @@ void CsvRecordReader::read_plain_run(size_t width, size_t max_rows, int64_t last
 
 void CsvRecordReader::fail_in_run(const CsvPlainRun& run, size_t row, size_t field_index,
                                   const std::string& message) const {
-  // A plain record holds no quoted newline, so it lies on one line.
-  const int64_t line = line_number_at(file_.path(), file_.offset_of(run.record_begin(row)));
+  // A plain record holds no quoted line break, so it lies on one line.
+  const int64_t line = file_.line_number_at(file_.offset_of(run.record_begin(row)));
   throw ParseError::at(file_.path(), line, static_cast<int64_t>(field_index + 1), message);
 }
 
-void CsvRecordReader::fail_at_field(size_t field_index, const std::string& message) const {
+ParseError CsvRecordReader::error_at_field(size_t field_index, const std::string& message) const {
   const CsvField& f = fields_.at(field_index);
-  // The field may sit on a later line of the record when an earlier quoted field held newlines.
-  const int64_t inner = std::count(static_cast<const char*>(record_begin_), f.data, '\n');
-  const int64_t line = line_number_at(file_.path(), record_offset_) + inner;
-  throw ParseError::at(file_.path(), line, static_cast<int64_t>(field_index + 1), message);
+  // The field may sit on a later line of the record when an earlier quoted field held line
+  // breaks.
+  const int64_t inner = count_line_breaks(record_begin_, f.data, 0, LineBreaks::Any);
+  const int64_t line = file_.line_number_at(record_offset_) + inner;
+  return ParseError::at(file_.path(), line, static_cast<int64_t>(field_index + 1), message);
 }
 
 void CsvRecordReader::fail_field_count(size_t expected) const {
@@ -188,7 +180,7 @@ void CsvRecordReader::fail_field_count(size_t expected) const {
 
 void CsvRecordReader::fail_at_offset(int64_t offset, size_t field_number,
                                      const std::string& message) const {
-  throw ParseError::at(file_.path(), line_number_at(file_.path(), offset),
+  throw ParseError::at(file_.path(), file_.line_number_at(offset),
                        static_cast<int64_t>(field_number), message);
 }
 

@@ -11,6 +11,7 @@
 #include "io/csv_record_reader.h"
 #include "io/padded_field_parsing.h"
 #include "io/scalar_parsing.h"
+#include "io/stream_input.h"
 #include "io/utf8_validation.h"
 
 namespace ember {
@@ -27,7 +28,7 @@ class CsvSplitReader final : public BatchReader {
  public:
   CsvSplitReader(const FileSplit& split, Schema schema, const CsvOptions& options,
                  int64_t batch_rows)
-      : records_(split.path, split.begin, options.delimiter),
+      : records_(split, options.delimiter),
         schema_(std::move(schema)),
         end_(split.end),
         batch_rows_(batch_rows),
@@ -42,8 +43,9 @@ class CsvSplitReader final : public BatchReader {
       }
       types_.push_back(id);
     }
-    // Split 0 starts with the header (already checked by plan_csv_scan); others start mid-record.
-    done_ = split.begin == 0 ? !records_.next() : !records_.skip_partial_record();
+    // Split 0 starts with the header (already checked by plan_csv_scan); the others start at a
+    // record start that the planner found.
+    done_ = split.begin == 0 && !records_.next();
   }
 
   /// Called by one thread at a time.
@@ -68,7 +70,7 @@ class CsvSplitReader final : public BatchReader {
         --general_records_left_;
       }
       // The next record is not plain (quoted, ragged, blank), or the window cuts it.
-      if (!records_.next() || (end_ >= 0 && records_.record_offset() > end_)) {
+      if (!records_.next() || (end_ >= 0 && records_.record_offset() >= end_)) {
         done_ = true;  // past the split: the record belongs to the next one
         break;
       }
@@ -210,6 +212,7 @@ class CsvSplitReader final : public BatchReader {
 
 std::unique_ptr<BatchReader> open_csv_split(const FileSplit& split, const Schema& schema,
                                             const CsvOptions& options, int64_t batch_rows) {
+  if (split.stream) split.stream->claim_for_reading();
   return std::make_unique<CsvSplitReader>(split, schema, options, batch_rows);
 }
 

@@ -1,4 +1,4 @@
-// Glob expansion, file checks and byte-range cutting for file scans.
+// Glob expansion, file checks and cutting files into byte-range splits.
 #include "io/file_split.h"
 
 #include <fcntl.h>
@@ -37,11 +37,19 @@ std::vector<std::string> glob_sorted(const std::string& pattern) {
 
 /// Throws IoError unless `path` is a regular (or special) file this process can open for reading.
 void check_readable_file(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     throw IoError("cannot open '" + path + "': " + std::strerror(errno));
   }
   if (S_ISDIR(st.st_mode)) throw IoError("'" + path + "' is a directory, expected a file");
+  if (!S_ISREG(st.st_mode)) {
+    // Opening a FIFO waits for a writer, and closing it again would drop what the writer sent:
+    // a stream is opened once, by the planner (see StreamInput).
+    if (::access(path.c_str(), R_OK) != 0) {
+      throw IoError("cannot open '" + path + "': " + std::strerror(errno));
+    }
+    return;
+  }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw IoError("cannot open '" + path + "': " + std::strerror(errno));
   ::close(fd);
@@ -59,23 +67,38 @@ std::vector<std::string> expand_paths(const std::string& path_or_glob) {
 }
 
 int64_t file_size(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     throw IoError("cannot stat '" + path + "': " + std::strerror(errno));
   }
   return static_cast<int64_t>(st.st_size);
 }
 
-std::vector<FileSplit> split_by_size(const std::string& path, int64_t size, int64_t split_bytes) {
-  if (split_bytes <= 0 || size <= split_bytes) return {FileSplit{path, 0, -1}};
+bool is_stream_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    throw IoError("cannot stat '" + path + "': " + std::strerror(errno));
+  }
+  return !S_ISREG(st.st_mode);
+}
+
+std::vector<int64_t> cut_offsets(int64_t size, int64_t split_bytes) {
+  if (split_bytes <= 0 || size <= split_bytes) return {};
   const int64_t n = (size + split_bytes - 1) / split_bytes;
-  std::vector<FileSplit> splits;
-  splits.reserve(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) {
-    // Boundaries at size*i/n give ranges whose sizes differ by at most one byte.
-    const int64_t begin = size * i / n;
-    const int64_t end = i + 1 == n ? -1 : size * (i + 1) / n;
-    splits.push_back(FileSplit{path, begin, end});
+  std::vector<int64_t> cuts;
+  cuts.reserve(static_cast<size_t>(n - 1));
+  // Cuts at size*i/n give ranges whose sizes differ by at most one byte.
+  for (int64_t i = 1; i < n; ++i) cuts.push_back(size * i / n);
+  return cuts;
+}
+
+std::vector<FileSplit> splits_at(const std::string& path, const std::vector<int64_t>& record_starts,
+                                 int64_t size) {
+  std::vector<FileSplit> splits{FileSplit{path, 0, -1, nullptr}};
+  for (const int64_t start : record_starts) {
+    if (start <= splits.back().begin || start >= size) continue;
+    splits.back().end = start;
+    splits.push_back(FileSplit{path, start, -1, nullptr});
   }
   return splits;
 }

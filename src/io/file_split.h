@@ -2,23 +2,27 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace ember {
 
-/// A byte range [begin, end) of a file; end = -1 means to the end of the file. A reader of a
-/// split that does not start at 0 skips to the first record that starts in the range, and
-/// reads the record that straddles `end` to its finish.
+class StreamInput;
+
+/// A byte range of a file that holds whole records: the records that start at offsets in
+/// [begin, end) (end = -1: to the end of the file). `begin` is 0 or the first byte of a record,
+/// as the planner found it (CSV: find_csv_record_starts, which follows quoting; JSON lines: the
+/// byte after a '\n'), so a reader parses from `begin` with no guessing, and stops before the
+/// first record that starts at or after `end`. Every record is read by exactly one split.
 ///
-/// Precisely: a record starting at byte s belongs to the split [begin, end) when s = begin = 0
-/// or when the byte before it (a newline) lies in [begin, end), i.e. begin < s <= end. So a
-/// reader starts just after the first newline at or after `begin`, and stops before the first
-/// record that starts after `end`: every record is read by exactly one split.
+/// A pipe or device is one split, [0, -1), read through `stream`, which the planner opened and
+/// sampled (see StreamInput); for a regular file `stream` is null and readers open `path`.
 struct FileSplit {
   std::string path;
   int64_t begin = 0;
   int64_t end = -1;
+  std::shared_ptr<StreamInput> stream;
 };
 
 /// The files a path or glob names, sorted. Throws IoError if none exist or a file is unreadable
@@ -28,8 +32,19 @@ std::vector<std::string> expand_paths(const std::string& path_or_glob);
 /// Size of a file in bytes. Throws IoError naming the file.
 int64_t file_size(const std::string& path);
 
-/// Cuts a file of `size` bytes into about equal byte ranges of at most `split_bytes` each (one
-/// split covering the whole file when `split_bytes` <= 0 or the file is not larger).
-std::vector<FileSplit> split_by_size(const std::string& path, int64_t size, int64_t split_bytes);
+/// True when `path` is not a regular file but a pipe, FIFO or device: it cannot seek or be
+/// read twice, so it is read as one stream partition. Throws IoError naming the file.
+bool is_stream_file(const std::string& path);
+
+/// Offsets that cut a file of `size` bytes into about equal ranges of at most `split_bytes`
+/// each: ascending, in (0, size), and none when `split_bytes` <= 0 or the file is not larger. A
+/// cut is a raw byte offset; the planner moves it to the next record start.
+std::vector<int64_t> cut_offsets(int64_t size, int64_t split_bytes);
+
+/// The splits of the file `path` of `size` bytes that begin at 0 and at each of
+/// `record_starts` (ascending record start offsets). A start that repeats the one before it,
+/// or that is not below `size`, begins no split: that split would hold no record.
+std::vector<FileSplit> splits_at(const std::string& path, const std::vector<int64_t>& record_starts,
+                                 int64_t size);
 
 }  // namespace ember

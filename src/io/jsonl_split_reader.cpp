@@ -4,7 +4,7 @@
 
 #include "ember/error.h"
 #include "io/jsonl_reader.h"
-#include "io/line_number.h"
+#include "io/stream_input.h"
 
 namespace ember {
 namespace {
@@ -38,7 +38,7 @@ std::string kind_name(element_type t) {
 class JsonlSplitReader final : public BatchReader {
  public:
   JsonlSplitReader(const FileSplit& split, Schema schema, int64_t batch_rows)
-      : lines_(split.path, split.begin),
+      : lines_(split),
         schema_(std::move(schema)),
         end_(split.end),
         batch_rows_(batch_rows),
@@ -48,7 +48,6 @@ class JsonlSplitReader final : public BatchReader {
       types_.push_back(schema_.field(i).type.id());
       index_.emplace(schema_.field(i).name, static_cast<size_t>(i));
     }
-    done_ = split.begin != 0 && !lines_.skip_partial_line();
   }
 
   /// Called by one thread at a time.
@@ -59,7 +58,7 @@ class JsonlSplitReader final : public BatchReader {
     for (const Field& f : schema_.fields()) builders.emplace_back(f.type, reserve);
     int64_t rows = 0;
     while (rows < batch_rows_) {
-      if (!lines_.next() || (end_ >= 0 && lines_.line_offset() > end_)) {
+      if (!lines_.next() || (end_ >= 0 && lines_.line_offset() >= end_)) {
         done_ = true;  // past the split: the line belongs to the next one
         break;
       }
@@ -90,8 +89,8 @@ class JsonlSplitReader final : public BatchReader {
     for (auto field : object) {
       const int64_t c = column_of(field.key, guess);
       // A key the sample did not show is ignored: the schema is fixed when the scan is planned.
-      // A repeated key keeps its first value.
-      if (c < 0 || set_in_row_[size_t(c)] == row_) continue;
+      if (c < 0) continue;
+      if (set_in_row_[size_t(c)] == row_) fail_repeated_key(lines_, field.key);
       set_in_row_[size_t(c)] = row_;
       guess = size_t(c) + 1;
       append_value(size_t(c), field.key, field.value, builders[size_t(c)]);
@@ -140,16 +139,9 @@ class JsonlSplitReader final : public BatchReader {
 
   [[noreturn]] void fail_type(size_t c, std::string_view key, element_type got) const {
     const std::string_view line = lines_.line();
-    // Column: the byte column of the key's first occurrence in the line (1 if not found as is,
-    // e.g. when the key is written with escapes).
-    std::string quoted_key;
-    quoted_key.reserve(key.size() + 2);
-    quoted_key.append(1, '"').append(key).append(1, '"');
-    const size_t at = line.find(quoted_key);
-    const int64_t column = at == std::string_view::npos ? 1 : static_cast<int64_t>(at) + 1;
+    const int64_t column = jsonl_key_column(line, key);
     const Field& f = schema_.field(static_cast<int>(c));
-    throw ParseError::at(lines_.path(), line_number_at(lines_.path(), lines_.line_offset()),
-                         column,
+    throw ParseError::at(lines_.path(), lines_.line_number(), column,
                          "key '" + f.name + "' holds " + kind_name(got) + " but its column is " +
                              f.type.to_string() + " (inferred from the first lines of the input)");
   }
@@ -170,6 +162,7 @@ class JsonlSplitReader final : public BatchReader {
 
 std::unique_ptr<BatchReader> open_jsonl_split(const FileSplit& split, const Schema& schema,
                                               int64_t batch_rows) {
+  if (split.stream) split.stream->claim_for_reading();
   return std::make_unique<JsonlSplitReader>(split, schema, batch_rows);
 }
 

@@ -1,15 +1,18 @@
 // Choosing the columns and types of a JSON-lines scan from sampled objects.
 #pragma once
 
+#include <simdjson.h>
+
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
-#include <simdjson.h>
-
+#include "ember/error.h"
 #include "ember/types.h"
+#include "io/line_reader.h"
 
 namespace ember {
 
@@ -17,18 +20,28 @@ namespace ember {
 /// when every non-null value is an integer, float64 when numbers mix integers and fractions,
 /// bool when all are booleans, otherwise (strings, nested objects/arrays kept as raw JSON text,
 /// mixed kinds, or null in every sampled row) utf8.
+///
+/// Integers beyond int64 (up to 2^64 - 1; simdjson rejects larger ones as malformed) are never
+/// rounded to float64 in silence: a key whose sampled numbers are all integers, one of them
+/// beyond int64, is a ParseError at that key. With a fraction among its numbers, it is float64.
 class JsonlTypeInference {
  public:
-  void observe(simdjson::dom::object object);
+  /// The object parsed from the current line of `lines` (which error messages point at).
+  /// Throws ParseError for a key that appears twice in it.
+  void observe(simdjson::dom::object object, const LineReader& lines);
+  /// Throws the ParseError of a key of integers with one beyond int64.
   Schema schema() const;
 
  private:
-  enum Kind : uint8_t { kInt = 1, kFloat = 2, kBool = 4, kText = 8 };
+  enum Kind : uint8_t { kInt = 1, kFloat = 2, kBool = 4, kText = 8, kBigInt = 16 };
   struct Key {
     std::string name;
     uint8_t kinds = 0;
+    int64_t last_object = -1;                ///< the latest object (by count) that held the key
+    std::optional<ParseError> beyond_int64;  ///< at the first integer beyond int64
   };
   std::vector<Key> keys_;
+  int64_t objects_ = 0;
   std::unordered_map<std::string, size_t> index_;
 };
 

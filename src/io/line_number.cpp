@@ -1,4 +1,4 @@
-// Counts newlines up to an offset; used only on the error path.
+// Counts line breaks up to an offset; used on the error path (and for streams, see ChunkedFile).
 #include "io/line_number.h"
 
 #include <fcntl.h>
@@ -6,26 +6,43 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <vector>
 
 namespace ember {
 
-int64_t line_number_at(const std::string& path, int64_t offset) {
+int64_t count_line_breaks(const char* begin, const char* end, char before, LineBreaks breaks) {
+  int64_t n = std::count(begin, end, '\n');
+  if (breaks == LineBreaks::Lf) return n;
+  // Every '\r' is a break, and a '\n' right after one is not a second break.
+  for (const char* p = begin; p < end; ++p) {
+    p = static_cast<const char*>(std::memchr(p, '\r', static_cast<size_t>(end - p)));
+    if (p == nullptr) break;
+    ++n;
+    if (p + 1 < end && p[1] == '\n') --n;
+  }
+  if (before == '\r' && begin < end && *begin == '\n') --n;
+  return n;
+}
+
+int64_t line_number_at(const std::string& path, int64_t offset, LineBreaks breaks) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 0;
   std::vector<char> buf(size_t{1} << 20);
-  int64_t newlines = 0;
+  int64_t lines = 1;
   int64_t pos = 0;
+  char before = 0;
   while (pos < offset) {
     const size_t want = static_cast<size_t>(std::min<int64_t>(offset - pos, buf.size()));
     const ssize_t n = ::pread(fd, buf.data(), want, pos);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
-    newlines += std::count(buf.data(), buf.data() + n, '\n');
+    lines += count_line_breaks(buf.data(), buf.data() + n, before, breaks);
+    before = buf[static_cast<size_t>(n) - 1];
     pos += n;
   }
   ::close(fd);
-  return newlines + 1;
+  return lines;
 }
 
 }  // namespace ember

@@ -5,24 +5,13 @@
 
 namespace ember {
 
-bool LineReader::skip_partial_line() {
-  for (;;) {
-    char* nl = static_cast<char*>(std::memchr(pos_, '\n', file_.end() - pos_));
-    if (nl != nullptr) {
-      pos_ = nl + 1;
-      return true;
-    }
-    pos_ = file_.end();
-    if (!file_.refill(pos_)) return false;
-  }
-}
-
 bool LineReader::next() {
   // Resume the search where the previous pass stopped so a long line is scanned once.
   size_t scanned = 0;
   for (;;) {
     char* start = pos_;
-    char* nl = static_cast<char*>(std::memchr(start + scanned, '\n', file_.end() - start - scanned));
+    char* nl =
+        static_cast<char*>(std::memchr(start + scanned, '\n', file_.end() - start - scanned));
     char* stop = nl;
     if (nl == nullptr) {
       if (!file_.at_eof()) {

@@ -14,11 +14,12 @@ namespace ember {
 /// dropped. Not thread-safe.
 class LineReader {
  public:
-  LineReader(const std::string& path, int64_t begin) : file_(path, begin), pos_(file_.begin()) {}
+  /// Reads the split's file from its first byte, which must be 0 or the start of a line (see
+  /// FileSplit). At 0, a UTF-8 byte-order mark is skipped.
+  explicit LineReader(const FileSplit& split) : file_(split, LineBreaks::Lf), pos_(file_.begin()) {
+    if (split.begin == 0) file_.skip_byte_order_mark(pos_);
+  }
 
-  /// Moves just past the first newline at or after the current position (the start of a split
-  /// that does not begin at 0). Returns false if there is none.
-  bool skip_partial_line();
   /// Reads the next line; false at the end of the file.
   bool next();
 
@@ -27,6 +28,8 @@ class LineReader {
   bool blank() const { return line_.find_first_not_of(" \t") == std::string_view::npos; }
   /// Absolute file offset of the current line's first byte.
   int64_t line_offset() const { return line_offset_; }
+  /// The current line's 1-based number, for error messages (see ChunkedFile::line_number_at).
+  int64_t line_number() const { return file_.line_number_at(line_offset_); }
   const std::string& path() const { return file_.path(); }
 
  private:

@@ -13,7 +13,8 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path fresh_dir(const std::string& name) {
-  fs::path d = fs::path(testing::TempDir()) / ("ember_e2e_" + name + "_" + std::to_string(::getpid()));
+  fs::path d =
+      fs::path(testing::TempDir()) / ("ember_e2e_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
@@ -32,8 +33,10 @@ Table sample(int64_t n) {
                                                               : "plain" + std::to_string(i)));
     b.push_back(i % 3 == 0 ? std::nullopt : std::optional<bool>(i % 2 == 0));
   }
-  return Table::from_columns({{"id", Column::from(id)}, {"x", Column::from(x)},
-                              {"s", Column::from(s)}, {"b", Column::from(b)}});
+  return Table::from_columns({{"id", Column::from(id)},
+                              {"x", Column::from(x)},
+                              {"s", Column::from(s)},
+                              {"b", Column::from(b)}});
 }
 
 void expect_same(const Table& a, const Table& b) {
@@ -81,6 +84,30 @@ TEST(FileQuery, ReadFilterWriteStreams) {
   ASSERT_EQ(back.num_rows(), 20000);
   Column y = back.column("y");
   for (int64_t i = 0; i < y.size(); ++i) ASSERT_EQ(y.value<int64_t>(i), i * 20);
+}
+
+TEST(FileQuery, SplitCsvWithQuotedNewlinesAfterTheSampleGivesTheSameRows) {
+  // The first quoted newline comes long after the inference sample, and the file is cut into
+  // many small splits read in parallel: every split must still start on a record.
+  fs::path dir = fresh_dir("csv_split_quotes");
+  {
+    std::ofstream out(dir / "t.csv", std::ios::binary);
+    out << "id,text\n";
+    for (int i = 0; i < 3000; ++i) {
+      out << i << (i < 1500 ? ",plain\n" : ",\"a\nb,\"\"c\"\"\r\nd\"\n");
+    }
+  }
+  CsvOptions split;
+  split.split_bytes = 1000;
+  CsvOptions whole;
+  whole.split_bytes = 0;
+  RunOptions run;
+  run.threads = 4;
+  const Table a = read_csv((dir / "t.csv").string(), split).collect(run);
+  const Table b = read_csv((dir / "t.csv").string(), whole).collect(run);
+  ASSERT_EQ(a.num_rows(), 3000);
+  expect_same(a, b);
+  EXPECT_EQ(a.column("text").value<std::string>(2999), "a\nb,\"c\"\r\nd");
 }
 
 TEST(FileQuery, MissingFileIsIoError) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "ember/error.h"
+#include "io/chunked_file.h"
 #include "scan_reading.h"
 #include "temp_dir.h"
 
@@ -113,6 +114,17 @@ TEST(CsvErrors, InvalidUtf8InHeader) {
   TempDir dir;
   const std::string p = dir.write("t.csv", "a,\xc0x\n1,2\n");
   EXPECT_THAT(csv_error(p), StartsWith(p + ":1:2:"));
+}
+
+TEST(CsvErrors, RecordLongerThanTheLimitIsAnErrorAtItsLine) {
+  TempDir dir;
+  // A quote that never closes makes the rest of the file one record; memory stays bounded.
+  std::string content = "a,b\n1,x\n2,\"";
+  content.append(ChunkedFile::kMaxRecordBytes + 1000, 'q');
+  const std::string p = dir.write("t.csv", content);
+  const std::string msg = csv_error(p);
+  EXPECT_THAT(msg, StartsWith(p + ":3:1:"));
+  EXPECT_THAT(msg, HasSubstr("64 MiB"));
 }
 
 TEST(CsvErrors, EmptyFile) {

@@ -101,15 +101,16 @@ TEST(CsvPlainRun, OtherDelimiterAndNonAscii) {
   EXPECT_TRUE(got.non_ascii);
 }
 
-/// Splits plain text (no quotes) the obvious way, for comparison.
+/// Splits plain text (no quotes, no blank lines) the obvious way, for comparison: lines end at
+/// \n, \r\n or a lone \r.
 Rows split_plain(const std::string& text, size_t width) {
   Rows rows;
   size_t i = 0;
   while (i < text.size()) {
-    const size_t nl = text.find('\n', i);
+    const size_t nl = text.find_first_of("\r\n", i);
     if (nl == std::string::npos) break;
-    std::string line = text.substr(i, nl - i);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const std::string line = text.substr(i, nl - i);
+    const size_t next = text.compare(nl, 2, "\r\n") == 0 ? nl + 2 : nl + 1;
     std::vector<std::string> row;
     size_t f = 0;
     for (size_t d; (d = line.find(',', f)) != std::string::npos; f = d + 1) {
@@ -118,7 +119,7 @@ Rows split_plain(const std::string& text, size_t width) {
     row.push_back(line.substr(f));
     EXPECT_EQ(row.size(), width);
     rows.push_back(row);
-    i = nl + 1;
+    i = next;
   }
   return rows;
 }
@@ -134,6 +135,26 @@ TEST(CsvPlainRun, SeparatorsAtEveryOffsetAroundBlockEdges) {
     EXPECT_EQ(got.rows, split_plain(text, 2));
     EXPECT_EQ(got.consumed, text.size());
   }
+}
+
+TEST(CsvPlainRun, LoneCarriageReturnsAtEveryOffsetAroundBlockEdges) {
+  // As above with old Mac line ends, and a "\r\n" whose halves fall in different blocks.
+  for (size_t k = 0; k < 140; ++k) {
+    SCOPED_TRACE("k=" + std::to_string(k));
+    std::string text = std::string(k, 'a') + ",b\r" + std::string(k % 70, 'c') + ",\r\n";
+    for (int r = 0; r < 6; ++r) text += std::to_string(r) + "," + std::string(r * 13, 'x') + "\r";
+    const Indexed got = index(text, 2);
+    // The last '\r' may yet be the start of a "\r\n": its record waits for the byte after it.
+    Rows expected = split_plain(text, 2);
+    expected.pop_back();
+    EXPECT_EQ(got.rows, expected);
+    EXPECT_EQ(got.consumed, text.size() - std::string("5,\r").size() - 5 * 13);
+  }
+}
+
+TEST(CsvPlainRun, StopsBeforeABlankLineAfterALoneCarriageReturn) {
+  EXPECT_EQ(index("1\r\r\n2\n", 1).consumed, 2u);  // "1", then a blank "\r\n" line
+  EXPECT_EQ(index("1\r\r2\n", 1).consumed, 2u);    // "1", then a blank "\r" line
 }
 
 TEST(CsvPlainRun, QuoteAtEveryOffsetAroundBlockEdges) {
@@ -170,8 +191,10 @@ TEST(CsvPlainRun, RandomPlainTextMatchesASimpleSplit) {
         const size_t len = (c == 0 && width == 1 ? 1 : 0) + rng() % (rng() % 4 == 0 ? 150 : 9);
         for (size_t i = 0; i < len; ++i) text += static_cast<char>('a' + rng() % 26);
       }
-      text += rng() % 3 == 0 ? "\r\n" : "\n";
+      const char* const kEnds[] = {"\n", "\r\n", "\r"};
+      text += kEnds[rng() % 3];
     }
+    if (text.back() == '\r') text += '\n';  // a final '\r' waits for the byte after it
     SCOPED_TRACE("round " + std::to_string(round));
     const Indexed got = index(text, width);
     EXPECT_EQ(got.rows, split_plain(text, width));
@@ -184,7 +207,8 @@ TEST(CsvPlainRun, RandomPlainTextMatchesASimpleSplit) {
 using Cells = std::vector<std::vector<std::optional<std::string>>>;
 
 /// RFC-4180 as read_csv documents it: quotes open a field only at its start, "" inside quotes
-/// is a quote, a blank line is skipped, an unquoted empty field is null (input is well formed).
+/// is a quote, a record ends at \n, \r\n or a lone \r, a blank line is skipped, an unquoted empty
+/// field is null (input is well formed).
 Cells reference_parse(const std::string& t) {
   Cells out;
   size_t i = 0;
@@ -202,8 +226,7 @@ Cells reference_parse(const std::string& t) {
         }
         ++i;
       } else {
-        while (i < t.size() && t[i] != ',' && t[i] != '\n') v += t[i++];
-        if ((i == t.size() || t[i] == '\n') && !v.empty() && v.back() == '\r') v.pop_back();
+        while (i < t.size() && t[i] != ',' && t[i] != '\n' && t[i] != '\r') v += t[i++];
       }
       blank = rec.empty() && v.empty() && !quoted;
       rec.push_back(v.empty() && !quoted ? std::nullopt : std::optional<std::string>(v));
@@ -211,7 +234,7 @@ Cells reference_parse(const std::string& t) {
         ++i;
         continue;
       }
-      if (i < t.size() && t[i] == '\r') ++i;
+      if (i < t.size() && t[i] == '\r' && i + 1 < t.size() && t[i + 1] == '\n') ++i;
       if (i < t.size()) ++i;
       break;
     }
@@ -227,7 +250,8 @@ std::string random_field(std::mt19937_64& rng, bool quoted_newlines) {
   std::string v;
   const size_t len = rng() % (rng() % 5 == 0 ? 100 : 6);
   for (size_t i = 0; i < len; ++i) v += kPieces[rng() % kPieces.size()];
-  if (rng() % 6 != 0) return v;
+  // A '\r' outside quotes ends a record (old Mac files), so only a quoted field may hold one.
+  if (rng() % 6 != 0 && v.find('\r') == std::string::npos) return v;
   // Quoted: may hold delimiters, doubled quotes and (when allowed) line breaks.
   std::string q = "\"";
   for (char ch : v + (rng() % 2 ? "," : "") + (quoted_newlines && rng() % 2 ? "\r\n" : "")) {
@@ -266,8 +290,7 @@ TEST(CsvPlainRun, RandomFilesMatchTheReferenceParser) {
     std::vector<Field> fields;
     for (size_t c = 0; c < width; ++c) fields.push_back({"c" + std::to_string(c), utf8()});
     options.schema = Schema(fields);
-    // Splits need records to start after newlines; without quoted newlines any cut works.
-    if (!quoted_newlines) options.split_bytes = 64 + static_cast<int64_t>(rng() % 3000);
+    options.split_bytes = 64 + static_cast<int64_t>(rng() % 3000);
     const int64_t batch_rows = 1 + static_cast<int64_t>(rng() % 300);
     SCOPED_TRACE("round " + std::to_string(round));
     const Table t = read_csv_table(p, options, batch_rows);

@@ -39,8 +39,12 @@ TEST(CsvReader, InfersEachColumnsType) {
                                   "-7,2,FALSE,4,2.5,\n"
                                   "42,-3e2,True,x y,3,\n");
   const Table t = read_csv_table(p);
-  const Schema expected({{"i", int64()}, {"f", float64()}, {"b", boolean()}, {"s", utf8()},
-                         {"mixed", float64()}, {"empty", utf8()}});
+  const Schema expected({{"i", int64()},
+                         {"f", float64()},
+                         {"b", boolean()},
+                         {"s", utf8()},
+                         {"mixed", float64()},
+                         {"empty", utf8()}});
   EXPECT_EQ(t.schema(), expected);
   ASSERT_EQ(t.num_rows(), 3);
   EXPECT_EQ(t.column("i").value<int64_t>(1), -7);
@@ -127,7 +131,8 @@ TEST(CsvReader, GlobReadsEveryFileInOrder) {
   TempDir dir;
   for (int f = 0; f < 3; ++f) {
     std::string content = "k,v\n";
-    for (int r = 0; r < 5; ++r) content += std::to_string(f * 5 + r) + ",v" + std::to_string(r) + "\n";
+    for (int r = 0; r < 5; ++r)
+      content += std::to_string(f * 5 + r) + ",v" + std::to_string(r) + "\n";
     dir.write("part" + std::to_string(f) + ".csv", content);
   }
   const Table t = read_csv_table(dir.file("part*.csv"), {}, 4);
@@ -186,14 +191,67 @@ TEST(CsvReader, RecordLongerThanTheBufferGrowsIt) {
   EXPECT_EQ(t.column("b").value<int64_t>(1), 2);
 }
 
+TEST(CsvReader, ByteOrderMarkIsNotPartOfTheFirstColumnName) {
+  TempDir dir;
+  const std::string bom = "\xEF\xBB\xBF";
+  for (const std::string header : {"id,name", "\"id\",name"}) {
+    const std::string p = dir.write("t.csv", bom + header + "\n1,x\n2,y\n");
+    for (int64_t split : {int64_t{0}, int64_t{4}}) {
+      CsvOptions options;
+      options.split_bytes = split;
+      const Table t = read_csv_table(p, options);
+      EXPECT_EQ(t.schema(), Schema({{"id", int64()}, {"name", utf8()}}));
+      ASSERT_EQ(t.num_rows(), 2);
+      EXPECT_EQ(t.column("id").value<int64_t>(1), 2);
+    }
+  }
+}
+
+TEST(CsvReader, ByteOrderMarkAloneIsAnEmptyFile) {
+  TempDir dir;
+  const std::string p = dir.write("t.csv", "\xEF\xBB\xBF");
+  const std::string msg = error_of<ParseError>([&] { read_csv_table(p); });
+  EXPECT_THAT(msg, HasSubstr("empty file"));
+}
+
+TEST(CsvReader, DuplicateHeaderNamesAreRejected) {
+  TempDir dir;
+  const std::string p = dir.write("t.csv", "a,b,a,c,b\n1,2,3,4,5\n");
+  const std::string msg = error_of<InvalidArgument>([&] { read_csv_table(p); });
+  EXPECT_THAT(msg, HasSubstr(p));
+  EXPECT_THAT(msg, HasSubstr("'a'"));
+  EXPECT_THAT(msg, HasSubstr("'b'"));
+  EXPECT_THAT(msg, HasSubstr("CsvOptions::schema"));
+}
+
+TEST(CsvReader, ExplicitSchemaRenamesDuplicateHeaderNames) {
+  TempDir dir;
+  const std::string p = dir.write("t.csv", "a,a\n1,2\n");
+  CsvOptions options;
+  options.schema = Schema({{"a1", int64()}, {"a2", int64()}});
+  const Table t = read_csv_table(p, options);
+  EXPECT_EQ(t.column("a2").value<int64_t>(0), 2);
+}
+
+TEST(CsvReader, ExplicitSchemaWithDuplicateNamesIsRejected) {
+  TempDir dir;
+  const std::string p = dir.write("t.csv", "x,y\n1,2\n");
+  CsvOptions options;
+  options.schema = Schema({{"v", int64()}, {"v", int64()}});
+  const std::string msg = error_of<InvalidArgument>([&] { read_csv_table(p, options); });
+  EXPECT_THAT(msg, HasSubstr("'v'"));
+  EXPECT_THAT(msg, HasSubstr("CsvOptions::schema"));
+}
+
 TEST(CsvReader, ReadsTheCheckedInSample) {
   // ctest sets EMBER_TEST_DATA; a direct run finds the data beside this source file.
   const char* env = std::getenv("EMBER_TEST_DATA");
   const std::string data =
       env != nullptr ? env : (std::filesystem::path(__FILE__).parent_path() / "../data").string();
   const Table t = read_csv_table(data + "/io/people.csv");
-  EXPECT_EQ(t.schema(), Schema({{"name", utf8()}, {"age", int64()}, {"height", float64()},
-                                {"member", boolean()}}));
+  EXPECT_EQ(
+      t.schema(),
+      Schema({{"name", utf8()}, {"age", int64()}, {"height", float64()}, {"member", boolean()}}));
   ASSERT_EQ(t.num_rows(), 4);
   EXPECT_EQ(t.column("name").value<std::string>(1), "Brown, Bob");
   EXPECT_TRUE(t.column("age").is_null(2));

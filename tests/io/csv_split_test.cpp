@@ -71,15 +71,58 @@ TEST(CsvSplits, EveryCutPointOfASmallFile) {
   }
 }
 
-TEST(CsvSplits, FileWithQuotedNewlineInTheSampleIsNotSplit) {
+TEST(CsvSplits, FileWithQuotedNewlinesIsSplitAtRecordStarts) {
   TempDir dir;
   std::string content = "a,b\n1,\"two\nlines\"\n";
   for (int i = 0; i < 2000; ++i) content += std::to_string(i) + ",\"x\ny\"\n";
   const std::string p = dir.write("t.csv", content);
   CsvOptions options;
   options.split_bytes = 1000;
-  EXPECT_EQ(plan_csv_scan(p, options).splits.size(), 1u);
-  EXPECT_EQ(read_csv_table(p, options).num_rows(), 2001);
+  EXPECT_GT(plan_csv_scan(p, options).splits.size(), 10u);
+  const Table t = read_csv_table(p, options);
+  ASSERT_EQ(t.num_rows(), 2001);
+  for (int64_t i = 1; i < 2001; ++i) {
+    ASSERT_EQ(t.column("a").value<int64_t>(i), i - 1);
+    ASSERT_EQ(t.column("b").value<std::string>(i), "x\ny");
+  }
+}
+
+TEST(CsvSplits, QuotedNewlinesAfterTheSampleAreNotCut) {
+  // The inference sample (1000 rows) shows no quoted newline, so nothing hints that a cut
+  // point may fall inside a quoted field: the splits must find record starts all the same.
+  TempDir dir;
+  std::string content = "id,note\n";
+  for (int i = 0; i < 1400; ++i) {
+    content += std::to_string(i) + (i < 1000 ? ",plain\n" : ",\"first\nsecond\nthird\"\n");
+  }
+  const std::string p = dir.write("t.csv", content);
+  CsvOptions options;
+  options.split_bytes = 4096;
+  ASSERT_GT(plan_csv_scan(p, options).splits.size(), 3u);
+  const Table t = read_csv_table(p, options);
+  ASSERT_EQ(t.num_rows(), 1400);
+  for (int64_t i = 0; i < 1400; ++i) {
+    ASSERT_EQ(t.column("id").value<int64_t>(i), i);
+    ASSERT_EQ(t.column("note").value<std::string>(i), i < 1000 ? "plain" : "first\nsecond\nthird");
+  }
+}
+
+TEST(CsvSplits, UnterminatedQuoteKeepsTheRestOfTheFileInOneSplit) {
+  TempDir dir;
+  std::string content = "n,s\n";
+  for (int i = 0; i < 500; ++i) content += std::to_string(i) + ",x\n";
+  content += "500,\"open\n";  // line 502: never closed
+  for (int i = 0; i < 500; ++i) content += std::to_string(i) + ",y\n";
+  const std::string p = dir.write("t.csv", content);
+  CsvOptions options;
+  options.split_bytes = 256;
+  options.infer_rows = 100;
+  const std::vector<FileSplit> splits = plan_csv_scan(p, options).splits;
+  ASSERT_GT(splits.size(), 3u);
+  EXPECT_LT(splits.back().begin, static_cast<int64_t>(content.find("500,\"open")));
+  const std::string msg = error_of<ParseError>([&] { read_csv_table(p, options); });
+  EXPECT_THAT(msg, StartsWith(p + ":502:2:"));
+  EXPECT_THAT(msg, ::testing::HasSubstr("unterminated"));
 }
 
 TEST(CsvSplits, ErrorInALaterSplitGivesTheTrueLine) {

@@ -1,8 +1,9 @@
-// expand_paths and split_by_size.
+// expand_paths, cut_offsets and splits_at.
+#include "io/file_split.h"
+
 #include <gtest/gtest.h>
 
 #include "ember/error.h"
-#include "io/file_split.h"
 #include "scan_reading.h"
 #include "temp_dir.h"
 
@@ -52,24 +53,36 @@ TEST(ExpandPaths, DirectoryIsAnError) {
   EXPECT_NE(msg.find("directory"), std::string::npos) << msg;
 }
 
-TEST(SplitBySize, CoversTheFileWithoutGapsInAboutEqualParts) {
+TEST(CutOffsets, CutTheFileIntoAboutEqualParts) {
   for (int64_t size : {1, 99, 100, 101, 1000, 12345}) {
     for (int64_t split : {0, 1, 7, 100, 5000}) {
-      const auto splits = split_by_size("f", size, split);
-      ASSERT_FALSE(splits.empty());
-      EXPECT_EQ(splits.front().begin, 0);
-      EXPECT_EQ(splits.back().end, -1);
-      for (size_t i = 0; i + 1 < splits.size(); ++i) {
-        EXPECT_EQ(splits[i].end, splits[i + 1].begin);
-        const int64_t len = splits[i].end - splits[i].begin;
-        EXPECT_LE(len, split);
-        EXPECT_GE(len, split / 2);
-      }
+      const std::vector<int64_t> cuts = cut_offsets(size, split);
       if (split == 0 || size <= split) {
-        EXPECT_EQ(splits.size(), 1u);
+        EXPECT_TRUE(cuts.empty());
+        continue;
       }
+      int64_t prev = 0;
+      for (const int64_t cut : cuts) {
+        EXPECT_LE(cut - prev, split);
+        EXPECT_GE(cut - prev, split / 2);
+        prev = cut;
+      }
+      EXPECT_LE(size - prev, split);
+      EXPECT_GT(prev, 0);
     }
   }
+}
+
+TEST(SplitsAt, SplitsBeginAtEachNewRecordStartAndCoverTheFile) {
+  const std::vector<FileSplit> splits = splits_at("f", {10, 10, 25, 40, 40, 99, 100, 120}, 100);
+  ASSERT_EQ(splits.size(), 5u);
+  const std::vector<int64_t> begins = {0, 10, 25, 40, 99};
+  for (size_t i = 0; i < splits.size(); ++i) {
+    EXPECT_EQ(splits[i].path, "f");
+    EXPECT_EQ(splits[i].begin, begins[i]);
+    EXPECT_EQ(splits[i].end, i + 1 < splits.size() ? begins[i + 1] : -1);
+  }
+  EXPECT_EQ(splits_at("f", {}, 100).size(), 1u);
 }
 
 }  // namespace

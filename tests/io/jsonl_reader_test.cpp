@@ -24,8 +24,13 @@ TEST(JsonlReader, InfersKeysInFirstSeenOrderAndTypes) {
                                   "  \n"
                                   "{\"a\": [1,\"two\"], \"s\": \"é\\n\\\"q\\\"\", \"b\": false}");
   const Table t = read_jsonl_table(p);
-  EXPECT_EQ(t.schema(), Schema({{"i", int64()}, {"f", float64()}, {"s", utf8()}, {"n", utf8()},
-                                {"b", boolean()}, {"o", utf8()}, {"a", utf8()}}));
+  EXPECT_EQ(t.schema(), Schema({{"i", int64()},
+                                {"f", float64()},
+                                {"s", utf8()},
+                                {"n", utf8()},
+                                {"b", boolean()},
+                                {"o", utf8()},
+                                {"a", utf8()}}));
   ASSERT_EQ(t.num_rows(), 3);
   EXPECT_EQ(t.column("i").value<int64_t>(1), -3);
   EXPECT_TRUE(t.column("i").is_null(2));  // missing key
@@ -69,6 +74,41 @@ TEST(JsonlReader, WrongTypeLaterGivesLineAndColumn) {
   EXPECT_THAT(msg, StartsWith(p + ":11:12:"));
   EXPECT_THAT(msg, HasSubstr("'v'"));
   EXPECT_THAT(msg, HasSubstr("int64"));
+}
+
+TEST(JsonlReader, ByteOrderMarkIsSkipped) {
+  TempDir dir;
+  const std::string p = dir.write("t.jsonl", "\xEF\xBB\xBF{\"a\": 1}\n{\"a\": 2}\n");
+  const Table t = read_jsonl_table(p);
+  EXPECT_EQ(t.schema(), Schema({{"a", int64()}}));
+  ASSERT_EQ(t.num_rows(), 2);
+  EXPECT_EQ(t.column("a").value<int64_t>(0), 1);
+}
+
+TEST(JsonlReader, DuplicateKeyInTheSampleIsAnError) {
+  TempDir dir;
+  // JSON parsers disagree on which of two equal keys wins, so neither value is picked.
+  const std::string p = dir.write("t.jsonl", "{\"a\": 1}\n{\"a\": 2, \"b\": 0, \"a\": 3}\n");
+  const std::string msg = error_of<ParseError>([&] { read_jsonl_table(p); });
+  EXPECT_THAT(msg, StartsWith(p + ":2:18:"));
+  EXPECT_THAT(msg, HasSubstr("'a'"));
+  EXPECT_THAT(msg, HasSubstr("twice"));
+}
+
+TEST(JsonlReader, DuplicateKeyAfterTheSampleIsAnError) {
+  TempDir dir;
+  std::string content;
+  for (int i = 0; i < 10; ++i) content += "{\"k\": " + std::to_string(i) + "}\n";
+  content += "{\"k\": 1, \"k\": 2}\n";  // line 11
+  const std::string p = dir.write("t.jsonl", content);
+  const JsonlScan scan = plan_jsonl_scan(p, kJsonlSplitBytes, 3);
+  const std::string msg = error_of<ParseError>([&] {
+    auto reader = open_jsonl_split(scan.splits.at(0), scan.schema, 100);
+    while (reader->next()) {
+    }
+  });
+  EXPECT_THAT(msg, StartsWith(p + ":11:"));
+  EXPECT_THAT(msg, HasSubstr("'k'"));
 }
 
 TEST(JsonlReader, MalformedJsonGivesTheLine) {

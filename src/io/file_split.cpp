@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string>
+#include <string_view>
 
 #include "ember/error.h"
 
@@ -19,15 +21,29 @@ bool has_glob_characters(const std::string& s) {
   return s.find_first_of("*?[") != std::string::npos;
 }
 
+std::string_view base_name(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
 std::vector<std::string> glob_sorted(const std::string& pattern) {
   glob_t g{};
   const int rc = ::glob(pattern.c_str(), GLOB_ERR, nullptr, &g);
   std::vector<std::string> out;
+  // Like Hadoop and Spark, a wildcard skips names starting with '_' (glob(3) already skips
+  // '.'): `out/*` then reads the parts of a committed output, not its _SUCCESS marker.
+  const bool underscore_asked = base_name(pattern).rfind('_', 0) == 0;
   if (rc == 0) {
-    for (size_t i = 0; i < g.gl_pathc; ++i) out.emplace_back(g.gl_pathv[i]);
+    for (size_t i = 0; i < g.gl_pathc; ++i) {
+      if (underscore_asked || base_name(g.gl_pathv[i]).rfind('_', 0) != 0) {
+        out.emplace_back(g.gl_pathv[i]);
+      }
+    }
   }
   ::globfree(&g);
-  if (rc == GLOB_NOMATCH) throw IoError("no file matches '" + pattern + "'");
+  if (rc == GLOB_NOMATCH || (rc == 0 && out.empty())) {
+    throw IoError("no file matches '" + pattern + "'");
+  }
   if (rc == GLOB_NOSPACE) throw IoError("out of memory expanding '" + pattern + "'");
   if (rc != 0) throw IoError("cannot expand '" + pattern + "': a directory could not be read");
   // glob(3) sorts by the locale's collation; byte order is what users and tests expect.

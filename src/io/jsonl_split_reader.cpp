@@ -67,6 +67,8 @@ class JsonlSplitReader final : public BatchReader {
       ++rows;
     }
     if (rows == 0) return std::nullopt;
+    // Objects without keys still are rows: a batch with no columns carries their count.
+    if (builders.empty()) return Batch::empty_with_rows(rows);
     std::vector<Column> columns;
     for (ColumnBuilder& b : builders) columns.push_back(b.finish());
     return Batch(schema_, std::move(columns));

@@ -29,6 +29,23 @@ TEST(ExpandPaths, GlobIsSorted) {
             (std::vector<std::string>{dir.file("a.csv"), dir.file("b.csv"), dir.file("c.csv")}));
 }
 
+TEST(ExpandPaths, WildcardSkipsUnderscoreAndDotNamesUnlessAsked) {
+  TempDir dir;
+  dir.write("part-00000.csv", "x\n");
+  dir.write("_SUCCESS", "");
+  dir.write(".part-00001.csv.tmp", "x\n");
+  EXPECT_EQ(expand_paths(dir.file("*")), std::vector<std::string>{dir.file("part-00000.csv")});
+  EXPECT_EQ(expand_paths(dir.file("_*")), std::vector<std::string>{dir.file("_SUCCESS")});
+  EXPECT_EQ(expand_paths(dir.file("_SUCCESS")), std::vector<std::string>{dir.file("_SUCCESS")});
+}
+
+TEST(ExpandPaths, OnlyUnderscoreMatchesIsNoMatch) {
+  TempDir dir;
+  dir.write("_SUCCESS", "");
+  const std::string msg = error_of<IoError>([&] { expand_paths(dir.file("*S")); });
+  EXPECT_NE(msg.find("no file matches"), std::string::npos) << msg;
+}
+
 TEST(ExpandPaths, NoMatchNamesThePattern) {
   TempDir dir;
   const std::string pattern = dir.file("nothing-*.csv");

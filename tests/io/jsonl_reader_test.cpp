@@ -44,6 +44,14 @@ TEST(JsonlReader, InfersKeysInFirstSeenOrderAndTypes) {
   EXPECT_EQ(t.column("a").value<std::string>(2), "[1,\"two\"]");
 }
 
+TEST(JsonlReader, ObjectsWithoutKeysAreStillRows) {
+  TempDir dir;
+  const std::string p = dir.write("t.jsonl", "{}\n{}\n\n{ }\n");
+  const Table t = read_jsonl_table(p);
+  EXPECT_EQ(t.schema().num_fields(), 0);
+  EXPECT_EQ(t.num_rows(), 3);
+}
+
 TEST(JsonlReader, KeyUnseenInTheSampleIsIgnored) {
   TempDir dir;
   std::string content;

@@ -51,5 +51,7 @@ if [[ "$deb" == yes ]]; then
     tail -n 40 "$log" >&2
     exit 1
   }
-  echo "Debian package: $(ls "$build"/package/*.deb)  (sudo apt install ./<that file>)" >&2
+  deb=$(ls "$build"/package/*.deb)
+  [[ "$deb" == /* ]] || deb="./$deb"  # apt takes a path, not a bare file name
+  echo "built $deb; install it with: sudo apt install $deb" >&2
 fi

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <utility>
 
@@ -173,6 +174,9 @@ int main(int argc, char** argv) {
     }
   } catch (const ember::Error& e) {
     std::fprintf(stderr, "spellcheck: %s\n", in_cli_terms(e.what()).c_str());
+    return 1;
+  } catch (const std::exception& e) {  // writing the corpus: WordNet missing, disk full
+    std::fprintf(stderr, "spellcheck: %s\n", e.what());
     return 1;
   }
   return 0;

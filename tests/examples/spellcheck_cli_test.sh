@@ -47,6 +47,13 @@ last=$(printf '%s\n' "$err" | tail -n 1)
 [[ "$last" != *".num_cpus()"* && "$last" != *".concurrency()"* ]] ||
   fail "admission: the advice names C++ setters: $last"
 
+# A corpus that cannot be made from WordNet: one line naming the file, no abort.
+err=$("$bin" --corpus "$work/new-corpus" --wordnet "$work/no-wordnet" 2>&1 >/dev/null)
+status=$?
+[[ $status -eq 1 ]] || fail "--wordnet missing: exit status $status, expected 1"
+[[ "$err" == "spellcheck: cannot read $work/no-wordnet/data.noun (install Debian's wordnet-base)" ]] ||
+  fail "--wordnet missing: unexpected message: $err"
+
 # ./run.sh passes its corpus through SPELLCHECK_CORPUS, so a user's --corpus is not a duplicate.
 out=$(SPELLCHECK_CORPUS="$work/elsewhere" "$bin" --corpus "$work/corpus" --corpus "$work/corpus" \
         --concurrency 1 --no-progress 2>"$work/stderr")

@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
 # Installs what ember needs on Debian 12, only where it is missing. Safe to run repeatedly.
-#   scripts/install-deps.sh            build + tests + the example
+#   scripts/install-deps.sh            build + tests + the example (what ./test.sh needs)
+#   scripts/install-deps.sh --run      the library and the spellcheck example (./run.sh)
+#   scripts/install-deps.sh --library  the library alone (scripts/install.sh)
 #   scripts/install-deps.sh --bench    also the benchmark baselines (Dask, pyhunspell, gnuplot)
 #   scripts/install-deps.sh --fuzz     also clang 14 and its libFuzzer runtime (scripts/fuzz.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ pkg-config libgtest-dev libgmock-dev libbenchmark-dev
-          libsimdjson-dev libdivide-dev libcli11-dev libfmt-dev libhunspell-dev hunspell-en-us
-          wordnet-base nodejs npm)
-if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(python3 python3-distributed python3-pandas python3-hunspell gnuplot-nox hyperfine
-             zlib1g-dev)
-fi
-if [[ "${1:-}" == "--fuzz" ]]; then
-  packages+=(clang-14 libclang-rt-14-dev)
-fi
+# ccache is optional everywhere (the scripts use it when present); it makes rebuilds cheap.
+library=(cmake ninja-build g++ ccache libsimdjson-dev libdivide-dev)
+example=(pkg-config libcli11-dev libhunspell-dev hunspell-en-us wordnet-base)
+tests=(libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev nodejs npm)
+duckdb=yes
+case "${1:-}" in
+  --library) packages=("${library[@]}"); duckdb=no ;;
+  --run) packages=("${library[@]}" "${example[@]}"); duckdb=no ;;
+  --bench) packages=("${library[@]}" "${example[@]}" "${tests[@]}" python3 python3-distributed
+                     python3-pandas python3-hunspell gnuplot-nox hyperfine zlib1g-dev) ;;
+  --fuzz) packages=("${library[@]}" clang-14 libclang-rt-14-dev); duckdb=no ;;
+  "") packages=("${library[@]}" "${example[@]}" "${tests[@]}") ;;
+  *) echo "usage: $0 [--library|--run|--bench|--fuzz]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
@@ -25,7 +31,7 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
-  echo "installing: ${missing[*]}" >&2
+  echo "installing Debian packages: ${missing[*]}" >&2
   SUDO=""
   [[ $(id -u) -ne 0 ]] && SUDO=sudo
   $SUDO apt-get update -qq
@@ -34,7 +40,8 @@ fi
 
 # DuckDB for the interop test and the benchmarks (a native build shipped in the npm package).
 npm_dir=.cache/npm
-if [[ ! -d "$npm_dir/node_modules/@duckdb/node-api" ]]; then
+if [[ "$duckdb" == yes && ! -d "$npm_dir/node_modules/@duckdb/node-api" ]]; then
+  echo "installing DuckDB's npm package into $npm_dir (for the interop test)" >&2
   mkdir -p "$npm_dir"
   (cd "$npm_dir" && npm install --no-audit --no-fund --silent @duckdb/node-api@1.5.6-r.1 >/dev/null)
 fi

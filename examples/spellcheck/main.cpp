@@ -4,8 +4,12 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
+#include <utility>
 
 #include "ember/ember.h"
 #include "speller.h"
@@ -25,6 +29,69 @@ struct Options {
   double cpus_per_actor = 1;
   int progress = -1;  // -1: when stderr is a terminal
 };
+
+/// Accepts a whole number from `min` up to INT_MAX. CLI11's own range check prints its bounds as
+/// 300-digit doubles, so the message is ours: "expected a whole number >= 1, got '0'".
+CLI::Validator whole_number_at_least(int min) {
+  const std::string rule = "a whole number >= " + std::to_string(min);
+  return CLI::Validator(
+      [rule, min](std::string& text) -> std::string {
+        int v = 0;
+        auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec == std::errc::result_out_of_range)
+          return "expected " + rule + ", got '" + text + "' (too large)";
+        if (ec != std::errc() || end != text.data() + text.size() || v < min)
+          return "expected " + rule + ", got '" + text + "'";
+        return {};
+      },
+      "");
+}
+
+/// Accepts a finite decimal number >= 0 (CPUs may be fractional: 0.5 shares one CPU).
+CLI::Validator non_negative_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        double v = 0;
+        auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || v < 0)
+          return "expected a number >= 0, got '" + text + "'";
+        return {};
+      },
+      "");
+}
+
+/// One line for a command-line mistake, in this program's terms rather than CLI11's.
+std::string describe(const CLI::ParseError& e, const CLI::App& app) {
+  if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+    std::string unknown;
+    for (const std::string& arg : app.remaining()) unknown += (unknown.empty() ? "" : " ") + arg;
+    return "unexpected argument" + std::string(app.remaining().size() == 1 ? " " : "s ") + unknown;
+  }
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e)) {
+    // "--batch-size: 1 required INT missing" -> "--batch-size needs a value"
+    const std::string what = e.what();
+    return what.substr(0, what.find(':')) + " needs a value";
+  }
+  if (dynamic_cast<const CLI::ConversionError*>(&e)) {
+    // "Could not convert: --progress = maybe" -> "--progress: 'maybe' is not a valid value"
+    const std::string what = e.what();
+    const size_t name = what.find("--"), eq = what.find(" = ");
+    if (name != std::string::npos && eq != std::string::npos && eq > name)
+      return what.substr(name, eq - name) + ": '" + what.substr(eq + 3) + "' is not a valid value";
+  }
+  return e.what();
+}
+
+/// The library's advice names Udf setters; here the knobs are command-line options.
+std::string in_cli_terms(std::string message) {
+  const std::pair<const char*, const char*> renames[] = {{".concurrency()", "--concurrency"},
+                                                         {".num_cpus()", "--cpus-per-actor"}};
+  for (const auto& [method, option] : renames) {
+    for (size_t at = message.find(method); at != std::string::npos; at = message.find(method))
+      message.replace(at, std::string_view(method).size(), option);
+  }
+  return message;
+}
 
 void ensure_corpus(const Options& o) {
   namespace fs = std::filesystem;
@@ -56,18 +123,32 @@ int main(int argc, char** argv) {
   ember::init(argc, argv);
   Options o;
   CLI::App app{"Spell-check WordNet's glosses with ember: one Hunspell dictionary per actor."};
-  app.add_option("--concurrency", o.concurrency, "actors in the speller pool")->check(CLI::PositiveNumber);
-  app.add_option("--batch-size", o.batch_size, "documents per UDF call")->check(CLI::PositiveNumber);
-  app.add_option("--cpus-per-actor", o.cpus_per_actor, "CPUs each actor holds (admission)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--corpus", o.corpus, "JSON-lines corpus directory (made from WordNet if empty)");
-  app.add_option("--files", o.files, "files to split a new corpus into")->check(CLI::PositiveNumber);
+  // An option given twice takes its last value, as most command-line tools do.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--concurrency", o.concurrency, "actors in the speller pool (>= 1)")
+      ->check(whole_number_at_least(1));
+  app.add_option("--batch-size", o.batch_size, "documents per UDF call (>= 1)")
+      ->check(whole_number_at_least(1));
+  app.add_option("--cpus-per-actor", o.cpus_per_actor,
+                 "CPUs each actor holds (admission; >= 0, may be fractional)")
+      ->check(non_negative_number());
+  // ./run.sh names its corpus through the environment, so a --corpus given to it still wins.
+  app.add_option("--corpus", o.corpus, "JSON-lines corpus directory (made from WordNet if empty)")
+      ->envname("SPELLCHECK_CORPUS");
+  app.add_option("--files", o.files, "files to split a new corpus into (>= 1)")
+      ->check(whole_number_at_least(1));
   app.add_option("--wordnet", o.wordnet, "WordNet database directory");
   app.add_option("--dict", o.dict, "Hunspell dictionary, without .aff/.dic");
   app.add_option("--out", o.out, "also write the flagged documents as JSON lines here");
   app.add_flag("--process", o.process, "run each actor in its own worker process");
   app.add_flag("--progress,!--no-progress", o.progress, "progress bar (default: on a terminal)");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    std::fprintf(stderr, "spellcheck: %s (see --help)\n", describe(e, app).c_str());
+    return 2;
+  }
 
   try {
     ensure_corpus(o);
@@ -92,6 +173,9 @@ int main(int argc, char** argv) {
       std::printf("flagged documents written to %s/\n", o.out.c_str());
     }
   } catch (const ember::Error& e) {
+    std::fprintf(stderr, "spellcheck: %s\n", in_cli_terms(e.what()).c_str());
+    return 1;
+  } catch (const std::exception& e) {  // writing the corpus: WordNet missing, disk full
     std::fprintf(stderr, "spellcheck: %s\n", e.what());
     return 1;
   }

@@ -106,7 +106,16 @@ std::string Table::to_string(int64_t max_rows) const {
   }
   if (shown < num_rows_)
     out += std::string(kEllipsis) + " " + with_thousands(num_rows_ - shown) + " more rows\n";
+// GCC 12 reports a false -Wrestrict inside std::string's inlined insert here (GCC bug
+// 105651): the source and destination are distinct strings.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wrestrict"
+#endif
   out += "(" + with_thousands(num_rows_) + (num_rows_ == 1 ? " row)" : " rows)");
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
   return out;
 }
 

@@ -8,8 +8,7 @@ namespace ember {
 PartitionDriver::PartitionDriver(QueryContext& query, const Pipeline& pipeline,
                                  const Source& source, int partition, Sink& sink,
                                  TaskScheduler& scheduler)
-    : query_(query), pipeline_(pipeline), source_(source), partition_(partition), sink_(sink),
-      scheduler_(scheduler) {
+    : query_(query), source_(source), partition_(partition), sink_(sink), scheduler_(scheduler) {
   segments_.emplace_back();
   for (const auto& op : pipeline.ops) {
     if (op.kind == PhysicalOp::Kind::ActorPool) {

@@ -36,7 +36,6 @@ class PartitionDriver : public Task {
   Step stop();
 
   QueryContext& query_;
-  const Pipeline& pipeline_;
   const Source& source_;
   int partition_;
   Sink& sink_;

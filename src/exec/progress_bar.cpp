@@ -11,7 +11,16 @@ namespace {
 
 std::string with_commas(int64_t v) {
   std::string s = std::to_string(v);
+// GCC 12 reports a false -Wrestrict inside std::string's inlined insert here (GCC bug
+// 105651): the source and destination are distinct strings.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wrestrict"
+#endif
   for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
   return s;
 }
 

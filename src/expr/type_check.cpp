@@ -22,7 +22,9 @@ DataType infer(const ExprNode& e, const Schema& input, const ExprNode& root) {
     case ExprKind::Column: {
       const int i = input.index_of(e.name);
       if (i < 0) {
-        throw InvalidArgument("unknown column '" + e.name + "' in " + to_string(root) +
+        // Quoting the expression only helps when it is more than the column itself.
+        const std::string context = &e == &root ? "" : " in " + to_string(root);
+        throw InvalidArgument("unknown column '" + e.name + "'" + context +
                               "; columns are: " + column_list(input));
       }
       return input.field(i).type;

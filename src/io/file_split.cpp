@@ -45,7 +45,16 @@ std::vector<std::string> glob_sorted(const std::string& pattern) {
     throw IoError("no file matches '" + pattern + "'");
   }
   if (rc == GLOB_NOSPACE) throw IoError("out of memory expanding '" + pattern + "'");
-  if (rc != 0) throw IoError("cannot expand '" + pattern + "': a directory could not be read");
+  if (rc != 0) {
+    // GLOB_ABORTED: a directory on the way could not be opened, most often because it does not
+    // exist; name the fixed part of the pattern when that is the one missing.
+    const size_t slash = pattern.find_last_of('/', pattern.find_first_of("*?["));
+    const std::string dir = slash == std::string::npos ? "" : pattern.substr(0, slash);
+    struct stat st{};
+    if (!dir.empty() && ::stat(dir.c_str(), &st) != 0)
+      throw IoError("cannot expand '" + pattern + "': no such directory '" + dir + "'");
+    throw IoError("cannot expand '" + pattern + "': a directory could not be read");
+  }
   // glob(3) sorts by the locale's collation; byte order is what users and tests expect.
   std::sort(out.begin(), out.end());
   return out;

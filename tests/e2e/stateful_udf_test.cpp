@@ -33,8 +33,7 @@ Counters counters;
 /// batches this instance served (state that persists across partitions).
 class AddOffset {
  public:
-  AddOffset(const InitArgs& a, const ActorContext& ctx)
-      : offset_(a.get<int64_t>("offset")), actor_(ctx.actor_id) {
+  AddOffset(const InitArgs& a, const ActorContext&) : offset_(a.get<int64_t>("offset")) {
     if (a.has("init_sleep_ms"))
       std::this_thread::sleep_for(std::chrono::milliseconds(a.get<int64_t>("init_sleep_ms")));
     counters.constructed++;
@@ -59,7 +58,6 @@ class AddOffset {
 
  private:
   int64_t offset_;
-  int actor_;
   int64_t served_ = 0;
 };
 

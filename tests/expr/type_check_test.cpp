@@ -90,6 +90,9 @@ TEST(TypeCheckTest, TypeErrorsNameExpressionAndTypes) {
 TEST(TypeCheckTest, UnknownColumnListsColumns) {
   EXPECT_EQ(error_of<InvalidArgument>(col("nme") + lit(int64_t{1})),
             "unknown column 'nme' in (nme + 1); columns are: id, name, score, ok, tags");
+  // A bare column reference is not quoted back as its own context.
+  EXPECT_EQ(error_of<InvalidArgument>(col("idd")),
+            "unknown column 'idd'; columns are: id, name, score, ok, tags");
 }
 
 std::shared_ptr<UdfSpec> spec(std::string name, std::optional<DataType> ret, bool stateful) {

@@ -61,8 +61,17 @@ class Probe {
       v = e ? e : "<unset>";
     }
     if (report_ == "ctx_gpus") {
+      // GCC 12 at -O3 reports a false -Wrestrict inside std::string's inlined insert for
+      // "literal" + std::string (GCC bug 105651).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wrestrict"
+#endif
       for (size_t i = 0; i < ctx_.gpu_ids.size(); ++i)
         v += (i ? "," : "") + std::to_string(ctx_.gpu_ids[i]);
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
     }
     if (report_ == "ctx_actor") v = std::to_string(ctx_.actor_id);
     return repeat_text(v, in.num_rows());

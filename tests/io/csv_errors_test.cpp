@@ -12,13 +12,10 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
+using testing_io::csv_error;
 using testing_io::error_of;
 using testing_io::read_csv_table;
 using testing_io::TempDir;
-
-std::string csv_error(const std::string& path, const CsvOptions& options = {}) {
-  return error_of<ParseError>([&] { read_csv_table(path, options); });
-}
 
 TEST(CsvErrors, RowWithTooManyFields) {
   TempDir dir;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "ember/batch.h"
+#include "ember/error.h"
 #include "io/csv_reader.h"
 #include "io/jsonl_reader.h"
 
@@ -48,6 +49,11 @@ std::string error_of(F&& f) {
     return e.what();
   }
   return "";
+}
+
+/// The ParseError message reading the CSV file at `path` throws ("" when it reads).
+inline std::string csv_error(const std::string& path, const CsvOptions& options = {}) {
+  return error_of<ParseError>([&] { read_csv_table(path, options); });
 }
 
 }  // namespace ember::testing_io

@@ -7,27 +7,16 @@
 #include <string>
 
 #include "ember/error.h"
+#include "admission_requests.h"
 #include "resources/resource_pool.h"
 
 namespace ember {
 namespace {
 
-constexpr int64_t kGiB = int64_t{1} << 30;
 
-PoolRequest request(std::string name, int actors, double cpus, double gpus = 0,
-                    int64_t memory = 0) {
-  return PoolRequest{std::move(name), actors, cpus, gpus, memory};
-}
-
-/// The ResourceError message admission throws, or "" when it admits.
-std::string admission_error(ResourcePool& pool, const std::vector<PoolRequest>& requests) {
-  try {
-    pool.admit(requests);
-  } catch (const ResourceError& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing_resources::admission_error;
+using testing_resources::kGiB;
+using testing_resources::request;
 
 TEST(Admission, TooManyGpusNamesUdfRequestAndTotal) {
   ResourcePool pool(Resources{8, 2, 16 * kGiB});

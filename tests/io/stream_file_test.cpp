@@ -18,11 +18,18 @@
 #include "scan_reading.h"
 #include "temp_dir.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define EMBER_TEST_ASAN 1
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define EMBER_TEST_SANITIZER 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define EMBER_TEST_ASAN 1
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define EMBER_TEST_SANITIZER 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define EMBER_TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define EMBER_TEST_TSAN 1
 #endif
 #endif
 
@@ -36,15 +43,20 @@ using testing_io::TempDir;
 constexpr int kDeadlineSeconds = 30;
 // Growth of the peak resident memory a read may cause (AddressSanitizer's quarantine of freed
 // blocks included); an unbounded read passes it within a second or two.
+#ifdef EMBER_TEST_TSAN
+// ThreadSanitizer's shadow memory counts in the resident size too: four times the application's.
+constexpr long kMemoryGrowthKiB = 4 * (768L << 10);
+#else
 constexpr long kMemoryGrowthKiB = 768L << 10;
+#endif
 
 /// The child's side of expect_in_child: runs `body` under a deadline and exits 0 when it
 /// reports no problem and grew its peak memory by less than kMemoryGrowthKiB.
 [[noreturn]] void run_in_child(const std::function<std::string()>& body) {
   ::alarm(kDeadlineSeconds);
-#ifndef EMBER_TEST_ASAN
-  // A runaway read must not take the machine down with it (ASan reserves terabytes of address
-  // space, so the limit is left out under it).
+#ifndef EMBER_TEST_SANITIZER
+  // A runaway read must not take the machine down with it (ASan and TSan reserve terabytes of
+  // address space, so the limit is left out under them).
   const rlimit as{rlim_t{4} << 30, rlim_t{4} << 30};
   ::setrlimit(RLIMIT_AS, &as);
 #endif

@@ -8,64 +8,13 @@
 #include <vector>
 
 #include "ember/batch.h"
+#include "ember/csv_options.h"
 #include "ember/expr.h"
+#include "ember/query_stats.h"
+#include "ember/run_options.h"
 #include "ember/types.h"
 
 namespace ember {
-
-/// What a machine (or an override) offers to a query.
-struct Resources {
-  double cpus = 0;
-  int gpus = 0;
-  int64_t memory_bytes = 0;
-};
-
-struct RunOptions {
-  /// Overrides detection (tests, or a user who wants to cap ember).
-  std::optional<Resources> resources;
-  /// Live progress bar on stderr (plain periodic lines when stderr is not a terminal).
-  bool progress = false;
-  /// Pipeline threads; 0 = the CPUs left after actor pools (at least 1).
-  int threads = 0;
-};
-
-/// Per-UDF figures for one query.
-struct UdfStats {
-  std::string name;
-  int actors = 0;
-  int64_t inits = 0, batches = 0, rows = 0;
-  double init_seconds = 0, busy_seconds = 0;
-  /// What the pool held for the query (totals over its actors).
-  double held_cpus = 0, held_gpus = 0;
-  int64_t held_memory_bytes = 0;
-};
-
-struct QueryStats {
-  std::vector<UdfStats> udfs;
-  double wall_seconds = 0;
-  int64_t rows_out = 0;
-};
-
-struct QueryResult {
-  Table table;
-  QueryStats stats;
-};
-
-struct CsvOptions {
-  char delimiter = ',';
-  /// When given, no inference: columns are parsed as these types (names from the schema, which
-  /// replace the header's and must be unique). Without it, header names must be unique.
-  std::optional<Schema> schema;
-  /// Rows sampled from the first file for type inference. A column whose sampled values are all
-  /// integers, one of them beyond int64, is a ParseError rather than a silently rounded float64:
-  /// give the column's type (float64 or utf8) in `schema`.
-  int64_t infer_rows = 1000;
-  /// Files larger than this are split into byte ranges, one partition each (0 = never split).
-  /// Each range starts at a record start found by one pass over the file that follows its
-  /// quoting, so a quoted field with line breaks is never cut, wherever it lies. Pipes and
-  /// devices are never split.
-  int64_t split_bytes = int64_t{64} << 20;
-};
 
 struct LogicalNode;  // defined in src/plan/logical_plan.h
 

@@ -3,7 +3,8 @@
 
 #include <string>
 
-#include "ember/dataframe.h"
+#include "ember/query_stats.h"
+#include "ember/run_options.h"
 #include "plan/logical_plan.h"
 
 namespace ember {

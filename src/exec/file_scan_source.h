@@ -1,7 +1,7 @@
 // CSV and JSON-lines scans: each file split is a partition.
 #pragma once
 
-#include "ember/dataframe.h"
+#include "ember/csv_options.h"
 #include "io/csv_reader.h"
 #include "io/jsonl_reader.h"
 #include "plan/source.h"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "ember/dataframe.h"
+#include "ember/csv_options.h"
 #include "io/batch_reader.h"
 #include "io/file_split.h"
 

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ember/dataframe.h"
+#include "ember/run_options.h"
 
 namespace ember {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ember/dataframe.h"
+#include "ember/run_options.h"
 #include "ember/udf.h"
 
 namespace ember {

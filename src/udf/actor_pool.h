@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "ember/batch.h"
-#include "ember/dataframe.h"
+#include "ember/query_stats.h"
 #include "udf/udf_spec.h"
 
 namespace ember {

@@ -1,0 +1,27 @@
+// How read_csv parses its files.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "ember/types.h"
+
+namespace ember {
+
+struct CsvOptions {
+  char delimiter = ',';
+  /// When given, no inference: columns are parsed as these types (names from the schema, which
+  /// replace the header's and must be unique). Without it, header names must be unique.
+  std::optional<Schema> schema;
+  /// Rows sampled from the first file for type inference. A column whose sampled values are all
+  /// integers, one of them beyond int64, is a ParseError rather than a silently rounded float64:
+  /// give the column's type (float64 or utf8) in `schema`.
+  int64_t infer_rows = 1000;
+  /// Files larger than this are split into byte ranges, one partition each (0 = never split).
+  /// Each range starts at a record start found by one pass over the file that follows its
+  /// quoting, so a quoted field with line breaks is never cut, wherever it lies. Pipes and
+  /// devices are never split.
+  int64_t split_bytes = int64_t{64} << 20;
+};
+
+}  // namespace ember

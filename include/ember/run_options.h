@@ -1,0 +1,25 @@
+// How a query runs: the resources it may use, its threads, its progress bar.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+namespace ember {
+
+/// What a machine (or an override) offers to a query.
+struct Resources {
+  double cpus = 0;
+  int gpus = 0;
+  int64_t memory_bytes = 0;
+};
+
+struct RunOptions {
+  /// Overrides detection (tests, or a user who wants to cap ember).
+  std::optional<Resources> resources;
+  /// Live progress bar on stderr (plain periodic lines when stderr is not a terminal).
+  bool progress = false;
+  /// Pipeline threads; 0 = the CPUs left after actor pools (at least 1).
+  int threads = 0;
+};
+
+}  // namespace ember

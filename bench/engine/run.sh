@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds ember (Release) with the engine benchmarks and runs them all, printing one table per
-# benchmark. Every figure is a median over repetitions beside a baseline measured in the same
+# Builds ember (Release, in build-bench/ as bench/compare does) with the engine benchmarks and
+# runs them all, printing one table per benchmark. Every figure is a median over repetitions beside a baseline measured in the same
 # run. Usage: bench/engine/run.sh [--quick] [--json PATH] [--build-dir DIR] [--only NAME...]
 set -euo pipefail
 
@@ -28,7 +28,7 @@ targets=()
 for b in "${benches[@]}"; do targets+=("ember_bench_$b"); done
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_TESTS=OFF \
-  -DEMBER_BUILD_EXAMPLES=OFF -DEMBER_BUILD_BENCH=ON >/dev/null
+  -DEMBER_BUILD_EXAMPLES=ON -DEMBER_BUILD_BENCH=ON >/dev/null
 ninja -C "$build" -j "${EMBER_BENCH_JOBS:-2}" "${targets[@]}"
 
 json="${json:-$build/bench-engine.jsonl}"

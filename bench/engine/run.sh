@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds ember (Release, in build-bench/ as bench/compare does) with the engine benchmarks and
-# runs them all, printing one table per benchmark. Every figure is a median over repetitions beside a baseline measured in the same
-# run. Usage: bench/engine/run.sh [--quick] [--json PATH] [--build-dir DIR] [--only NAME...]
+# runs them all, printing one table per benchmark. Every figure is a median over repetitions
+# beside a baseline measured in the same run. Usage: bench/engine/run.sh [--quick] [--json PATH] [--build-dir DIR] [--only NAME...]
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds ember (Release, in build-bench/ as bench/compare does) with the engine benchmarks and
 # runs them all, printing one table per benchmark. Every figure is a median over repetitions
-# beside a baseline measured in the same run. Usage: bench/engine/run.sh [--quick] [--json PATH] [--build-dir DIR] [--only NAME...]
+# beside a baseline measured in the same run.
+# Usage: bench/engine/run.sh [--quick] [--json PATH] [--build-dir DIR] [--only NAME...]
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -15,7 +16,7 @@ while [[ $# -gt 0 ]]; do
     --json) json="$2"; shift ;;
     --build-dir) build="$2"; shift ;;
     --only) only+=("$2"); shift ;;
-    -h|--help) sed -n 2,4p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,5p "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
   shift

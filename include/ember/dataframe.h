@@ -1,4 +1,4 @@
-// Lazy dataframes, run options and query statistics.
+// Lazy dataframes: how a query is built and run.
 #pragma once
 
 #include <cstdint>
@@ -10,19 +10,20 @@
 #include "ember/batch.h"
 #include "ember/csv_options.h"
 #include "ember/expr.h"
+#include "ember/init.h"
 #include "ember/query_stats.h"
 #include "ember/run_options.h"
 #include "ember/types.h"
 
 namespace ember {
 
-struct LogicalNode;  // defined in src/plan/logical_plan.h
+namespace detail {
+struct DataFrameAccess;
+}  // namespace detail
 
 /// A lazy query. Every method returns a new DataFrame; nothing runs until collect/execute/write.
 class DataFrame {
  public:
-  explicit DataFrame(std::shared_ptr<const LogicalNode> node) : node_(std::move(node)) {}
-
   DataFrame select(std::vector<Expr> exprs) const;
   DataFrame with_column(std::string name, Expr e) const;
   DataFrame where(Expr predicate) const;
@@ -48,10 +49,11 @@ class DataFrame {
   /// As write_csv, with part-NNNNN.jsonl files.
   void write_jsonl(std::string dir, const RunOptions& options = {}) const;
 
-  const std::shared_ptr<const LogicalNode>& node() const { return node_; }
-
  private:
-  std::shared_ptr<const LogicalNode> node_;
+  friend struct detail::DataFrameAccess;
+  struct Plan;  ///< the query plan behind a frame; shared, so frames are cheap to copy
+  explicit DataFrame(std::shared_ptr<const Plan> plan) : plan_(std::move(plan)) {}
+  std::shared_ptr<const Plan> plan_;
 };
 
 /// One int64 column "id" = 0..n-1.
@@ -60,10 +62,5 @@ DataFrame from_table(Table t, int num_partitions = 1);
 /// Header row, type inference over a sample; a glob reads many files.
 DataFrame read_csv(std::string path_or_glob, CsvOptions options = {});
 DataFrame read_jsonl(std::string path_or_glob);
-
-/// Call first thing in main() of a program that uses Isolation::Process or the MPI runner.
-/// In the driver it returns at once; when the binary is started as a worker it serves, then
-/// exits.
-void init(int argc, char** argv);
 
 }  // namespace ember

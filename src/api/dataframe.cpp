@@ -1,6 +1,7 @@
 // The lazy DataFrame façade: each method adds a logical node; running hands it to the executor.
 #include "ember/dataframe.h"
 
+#include "api/dataframe_access.h"
 #include "exec/executor.h"
 #include "exec/file_scan_source.h"
 #include "exec/range_source.h"
@@ -14,35 +15,38 @@ namespace {
 
 ExprPtr column_ref(const std::string& name) { return col(name).node(); }
 
+DataFrame frame(NodePtr root) { return detail::DataFrameAccess::make(std::move(root)); }
+const NodePtr& root_of(const DataFrame& frame) { return detail::DataFrameAccess::root(frame); }
+
 }  // namespace
 
 DataFrame range(int64_t n, int num_partitions) {
-  return DataFrame(make_source(std::make_shared<RangeSource>(n, num_partitions)));
+  return frame(make_source(std::make_shared<RangeSource>(n, num_partitions)));
 }
 
 DataFrame from_table(Table t, int num_partitions) {
-  return DataFrame(make_source(std::make_shared<TableSource>(t, num_partitions)));
+  return frame(make_source(std::make_shared<TableSource>(t, num_partitions)));
 }
 
 DataFrame read_csv(std::string path_or_glob, CsvOptions options) {
-  return DataFrame(
+  return frame(
       make_source(std::make_shared<CsvSource>(std::move(path_or_glob), std::move(options))));
 }
 
 DataFrame read_jsonl(std::string path_or_glob) {
-  return DataFrame(make_source(std::make_shared<JsonlSource>(std::move(path_or_glob))));
+  return frame(make_source(std::make_shared<JsonlSource>(std::move(path_or_glob))));
 }
 
 DataFrame DataFrame::select(std::vector<Expr> exprs) const {
   std::vector<ExprPtr> nodes;
   for (auto& e : exprs) nodes.push_back(e.node());
-  return DataFrame(make_project(node_, std::move(nodes)));
+  return frame(make_project(root_of(*this), std::move(nodes)));
 }
 
 DataFrame DataFrame::with_column(std::string name, Expr e) const {
   std::vector<ExprPtr> nodes;
   bool replaced = false;
-  for (const auto& f : node_->schema.fields()) {
+  for (const auto& f : root_of(*this)->schema.fields()) {
     if (f.name == name) {
       nodes.push_back(e.alias(name).node());  // replaces the column in place
       replaced = true;
@@ -51,43 +55,43 @@ DataFrame DataFrame::with_column(std::string name, Expr e) const {
     }
   }
   if (!replaced) nodes.push_back(e.alias(name).node());
-  return DataFrame(make_project(node_, std::move(nodes)));
+  return frame(make_project(root_of(*this), std::move(nodes)));
 }
 
 DataFrame DataFrame::where(Expr predicate) const {
-  return DataFrame(make_filter(node_, predicate.node()));
+  return frame(make_filter(root_of(*this), predicate.node()));
 }
 
-DataFrame DataFrame::limit(int64_t n) const { return DataFrame(make_limit(node_, n)); }
+DataFrame DataFrame::limit(int64_t n) const { return frame(make_limit(root_of(*this), n)); }
 
 DataFrame DataFrame::agg(std::vector<Expr> aggregates) const {
   std::vector<ExprPtr> nodes;
   for (const Expr& e : aggregates) nodes.push_back(e.node());
-  return DataFrame(make_aggregate(node_, std::move(nodes)));
+  return frame(make_aggregate(root_of(*this), std::move(nodes)));
 }
 
 DataFrame DataFrame::repartition(int num_partitions) const {
-  return DataFrame(make_repartition(node_, num_partitions));
+  return frame(make_repartition(root_of(*this), num_partitions));
 }
 
-Schema DataFrame::schema() const { return node_->schema; }
+Schema DataFrame::schema() const { return root_of(*this)->schema; }
 
 std::string DataFrame::explain(const RunOptions& options) const {
-  return explain_plan(node_, options);
+  return explain_plan(root_of(*this), options);
 }
 
 Table DataFrame::collect(const RunOptions& options) const { return execute(options).table; }
 
 QueryResult DataFrame::execute(const RunOptions& options) const {
-  return execute_plan(node_, options, QueryOutput{});
+  return execute_plan(root_of(*this), options, QueryOutput{});
 }
 
 void DataFrame::write_csv(std::string dir, const RunOptions& options) const {
-  execute_plan(node_, options, QueryOutput{QueryOutput::Kind::Csv, std::move(dir)});
+  execute_plan(root_of(*this), options, QueryOutput{QueryOutput::Kind::Csv, std::move(dir)});
 }
 
 void DataFrame::write_jsonl(std::string dir, const RunOptions& options) const {
-  execute_plan(node_, options, QueryOutput{QueryOutput::Kind::Jsonl, std::move(dir)});
+  execute_plan(root_of(*this), options, QueryOutput{QueryOutput::Kind::Jsonl, std::move(dir)});
 }
 
 }  // namespace ember

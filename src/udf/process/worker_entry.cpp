@@ -1,5 +1,5 @@
-// ember::init: returns at once in a driver (after recording argv); in a worker process it
-// serves the driver over the inherited socket and exits without returning into main().
+// Start-up for process isolation: returns at once in a driver (after recording argv); in a
+// worker process it serves the driver over the inherited socket and exits without returning.
 #include "udf/process/worker_entry.h"
 
 #include <sys/socket.h>
@@ -9,8 +9,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
 
-#include "ember/dataframe.h"
 #include "udf/process/worker_process.h"
 #include "udf/process/worker_server.h"
 
@@ -63,22 +65,21 @@ std::optional<std::vector<std::string>> recorded_command_line() {
 
 bool is_unserved_worker() { return std::getenv(kWorkerFdVariable) != nullptr; }
 
-}  // namespace process
-
-void init(int argc, char** argv) {
+void enter_from_main(int argc, char** argv) {
   std::vector<std::string> args;
   for (int i = 0; i < argc && argv != nullptr && argv[i] != nullptr; ++i) args.emplace_back(argv[i]);
   {
-    std::lock_guard lock(process::record().mutex);
-    process::record().argv = std::move(args);
+    std::lock_guard lock(record().mutex);
+    record().argv = std::move(args);
   }
-  const int control = process::inherited_control_socket();
+  const int control = inherited_control_socket();
   if (control < 0) return;
   // From here on this process is a worker: processes its UDF starts are not, and they must not
   // inherit the socket.
-  ::unsetenv(process::kWorkerFdVariable);
+  ::unsetenv(kWorkerFdVariable);
   ::fcntl(control, F_SETFD, FD_CLOEXEC);
-  process::serve_as_worker(control);
+  serve_as_worker(control);
 }
 
+}  // namespace process
 }  // namespace ember

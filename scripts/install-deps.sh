@@ -5,6 +5,7 @@
 #   scripts/install-deps.sh --library  the library alone (scripts/install.sh)
 #   scripts/install-deps.sh --bench    also the benchmark baselines (Dask, pyhunspell, gnuplot)
 #   scripts/install-deps.sh --fuzz     also clang 14 and its libFuzzer runtime (scripts/fuzz.sh)
+#   scripts/install-deps.sh --format   clang-format 14 alone (scripts/check-format.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,8 +20,9 @@ case "${1:-}" in
   --bench) packages=("${library[@]}" "${example[@]}" "${tests[@]}" python3 python3-distributed
                      python3-pandas python3-hunspell gnuplot-nox hyperfine zlib1g-dev) ;;
   --fuzz) packages=("${library[@]}" clang-14 libclang-rt-14-dev); duckdb=no ;;
+  --format) packages=(clang-format-14); duckdb=no ;;
   "") packages=("${library[@]}" "${example[@]}" "${tests[@]}") ;;
-  *) echo "usage: $0 [--library|--run|--bench|--fuzz]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--library|--run|--bench|--fuzz|--format]" >&2; exit 2 ;;
 esac
 
 missing=()

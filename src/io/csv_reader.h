@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/batch_reader.h"
 #include "ember/csv_options.h"
-#include "io/batch_reader.h"
 #include "io/file_split.h"
 
 namespace ember {

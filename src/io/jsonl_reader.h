@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/batch_reader.h"
 #include "ember/types.h"
-#include "io/batch_reader.h"
 #include "io/file_split.h"
 #include "io/line_reader.h"
 

@@ -13,8 +13,7 @@ constexpr size_t kFlushBytes = size_t{4} << 20;
 
 bool needs_escape(unsigned char c) { return c < 0x20 || c == '"' || c == '\\'; }
 
-}  // namespace
-
+/// Appends `s` as a JSON string literal (with quotes) to `out`.
 void append_json_string(std::string& out, std::string_view s) {
   out.push_back('"');
   size_t run = 0;  // start of the pending run of bytes that need no escape
@@ -35,6 +34,8 @@ void append_json_string(std::string& out, std::string_view s) {
   out.append(s.data() + run, s.size() - run);
   out.push_back('"');
 }
+
+}  // namespace
 
 JsonlWriter::JsonlWriter(const std::string& dir, const std::string& name, const Schema& schema)
     : file_(dir, name), schema_(schema) {

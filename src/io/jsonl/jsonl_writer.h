@@ -29,7 +29,4 @@ class JsonlWriter final : public PartitionWriter {
   std::string out_;
 };
 
-/// Appends `s` as a JSON string literal (with quotes) to `out`.
-void append_json_string(std::string& out, std::string_view s);
-
 }  // namespace ember

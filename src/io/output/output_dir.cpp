@@ -12,6 +12,7 @@
 #include <system_error>
 
 #include "ember/error.h"
+#include "io/output/partition_writer.h"
 
 namespace ember {
 namespace {
@@ -86,13 +87,10 @@ OutputDir resolve_output_dir(const std::string& dir) {
 }
 
 bool is_output_file_name(std::string_view name) {
-  // A new output format adds its extension here, so that its parts count as ember's own.
-  auto is_part = [](std::string_view n) {
-    return starts_with(n, "part-") && (ends_with(n, ".csv") || ends_with(n, ".jsonl"));
-  };
-  if (name == "_SUCCESS" || is_part(name)) return true;
+  if (name == "_SUCCESS" || is_part_file_name(name)) return true;
+  // The temp file of a part being written (see AtomicFile).
   return starts_with(name, ".") && ends_with(name, ".tmp") &&
-         is_part(name.substr(1, name.size() - 5));
+         is_part_file_name(name.substr(1, name.size() - 5));
 }
 
 void check_replaceable(const OutputDir& dir) {

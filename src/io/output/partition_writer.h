@@ -4,12 +4,23 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "ember/batch.h"
 
 namespace ember {
 
 enum class FileFormat { Csv, Jsonl };
+
+/// The extension of a format's part files, without the dot: "csv", "jsonl".
+std::string_view file_extension(FileFormat format);
+
+/// The name of partition `partition`'s file: `part-NNNNN.<ext>` (five digits or more).
+std::string part_file_name(int partition, FileFormat format);
+
+/// True for the name of a part file of any format, `part-*.<ext>`: a new format's parts then
+/// count as ember's own in an output directory (see is_output_file_name) with no other change.
+bool is_part_file_name(std::string_view name);
 
 /// Writes batches to `<dir>/.part-NNNNN.<ext>.tmp`; commit() renames it to `part-NNNNN.<ext>`.
 /// Destroying an uncommitted writer removes the temp file. Throws IoError (disk full, no

@@ -13,8 +13,8 @@
 #include "exec/pool_set.h"
 #include "exec/progress_bar.h"
 #include "exec/table_source.h"
-#include "io/output_dir.h"
-#include "io/staged_output.h"
+#include "io/output/output_dir.h"
+#include "io/output/staged_output.h"
 #include "plan/optimizer.h"
 #include "resources/resource_pool.h"
 

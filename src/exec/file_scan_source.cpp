@@ -3,6 +3,9 @@
 
 #include <set>
 
+#include "io/csv/csv_split_reader.h"
+#include "io/jsonl/jsonl_split_reader.h"
+
 namespace ember {
 
 namespace {

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "ember/csv_options.h"
-#include "io/csv_reader.h"
-#include "io/jsonl_reader.h"
+#include "io/csv/csv_scan.h"
+#include "io/jsonl/jsonl_scan.h"
 #include "plan/source.h"
 
 namespace ember {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "exec/sink.h"
-#include "io/partition_writer.h"
+#include "io/output/partition_writer.h"
 
 namespace ember {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/batch_reader.h"
 #include "ember/types.h"
-#include "io/batch_reader.h"
 
 namespace ember {
 

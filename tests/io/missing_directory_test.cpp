@@ -3,8 +3,8 @@
 
 #include "ember/error.h"
 #include "io/file_split.h"
-#include "scan_reading.h"
-#include "temp_dir.h"
+#include "io/scan_reading.h"
+#include "io/temp_dir.h"
 
 namespace ember {
 namespace {

@@ -5,9 +5,9 @@
 #include <limits>
 #include <random>
 
-#include "io/partition_writer.h"
-#include "scan_reading.h"
-#include "temp_dir.h"
+#include "io/output/partition_writer.h"
+#include "io/scan_reading.h"
+#include "io/temp_dir.h"
 
 namespace ember {
 namespace {

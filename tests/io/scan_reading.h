@@ -5,8 +5,10 @@
 
 #include "ember/batch.h"
 #include "ember/error.h"
-#include "io/csv_reader.h"
-#include "io/jsonl_reader.h"
+#include "io/csv/csv_scan.h"
+#include "io/csv/csv_split_reader.h"
+#include "io/jsonl/jsonl_scan.h"
+#include "io/jsonl/jsonl_split_reader.h"
 
 namespace ember::testing_io {
 

@@ -15,8 +15,8 @@
 #include <thread>
 
 #include "ember/error.h"
-#include "scan_reading.h"
-#include "temp_dir.h"
+#include "io/scan_reading.h"
+#include "io/temp_dir.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define EMBER_TEST_SANITIZER 1

@@ -1,0 +1,75 @@
+// JSON-lines schema inference; see jsonl_type_inference.h.
+#include "io/jsonl/jsonl_type_inference.h"
+
+#include "io/jsonl/jsonl_object.h"
+
+namespace ember {
+namespace {
+
+ParseError beyond_int64_error(const LineReader& lines, std::string_view key,
+                              simdjson::dom::element value) {
+  return ParseError::at(
+      lines.path(), lines.line_number(), jsonl_key_column(lines.line(), key),
+      "key '" + std::string(key) + "' holds " + std::to_string(value.get_uint64().value_unsafe()) +
+          ", which does not fit int64, and the key's sampled numbers are all integers; ember "
+          "does not round them to float64 unasked: write the values as strings to keep every "
+          "digit, or with a fraction (e.g. 1.0) to read them as float64");
+}
+
+}  // namespace
+
+void JsonlTypeInference::observe(simdjson::dom::object object, const LineReader& lines) {
+  ++objects_;
+  for (auto field : object) {
+    const std::string_view key = field.key;
+    auto it = index_.find(std::string(key));
+    if (it == index_.end()) {
+      it = index_.emplace(std::string(key), keys_.size()).first;
+      keys_.emplace_back().name = std::string(key);
+    }
+    Key& k = keys_[it->second];
+    if (k.last_object == objects_) fail_repeated_key(lines, key);
+    k.last_object = objects_;
+    switch (field.value.type()) {
+      case simdjson::dom::element_type::INT64:
+        k.kinds |= kInt;
+        break;
+      case simdjson::dom::element_type::UINT64:  // above INT64_MAX
+        k.kinds |= kBigInt;
+        if (!k.beyond_int64) k.beyond_int64 = beyond_int64_error(lines, key, field.value);
+        break;
+      case simdjson::dom::element_type::DOUBLE:
+        k.kinds |= kFloat;
+        break;
+      case simdjson::dom::element_type::BOOL:
+        k.kinds |= kBool;
+        break;
+      case simdjson::dom::element_type::NULL_VALUE:
+        break;
+      default:  // strings, objects, arrays
+        k.kinds |= kText;
+    }
+  }
+}
+
+Schema JsonlTypeInference::schema() const {
+  std::vector<Field> fields;
+  fields.reserve(keys_.size());
+  for (const Key& k : keys_) {
+    DataType type = utf8();
+    const bool numbers = (k.kinds & ~(kInt | kFloat | kBigInt)) == 0;
+    if (k.kinds == kInt) {
+      type = int64();
+    } else if (numbers && (k.kinds & kFloat) != 0) {
+      type = float64();
+    } else if (numbers && (k.kinds & kBigInt) != 0) {
+      throw *k.beyond_int64;  // integers only, one of them beyond int64
+    } else if (k.kinds == kBool) {
+      type = boolean();
+    }
+    fields.push_back(Field{k.name, type});
+  }
+  return Schema(std::move(fields));
+}
+
+}  // namespace ember

@@ -1,0 +1,106 @@
+// JSON-lines output formatting; see jsonl_writer.h.
+#include "io/jsonl/jsonl_writer.h"
+
+#include <cmath>
+
+#include "ember/error.h"
+#include "io/number_text.h"
+
+namespace ember {
+namespace {
+
+constexpr size_t kFlushBytes = size_t{4} << 20;
+
+bool needs_escape(unsigned char c) { return c < 0x20 || c == '"' || c == '\\'; }
+
+/// Appends `s` as a JSON string literal (with quotes) to `out`.
+void append_json_string(std::string& out, std::string_view s) {
+  out.push_back('"');
+  size_t run = 0;  // start of the pending run of bytes that need no escape
+  for (size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (!needs_escape(c)) continue;
+    out.append(s.data() + run, i - run);
+    run = i + 1;
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(static_cast<char>(c));
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      const char esc[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+      out.append(esc, 6);
+    }
+  }
+  out.append(s.data() + run, s.size() - run);
+  out.push_back('"');
+}
+
+}  // namespace
+
+JsonlWriter::JsonlWriter(const std::string& dir, const std::string& name, const Schema& schema)
+    : file_(dir, name), schema_(schema) {
+  out_.reserve(kFlushBytes + (size_t{64} << 10));
+  for (int i = 0; i < schema_.num_fields(); ++i) {
+    std::string prefix(i == 0 ? "{" : ",");
+    append_json_string(prefix, schema_.field(i).name);
+    prefix.push_back(':');
+    key_prefixes_.push_back(std::move(prefix));
+  }
+}
+
+void JsonlWriter::append_row(const Batch& batch, int64_t row) {
+  if (key_prefixes_.empty()) out_.push_back('{');
+  for (int c = 0; c < batch.num_columns(); ++c) {
+    out_.append(key_prefixes_[size_t(c)]);
+    const Column& col = batch.column(c);
+    if (col.is_null(row)) {
+      out_.append("null");
+      continue;
+    }
+    switch (col.type().id()) {
+      case TypeId::Int64:
+        append_int64(out_, col.values<int64_t>()[row]);
+        break;
+      case TypeId::Float64: {
+        const double v = col.values<double>()[row];
+        if (std::isfinite(v)) {
+          append_float64(out_, v);
+        } else {
+          out_.append("null");  // JSON has no NaN or infinity
+        }
+        break;
+      }
+      case TypeId::Boolean:
+        out_.append(get_bit(col.bool_bits(), col.offset() + row) ? "true" : "false");
+        break;
+      case TypeId::Utf8:
+        append_json_string(out_, col.value<std::string_view>(row));
+        break;
+      default:
+        throw InvalidArgument("cannot write a " + col.type().to_string() + " column to JSON");
+    }
+  }
+  out_.append("}\n");
+}
+
+void JsonlWriter::write(const Batch& batch) {
+  if (!(batch.schema() == schema_)) {
+    throw InvalidArgument("batch schema (" + batch.schema().to_string() +
+                          ") differs from the output schema (" + schema_.to_string() + ")");
+  }
+  for (int64_t r = 0; r < batch.num_rows(); ++r) {
+    append_row(batch, r);
+    if (out_.size() >= kFlushBytes) {
+      file_.write(out_);
+      out_.clear();
+    }
+  }
+}
+
+void JsonlWriter::commit() {
+  file_.write(out_);
+  out_.clear();
+  file_.commit();
+}
+
+}  // namespace ember

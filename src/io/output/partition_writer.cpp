@@ -1,0 +1,44 @@
+// Part files: their names, and open_partition_writer, which picks the format's writer.
+#include "io/output/partition_writer.h"
+
+#include <cstdio>
+
+#include "ember/error.h"
+#include "io/csv/csv_writer.h"
+#include "io/jsonl/jsonl_writer.h"
+
+namespace ember {
+namespace {
+
+constexpr FileFormat kFileFormats[] = {FileFormat::Csv, FileFormat::Jsonl};
+
+}  // namespace
+
+std::string_view file_extension(FileFormat format) {
+  return format == FileFormat::Csv ? "csv" : "jsonl";
+}
+
+std::string part_file_name(int partition, FileFormat format) {
+  char name[32];
+  std::snprintf(name, sizeof name, "part-%05d.", partition);
+  return name + std::string(file_extension(format));
+}
+
+bool is_part_file_name(std::string_view name) {
+  if (!name.starts_with("part-")) return false;
+  for (const FileFormat format : kFileFormats) {
+    const std::string_view ext = file_extension(format);
+    if (name.ends_with(ext) && name.substr(0, name.size() - ext.size()).ends_with('.')) return true;
+  }
+  return false;
+}
+
+std::unique_ptr<PartitionWriter> open_partition_writer(const std::string& dir, int partition,
+                                                       const Schema& schema, FileFormat format) {
+  if (partition < 0) throw InvalidArgument("partition numbers start at 0");
+  const std::string name = part_file_name(partition, format);
+  if (format == FileFormat::Csv) return std::make_unique<CsvWriter>(dir, name, schema);
+  return std::make_unique<JsonlWriter>(dir, name, schema);
+}
+
+}  // namespace ember

@@ -1,6 +1,8 @@
 // Re-raising errors that crossed a thread, process or rank boundary as (code, message).
 #include "ember/error.h"
 
+#include "core/cancelled.h"
+
 namespace ember {
 
 void throw_error(ErrorCode code, const std::string& message) {

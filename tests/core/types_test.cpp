@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 
+#include "core/cancelled.h"
 #include "ember/error.h"
 
 namespace ember {

@@ -11,6 +11,7 @@
 #include <random>
 #include <thread>
 
+#include "core/bitmap.h"
 #include "expr/evaluate.h"
 #include "reference.h"
 
@@ -244,6 +245,27 @@ TEST(FusedProgramTest, DivisionByZeroIsNull) {
   EXPECT_EQ(check(col("x") % col("z")), Path::Fused);
 }
 
+TEST(FusedProgramTest, DivisionByEveryLiteralMatchesEvaluator) {
+  // Both paths divide by a literal through the same kernel; over extremes, negatives and -1.
+  for (int64_t d : {int64_t{1}, int64_t{-1}, int64_t{2}, int64_t{3}, int64_t{7}, int64_t{-7},
+                    int64_t{64}, int64_t{-64}, int64_t{1000003}, kMax, kMin, kMin + 1}) {
+    for (BinaryOp op : {BinaryOp::Div, BinaryOp::Mod}) {
+      EXPECT_EQ(check(testref::apply(op, col("i"), lit(d))), Path::Fused) << d;
+      EXPECT_EQ(check(testref::apply(op, col("i") * col("k"), lit(d))), Path::Fused) << d;
+    }
+  }
+}
+
+TEST(FusedProgramTest, DivisionOfNullsAndByZeroMatchesEvaluator) {
+  // Nulls in the dividend, or a zero divisor, are the evaluator's: the program declines.
+  const Batch b(Schema({{"v", int64()}}),
+                {Column::from(std::vector<std::optional<int64_t>>{kMin, std::nullopt, -7, 0})});
+  for (BinaryOp op : {BinaryOp::Div, BinaryOp::Mod}) {
+    EXPECT_EQ(check(testref::apply(op, col("v"), lit(int64_t{-1})), b), Path::Fallback);
+    EXPECT_EQ(check(testref::apply(op, col("v"), lit(int64_t{0})), b), Path::NotCompiled);
+  }
+}
+
 TEST(FusedProgramTest, DivisibilityTestMatchesRemainder) {
   const int64_t divisors[] = {1,
                               -1,
@@ -429,30 +451,6 @@ TEST(FusedProgramTest, MaskMatchesEvaluatedColumn) {
   auto numeric = FusedProgram::compile(*(col("i") + col("j")).node(), batch().schema());
   std::vector<uint8_t> bits(static_cast<size_t>(kRows));
   EXPECT_FALSE(numeric->evaluate_mask(batch(), bits.data()));  // not a predicate
-}
-
-TEST(FusedProgramTest, CompressKeepsSelectedValuesInOrder) {
-  std::mt19937_64 rng(3);
-  for (int64_t n : {0, 1, 7, 8, 9, 63, 64, 65, 200, 1000}) {
-    for (int density : {0, 1, 50, 99, 100}) {
-      std::vector<int64_t> values(static_cast<size_t>(n));
-      std::vector<uint8_t> bits(static_cast<size_t>((n + 7) / 8 + 1), 0);
-      std::vector<int64_t> want;
-      for (int64_t i = 0; i < n; ++i) {
-        values[i] = int64_t(rng());
-        if (int(rng() % 100) < density) {
-          set_bit(bits.data(), i);
-          want.push_back(values[i]);
-        }
-      }
-      // One guard value after the kept ones: nothing may be written past them.
-      std::vector<int64_t> out(want.size() + 1, 77);
-      EXPECT_EQ(fused::compress_i64(values.data(), bits.data(), n, out.data()),
-                int64_t(want.size()));
-      EXPECT_TRUE(std::equal(want.begin(), want.end(), out.begin())) << n << " " << density;
-      EXPECT_EQ(out.back(), 77);
-    }
-  }
 }
 
 TEST(FusedProgramTest, ConcurrentEvaluationsShareOneProgram) {

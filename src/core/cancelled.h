@@ -1,0 +1,17 @@
+// Cancelled: work abandoned because its query stopped. Internal: it never escapes the public
+// API, where the query reports the error that stopped it instead.
+#pragma once
+
+#include <string>
+
+#include "ember/error.h"
+
+namespace ember {
+
+/// Thrown to unwind work that its query no longer wants.
+class Cancelled : public Error {
+ public:
+  explicit Cancelled(const std::string& m = "cancelled") : Error(m, ErrorCode::Cancelled) {}
+};
+
+}  // namespace ember

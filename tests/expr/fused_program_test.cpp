@@ -120,8 +120,8 @@ enum class Path { Fused, Fallback, NotCompiled };
 
 // Runs `e` both ways over `b`; returns which path the compiled side took.
 Path check(const Expr& e, const Batch& b = batch()) {
-  const Column want = evaluate(*e.node(), b);
-  auto program = FusedProgram::compile(*e.node(), b.schema());
+  const Column want = evaluate(*detail::ExprAccess::node(e), b);
+  auto program = FusedProgram::compile(*detail::ExprAccess::node(e), b.schema());
   if (!program) return Path::NotCompiled;
   EXPECT_EQ(program->type(), want.type()) << e.to_string();
   std::optional<Column> got = program->evaluate(b);
@@ -208,7 +208,7 @@ TEST(FusedProgramTest, WrapAroundMatchesEvaluator) {
     EXPECT_NE(path, Path::NotCompiled) << e.to_string();
   }
   EXPECT_EQ(check(col("a") * lit(kMax), b), Path::Fused);
-  auto p = FusedProgram::compile(*(col("a") + lit(int64_t{1})).node(), b.schema());
+  auto p = FusedProgram::compile(*detail::ExprAccess::node(col("a") + lit(int64_t{1})), b.schema());
   ASSERT_TRUE(p);
   EXPECT_EQ(p->evaluate(b)->value<int64_t>(0), kMin);
 }
@@ -221,10 +221,10 @@ TEST(FusedProgramTest, MultiplyAddIsOnePass) {
                         i * big + big, (i * three + one) * big - one}) {
     EXPECT_EQ(check(e), Path::Fused) << e.to_string();
   }
-  auto p = FusedProgram::compile(*(i * three + one).node(), batch().schema());
+  auto p = FusedProgram::compile(*detail::ExprAccess::node(i * three + one), batch().schema());
   EXPECT_EQ(p->num_instructions(), 1u);
   // A column operand is not a constant: an ordinary multiply then add.
-  p = FusedProgram::compile(*(i * three + col("j")).node(), batch().schema());
+  p = FusedProgram::compile(*detail::ExprAccess::node(i * three + col("j")), batch().schema());
   EXPECT_EQ(p->num_instructions(), 2u);
   EXPECT_EQ(check(i * three + col("j")), Path::Fused);
   EXPECT_EQ(check(i * col("j") + one), Path::Fused);
@@ -297,7 +297,7 @@ TEST(FusedProgramTest, DivisibilityTestMatchesRemainder) {
     for (const Expr& e :
          {col("a") % lit(d) == lit(int64_t{0}), lit(int64_t{0}) != col("a") % lit(d),
           (col("a") * lit(int64_t{3}) + lit(int64_t{1})) % lit(d) == lit(int64_t{0})}) {
-      auto p = FusedProgram::compile(*e.node(), b.schema());
+      auto p = FusedProgram::compile(*detail::ExprAccess::node(e), b.schema());
       ASSERT_TRUE(p) << e.to_string();
       EXPECT_EQ(check(e, b), Path::Fused) << e.to_string();
     }
@@ -310,8 +310,8 @@ TEST(FusedProgramTest, DivisibilityTestMatchesRemainder) {
     }
   }
   // The divisibility form is one kernel call, not a remainder and a compare.
-  auto p =
-      FusedProgram::compile(*(col("a") % lit(int64_t{7}) == lit(int64_t{0})).node(), b.schema());
+  auto p = FusedProgram::compile(
+      *detail::ExprAccess::node(col("a") % lit(int64_t{7}) == lit(int64_t{0})), b.schema());
   EXPECT_EQ(p->num_instructions(), 1u);
 }
 
@@ -323,12 +323,14 @@ TEST(FusedProgramTest, WhatFallsBack) {
        {col("i"), col("i").alias("c"), lit(int64_t{1}), col("i").sum(), col("i") + lit(Value{}),
         lit(int64_t{1}) + lit(int64_t{2}), col("nope") + lit(int64_t{1}), col("p") + col("i"),
         col("i").cast(utf8()), col("x").cast(float64())}) {
-    EXPECT_EQ(FusedProgram::compile(*e.node(), b.schema()), nullptr) << e.to_string();
+    EXPECT_EQ(FusedProgram::compile(*detail::ExprAccess::node(e), b.schema()), nullptr)
+        << e.to_string();
   }
   // Inputs with nulls go to the evaluator, batch by batch.
   Batch with_nulls(Schema({{"a", int64()}}),
                    {Column::from(std::vector<std::optional<int64_t>>{1, std::nullopt, 3})});
-  auto p = FusedProgram::compile(*(col("a") + lit(int64_t{1})).node(), with_nulls.schema());
+  auto p = FusedProgram::compile(*detail::ExprAccess::node(col("a") + lit(int64_t{1})),
+                                 with_nulls.schema());
   ASSERT_TRUE(p);
   EXPECT_FALSE(p->evaluate(with_nulls));
   EXPECT_FALSE(p->evaluate(with_nulls.slice(0, 0)));
@@ -432,9 +434,9 @@ TEST(FusedProgramTest, MaskMatchesEvaluatedColumn) {
     const Batch b = make_batch(rows, uint64_t(rows));
     for (const Expr& e : {col("i") % lit(int64_t{3}) == lit(int64_t{0}), col("x") < col("y"),
                           col("p") || col("i") > lit(int64_t{0})}) {
-      auto p = FusedProgram::compile(*e.node(), b.schema());
+      auto p = FusedProgram::compile(*detail::ExprAccess::node(e), b.schema());
       ASSERT_TRUE(p);
-      const Column want = evaluate(*e.node(), b);
+      const Column want = evaluate(*detail::ExprAccess::node(e), b);
       std::vector<uint8_t> bits(static_cast<size_t>((rows + 7) / 8), 0xAB);
       const std::optional<int64_t> ones = p->evaluate_mask(b, bits.data());
       ASSERT_TRUE(ones) << e.to_string();
@@ -448,14 +450,16 @@ TEST(FusedProgramTest, MaskMatchesEvaluatedColumn) {
       EXPECT_EQ(*ones, want_ones);
     }
   }
-  auto numeric = FusedProgram::compile(*(col("i") + col("j")).node(), batch().schema());
+  auto numeric =
+      FusedProgram::compile(*detail::ExprAccess::node(col("i") + col("j")), batch().schema());
   std::vector<uint8_t> bits(static_cast<size_t>(kRows));
   EXPECT_FALSE(numeric->evaluate_mask(batch(), bits.data()));  // not a predicate
 }
 
 TEST(FusedProgramTest, ConcurrentEvaluationsShareOneProgram) {
   auto p = FusedProgram::compile(
-      *((col("i") * lit(int64_t{3}) + col("k")) % lit(int64_t{7}) == lit(int64_t{0})).node(),
+      *detail::ExprAccess::node((col("i") * lit(int64_t{3}) + col("k")) % lit(int64_t{7}) ==
+                                lit(int64_t{0})),
       batch().schema());
   ASSERT_TRUE(p);
   const Column want = *p->evaluate(batch());

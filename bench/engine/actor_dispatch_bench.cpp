@@ -1,8 +1,9 @@
 // Actor dispatch overhead of a stateful UDF on thread actors, with small batches:
 // (a) amortised per batch through whole queries, against the same query without the UDF;
 // (b) ping-pong latency through ActorPool::dispatch, against a bare thread round trip.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 
 #include "bench_options.h"
 #include "bench_report.h"
@@ -11,6 +12,7 @@
 #include "round_trip.h"
 #include "stopwatch.h"
 #include "udf/actor_pool.h"
+#include "udf/udf_access.h"
 
 namespace {
 
@@ -72,7 +74,7 @@ void measure_query(BenchReport& report, int64_t n, int reps, int concurrency) {
 
 /// (b): median round trip of one 16-row batch through a started pool.
 void measure_ping_pong(BenchReport& report, int rounds, int reps) {
-  ActorPool pool(identity(1).spec(), {});
+  ActorPool pool(detail::UdfAccess::spec(identity(1)), {});
   pool.start();
   std::vector<int64_t> ids(kBatchRows);
   for (int64_t i = 0; i < kBatchRows; ++i) ids[static_cast<size_t>(i)] = i;

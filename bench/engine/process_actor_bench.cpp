@@ -1,8 +1,8 @@
 // Process-isolated actors: the small-batch round trip (against thread actors), and a 64 MiB
 // batch through an identity UDF, process against thread isolation.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <numeric>
 
@@ -12,6 +12,7 @@
 #include "identity_udf.h"
 #include "round_trip.h"
 #include "udf/actor_pool.h"
+#include "udf/udf_access.h"
 
 // Worker processes construct these by name.
 EMBER_REGISTER_UDF(ember::bench::Identity);
@@ -30,7 +31,8 @@ constexpr int64_t kSmallRows = 16;
 template <class T>
 std::unique_ptr<ActorPool> started_pool(Isolation iso, int64_t batch_rows) {
   Udf udf = Udf::cls<T>("identity").returns(int64()).batch_size(batch_rows).isolation(iso);
-  auto pool = std::make_unique<ActorPool>(udf.spec(), std::vector<ActorContext>{});
+  auto pool =
+      std::make_unique<ActorPool>(detail::UdfAccess::spec(udf), std::vector<ActorContext>{});
   pool->start();
   return pool;
 }

@@ -14,6 +14,10 @@
 
 namespace ember {
 
+namespace detail {
+struct BufferAccess;
+}  // namespace detail
+
 /// A contiguous, 64-byte aligned byte region, shared by the columns that use it. The bytes may
 /// live in private heap memory or in a shared-memory mapping (`wrap` with an owner that unmaps).
 class Buffer {
@@ -31,22 +35,16 @@ class Buffer {
   Buffer& operator=(const Buffer&) = delete;
 
   const uint8_t* data() const { return data_; }
-  /// Writable view; only legal while the buffer is being built (before any Column shares it).
-  uint8_t* mutable_data() { return data_; }
   int64_t size() const { return size_; }
 
  private:
+  friend struct detail::BufferAccess;
   Buffer() = default;
   uint8_t* data_ = nullptr;
   int64_t size_ = 0;
   bool owns_ = false;
   std::shared_ptr<void> owner_;
 };
-
-/// Bit helpers for Arrow bitmaps (LSB first).
-inline bool get_bit(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
-inline void set_bit(uint8_t* bits, int64_t i) { bits[i >> 3] |= uint8_t(1u << (i & 7)); }
-inline void clear_bit(uint8_t* bits, int64_t i) { bits[i >> 3] &= uint8_t(~(1u << (i & 7))); }
 
 /// An immutable column: cheap to copy (buffers are shared). Layout per type:
 ///  - Boolean: validity bitmap + bit-packed values
@@ -83,7 +81,7 @@ class Column {
   int64_t null_count() const { return null_count_; }
   bool is_null(int64_t i) const {
     if (type_.id() == TypeId::Null) return true;
-    return validity_ && !get_bit(validity_->data(), offset_ + i);
+    return validity_ && !bit_at(validity_->data(), offset_ + i);
   }
   bool is_valid(int64_t i) const { return !is_null(i); }
 
@@ -120,6 +118,9 @@ class Column {
   int64_t byte_size() const;
 
  private:
+  // Bit i of an Arrow bitmap (LSB first).
+  static bool bit_at(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
+
   DataType type_ = DataType(TypeId::Int64);
   int64_t length_ = 0;
   int64_t null_count_ = 0;
@@ -143,7 +144,7 @@ inline double Column::value<double>(int64_t i) const {
 template <>
 inline bool Column::value<bool>(int64_t i) const {
   if (type_.id() != TypeId::Boolean) throw TypeError("column is " + type_.to_string() + ", not bool");
-  return get_bit(bool_bits(), offset_ + i);
+  return bit_at(bool_bits(), offset_ + i);
 }
 template <>
 inline std::string_view Column::value<std::string_view>(int64_t i) const {

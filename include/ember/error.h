@@ -17,7 +17,7 @@ enum class ErrorCode : uint8_t {
   Parse = 4,
   Type = 5,
   InvalidArgument = 6,
-  Cancelled = 7,
+  // 7 is reserved for the engine's own use.
 };
 
 /// Base of every exception ember throws.
@@ -68,12 +68,6 @@ class InvalidArgument : public Error {
  public:
   explicit InvalidArgument(const std::string& m) : Error(m, ErrorCode::InvalidArgument) {}
 };
-/// Internal: work abandoned because its query stopped. Never escapes the public API.
-class Cancelled : public Error {
- public:
-  explicit Cancelled(const std::string& m = "cancelled") : Error(m, ErrorCode::Cancelled) {}
-};
-
 /// Re-raises an error that travelled as (code, message) as the matching C++ type.
 [[noreturn]] void throw_error(ErrorCode code, const std::string& message);
 

@@ -9,12 +9,13 @@
 
 namespace ember {
 
-struct ExprNode;  // defined in src/expr/expr_node.h
+namespace detail {
+struct ExprAccess;
+}  // namespace detail
 
 /// An immutable expression tree. Types are checked when a plan is built (TypeError).
 class Expr {
  public:
-  explicit Expr(std::shared_ptr<const ExprNode> node) : node_(std::move(node)) {}
   /// Renames the result column.
   Expr alias(std::string name) const;
   /// Converts to another type (int64<->float64<->utf8<->bool). A failed utf8 parse gives null.
@@ -36,10 +37,12 @@ class Expr {
   Expr mean() const;
   /// Readable form, e.g. "((id * 3) + 1)".
   std::string to_string() const;
-  const std::shared_ptr<const ExprNode>& node() const { return node_; }
 
  private:
-  std::shared_ptr<const ExprNode> node_;
+  friend struct detail::ExprAccess;
+  struct Node;  // the tree, defined inside the library
+  explicit Expr(std::shared_ptr<const Node> node) : node_(std::move(node)) {}
+  std::shared_ptr<const Node> node_;
 };
 
 /// Reference to a column by name.

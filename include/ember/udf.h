@@ -137,7 +137,13 @@ const UdfFactory* find_udf_factory(const std::string& class_name);
       ::ember::detail::register_udf_class(#ClassName, std::type_index(typeid(ClassName)), \
                                           ::ember::detail::make_factory<ClassName>())
 
-struct UdfSpec;  // defined in src/udf/udf_spec.h
+class Udf;
+namespace detail {
+struct UdfAccess;
+/// The expression calling `udf` on `args`: what Udf::operator() builds. InvalidArgument if the
+/// UDF has no return type.
+Expr call_udf(const Udf& udf, std::vector<Expr> args);
+}  // namespace detail
 
 /// Immutable builder for a UDF. Every setter validates its argument (InvalidArgument) and
 /// returns a changed copy.
@@ -169,19 +175,19 @@ class Udf {
   /// Calls the UDF on argument expressions; the result is an expression of type `returns`.
   template <class... E>
   Expr operator()(E&&... args) const {
-    return call(std::vector<Expr>{Expr(std::forward<E>(args))...});
+    return detail::call_udf(*this, std::vector<Expr>{Expr(std::forward<E>(args))...});
   }
-  Expr call(std::vector<Expr> args) const;
 
   const std::string& name() const;
-  const std::shared_ptr<const UdfSpec>& spec() const { return spec_; }
 
  private:
-  explicit Udf(std::shared_ptr<const UdfSpec> spec) : spec_(std::move(spec)) {}
+  friend struct detail::UdfAccess;
+  struct Spec;  // the settings, defined inside the library
+  explicit Udf(std::shared_ptr<const Spec> spec) : spec_(std::move(spec)) {}
   static Udf make_stateful(std::string name, UdfFactory factory, std::string class_name);
   template <class F>
   Udf with(F&& change) const;
-  std::shared_ptr<const UdfSpec> spec_;
+  std::shared_ptr<const Spec> spec_;
 };
 
 }  // namespace ember

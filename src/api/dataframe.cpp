@@ -6,6 +6,7 @@
 #include "exec/file_scan_source.h"
 #include "exec/range_source.h"
 #include "exec/table_source.h"
+#include "expr/expr_access.h"
 #include "expr/type_check.h"
 #include "plan/logical_plan.h"
 
@@ -13,7 +14,7 @@ namespace ember {
 
 namespace {
 
-ExprPtr column_ref(const std::string& name) { return col(name).node(); }
+ExprPtr column_ref(const std::string& name) { return detail::ExprAccess::node(col(name)); }
 
 DataFrame frame(NodePtr root) { return detail::DataFrameAccess::make(std::move(root)); }
 const NodePtr& root_of(const DataFrame& frame) { return detail::DataFrameAccess::root(frame); }
@@ -39,7 +40,7 @@ DataFrame read_jsonl(std::string path_or_glob) {
 
 DataFrame DataFrame::select(std::vector<Expr> exprs) const {
   std::vector<ExprPtr> nodes;
-  for (auto& e : exprs) nodes.push_back(e.node());
+  for (auto& e : exprs) nodes.push_back(detail::ExprAccess::node(e));
   return frame(make_project(root_of(*this), std::move(nodes)));
 }
 
@@ -48,25 +49,25 @@ DataFrame DataFrame::with_column(std::string name, Expr e) const {
   bool replaced = false;
   for (const auto& f : root_of(*this)->schema.fields()) {
     if (f.name == name) {
-      nodes.push_back(e.alias(name).node());  // replaces the column in place
+      nodes.push_back(detail::ExprAccess::node(e.alias(name)));  // replaces the column in place
       replaced = true;
     } else {
       nodes.push_back(column_ref(f.name));
     }
   }
-  if (!replaced) nodes.push_back(e.alias(name).node());
+  if (!replaced) nodes.push_back(detail::ExprAccess::node(e.alias(name)));
   return frame(make_project(root_of(*this), std::move(nodes)));
 }
 
 DataFrame DataFrame::where(Expr predicate) const {
-  return frame(make_filter(root_of(*this), predicate.node()));
+  return frame(make_filter(root_of(*this), detail::ExprAccess::node(predicate)));
 }
 
 DataFrame DataFrame::limit(int64_t n) const { return frame(make_limit(root_of(*this), n)); }
 
 DataFrame DataFrame::agg(std::vector<Expr> aggregates) const {
   std::vector<ExprPtr> nodes;
-  for (const Expr& e : aggregates) nodes.push_back(e.node());
+  for (const Expr& e : aggregates) nodes.push_back(detail::ExprAccess::node(e));
   return frame(make_aggregate(root_of(*this), std::move(nodes)));
 }
 

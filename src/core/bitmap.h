@@ -10,6 +10,15 @@
 
 #include "ember/column.h"
 
+namespace ember {
+
+/// Bit i of an Arrow bitmap (LSB first): read, set, clear.
+inline bool get_bit(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
+inline void set_bit(uint8_t* bits, int64_t i) { bits[i >> 3] |= uint8_t(1u << (i & 7)); }
+inline void clear_bit(uint8_t* bits, int64_t i) { bits[i >> 3] &= uint8_t(~(1u << (i & 7))); }
+
+}  // namespace ember
+
 namespace ember::bitmap {
 
 /// Bytes needed to hold `bits` bits.

@@ -5,6 +5,7 @@
 #include <new>
 #include <string>
 
+#include "core/buffer_access.h"
 #include "core/buffer_cache.h"
 #include "core/buffer_source.h"
 #include "ember/column.h"
@@ -48,7 +49,7 @@ std::shared_ptr<Buffer> Buffer::allocate_uninitialized(int64_t size) {
   const size_t bytes = static_cast<size_t>(size);
   if (t_source != nullptr && size >= t_source_min_bytes) {
     if (std::shared_ptr<Buffer> b = t_source->take(size)) {
-      std::memset(b->mutable_data() + bytes, 0, padded_size(bytes) - bytes);
+      std::memset(detail::BufferAccess::mutable_data(*b) + bytes, 0, padded_size(bytes) - bytes);
       return b;
     }
   }
@@ -71,7 +72,8 @@ std::shared_ptr<Buffer> Buffer::allocate_uninitialized(int64_t size) {
 std::shared_ptr<Buffer> Buffer::wrap(const void* data, int64_t size, std::shared_ptr<void> owner) {
   if (size < 0) throw InvalidArgument("buffer size must be >= 0, got " + std::to_string(size));
   std::shared_ptr<Buffer> b(new Buffer());
-  // The buffer never writes through a wrapped pointer; mutable_data() is for builders only.
+  // The buffer never writes through a wrapped pointer; only builders write, and only into
+  // buffers they allocated.
   b->data_ = const_cast<uint8_t*>(static_cast<const uint8_t*>(data));
   b->size_ = size;
   b->owner_ = std::move(owner);

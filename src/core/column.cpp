@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/bitmap.h"
+#include "core/buffer_access.h"
 
 namespace ember {
 
@@ -23,7 +24,8 @@ template <class T>
 Column fixed_from(const std::vector<T>& v, DataType type) {
   const int64_t n = static_cast<int64_t>(v.size());
   auto values = Buffer::allocate_uninitialized(n * int64_t(sizeof(T)));
-  if (n > 0) std::memcpy(values->mutable_data(), v.data(), v.size() * sizeof(T));
+  if (n > 0)
+    std::memcpy(detail::BufferAccess::mutable_data(*values), v.data(), v.size() * sizeof(T));
   return Column::from_buffers(type, n, 0, nullptr, std::move(values));
 }
 
@@ -32,8 +34,8 @@ Column fixed_from_optional(const std::vector<std::optional<T>>& v, DataType type
   const int64_t n = static_cast<int64_t>(v.size());
   auto values = Buffer::allocate(n * int64_t(sizeof(T)));
   auto validity = Buffer::allocate(bitmap::bytes_for(n));
-  T* out = reinterpret_cast<T*>(values->mutable_data());
-  uint8_t* bits = validity->mutable_data();
+  T* out = reinterpret_cast<T*>(detail::BufferAccess::mutable_data(*values));
+  uint8_t* bits = detail::BufferAccess::mutable_data(*validity);
   int64_t nulls = 0;
   for (int64_t i = 0; i < n; ++i) {
     if (v[i]) {
@@ -64,15 +66,15 @@ Column utf8_from(const std::vector<V>& v, Get get) {
   auto offsets = Buffer::allocate_uninitialized((n + 1) * 4);
   auto chars = Buffer::allocate_uninitialized(total);
   auto validity = nulls ? Buffer::allocate(bitmap::bytes_for(n)) : nullptr;
-  int32_t* o = reinterpret_cast<int32_t*>(offsets->mutable_data());
-  char* c = reinterpret_cast<char*>(chars->mutable_data());
+  int32_t* o = reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*offsets));
+  char* c = reinterpret_cast<char*>(detail::BufferAccess::mutable_data(*chars));
   int32_t pos = 0;
   for (int64_t i = 0; i < n; ++i) {
     o[i] = pos;
     if (const std::string* p = get(v[i])) {
       std::memcpy(c + pos, p->data(), p->size());
       pos += static_cast<int32_t>(p->size());
-      if (validity) set_bit(validity->mutable_data(), i);
+      if (validity) set_bit(detail::BufferAccess::mutable_data(*validity), i);
     }
   }
   o[n] = pos;
@@ -104,7 +106,7 @@ Column Column::from(std::vector<bool> v) {
   const int64_t n = static_cast<int64_t>(v.size());
   auto values = Buffer::allocate(bitmap::bytes_for(n));
   for (int64_t i = 0; i < n; ++i) {
-    if (v[i]) set_bit(values->mutable_data(), i);
+    if (v[i]) set_bit(detail::BufferAccess::mutable_data(*values), i);
   }
   return from_buffers(boolean(), n, 0, nullptr, std::move(values));
 }
@@ -129,8 +131,8 @@ Column Column::from(std::vector<std::optional<bool>> v) {
       ++nulls;
       continue;
     }
-    set_bit(validity->mutable_data(), i);
-    if (*v[i]) set_bit(values->mutable_data(), i);
+    set_bit(detail::BufferAccess::mutable_data(*validity), i);
+    if (*v[i]) set_bit(detail::BufferAccess::mutable_data(*values), i);
   }
   return from_buffers(boolean(), n, nulls, nulls ? std::move(validity) : nullptr,
                       std::move(values));
@@ -163,7 +165,7 @@ Column Column::repeat(const Value& v, DataType type, int64_t n) {
   switch (type.id()) {
     case TypeId::Boolean: {
       auto values = Buffer::allocate(bitmap::bytes_for(n));
-      if (std::get<bool>(v)) bitmap::set_range(values->mutable_data(), 0, n);
+      if (std::get<bool>(v)) bitmap::set_range(detail::BufferAccess::mutable_data(*values), 0, n);
       return from_buffers(type, n, 0, nullptr, std::move(values));
     }
     case TypeId::Int64:
@@ -176,8 +178,8 @@ Column Column::repeat(const Value& v, DataType type, int64_t n) {
       check_utf8_size(len * n);
       auto offsets = Buffer::allocate_uninitialized((n + 1) * 4);
       auto chars = Buffer::allocate_uninitialized(len * n);
-      int32_t* o = reinterpret_cast<int32_t*>(offsets->mutable_data());
-      char* c = reinterpret_cast<char*>(chars->mutable_data());
+      int32_t* o = reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*offsets));
+      char* c = reinterpret_cast<char*>(detail::BufferAccess::mutable_data(*chars));
       for (int64_t i = 0; i < n; ++i) {
         o[i] = static_cast<int32_t>(i * len);
         std::memcpy(c + i * len, s.data(), s.size());

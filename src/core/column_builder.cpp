@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/bitmap.h"
+#include "core/buffer_access.h"
 #include "ember/column.h"
 
 namespace ember {
@@ -23,11 +24,13 @@ struct GrowableBuffer {
     if (buf && bytes <= capacity) return;
     const int64_t cap = std::max<int64_t>({bytes, capacity * 2, 64});
     auto next = zero_fill ? Buffer::allocate(cap) : Buffer::allocate_uninitialized(cap);
-    if (buf) std::memcpy(next->mutable_data(), buf->data(), static_cast<size_t>(capacity));
+    if (buf)
+      std::memcpy(detail::BufferAccess::mutable_data(*next), buf->data(),
+                  static_cast<size_t>(capacity));
     buf = std::move(next);
     capacity = cap;
   }
-  uint8_t* data() { return buf->mutable_data(); }
+  uint8_t* data() { return detail::BufferAccess::mutable_data(*buf); }
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/bitmap.h"
+#include "core/buffer_access.h"
 #include "ember/column.h"
 
 namespace ember {
@@ -18,9 +19,10 @@ std::shared_ptr<Buffer> concat_validity(const std::vector<Column>& parts, int64_
   int64_t pos = 0;
   for (const Column& p : parts) {
     if (p.validity_bits()) {
-      bitmap::copy_into(p.validity_bits(), p.offset(), out->mutable_data(), pos, p.size());
+      bitmap::copy_into(p.validity_bits(), p.offset(), detail::BufferAccess::mutable_data(*out),
+                        pos, p.size());
     } else {
-      bitmap::set_range(out->mutable_data(), pos, p.size());
+      bitmap::set_range(detail::BufferAccess::mutable_data(*out), pos, p.size());
     }
     pos += p.size();
   }
@@ -29,7 +31,7 @@ std::shared_ptr<Buffer> concat_validity(const std::vector<Column>& parts, int64_
 
 std::shared_ptr<Buffer> concat_fixed(const std::vector<Column>& parts, int64_t total) {
   auto out = Buffer::allocate_uninitialized(total * 8);
-  uint8_t* d = out->mutable_data();
+  uint8_t* d = detail::BufferAccess::mutable_data(*out);
   for (const Column& p : parts) {
     if (p.size() == 0) continue;
     std::memcpy(d, p.values<int64_t>(), static_cast<size_t>(p.size()) * 8);
@@ -43,7 +45,8 @@ std::shared_ptr<Buffer> concat_bools(const std::vector<Column>& parts, int64_t t
   int64_t pos = 0;
   for (const Column& p : parts) {
     if (p.size() == 0) continue;
-    bitmap::copy_into(p.bool_bits(), p.offset(), out->mutable_data(), pos, p.size());
+    bitmap::copy_into(p.bool_bits(), p.offset(), detail::BufferAccess::mutable_data(*out), pos,
+                      p.size());
     pos += p.size();
   }
   return out;
@@ -61,8 +64,8 @@ Column concat_utf8(const std::vector<Column>& parts, int64_t total,
   }
   auto offsets = Buffer::allocate_uninitialized((total + 1) * 4);
   auto data = Buffer::allocate_uninitialized(chars);
-  int32_t* o = reinterpret_cast<int32_t*>(offsets->mutable_data());
-  char* c = reinterpret_cast<char*>(data->mutable_data());
+  int32_t* o = reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*offsets));
+  char* c = reinterpret_cast<char*>(detail::BufferAccess::mutable_data(*data));
   int64_t row = 0;
   int32_t pos = 0;
   for (const Column& p : parts) {

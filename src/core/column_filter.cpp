@@ -3,6 +3,8 @@
 #include <string>
 
 #include "core/bitmap.h"
+#include "core/buffer_access.h"
+#include "core/fixed_width_compress.h"
 #include "ember/column.h"
 
 namespace ember {
@@ -45,7 +47,7 @@ void for_each_selected(const Selection& sel, int64_t length, Visit visit, VisitR
 std::shared_ptr<Buffer> gather_validity(const Column& c, const Selection& sel, int64_t n) {
   if (!c.validity_bits()) return nullptr;
   auto out = Buffer::allocate(bitmap::bytes_for(n));
-  uint8_t* d = out->mutable_data();
+  uint8_t* d = detail::BufferAccess::mutable_data(*out);
   const uint8_t* v = c.validity_bits();
   const int64_t off = c.offset();
   int64_t k = 0;
@@ -64,21 +66,14 @@ std::shared_ptr<Buffer> gather_validity(const Column& c, const Selection& sel, i
 
 std::shared_ptr<Buffer> gather_fixed(const Column& c, const Selection& sel, int64_t n) {
   auto out = Buffer::allocate_uninitialized(n * 8);
-  int64_t* d = reinterpret_cast<int64_t*>(out->mutable_data());
-  const int64_t* s = c.values<int64_t>();
-  int64_t k = 0;
-  for_each_selected(
-      sel, c.size(), [&](int64_t i) { d[k++] = s[i]; },
-      [&](int64_t base, int64_t len) {
-        std::memcpy(d + k, s + base, static_cast<size_t>(len) * 8);
-        k += len;
-      });
+  compress_fixed_width(c.values<int64_t>(), sel.bits, sel.start, c.size(),
+                       reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out)));
   return out;
 }
 
 std::shared_ptr<Buffer> gather_bools(const Column& c, const Selection& sel, int64_t n) {
   auto out = Buffer::allocate(bitmap::bytes_for(n));
-  uint8_t* d = out->mutable_data();
+  uint8_t* d = detail::BufferAccess::mutable_data(*out);
   const uint8_t* s = c.bool_bits();
   const int64_t off = c.offset();
   int64_t k = 0;
@@ -104,8 +99,8 @@ Column gather_utf8(const Column& c, const Selection& sel, int64_t n, std::shared
                     [&](int64_t base, int64_t len) { chars += so[base + len] - so[base]; });
   auto offsets = Buffer::allocate_uninitialized((n + 1) * 4);
   auto data = Buffer::allocate_uninitialized(chars);
-  int32_t* o = reinterpret_cast<int32_t*>(offsets->mutable_data());
-  char* d = reinterpret_cast<char*>(data->mutable_data());
+  int32_t* o = reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*offsets));
+  char* d = reinterpret_cast<char*>(detail::BufferAccess::mutable_data(*data));
   const char* s = c.chars();
   int64_t k = 0;
   int32_t pos = 0;

@@ -1,9 +1,12 @@
 // Re-raising errors that crossed a thread, process or rank boundary as (code, message).
 #include "ember/error.h"
 
+#include "core/cancelled.h"
+
 namespace ember {
 
 void throw_error(ErrorCode code, const std::string& message) {
+  if (code == kCancelledCode) throw Cancelled(message);
   switch (code) {
     case ErrorCode::Resource:
       throw ResourceError(message);
@@ -17,8 +20,6 @@ void throw_error(ErrorCode code, const std::string& message) {
       throw TypeError(message);
     case ErrorCode::InvalidArgument:
       throw InvalidArgument(message);
-    case ErrorCode::Cancelled:
-      throw Cancelled(message);
     case ErrorCode::Internal:
       break;
   }

@@ -2,6 +2,8 @@
 #include "exec/aggregate_sink.h"
 
 #include "expr/evaluate.h"
+#include "expr/expr_text.h"
+#include "expr/expr_tree.h"
 #include "expr/type_check.h"
 
 namespace ember {

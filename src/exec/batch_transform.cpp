@@ -4,9 +4,10 @@
 #include <cstring>
 
 #include "core/bitmap.h"
+#include "core/buffer_access.h"
+#include "core/fixed_width_compress.h"
 #include "ember/error.h"
 #include "expr/evaluate.h"
-#include "expr/fused_kernels.h"
 #include "expr/fused_program.h"
 
 namespace ember {
@@ -46,14 +47,15 @@ Batch compress_rows(const Batch& input, const uint8_t* bits, int64_t k) {
     if ((t == TypeId::Int64 || t == TypeId::Float64) && c.null_count() == 0) {
       auto out = Buffer::allocate_uninitialized(k * 8);
       // float64 moves as its bits.
-      fused::compress_i64(c.values<int64_t>(), bits, n,
-                          reinterpret_cast<int64_t*>(out->mutable_data()));
+      compress_fixed_width(c.values<int64_t>(), bits, 0, n,
+                           reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out)));
       cols.push_back(Column::from_buffers(c.type(), k, 0, nullptr, std::move(out)));
       continue;
     }
     if (!mask) {
       auto copy = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
-      std::memcpy(copy->mutable_data(), bits, static_cast<size_t>(bitmap::bytes_for(n)));
+      std::memcpy(detail::BufferAccess::mutable_data(*copy), bits,
+                  static_cast<size_t>(bitmap::bytes_for(n)));
       mask = Column::from_buffers(boolean(), n, 0, nullptr, std::move(copy));
     }
     cols.push_back(c.filter(*mask));

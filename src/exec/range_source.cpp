@@ -3,8 +3,9 @@
 
 #include <algorithm>
 
+#include "core/buffer_access.h"
+#include "core/sequence.h"
 #include "ember/error.h"
-#include "expr/fused_kernels.h"
 
 namespace ember {
 
@@ -22,8 +23,8 @@ class RangeReader : public BatchReader {
     if (next_ >= end_) return std::nullopt;
     const int64_t n = std::min({batch_rows_, kRangeBatchRows, end_ - next_});
     auto values = Buffer::allocate_uninitialized(n * static_cast<int64_t>(sizeof(int64_t)));
-    auto* v = reinterpret_cast<int64_t*>(values->mutable_data());
-    fused::fill_sequence(next_, v, n);
+    auto* v = reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*values));
+    fill_sequence(next_, v, n);
     next_ += n;
     return Batch(schema_, {Column::from_buffers(int64(), n, 0, nullptr, values)});
   }

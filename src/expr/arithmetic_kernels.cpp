@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/buffer_access.h"
 #include "expr/cast_kernels.h"
 #include "expr/kernel_input.h"
 #include "expr/scalar_division.h"
@@ -15,11 +16,10 @@ namespace {
 
 using kernel::with_readers;
 
-
 template <class T, class Op>
 std::shared_ptr<Buffer> apply(const Operand& a, const Operand& b, int64_t n, Op op) {
   auto out = Buffer::allocate_uninitialized(n * int64_t(sizeof(T)));
-  T* d = reinterpret_cast<T*>(out->mutable_data());
+  T* d = reinterpret_cast<T*>(detail::BufferAccess::mutable_data(*out));
   with_readers<T>(a, b, [&](auto ra, auto rb) {
     for (int64_t i = 0; i < n; ++i) d[i] = op(ra(i), rb(i));
   });
@@ -70,6 +70,14 @@ std::shared_ptr<Buffer> null_zero_divisors(const Column& divisor, std::shared_pt
   return bitmap::and_of(nonzero->data(), 0, valid ? valid->data() : nullptr, 0, n);
 }
 
+// Quotients (or remainders) of an int64 column by a non-zero literal.
+std::shared_ptr<Buffer> scalar_quotients(BinaryOp op, const Column& x, int64_t d, int64_t n) {
+  auto out = Buffer::allocate_uninitialized(n * int64_t(sizeof(int64_t)));
+  divide_by_scalar(x.values<int64_t>(), d, op == BinaryOp::Mod,
+                   reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out)), n);
+  return out;
+}
+
 // Int64 operands of a float64 result become float64 first, so each loop sees one type.
 Operand widened(const Operand& o) {
   if (o.type.id() != TypeId::Int64) return o;
@@ -93,8 +101,7 @@ Column arithmetic(BinaryOp op, const Operand& a, const Operand& b, int64_t n) {
   if (ints) {
     // A literal divisor (non-zero here) avoids a hardware division per row.
     auto values = divides && b.is_scalar
-                      ? divide_by_scalar(a.column.values<int64_t>(), std::get<int64_t>(b.scalar), n,
-                                         op == BinaryOp::Mod)
+                      ? scalar_quotients(op, a.column, std::get<int64_t>(b.scalar), n)
                       : int_or_float_values<int64_t>(op, a, b, n);
     if (divides && !b.is_scalar) valid = null_zero_divisors<int64_t>(b.column, valid, n);
     return Column::from_buffers(type, n, -1, valid, values);
@@ -111,11 +118,11 @@ Column negate(const Column& c) {
   auto out = Buffer::allocate_uninitialized(n * 8);
   if (c.type().id() == TypeId::Int64) {
     const int64_t* p = c.values<int64_t>();
-    int64_t* d = reinterpret_cast<int64_t*>(out->mutable_data());
+    int64_t* d = reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out));
     for (int64_t i = 0; i < n; ++i) d[i] = wrap_sub(0, p[i]);
   } else {
     const double* p = c.values<double>();
-    double* d = reinterpret_cast<double*>(out->mutable_data());
+    double* d = reinterpret_cast<double*>(detail::BufferAccess::mutable_data(*out));
     for (int64_t i = 0; i < n; ++i) d[i] = -p[i];
   }
   auto valid = c.validity_bits() ? bitmap::copy(c.validity_bits(), c.offset(), n) : nullptr;

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "core/bitmap.h"
+#include "core/buffer_access.h"
 #include "ember/error.h"
 
 namespace ember {
@@ -21,7 +22,7 @@ template <class From, class To, class Convert>
 Column convert_fixed(const Column& c, const DataType& to, Convert convert) {
   const int64_t n = c.size();
   auto out = Buffer::allocate_uninitialized(n * int64_t(sizeof(To)));
-  To* d = reinterpret_cast<To*>(out->mutable_data());
+  To* d = reinterpret_cast<To*>(detail::BufferAccess::mutable_data(*out));
   const From* p = c.values<From>();
   for (int64_t i = 0; i < n; ++i) d[i] = convert(p[i]);
   return Column::from_buffers(to, n, c.null_count(), copied_validity(c), out);
@@ -34,9 +35,9 @@ Column bool_to_fixed(const Column& c, const DataType& to) {
   for (int64_t i = 0; i < n; ++i) {
     const bool v = get_bit(bits, c.offset() + i);
     if (to.id() == TypeId::Int64)
-      reinterpret_cast<int64_t*>(out->mutable_data())[i] = v;
+      reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out))[i] = v;
     else
-      reinterpret_cast<double*>(out->mutable_data())[i] = v;
+      reinterpret_cast<double*>(detail::BufferAccess::mutable_data(*out))[i] = v;
   }
   return Column::from_buffers(to, n, c.null_count(), copied_validity(c), out);
 }
@@ -46,7 +47,7 @@ Column fixed_to_bool(const Column& c) {
   const T* p = c.values<T>();
   auto bits = Buffer::allocate(bitmap::bytes_for(c.size()));
   for (int64_t i = 0; i < c.size(); ++i) {
-    if (p[i] != T(0)) set_bit(bits->mutable_data(), i);
+    if (p[i] != T(0)) set_bit(detail::BufferAccess::mutable_data(*bits), i);
   }
   return Column::from_buffers(boolean(), c.size(), c.null_count(), copied_validity(c), bits);
 }
@@ -56,14 +57,14 @@ Column float_to_int(const Column& c) {
   const int64_t n = c.size();
   const double* p = c.values<double>();
   auto out = Buffer::allocate_uninitialized(n * 8);
-  int64_t* d = reinterpret_cast<int64_t*>(out->mutable_data());
+  int64_t* d = reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out));
   auto representable = [](double v) {
     return v >= -9223372036854775808.0 && v < 9223372036854775808.0;
   };
   for (int64_t i = 0; i < n; ++i) d[i] = representable(p[i]) ? static_cast<int64_t>(p[i]) : 0;
   auto ok = Buffer::allocate(bitmap::bytes_for(n));
   for (int64_t i = 0; i < n; ++i) {
-    if (representable(p[i])) set_bit(ok->mutable_data(), i);
+    if (representable(p[i])) set_bit(detail::BufferAccess::mutable_data(*ok), i);
   }
   auto valid = bitmap::and_of(ok->data(), 0, c.validity_bits(), c.offset(), n);
   return Column::from_buffers(int64(), n, -1, valid, out);
@@ -145,11 +146,11 @@ Column parse_utf8(const Column& c, const DataType& to) {
     else
       parsed = parse_number(s, v);
     if (!parsed) continue;
-    set_bit(ok->mutable_data(), i);
+    set_bit(detail::BufferAccess::mutable_data(*ok), i);
     if constexpr (std::is_same_v<T, bool>) {
-      if (v) set_bit(out->mutable_data(), i);
+      if (v) set_bit(detail::BufferAccess::mutable_data(*out), i);
     } else {
-      reinterpret_cast<T*>(out->mutable_data())[i] = v;
+      reinterpret_cast<T*>(detail::BufferAccess::mutable_data(*out))[i] = v;
     }
   }
   return Column::from_buffers(to, n, -1, ok, out);

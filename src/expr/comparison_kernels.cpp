@@ -4,6 +4,7 @@
 #include <functional>
 #include <string_view>
 
+#include "core/buffer_access.h"
 #include "expr/cast_kernels.h"
 #include "expr/kernel_input.h"
 
@@ -71,7 +72,7 @@ uint64_t bool_word(const Operand& o, int64_t n, int64_t w) {
 // On bools every comparison is a bitwise formula (false < true).
 std::shared_ptr<Buffer> compare_bool(BinaryOp op, const Operand& a, const Operand& b, int64_t n) {
   auto out = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
-  uint8_t* d = out->mutable_data();
+  uint8_t* d = detail::BufferAccess::mutable_data(*out);
   for (int64_t w = 0; w < bitmap::words_for(n); ++w) {
     const uint64_t x = bool_word(a, n, w);
     const uint64_t y = bool_word(b, n, w);

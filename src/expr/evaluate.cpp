@@ -5,11 +5,10 @@
 #include "expr/arithmetic_kernels.h"
 #include "expr/cast_kernels.h"
 #include "expr/comparison_kernels.h"
+#include "expr/expr_text.h"
+#include "expr/expr_tree.h"
 #include "expr/logical_kernels.h"
-#include "expr/type_check.h"
 #include "expr/type_rules.h"
-#include "expr/udf_call.h"
-#include "udf/udf_spec.h"
 
 namespace ember {
 
@@ -59,9 +58,9 @@ Column evaluate_unary(const ExprNode& e, const Batch& input) {
 
 Column evaluate_udf(const ExprNode& e, const Batch& input) {
   if (!e.udf) throw Error("udf call without a udf in " + to_string(e));
-  if (e.udf->stateful) {
+  if (e.udf->is_stateful()) {
     // The planner moves stateful calls into actor pools; reaching here is a planning bug.
-    throw Error("stateful udf '" + e.udf->name +
+    throw Error("stateful udf '" + e.udf->udf_name() +
                 "' cannot be evaluated inline; it must run in an actor pool");
   }
   std::vector<Field> fields;
@@ -70,8 +69,8 @@ Column evaluate_udf(const ExprNode& e, const Batch& input) {
     args.push_back(evaluate(*c, input));
     fields.push_back(Field{output_name(*c), args.back().type()});
   }
-  if (args.empty()) return call_stateless(*e.udf, Batch::empty_with_rows(input.num_rows()));
-  return call_stateless(*e.udf, Batch(Schema(std::move(fields)), std::move(args)));
+  if (args.empty()) return e.udf->call_inline(Batch::empty_with_rows(input.num_rows()));
+  return e.udf->call_inline(Batch(Schema(std::move(fields)), std::move(args)));
 }
 
 }  // namespace

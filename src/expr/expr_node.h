@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "core/udf_handle.h"
 #include "ember/expr.h"
 #include "ember/types.h"
+#include "expr/expr_access.h"
 
 namespace ember {
-
-struct UdfSpec;
 
 enum class ExprKind { Column, Literal, Binary, Unary, Cast, IsNull, Alias, UdfCall, Aggregate };
 enum class BinaryOp { Add, Sub, Mul, Div, Mod, Eq, Ne, Lt, Le, Gt, Ge, And, Or };
@@ -18,9 +18,7 @@ enum class UnaryOp { Not, Negate };
 /// Aggregate functions, valid only as the top of an expression given to DataFrame::agg.
 enum class AggFunc { Sum, Count, Min, Max, Mean };
 
-using ExprPtr = std::shared_ptr<const ExprNode>;
-
-struct ExprNode {
+struct Expr::Node {
   ExprKind kind = ExprKind::Literal;
   std::string name;       ///< Column: the column; Alias: the new name
   Value literal;          ///< Literal
@@ -28,13 +26,12 @@ struct ExprNode {
   UnaryOp unary = UnaryOp::Not;
   AggFunc agg = AggFunc::Sum;  ///< Aggregate
   DataType cast_to;       ///< Cast
-  std::vector<ExprPtr> children;  ///< operands / UDF arguments
-  std::shared_ptr<const UdfSpec> udf;  ///< UdfCall
+  std::vector<std::shared_ptr<const Node>> children;  ///< operands / UDF arguments
+  std::shared_ptr<const UdfHandle> udf;               ///< UdfCall
 };
 
-/// "+", "==", "&&", ...
-const char* to_string(BinaryOp op);
-/// "sum", "count", ...
-const char* to_string(AggFunc f);
+/// A node of the tree behind an Expr.
+using ExprNode = detail::ExprAccess::Node;
+using ExprPtr = std::shared_ptr<const ExprNode>;
 
 }  // namespace ember

@@ -24,9 +24,6 @@ void affine_i64(const int64_t* x, int64_t scale, int64_t offset, int64_t* out, i
 /// float64 + - * / (IEEE) and % (fmod). Returns true if a % divisor was 0 (a null row).
 bool arith_f64(BinaryOp op, Shape s, const double* a, const double* b, double* out, int64_t n);
 
-/// x / d or x % d for a non-zero scalar d, through a precomputed multiply-and-shift.
-void divide_i64_by_scalar(const int64_t* x, int64_t d, bool remainder, int64_t* out, int64_t n);
-
 /// The divisibility test `x % d == 0` for a fixed non-zero d, without dividing: with
 /// |d| = odd * 2^shift, x is divisible iff its low `shift` bits are 0 and (x >> shift) * inverse
 /// lands in the image of the multiples of `odd` (Granlund and Montgomery; what compilers emit
@@ -67,19 +64,5 @@ void cast_i64_u8(const int64_t* a, uint8_t* out, int64_t n);
 void cast_f64_u8(const double* a, uint8_t* out, int64_t n);
 /// float64 -> int64, truncating; returns true if a value was NaN or out of range (a null row).
 bool cast_f64_i64(const double* a, int64_t* out, int64_t n);
-
-/// Appends values[i] for every set bit i < n of `bits`, in order, to `out`; returns how many.
-/// What a filter does to an 8-byte column.
-int64_t compress_i64(const int64_t* values, const uint8_t* bits, int64_t n, int64_t* out);
-
-/// out[i] = first + i (the ids of range()).
-void fill_sequence(int64_t first, int64_t* out, int64_t n);
-
-/// Bits [start, start + n) of an Arrow bitmap as 0/1 bytes.
-void unpack_bits(const uint8_t* bits, int64_t start, uint8_t* out, int64_t n);
-/// Packs 0/1 bytes into bitmap bytes (bit i of the result is byte i); `out` gets
-/// ceil(n / 8) bytes, bits past n are 0. Returns the number of ones. Uses AVX-512BW where the
-/// CPU has it (picked at run time).
-int64_t pack_bits(const uint8_t* bytes, uint8_t* out, int64_t n);
 
 }  // namespace ember::fused

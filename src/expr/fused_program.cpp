@@ -4,7 +4,10 @@
 
 #include <algorithm>
 
+#include "core/bit_packing.h"
 #include "core/bitmap.h"
+#include "core/buffer_access.h"
+#include "expr/scalar_division.h"
 
 namespace ember {
 
@@ -83,7 +86,8 @@ std::optional<Column> FusedProgram::evaluate(const Batch& input) const {
   int64_t ones = 0;
   for (int64_t start = 0; start < n; start += kChunkRows) {
     const int64_t rows = std::min(kChunkRows, n - start);
-    if (!run_chunk(columns, start, rows, scratch, out->mutable_data(), ones)) return std::nullopt;
+    if (!run_chunk(columns, start, rows, scratch, detail::BufferAccess::mutable_data(*out), ones))
+      return std::nullopt;
   }
   return Column::from_buffers(DataType(result_type_), n, 0, nullptr, std::move(out));
 }
@@ -108,7 +112,7 @@ bool FusedProgram::run_chunk(const std::vector<FusedColumnView>& columns, int64_
   }
   if (result_type_ == TypeId::Boolean) {
     // Chunks start at multiples of 1024 rows: whole output bytes.
-    ones += fused::pack_bits(scratch + result_register_ * kRegisterBytes, out + start / 8, rows);
+    ones += bitmap::pack(scratch + result_register_ * kRegisterBytes, out + start / 8, rows);
   }
   return true;
 }
@@ -131,7 +135,7 @@ bool FusedProgram::run(const FusedInstr& in, const std::vector<FusedColumnView>&
     case Code::ArithF64:
       return !fused::arith_f64(in.op, in.shape, as<double>(a), as<double>(b), f64, rows);
     case Code::DivideByScalar:
-      fused::divide_i64_by_scalar(as<int64_t>(a), in.divisor, in.op == BinaryOp::Mod, i64, rows);
+      divide_by_scalar(as<int64_t>(a), in.divisor, in.op == BinaryOp::Mod, i64, rows);
       return true;
     case Code::Divisible:
       fused::divisible_i64(as<int64_t>(a), in.test, in.negate, u8, rows);
@@ -176,7 +180,7 @@ bool FusedProgram::run(const FusedInstr& in, const std::vector<FusedColumnView>&
       return !fused::cast_f64_i64(as<double>(a), i64, rows);
     case Code::LoadBits: {
       const FusedColumnView& c = columns[static_cast<size_t>(in.a.index)];
-      fused::unpack_bits(c.data, c.bit_offset + start, u8, rows);
+      bitmap::unpack(c.data, c.bit_offset + start, u8, rows);
       return true;
     }
     case Code::AllFalse:

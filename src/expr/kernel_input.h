@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "core/bitmap.h"
+#include "core/buffer_access.h"
 #include "expr/operand.h"
 
 namespace ember::kernel {
@@ -57,7 +58,7 @@ void with_readers(const Operand& a, const Operand& b, F&& f) {
 template <class Pred>
 std::shared_ptr<Buffer> bits_where(int64_t n, Pred pred) {
   auto out = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
-  uint8_t* d = out->mutable_data();
+  uint8_t* d = detail::BufferAccess::mutable_data(*out);
   // Byte j (0 or 1) of x moves to bit 56 + j of x * kGather; no two partial products overlap,
   // so nothing carries into the top byte.
   constexpr uint64_t kGather = 0x0102040810204080ull;

@@ -1,6 +1,7 @@
 // Logical kernels: whole 64-row words of values and validity combined with bitwise formulas.
 #include "expr/logical_kernels.h"
 
+#include "core/buffer_access.h"
 #include "expr/kernel_input.h"
 
 namespace ember {
@@ -30,8 +31,8 @@ Words words_of(const Operand& o, int64_t n, int64_t w) {
 Column logical(BinaryOp op, const Operand& a, const Operand& b, int64_t n) {
   auto values = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
   auto validity = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
-  uint8_t* dv = values->mutable_data();
-  uint8_t* dn = validity->mutable_data();
+  uint8_t* dv = detail::BufferAccess::mutable_data(*values);
+  uint8_t* dn = detail::BufferAccess::mutable_data(*validity);
   const bool is_and = op == BinaryOp::And;
   for (int64_t w = 0; w < bitmap::words_for(n); ++w) {
     const Words x = words_of(a, n, w);
@@ -62,7 +63,7 @@ Column logical(BinaryOp op, const Operand& a, const Operand& b, int64_t n) {
 Column logical_not(const Column& c) {
   const int64_t n = c.size();
   auto values = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
-  uint8_t* d = values->mutable_data();
+  uint8_t* d = detail::BufferAccess::mutable_data(*values);
   for (int64_t w = 0; w < bitmap::words_for(n); ++w) {
     uint64_t v = ~bitmap::read_word(c.bool_bits(), c.offset(), n, w);
     const int64_t bits = std::min<int64_t>(64, n - 64 * w);
@@ -78,7 +79,7 @@ Column is_null_mask(const Column& c) {
   if (c.type().id() == TypeId::Null) return Column::repeat(Value{true}, boolean(), n);
   if (!c.validity_bits()) return Column::repeat(Value{false}, boolean(), n);
   auto values = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
-  uint8_t* d = values->mutable_data();
+  uint8_t* d = detail::BufferAccess::mutable_data(*values);
   for (int64_t w = 0; w < bitmap::words_for(n); ++w) {
     uint64_t v = ~bitmap::read_word(c.validity_bits(), c.offset(), n, w);
     const int64_t bits = std::min<int64_t>(64, n - 64 * w);

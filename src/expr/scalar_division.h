@@ -1,18 +1,16 @@
-// Integer division and remainder of an int64 column by one scalar divisor, with the hardware
-// division replaced by a multiply-and-shift precomputed once per kernel call (libdivide).
+// Integer division and remainder by one scalar divisor, with the hardware division replaced by
+// a multiply-and-shift precomputed once per call (libdivide). The one kernel for it: the
+// node-by-node evaluator runs it over a whole column, compiled programs over each chunk.
 #pragma once
 
 #include <cstdint>
-#include <memory>
-
-#include "ember/column.h"
 
 namespace ember {
 
-/// Values of `x[i] / d` (or `x[i] % d` when `remainder`) for i in [0, n), truncating toward
-/// zero like C++. `d` must be non-zero (a zero divisor is null, handled by the caller). d == -1
+/// out[i] = x[i] / d (or x[i] % d when `remainder`) for i in [0, n), truncating toward zero
+/// like C++. `d` must be non-zero (a zero divisor is null, handled by the caller). d == -1
 /// gives the wrapped negation (INT64_MIN / -1 == INT64_MIN) and remainder 0, matching the
 /// column-by-column kernel.
-std::shared_ptr<Buffer> divide_by_scalar(const int64_t* x, int64_t d, int64_t n, bool remainder);
+void divide_by_scalar(const int64_t* x, int64_t d, bool remainder, int64_t* out, int64_t n);
 
 }  // namespace ember

@@ -1,9 +1,10 @@
-// Plan-time typing of expressions and the structural queries the planner asks of them.
+// Plan-time typing of expressions.
 #include "expr/type_check.h"
 
 #include "ember/error.h"
+#include "expr/expr_text.h"
+#include "expr/expr_tree.h"
 #include "expr/type_rules.h"
-#include "udf/udf_spec.h"
 
 namespace ember {
 
@@ -55,10 +56,11 @@ DataType infer(const ExprNode& e, const Schema& input, const ExprNode& root) {
     case ExprKind::UdfCall: {
       for (const ExprPtr& c : e.children) infer(*c, input, root);
       if (!e.udf) throw InvalidArgument("udf call without a udf in " + to_string(root));
-      if (!e.udf->return_type) {
-        throw InvalidArgument("udf '" + e.udf->name + "' has no return type: call .returns(...)");
+      if (!e.udf->declared_type()) {
+        throw InvalidArgument("udf '" + e.udf->udf_name() +
+                              "' has no return type: call .returns(...)");
       }
-      return *e.udf->return_type;
+      return *e.udf->declared_type();
     }
     case ExprKind::Aggregate:
       throw InvalidArgument("aggregate " + to_string(e) + " in " + to_string(root) +
@@ -97,51 +99,12 @@ std::optional<DataType> aggregate_result_type(AggFunc f, const DataType& in) {
 
 DataType infer_type(const ExprNode& e, const Schema& input) { return infer(e, input, e); }
 
-const ExprNode& aggregate_of(const ExprNode& e) {
-  const ExprNode* inner = &e;
-  while (inner->kind == ExprKind::Alias) inner = inner->children[0].get();
-  if (inner->kind != ExprKind::Aggregate) {
-    throw InvalidArgument("agg() takes aggregate expressions such as col(\"x\").sum(); got " +
-                          to_string(e));
-  }
-  return *inner;
-}
-
 DataType infer_aggregate_type(const ExprNode& e, const Schema& input) {
   const ExprNode& a = aggregate_of(e);
   const DataType in = infer(*a.children[0], input, e);
   if (auto t = aggregate_result_type(a.agg, in)) return *t;
   throw TypeError(std::string("cannot apply ") + to_string(a.agg) + "() to " + in.to_string() +
                   " in " + to_string(e));
-}
-
-std::string output_name(const ExprNode& e) {
-  switch (e.kind) {
-    case ExprKind::Alias:
-    case ExprKind::Column:
-      return e.name;
-    case ExprKind::UdfCall:
-      if (e.udf) return e.udf->name;
-      break;
-    case ExprKind::Aggregate:
-      return output_name(*e.children[0]);
-    default:
-      break;
-  }
-  return to_string(e);
-}
-
-void referenced_columns(const ExprNode& e, std::set<std::string>& out) {
-  if (e.kind == ExprKind::Column) out.insert(e.name);
-  for (const ExprPtr& c : e.children) referenced_columns(*c, out);
-}
-
-bool contains_stateful_udf(const ExprNode& e) {
-  if (e.kind == ExprKind::UdfCall && e.udf && e.udf->stateful) return true;
-  for (const ExprPtr& c : e.children) {
-    if (contains_stateful_udf(*c)) return true;
-  }
-  return false;
 }
 
 }  // namespace ember

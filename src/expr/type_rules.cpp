@@ -2,7 +2,7 @@
 #include "expr/type_rules.h"
 
 #include "ember/error.h"
-#include "expr/type_check.h"
+#include "expr/expr_text.h"
 
 namespace ember {
 

@@ -4,7 +4,7 @@
 #include <set>
 #include <string>
 
-#include "expr/type_check.h"
+#include "expr/expr_tree.h"
 
 namespace ember {
 

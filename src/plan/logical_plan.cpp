@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "ember/error.h"
+#include "expr/expr_text.h"
+#include "expr/expr_tree.h"
 #include "expr/type_check.h"
 
 namespace ember {

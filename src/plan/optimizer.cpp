@@ -6,7 +6,7 @@
 #include <set>
 
 #include "ember/error.h"
-#include "expr/type_check.h"
+#include "expr/expr_tree.h"
 #include "plan/column_pruning.h"
 
 namespace ember {
@@ -48,7 +48,7 @@ class UdfLifter {
     if (!contains_stateful_udf(*e)) return e;
     auto copy = std::make_shared<ExprNode>(*e);
     for (auto& c : copy->children) c = lift(c, current);
-    if (copy->kind != ExprKind::UdfCall || !copy->udf->stateful) return copy;
+    if (copy->kind != ExprKind::UdfCall || !copy->udf->is_stateful()) return copy;
 
     std::vector<std::string> arg_columns, arg_names;
     std::vector<std::pair<std::string, ExprPtr>> computed;
@@ -64,7 +64,7 @@ class UdfLifter {
     }
     current = append_columns(current, computed);
     std::string out = "__ember_udf_" + std::to_string(counter_++);
-    current = make_actor_pool_project(current, copy->udf, arg_columns, arg_names, out);
+    current = make_actor_pool_project(current, spec_of(copy->udf), arg_columns, arg_names, out);
     return column_ref(out);
   }
 

@@ -5,6 +5,7 @@
 #include <stop_token>
 #include <string>
 
+#include "core/cancelled.h"
 #include "ember/batch.h"
 #include "ember/udf.h"
 #include "udf/udf_spec.h"

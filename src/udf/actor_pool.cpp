@@ -17,9 +17,9 @@
 #include <stop_token>
 #include <thread>
 
-#include "expr/udf_call.h"
 #include "udf/actor.h"
 #include "udf/actor_mailbox.h"
+#include "udf/udf_call.h"
 
 namespace ember {
 namespace {

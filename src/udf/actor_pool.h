@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/cancelled.h"
 #include "ember/batch.h"
 #include "ember/query_stats.h"
 #include "udf/udf_spec.h"

@@ -3,8 +3,8 @@
 #include <memory>
 #include <string>
 
-#include "expr/udf_call.h"
 #include "udf/actor.h"
+#include "udf/udf_call.h"
 
 namespace ember {
 namespace {

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <sstream>
 
-#include "expr/expr_node.h"
 #include "udf/udf_registry.h"
 #include "udf/udf_spec.h"
 
@@ -130,17 +129,6 @@ Udf Udf::max_retries(int retries) const {
   require_stateful(*spec_, "max_retries");
   if (retries < 0) reject(*spec_, "max_retries must be >= 0, got " + std::to_string(retries));
   return with([&](UdfSpec& s) { s.max_retries = retries; });
-}
-
-Expr Udf::call(std::vector<Expr> args) const {
-  if (!spec_->return_type)
-    throw InvalidArgument("udf '" + spec_->name + "' has no return type: call .returns(...)");
-  auto node = std::make_shared<ExprNode>();
-  node->kind = ExprKind::UdfCall;
-  node->udf = spec_;
-  node->children.reserve(args.size());
-  for (Expr& e : args) node->children.push_back(e.node());
-  return Expr(std::move(node));
 }
 
 const std::string& Udf::name() const { return spec_->name; }

@@ -1,15 +1,18 @@
-// The immutable description of a UDF behind ember::Udf.
+// The immutable description of a UDF behind ember::Udf, and what a call expression sees of it.
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "core/udf_handle.h"
 #include "ember/udf.h"
+#include "udf/udf_access.h"
 
 namespace ember {
 
-struct UdfSpec {
+struct Udf::Spec final : UdfHandle {
   std::string name;
   bool stateful = false;
   UdfFactory factory;                            ///< stateful
@@ -24,7 +27,19 @@ struct UdfSpec {
   int64_t memory_bytes = 0;
   Isolation isolation = Isolation::Thread;
   int max_retries = 0;
+
+  const std::string& udf_name() const override { return name; }
+  const std::optional<DataType>& declared_type() const override { return return_type; }
+  bool is_stateful() const override { return stateful; }
+  /// Runs `function` (see udf/udf_call.h).
+  Column call_inline(const Batch& args) const override;
 };
 
+/// The settings of a UDF, as the engine names them.
+using UdfSpec = detail::UdfAccess::Spec;
+
+/// The settings behind the UDF a call expression names. Every handle in a query comes from a
+/// Udf, so this is an Error only for a handle made elsewhere (a test double).
+std::shared_ptr<const UdfSpec> spec_of(const std::shared_ptr<const UdfHandle>& handle);
 
 }  // namespace ember

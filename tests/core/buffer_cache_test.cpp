@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/buffer_access.h"
 #include "ember/column.h"
 
 namespace ember {
@@ -18,7 +19,7 @@ TEST(BufferCacheTest, FreedBlockIsReusedAndAllocateStillZeroFills) {
   const uint8_t* first;
   {
     auto b = Buffer::allocate_uninitialized(kBlock);
-    std::memset(b->mutable_data(), 0xab, kBlock);
+    std::memset(detail::BufferAccess::mutable_data(*b), 0xab, kBlock);
     first = b->data();
   }
   auto again = Buffer::allocate(kBlock - 64);  // same size class
@@ -29,7 +30,7 @@ TEST(BufferCacheTest, FreedBlockIsReusedAndAllocateStillZeroFills) {
 TEST(BufferCacheTest, UninitializedBufferZeroesOnlyItsPadding) {
   {
     auto dirty = Buffer::allocate_uninitialized(kBlock);
-    std::memset(dirty->mutable_data(), 0xff, kBlock);
+    std::memset(detail::BufferAccess::mutable_data(*dirty), 0xff, kBlock);
   }
   for (int64_t size : {int64_t{0}, int64_t{1}, int64_t{63}, kBlock - 3}) {
     auto b = Buffer::allocate_uninitialized(size);

@@ -6,6 +6,8 @@
 
 #include <random>
 
+#include "core/buffer_access.h"
+
 namespace ember {
 namespace {
 
@@ -217,10 +219,10 @@ TEST(ColumnTest, NullsAndRepeat) {
 
 TEST(ColumnTest, FromBuffersAndValidation) {
   auto values = Buffer::allocate(4 * 8);
-  auto* v = reinterpret_cast<int64_t*>(values->mutable_data());
+  auto* v = reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*values));
   for (int i = 0; i < 4; ++i) v[i] = i * 10;
   auto validity = Buffer::allocate(1);
-  validity->mutable_data()[0] = 0b1011;
+  detail::BufferAccess::mutable_data(*validity)[0] = 0b1011;
   Column c = Column::from_buffers(int64(), 3, -1, validity, values, nullptr, 1);
   EXPECT_EQ(c.null_count(), 1);  // computed from the bitmap
   EXPECT_EQ(rows_of(c), (Rows{int64_t{10}, Value{}, int64_t{30}}));

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 
+#include "core/cancelled.h"
 #include "ember/error.h"
 
 namespace ember {
@@ -82,7 +83,7 @@ TEST(ErrorTest, ThrowErrorReraisesMatchingSubtype) {
   expect_rethrown_as<ParseError>(ErrorCode::Parse);
   expect_rethrown_as<TypeError>(ErrorCode::Type);
   expect_rethrown_as<InvalidArgument>(ErrorCode::InvalidArgument);
-  expect_rethrown_as<Cancelled>(ErrorCode::Cancelled);
+  expect_rethrown_as<Cancelled>(kCancelledCode);
   expect_rethrown_as<Error>(ErrorCode::Internal);
   // A code from a newer peer degrades to the base type.
   expect_rethrown_as<Error>(static_cast<ErrorCode>(200), ErrorCode::Internal);

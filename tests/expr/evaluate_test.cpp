@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "fake_udf.h"
 #include "reference.h"
 
 namespace ember {
@@ -67,13 +68,15 @@ const std::vector<BinaryOp> kCompare = {BinaryOp::Eq, BinaryOp::Ne, BinaryOp::Lt
 void check_op(BinaryOp op, const std::string& l, const std::string& r, const Value& literal) {
   const Data& d = data();
   Expr e = testref::apply(op, col(l), col(r));
-  expect_rows(evaluate(*e.node(), d.batch), reference(op, d.rows.at(l), d.rows.at(r)),
-              e.to_string());
+  expect_rows(evaluate(*detail::ExprAccess::node(e), d.batch),
+              reference(op, d.rows.at(l), d.rows.at(r)), e.to_string());
   const Rows lits(size_t(kRows), literal);
   Expr el = testref::apply(op, lit(literal), col(r));
-  expect_rows(evaluate(*el.node(), d.batch), reference(op, lits, d.rows.at(r)), el.to_string());
+  expect_rows(evaluate(*detail::ExprAccess::node(el), d.batch), reference(op, lits, d.rows.at(r)),
+              el.to_string());
   Expr er = testref::apply(op, col(l), lit(literal));
-  expect_rows(evaluate(*er.node(), d.batch), reference(op, d.rows.at(l), lits), er.to_string());
+  expect_rows(evaluate(*detail::ExprAccess::node(er), d.batch), reference(op, d.rows.at(l), lits),
+              er.to_string());
 }
 
 TEST(EvaluateTest, ArithmeticMatchesReference) {
@@ -118,9 +121,12 @@ TEST(EvaluateTest, KleeneTruthTable) {
   Batch batch(Schema({{"a", boolean()}, {"b", boolean()}}), {Column::from(a), Column::from(b)});
   const Value T{true}, F{false}, N{};
   // Rows: (T,T) (T,F) (T,N) (F,T) (F,F) (F,N) (N,T) (N,F) (N,N)
-  expect_rows(evaluate(*(col("a") && col("b")).node(), batch), {T, F, N, F, F, F, N, F, N}, "&&");
-  expect_rows(evaluate(*(col("a") || col("b")).node(), batch), {T, T, T, T, F, N, T, N, N}, "||");
-  expect_rows(evaluate(*(!col("a")).node(), batch), {F, F, F, T, T, T, N, N, N}, "!");
+  expect_rows(evaluate(*detail::ExprAccess::node(col("a") && col("b")), batch),
+              {T, F, N, F, F, F, N, F, N}, "&&");
+  expect_rows(evaluate(*detail::ExprAccess::node(col("a") || col("b")), batch),
+              {T, T, T, T, F, N, T, N, N}, "||");
+  expect_rows(evaluate(*detail::ExprAccess::node(!col("a")), batch), {F, F, F, T, T, T, N, N, N},
+              "!");
 }
 
 TEST(EvaluateTest, UnaryAndIsNull) {
@@ -133,15 +139,15 @@ TEST(EvaluateTest, UnaryAndIsNull) {
   }
   for (const Value& v : d.rows.at("p"))
     nots.push_back(v.index() == 0 ? Value{} : Value{!std::get<bool>(v)});
-  expect_rows(evaluate(*(-col("i")).node(), d.batch), neg, "-i");
-  expect_rows(evaluate(*(!col("p")).node(), d.batch), nots, "!p");
-  Column m = evaluate(*col("i").is_null().node(), d.batch);
+  expect_rows(evaluate(*detail::ExprAccess::node(-col("i")), d.batch), neg, "-i");
+  expect_rows(evaluate(*detail::ExprAccess::node(!col("p")), d.batch), nots, "!p");
+  Column m = evaluate(*detail::ExprAccess::node(col("i").is_null()), d.batch);
   expect_rows(m, isnull, "is_null");
   EXPECT_EQ(m.null_count(), 0);
   Rows negx;
   for (const Value& v : d.rows.at("x"))
     negx.push_back(v.index() == 0 ? Value{} : Value{-std::get<double>(v)});
-  expect_rows(evaluate(*(-col("x")).node(), d.batch), negx, "-x");
+  expect_rows(evaluate(*detail::ExprAccess::node(-col("x")), d.batch), negx, "-x");
 }
 
 TEST(EvaluateTest, DivisionByZero) {
@@ -150,37 +156,39 @@ TEST(EvaluateTest, DivisionByZero) {
            Column::from(std::vector<int64_t>{0, 0, -1}),
            Column::from(std::vector<double>{1.0, -1.0, 0.0})});
   const Value N{};
-  expect_rows(evaluate(*(col("a") / col("z")).node(), b),
+  expect_rows(evaluate(*detail::ExprAccess::node(col("a") / col("z")), b),
               {N, N, Value{std::numeric_limits<int64_t>::min()}}, "a / z");
-  expect_rows(evaluate(*(col("a") % col("z")).node(), b), {N, N, Value{int64_t{0}}}, "a % z");
-  expect_rows(evaluate(*(col("a") / lit(int64_t{0})).node(), b), {N, N, N}, "a / 0");
-  Column f = evaluate(*(col("f") / lit(0.0)).node(), b);
+  expect_rows(evaluate(*detail::ExprAccess::node(col("a") % col("z")), b),
+              {N, N, Value{int64_t{0}}}, "a % z");
+  expect_rows(evaluate(*detail::ExprAccess::node(col("a") / lit(int64_t{0})), b), {N, N, N},
+              "a / 0");
+  Column f = evaluate(*detail::ExprAccess::node(col("f") / lit(0.0)), b);
   EXPECT_EQ(f.value<double>(0), std::numeric_limits<double>::infinity());
   EXPECT_EQ(f.value<double>(1), -std::numeric_limits<double>::infinity());
   EXPECT_TRUE(std::isnan(f.value<double>(2)));
   EXPECT_EQ(f.null_count(), 0);
-  expect_rows(evaluate(*(col("f") % lit(0.0)).node(), b), {N, N, N}, "f % 0.0");
+  expect_rows(evaluate(*detail::ExprAccess::node(col("f") % lit(0.0)), b), {N, N, N}, "f % 0.0");
 }
 
 TEST(EvaluateTest, ColumnAndAliasAreZeroCopy) {
   const Data& d = data();
-  Column c = evaluate(*col("s").alias("renamed").node(), d.batch);
+  Column c = evaluate(*detail::ExprAccess::node(col("s").alias("renamed")), d.batch);
   EXPECT_EQ(c.values_buffer(), d.batch.column("s").values_buffer());
   EXPECT_EQ(c.offset(), d.batch.column("s").offset());
 }
 
 TEST(EvaluateTest, LiteralsBroadcastAndNullLiteralsCoerce) {
   const Data& d = data();
-  Column l = evaluate(*lit(int64_t{5}).node(), d.batch);
+  Column l = evaluate(*detail::ExprAccess::node(lit(int64_t{5})), d.batch);
   expect_rows(l, Rows(size_t(kRows), int64_t{5}), "lit 5");
-  Column n = evaluate(*(col("i") + lit(Value{})).node(), d.batch);
+  Column n = evaluate(*detail::ExprAccess::node(col("i") + lit(Value{})), d.batch);
   EXPECT_EQ(n.type(), int64());
   EXPECT_EQ(n.null_count(), kRows);
-  Column nn = evaluate(*(lit(Value{}) + lit(Value{})).node(), d.batch);
+  Column nn = evaluate(*detail::ExprAccess::node(lit(Value{}) + lit(Value{})), d.batch);
   EXPECT_EQ(nn.type(), DataType());
-  Column both = evaluate(*(lit(int64_t{2}) * lit(int64_t{3})).node(), d.batch);
+  Column both = evaluate(*detail::ExprAccess::node(lit(int64_t{2}) * lit(int64_t{3})), d.batch);
   expect_rows(both, Rows(size_t(kRows), int64_t{6}), "2 * 3");
-  Column cmp = evaluate(*(col("s") == lit(Value{})).node(), d.batch);
+  Column cmp = evaluate(*detail::ExprAccess::node(col("s") == lit(Value{})), d.batch);
   EXPECT_EQ(cmp.type(), boolean());
   EXPECT_EQ(cmp.null_count(), kRows);
 }
@@ -195,7 +203,9 @@ TEST(EvaluateTest, Casts) {
            Column::from(
                std::vector<std::optional<bool>>{true, false, std::nullopt, true, false, true})});
   const Value N{};
-  auto run = [&](const Expr& e) { return testref::rows_of(evaluate(*e.node(), b)); };
+  auto run = [&](const Expr& e) {
+    return testref::rows_of(evaluate(*detail::ExprAccess::node(e), b));
+  };
   EXPECT_EQ(run(col("s").cast(int64())), (Rows{int64_t{42}, N, N, N, N, int64_t{7}}));
   EXPECT_EQ(run(col("s").cast(float64())), (Rows{42.0, N, N, -1.5, N, 7.0}));
   EXPECT_EQ(run(col("s").cast(boolean())), (Rows{N, N, N, N, true, N}));
@@ -209,26 +219,47 @@ TEST(EvaluateTest, Casts) {
   EXPECT_EQ(run(col("f").cast(utf8()))[0], Value{std::string("1.9")});
   EXPECT_EQ(run(col("p").cast(utf8()))[1], Value{std::string("false")});
   // Casting to the same type is the column itself.
-  EXPECT_EQ(evaluate(*col("i").cast(int64()).node(), b).values_buffer(),
+  EXPECT_EQ(evaluate(*detail::ExprAccess::node(col("i").cast(int64())), b).values_buffer(),
             b.column("i").values_buffer());
   // Round trip of numbers through text.
   const Data& d = data();
-  expect_rows(evaluate(*col("x").cast(utf8()).cast(float64()).node(), d.batch), d.rows.at("x"),
-              "x -> utf8 -> float64");
-  expect_rows(evaluate(*col("i").cast(utf8()).cast(int64()).node(), d.batch), d.rows.at("i"),
-              "i -> utf8 -> int64");
+  expect_rows(evaluate(*detail::ExprAccess::node(col("x").cast(utf8()).cast(float64())), d.batch),
+              d.rows.at("x"), "x -> utf8 -> float64");
+  expect_rows(evaluate(*detail::ExprAccess::node(col("i").cast(utf8()).cast(int64())), d.batch),
+              d.rows.at("i"), "i -> utf8 -> int64");
 }
 
 TEST(EvaluateTest, EmptyBatch) {
   Batch b(Schema({{"a", int64()}}), {Column::from(std::vector<int64_t>{})});
-  EXPECT_EQ(evaluate(*(col("a") + lit(int64_t{1})).node(), b).size(), 0);
-  EXPECT_EQ(evaluate(*(col("a") > lit(1.0)).node(), b).type(), boolean());
+  EXPECT_EQ(evaluate(*detail::ExprAccess::node(col("a") + lit(int64_t{1})), b).size(), 0);
+  EXPECT_EQ(evaluate(*detail::ExprAccess::node(col("a") > lit(1.0)), b).type(), boolean());
 }
 
 TEST(EvaluateTest, TypeErrorsAtRunTimeToo) {
   const Data& d = data();
-  EXPECT_THROW(evaluate(*(col("s") + col("i")).node(), d.batch), TypeError);
-  EXPECT_THROW(evaluate(*(col("nope") + col("i")).node(), d.batch), InvalidArgument);
+  EXPECT_THROW(evaluate(*detail::ExprAccess::node(col("s") + col("i")), d.batch), TypeError);
+  EXPECT_THROW(evaluate(*detail::ExprAccess::node(col("nope") + col("i")), d.batch),
+               InvalidArgument);
+}
+
+TEST(EvaluateTest, CallsStatelessUdfInlineWithArgumentColumns) {
+  // The evaluator hands the handle one column per argument, named as a projection would be.
+  std::vector<std::string> seen;
+  auto udf = std::make_shared<testref::FakeUdf>("plus", int64(), false, [&](const Batch& b) {
+    for (const Field& f : b.schema().fields()) seen.push_back(f.name);
+    ColumnBuilder out(int64(), b.num_rows());
+    for (int64_t i = 0; i < b.num_rows(); ++i)
+      out.append(b.column(0).value<int64_t>(i) + b.column(1).value<int64_t>(i));
+    return out.finish();
+  });
+  const Batch in(Schema({{"n", int64()}}), {Column::from(std::vector<int64_t>{1, 2, 3})});
+  const Expr e = testref::call(udf, {col("n"), col("n") * lit(int64_t{2})});
+  const Column r = evaluate(*detail::ExprAccess::node(e), in);
+  for (int64_t i = 0; i < 3; ++i) EXPECT_EQ(r.value<int64_t>(i), 3 * (i + 1));
+  EXPECT_EQ(seen, (std::vector<std::string>{"n", "(n * 2)"}));
+  // A stateful call belongs in an actor pool; evaluating it inline is an error.
+  auto stateful = std::make_shared<testref::FakeUdf>("pooled", int64(), true);
+  EXPECT_THROW(evaluate(*detail::ExprAccess::node(testref::call(stateful, {col("n")})), in), Error);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <random>
 #include <thread>
 
+#include "core/bitmap.h"
 #include "expr/evaluate.h"
 #include "reference.h"
 
@@ -119,8 +120,8 @@ enum class Path { Fused, Fallback, NotCompiled };
 
 // Runs `e` both ways over `b`; returns which path the compiled side took.
 Path check(const Expr& e, const Batch& b = batch()) {
-  const Column want = evaluate(*e.node(), b);
-  auto program = FusedProgram::compile(*e.node(), b.schema());
+  const Column want = evaluate(*detail::ExprAccess::node(e), b);
+  auto program = FusedProgram::compile(*detail::ExprAccess::node(e), b.schema());
   if (!program) return Path::NotCompiled;
   EXPECT_EQ(program->type(), want.type()) << e.to_string();
   std::optional<Column> got = program->evaluate(b);
@@ -207,7 +208,7 @@ TEST(FusedProgramTest, WrapAroundMatchesEvaluator) {
     EXPECT_NE(path, Path::NotCompiled) << e.to_string();
   }
   EXPECT_EQ(check(col("a") * lit(kMax), b), Path::Fused);
-  auto p = FusedProgram::compile(*(col("a") + lit(int64_t{1})).node(), b.schema());
+  auto p = FusedProgram::compile(*detail::ExprAccess::node(col("a") + lit(int64_t{1})), b.schema());
   ASSERT_TRUE(p);
   EXPECT_EQ(p->evaluate(b)->value<int64_t>(0), kMin);
 }
@@ -220,10 +221,10 @@ TEST(FusedProgramTest, MultiplyAddIsOnePass) {
                         i * big + big, (i * three + one) * big - one}) {
     EXPECT_EQ(check(e), Path::Fused) << e.to_string();
   }
-  auto p = FusedProgram::compile(*(i * three + one).node(), batch().schema());
+  auto p = FusedProgram::compile(*detail::ExprAccess::node(i * three + one), batch().schema());
   EXPECT_EQ(p->num_instructions(), 1u);
   // A column operand is not a constant: an ordinary multiply then add.
-  p = FusedProgram::compile(*(i * three + col("j")).node(), batch().schema());
+  p = FusedProgram::compile(*detail::ExprAccess::node(i * three + col("j")), batch().schema());
   EXPECT_EQ(p->num_instructions(), 2u);
   EXPECT_EQ(check(i * three + col("j")), Path::Fused);
   EXPECT_EQ(check(i * col("j") + one), Path::Fused);
@@ -242,6 +243,27 @@ TEST(FusedProgramTest, DivisionByZeroIsNull) {
   // With a non-zero divisor in every row, no row can be null.
   EXPECT_EQ(check(col("i") / col("k")), Path::Fused);
   EXPECT_EQ(check(col("x") % col("z")), Path::Fused);
+}
+
+TEST(FusedProgramTest, DivisionByEveryLiteralMatchesEvaluator) {
+  // Both paths divide by a literal through the same kernel; over extremes, negatives and -1.
+  for (int64_t d : {int64_t{1}, int64_t{-1}, int64_t{2}, int64_t{3}, int64_t{7}, int64_t{-7},
+                    int64_t{64}, int64_t{-64}, int64_t{1000003}, kMax, kMin, kMin + 1}) {
+    for (BinaryOp op : {BinaryOp::Div, BinaryOp::Mod}) {
+      EXPECT_EQ(check(testref::apply(op, col("i"), lit(d))), Path::Fused) << d;
+      EXPECT_EQ(check(testref::apply(op, col("i") * col("k"), lit(d))), Path::Fused) << d;
+    }
+  }
+}
+
+TEST(FusedProgramTest, DivisionOfNullsAndByZeroMatchesEvaluator) {
+  // Nulls in the dividend, or a zero divisor, are the evaluator's: the program declines.
+  const Batch b(Schema({{"v", int64()}}),
+                {Column::from(std::vector<std::optional<int64_t>>{kMin, std::nullopt, -7, 0})});
+  for (BinaryOp op : {BinaryOp::Div, BinaryOp::Mod}) {
+    EXPECT_EQ(check(testref::apply(op, col("v"), lit(int64_t{-1})), b), Path::Fallback);
+    EXPECT_EQ(check(testref::apply(op, col("v"), lit(int64_t{0})), b), Path::NotCompiled);
+  }
 }
 
 TEST(FusedProgramTest, DivisibilityTestMatchesRemainder) {
@@ -275,7 +297,7 @@ TEST(FusedProgramTest, DivisibilityTestMatchesRemainder) {
     for (const Expr& e :
          {col("a") % lit(d) == lit(int64_t{0}), lit(int64_t{0}) != col("a") % lit(d),
           (col("a") * lit(int64_t{3}) + lit(int64_t{1})) % lit(d) == lit(int64_t{0})}) {
-      auto p = FusedProgram::compile(*e.node(), b.schema());
+      auto p = FusedProgram::compile(*detail::ExprAccess::node(e), b.schema());
       ASSERT_TRUE(p) << e.to_string();
       EXPECT_EQ(check(e, b), Path::Fused) << e.to_string();
     }
@@ -288,8 +310,8 @@ TEST(FusedProgramTest, DivisibilityTestMatchesRemainder) {
     }
   }
   // The divisibility form is one kernel call, not a remainder and a compare.
-  auto p =
-      FusedProgram::compile(*(col("a") % lit(int64_t{7}) == lit(int64_t{0})).node(), b.schema());
+  auto p = FusedProgram::compile(
+      *detail::ExprAccess::node(col("a") % lit(int64_t{7}) == lit(int64_t{0})), b.schema());
   EXPECT_EQ(p->num_instructions(), 1u);
 }
 
@@ -301,12 +323,14 @@ TEST(FusedProgramTest, WhatFallsBack) {
        {col("i"), col("i").alias("c"), lit(int64_t{1}), col("i").sum(), col("i") + lit(Value{}),
         lit(int64_t{1}) + lit(int64_t{2}), col("nope") + lit(int64_t{1}), col("p") + col("i"),
         col("i").cast(utf8()), col("x").cast(float64())}) {
-    EXPECT_EQ(FusedProgram::compile(*e.node(), b.schema()), nullptr) << e.to_string();
+    EXPECT_EQ(FusedProgram::compile(*detail::ExprAccess::node(e), b.schema()), nullptr)
+        << e.to_string();
   }
   // Inputs with nulls go to the evaluator, batch by batch.
   Batch with_nulls(Schema({{"a", int64()}}),
                    {Column::from(std::vector<std::optional<int64_t>>{1, std::nullopt, 3})});
-  auto p = FusedProgram::compile(*(col("a") + lit(int64_t{1})).node(), with_nulls.schema());
+  auto p = FusedProgram::compile(*detail::ExprAccess::node(col("a") + lit(int64_t{1})),
+                                 with_nulls.schema());
   ASSERT_TRUE(p);
   EXPECT_FALSE(p->evaluate(with_nulls));
   EXPECT_FALSE(p->evaluate(with_nulls.slice(0, 0)));
@@ -410,9 +434,9 @@ TEST(FusedProgramTest, MaskMatchesEvaluatedColumn) {
     const Batch b = make_batch(rows, uint64_t(rows));
     for (const Expr& e : {col("i") % lit(int64_t{3}) == lit(int64_t{0}), col("x") < col("y"),
                           col("p") || col("i") > lit(int64_t{0})}) {
-      auto p = FusedProgram::compile(*e.node(), b.schema());
+      auto p = FusedProgram::compile(*detail::ExprAccess::node(e), b.schema());
       ASSERT_TRUE(p);
-      const Column want = evaluate(*e.node(), b);
+      const Column want = evaluate(*detail::ExprAccess::node(e), b);
       std::vector<uint8_t> bits(static_cast<size_t>((rows + 7) / 8), 0xAB);
       const std::optional<int64_t> ones = p->evaluate_mask(b, bits.data());
       ASSERT_TRUE(ones) << e.to_string();
@@ -426,38 +450,16 @@ TEST(FusedProgramTest, MaskMatchesEvaluatedColumn) {
       EXPECT_EQ(*ones, want_ones);
     }
   }
-  auto numeric = FusedProgram::compile(*(col("i") + col("j")).node(), batch().schema());
+  auto numeric =
+      FusedProgram::compile(*detail::ExprAccess::node(col("i") + col("j")), batch().schema());
   std::vector<uint8_t> bits(static_cast<size_t>(kRows));
   EXPECT_FALSE(numeric->evaluate_mask(batch(), bits.data()));  // not a predicate
 }
 
-TEST(FusedProgramTest, CompressKeepsSelectedValuesInOrder) {
-  std::mt19937_64 rng(3);
-  for (int64_t n : {0, 1, 7, 8, 9, 63, 64, 65, 200, 1000}) {
-    for (int density : {0, 1, 50, 99, 100}) {
-      std::vector<int64_t> values(static_cast<size_t>(n));
-      std::vector<uint8_t> bits(static_cast<size_t>((n + 7) / 8 + 1), 0);
-      std::vector<int64_t> want;
-      for (int64_t i = 0; i < n; ++i) {
-        values[i] = int64_t(rng());
-        if (int(rng() % 100) < density) {
-          set_bit(bits.data(), i);
-          want.push_back(values[i]);
-        }
-      }
-      // One guard value after the kept ones: nothing may be written past them.
-      std::vector<int64_t> out(want.size() + 1, 77);
-      EXPECT_EQ(fused::compress_i64(values.data(), bits.data(), n, out.data()),
-                int64_t(want.size()));
-      EXPECT_TRUE(std::equal(want.begin(), want.end(), out.begin())) << n << " " << density;
-      EXPECT_EQ(out.back(), 77);
-    }
-  }
-}
-
 TEST(FusedProgramTest, ConcurrentEvaluationsShareOneProgram) {
   auto p = FusedProgram::compile(
-      *((col("i") * lit(int64_t{3}) + col("k")) % lit(int64_t{7}) == lit(int64_t{0})).node(),
+      *detail::ExprAccess::node((col("i") * lit(int64_t{3}) + col("k")) % lit(int64_t{7}) ==
+                                lit(int64_t{0})),
       batch().schema());
   ASSERT_TRUE(p);
   const Column want = *p->evaluate(batch());

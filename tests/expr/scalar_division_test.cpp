@@ -20,8 +20,8 @@ TEST(ScalarDivisionTest, MatchesHardwareDivisionForEveryDivisorShape) {
   const std::vector<int64_t> divisors = {1,     2,    3,      7,        -2,   -7, 64, -64,
                                          1000003, -1000003, kMax, kMin, kMin + 1, int64_t{1} << 62};
   for (int64_t d : divisors) {
-    const Column q = evaluate(*(col("x") / lit(d)).node(), batch);
-    const Column r = evaluate(*(col("x") % lit(d)).node(), batch);
+    const Column q = evaluate(*detail::ExprAccess::node(col("x") / lit(d)), batch);
+    const Column r = evaluate(*detail::ExprAccess::node(col("x") % lit(d)), batch);
     ASSERT_EQ(q.null_count(), 0);
     ASSERT_EQ(r.null_count(), 0);
     for (size_t i = 0; i < xs.size(); ++i) {
@@ -34,20 +34,20 @@ TEST(ScalarDivisionTest, MatchesHardwareDivisionForEveryDivisorShape) {
 TEST(ScalarDivisionTest, MinusOneWrapsAndZeroIsNull) {
   constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
   Batch batch(Schema({{"x", int64()}}), {Column::from(std::vector<int64_t>{5, -5, 0, kMin})});
-  const Column q = evaluate(*(col("x") / lit(int64_t{-1})).node(), batch);
-  const Column r = evaluate(*(col("x") % lit(int64_t{-1})).node(), batch);
+  const Column q = evaluate(*detail::ExprAccess::node(col("x") / lit(int64_t{-1})), batch);
+  const Column r = evaluate(*detail::ExprAccess::node(col("x") % lit(int64_t{-1})), batch);
   const std::vector<int64_t> want_q = {-5, 5, 0, kMin};  // INT64_MIN / -1 wraps to itself
   for (int64_t i = 0; i < 4; ++i) {
     EXPECT_EQ(q.value<int64_t>(i), want_q[size_t(i)]);
     EXPECT_EQ(r.value<int64_t>(i), 0);
   }
-  EXPECT_EQ(evaluate(*(col("x") % lit(int64_t{0})).node(), batch).null_count(), 4);
+  EXPECT_EQ(evaluate(*detail::ExprAccess::node(col("x") % lit(int64_t{0})), batch).null_count(), 4);
 }
 
 TEST(ScalarDivisionTest, NullRowsStayNull) {
   Batch batch(Schema({{"x", int64()}}),
               {Column::from(std::vector<std::optional<int64_t>>{9, std::nullopt, -9})});
-  const Column q = evaluate(*(col("x") / lit(int64_t{3})).node(), batch);
+  const Column q = evaluate(*detail::ExprAccess::node(col("x") / lit(int64_t{3})), batch);
   EXPECT_EQ(q.null_count(), 1);
   EXPECT_TRUE(q.is_null(1));
   EXPECT_EQ(q.value<int64_t>(0), 3);

@@ -3,7 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "udf/udf_spec.h"
+#include "expr/expr_tree.h"
+#include "fake_udf.h"
 
 namespace ember {
 namespace {
@@ -14,7 +15,7 @@ const Schema kSchema({{"id", int64()},
                       {"ok", boolean()},
                       {"tags", list(utf8())}});
 
-DataType type(const Expr& e) { return infer_type(*e.node(), kSchema); }
+DataType type(const Expr& e) { return infer_type(*detail::ExprAccess::node(e), kSchema); }
 
 template <class E>
 std::string error_of(const Expr& e) {
@@ -95,42 +96,25 @@ TEST(TypeCheckTest, UnknownColumnListsColumns) {
             "unknown column 'idd'; columns are: id, name, score, ok, tags");
 }
 
-std::shared_ptr<UdfSpec> spec(std::string name, std::optional<DataType> ret, bool stateful) {
-  auto s = std::make_shared<UdfSpec>();
-  s->name = std::move(name);
-  s->return_type = std::move(ret);
-  s->stateful = stateful;
-  return s;
+std::shared_ptr<const UdfHandle> spec(std::string name, std::optional<DataType> ret,
+                                      bool stateful) {
+  return std::make_shared<testref::FakeUdf>(std::move(name), std::move(ret), stateful);
 }
 
-Expr call(std::shared_ptr<const UdfSpec> s, std::vector<Expr> args) {
-  auto n = std::make_shared<ExprNode>();
-  n->kind = ExprKind::UdfCall;
-  n->udf = std::move(s);
-  for (const Expr& a : args) n->children.push_back(a.node());
-  return Expr(n);
-}
+using testref::call;
 
 TEST(TypeCheckTest, UdfCalls) {
   Expr good = call(spec("speller", int64(), true), {col("name")});
   EXPECT_EQ(type(good), int64());
-  EXPECT_EQ(output_name(*good.node()), "speller");
-  EXPECT_TRUE(contains_stateful_udf(*(good + lit(int64_t{1})).node()));
-  EXPECT_FALSE(contains_stateful_udf(*call(spec("f", int64(), false), {}).node()));
+  EXPECT_EQ(output_name(*detail::ExprAccess::node(good)), "speller");
+  EXPECT_TRUE(contains_stateful_udf(*detail::ExprAccess::node(good + lit(int64_t{1}))));
+  EXPECT_FALSE(
+      contains_stateful_udf(*detail::ExprAccess::node(call(spec("f", int64(), false), {}))));
   EXPECT_EQ(error_of<InvalidArgument>(call(spec("x", std::nullopt, false), {col("id")})),
             "udf 'x' has no return type: call .returns(...)");
   // Arguments are checked before the return type.
   EXPECT_EQ(error_of<TypeError>(call(spec("x", int64(), false), {col("name") + col("id")})),
             "cannot apply '+' to utf8 and int64 in (name + id)");
-}
-
-TEST(TypeCheckTest, OutputNamesAndReferencedColumns) {
-  EXPECT_EQ(output_name(*col("id").node()), "id");
-  EXPECT_EQ(output_name(*(col("id") + lit(int64_t{1})).alias("next").node()), "next");
-  EXPECT_EQ(output_name(*(col("id") + lit(int64_t{1})).node()), "(id + 1)");
-  std::set<std::string> cols;
-  referenced_columns(*((col("id") * col("score")) > col("id").cast(float64())).node(), cols);
-  EXPECT_EQ(cols, (std::set<std::string>{"id", "score"}));
 }
 
 }  // namespace

@@ -66,7 +66,8 @@ std::string error_text(const CallResult& r) {
 }
 
 std::shared_ptr<const UdfSpec> doubler(int actors, InitArgs args = {}) {
-  return Udf::cls<Doubler>("doubler").returns(int64()).concurrency(actors).init_args(args).spec();
+  return detail::UdfAccess::spec(
+      Udf::cls<Doubler>("doubler").returns(int64()).concurrency(actors).init_args(args));
 }
 
 class ActorPoolTest : public testing::Test {

@@ -33,7 +33,8 @@ Batch two_texts() {
 }
 
 TEST(ThreadActor, ConstructsWithItsContextAndCalls) {
-  auto spec = Udf::cls<SeesContext>("ctx").returns(int64()).init_args({{"base", int64_t{7}}}).spec();
+  auto spec = detail::UdfAccess::spec(
+      Udf::cls<SeesContext>("ctx").returns(int64()).init_args({{"base", int64_t{7}}}));
   auto actor = make_thread_actor(spec, ActorContext{2, {5}, 1, 0});
   EXPECT_EQ(actor->inits(), 0);
   actor->start();
@@ -47,7 +48,7 @@ TEST(ThreadActor, ConstructsWithItsContextAndCalls) {
 
 TEST(ThreadActor, StopRunsTheDestructor) {
   counts.reset();
-  auto spec = Udf::cls<Doubler>("doubler").returns(int64()).spec();
+  auto spec = detail::UdfAccess::spec(Udf::cls<Doubler>("doubler").returns(int64()));
   auto actor = make_thread_actor(spec, ActorContext{});
   actor->start();
   EXPECT_EQ(counts.constructed, 1);
@@ -57,7 +58,8 @@ TEST(ThreadActor, StopRunsTheDestructor) {
 }
 
 TEST(ThreadActor, ConstructorErrorsNameTheActor) {
-  auto spec = Udf::cls<Doubler>("speller").init_args({{"fail_actor", int64_t{1}}}).spec();
+  auto spec =
+      detail::UdfAccess::spec(Udf::cls<Doubler>("speller").init_args({{"fail_actor", int64_t{1}}}));
   auto actor = make_thread_actor(spec, ActorContext{1, {}, 1, 0});
   try {
     actor->start();
@@ -65,7 +67,8 @@ TEST(ThreadActor, ConstructorErrorsNameTheActor) {
   } catch (const UdfError& e) {
     EXPECT_STREQ(e.what(), "udf 'speller' actor #1 failed to initialise: no dictionary");
   }
-  auto odd = make_thread_actor(Udf::cls<ThrowsNonStd>("odd").spec(), ActorContext{});
+  auto odd =
+      make_thread_actor(detail::UdfAccess::spec(Udf::cls<ThrowsNonStd>("odd")), ActorContext{});
   try {
     odd->start();
     FAIL();
@@ -77,7 +80,8 @@ TEST(ThreadActor, ConstructorErrorsNameTheActor) {
 }
 
 TEST(ThreadActor, CallErrorsNameTheUdfAndTheInputShape) {
-  auto spec = Udf::cls<Doubler>("speller").init_args({{"mode", std::string("throw")}}).spec();
+  auto spec = detail::UdfAccess::spec(
+      Udf::cls<Doubler>("speller").init_args({{"mode", std::string("throw")}}));
   auto actor = make_thread_actor(spec, ActorContext{});
   actor->start();
   try {

@@ -1,11 +1,10 @@
-// The Udf builder: defaults, immutability, every validation error, and the call expression.
+// The Udf builder: defaults, immutability and every validation error.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
 #include "ember/udf.h"
-#include "expr/expr_node.h"
 #include "udf/udf_spec.h"
 
 namespace ember {
@@ -38,7 +37,7 @@ bool mentions(const std::string& text, const std::string& part) {
 
 TEST(UdfBuilder, Defaults) {
   Udf cls = stateful();
-  const UdfSpec& s = *cls.spec();
+  const UdfSpec& s = *detail::UdfAccess::spec(cls);
   EXPECT_TRUE(s.stateful);
   EXPECT_EQ(s.name, "echo");
   EXPECT_EQ(s.batch_size, 4096);
@@ -51,7 +50,7 @@ TEST(UdfBuilder, Defaults) {
   EXPECT_FALSE(s.return_type.has_value());
 
   Udf fn = stateless();
-  const UdfSpec& f = *fn.spec();
+  const UdfSpec& f = *detail::UdfAccess::spec(fn);
   EXPECT_FALSE(f.stateful);
   EXPECT_EQ(f.num_cpus, 0);
   EXPECT_TRUE(static_cast<bool>(f.function));
@@ -68,9 +67,9 @@ TEST(UdfBuilder, SettersReturnChangedCopies) {
                   .num_gpus(0.25)
                   .memory_bytes(1 << 20)
                   .max_retries(2);
-  EXPECT_EQ(base.spec()->concurrency, 1);
-  EXPECT_FALSE(base.spec()->return_type.has_value());
-  const UdfSpec& s = *tuned.spec();
+  EXPECT_EQ(detail::UdfAccess::spec(base)->concurrency, 1);
+  EXPECT_FALSE(detail::UdfAccess::spec(base)->return_type.has_value());
+  const UdfSpec& s = *detail::UdfAccess::spec(tuned);
   EXPECT_EQ(*s.return_type, int64());
   EXPECT_EQ(s.init_args.get<int64_t>("k"), 1);
   EXPECT_EQ(s.batch_size, 512);
@@ -79,8 +78,10 @@ TEST(UdfBuilder, SettersReturnChangedCopies) {
   EXPECT_EQ(s.num_gpus, 0.25);
   EXPECT_EQ(s.memory_bytes, 1 << 20);
   EXPECT_EQ(s.max_retries, 2);
-  EXPECT_EQ(stateful().num_gpus(2).spec()->num_gpus, 2);
-  EXPECT_EQ(stateless().batch_size(7).num_cpus(2).memory_bytes(5).spec()->batch_size, 7);
+  EXPECT_EQ(detail::UdfAccess::spec(stateful().num_gpus(2))->num_gpus, 2);
+  EXPECT_EQ(
+      detail::UdfAccess::spec(stateless().batch_size(7).num_cpus(2).memory_bytes(5))->batch_size,
+      7);
 }
 
 TEST(UdfBuilder, RejectsBadNumbers) {
@@ -108,9 +109,10 @@ TEST(UdfBuilder, RejectsBadNumbers) {
   expect(error_of([&] { stateful().returns(DataType()); }), "concrete type");
   // Large but well-formed requests are the admission's to refuse, with a ResourceError that
   // says what exists; the builder only rejects what is malformed.
-  EXPECT_EQ(stateful().num_cpus(1e300).spec()->num_cpus, 1e300);
-  EXPECT_EQ(stateful().num_gpus(1e9).spec()->num_gpus, 1e9);
-  EXPECT_EQ(stateful().memory_bytes(std::numeric_limits<int64_t>::max()).spec()->memory_bytes,
+  EXPECT_EQ(detail::UdfAccess::spec(stateful().num_cpus(1e300))->num_cpus, 1e300);
+  EXPECT_EQ(detail::UdfAccess::spec(stateful().num_gpus(1e9))->num_gpus, 1e9);
+  EXPECT_EQ(detail::UdfAccess::spec(stateful().memory_bytes(std::numeric_limits<int64_t>::max()))
+                ->memory_bytes,
             std::numeric_limits<int64_t>::max());
 }
 
@@ -140,28 +142,6 @@ TEST(UdfBuilder, RejectsEmptyNamesAndFunctions) {
   EXPECT_TRUE(mentions(error_of([] { Udf::fn("", [](const Batch& b) { return b.column(0); }); }),
                        "non-empty name"));
   EXPECT_TRUE(mentions(error_of([] { Udf::fn("f", nullptr); }), "empty function"));
-}
-
-TEST(UdfBuilder, CallWithoutReturnTypeIsAnError) {
-  EXPECT_EQ(error_of([] { stateful()(col("x")); }),
-            "udf 'echo' has no return type: call .returns(...)");
-}
-
-TEST(UdfBuilder, CallBuildsAUdfCallNode) {
-  Udf u = stateful().returns(utf8());
-  Expr e = u(col("text"), col("n") + lit(int64_t{1}));
-  const ExprNode& node = *e.node();
-  EXPECT_EQ(node.kind, ExprKind::UdfCall);
-  EXPECT_EQ(node.udf, u.spec());
-  ASSERT_EQ(node.children.size(), 2u);
-  EXPECT_EQ(node.children[0]->kind, ExprKind::Column);
-  EXPECT_EQ(node.children[0]->name, "text");
-  EXPECT_EQ(node.children[1]->kind, ExprKind::Binary);
-  EXPECT_EQ(node.children[1]->binary, BinaryOp::Add);
-
-  Expr none = stateless().returns(int64())();
-  EXPECT_EQ(none.node()->kind, ExprKind::UdfCall);
-  EXPECT_TRUE(none.node()->children.empty());
 }
 
 }  // namespace

@@ -53,9 +53,10 @@ TEST(UdfRegistry, FindsRegisteredClassesByTypeAndName) {
 
 TEST(UdfRegistry, BuilderRecordsTheRegisteredName) {
   Udf u = Udf::cls<Registered>("adder").returns(int64());
-  EXPECT_EQ(u.spec()->class_name, "Registered");
-  EXPECT_EQ(u.isolation(Isolation::Process).spec()->isolation, Isolation::Process);
-  EXPECT_EQ(Udf::cls<NotRegistered>("plain").spec()->class_name, "");
+  EXPECT_EQ(detail::UdfAccess::spec(u)->class_name, "Registered");
+  EXPECT_EQ(detail::UdfAccess::spec(u.isolation(Isolation::Process))->isolation,
+            Isolation::Process);
+  EXPECT_EQ(detail::UdfAccess::spec(Udf::cls<NotRegistered>("plain"))->class_name, "");
 }
 
 TEST(UdfRegistry, OneNameForTwoTypesIsReportedAtUse) {

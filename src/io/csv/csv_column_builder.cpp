@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/bitmap.h"
+#include "core/buffer_access.h"
 
 namespace ember {
 
@@ -16,7 +17,8 @@ namespace {
 std::shared_ptr<Buffer> regrow(const std::shared_ptr<Buffer>& old, int64_t used, int64_t bytes,
                                bool zeroed) {
   auto next = zeroed ? Buffer::allocate(bytes) : Buffer::allocate_uninitialized(bytes);
-  if (old && used > 0) std::memcpy(next->mutable_data(), old->data(), static_cast<size_t>(used));
+  if (old && used > 0)
+    std::memcpy(detail::BufferAccess::mutable_data(*next), old->data(), static_cast<size_t>(used));
   return next;
 }
 
@@ -25,12 +27,12 @@ std::shared_ptr<Buffer> regrow(const std::shared_ptr<Buffer>& old, int64_t used,
 CsvColumnBuilder::CsvColumnBuilder(DataType type, int64_t capacity) : type_(std::move(type)) {
   row_capacity_ = std::max<int64_t>(capacity, 1);
   values_ = regrow(nullptr, 0, value_bytes(row_capacity_), type_.id() == TypeId::Boolean);
-  values_data_ = values_->mutable_data();
+  values_data_ = detail::BufferAccess::mutable_data(*values_);
   if (type_.id() == TypeId::Utf8) {
     offsets()[0] = 0;
     chars_capacity_ = std::max<int64_t>(64, row_capacity_ * 8);
     chars_ = Buffer::allocate_uninitialized(chars_capacity_);
-    chars_data_ = reinterpret_cast<char*>(chars_->mutable_data());
+    chars_data_ = reinterpret_cast<char*>(detail::BufferAccess::mutable_data(*chars_));
   }
 }
 
@@ -51,7 +53,7 @@ void CsvColumnBuilder::grow_rows() {
                        : type_.id() == TypeId::Utf8  ? (length_ + 1) * 4
                                                      : length_ * 8;
   values_ = regrow(values_, used, value_bytes(cap), type_.id() == TypeId::Boolean);
-  values_data_ = values_->mutable_data();
+  values_data_ = detail::BufferAccess::mutable_data(*values_);
   if (validity_) {
     validity_ = regrow(validity_, bitmap::bytes_for(length_), bitmap::bytes_for(cap), true);
   }
@@ -67,13 +69,13 @@ void CsvColumnBuilder::grow_chars(int64_t needed) {
   const int64_t cap = std::min<int64_t>(std::max(needed, chars_capacity_ * 2),
                                         std::numeric_limits<int32_t>::max());
   chars_ = regrow(chars_, chars_used_, cap, false);
-  chars_data_ = reinterpret_cast<char*>(chars_->mutable_data());
+  chars_data_ = reinterpret_cast<char*>(detail::BufferAccess::mutable_data(*chars_));
   chars_capacity_ = cap;
 }
 
 void CsvColumnBuilder::start_validity() {
   validity_ = Buffer::allocate(bitmap::bytes_for(row_capacity_));
-  bitmap::set_range(validity_->mutable_data(), 0, length_);
+  bitmap::set_range(detail::BufferAccess::mutable_data(*validity_), 0, length_);
 }
 
 Column CsvColumnBuilder::finish() {

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <memory>
 
+#include "core/bitmap.h"
+#include "core/buffer_access.h"
 #include "ember/column.h"
 
 namespace ember {
@@ -57,7 +59,7 @@ class CsvColumnBuilder {
     commit_valid();
   }
   void commit_valid() {
-    if (validity_) set_bit(validity_->mutable_data(), length_);
+    if (validity_) set_bit(detail::BufferAccess::mutable_data(*validity_), length_);
     ++length_;
   }
   int32_t* offsets() { return reinterpret_cast<int32_t*>(values_data_); }

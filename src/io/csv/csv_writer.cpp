@@ -1,6 +1,7 @@
 // CSV output formatting; see csv_writer.h.
 #include "io/csv/csv_writer.h"
 
+#include "core/bitmap.h"
 #include "ember/error.h"
 #include "io/number_text.h"
 

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "core/bitmap.h"
 #include "ember/error.h"
 #include "io/number_text.h"
 

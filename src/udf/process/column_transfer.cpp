@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/buffer_access.h"
 #include "ember/error.h"
 
 namespace ember::process {
@@ -168,7 +169,7 @@ Column wrap_column(const ColumnDesc& desc, const std::shared_ptr<SharedMapping>&
 Column copy_column(const ColumnDesc& desc, const SharedMapping& map) {
   return rebuild(desc, map, [](const uint8_t* p, int64_t size) {
     auto b = Buffer::allocate(size);
-    if (size) std::memcpy(b->mutable_data(), p, static_cast<size_t>(size));
+    if (size) std::memcpy(detail::BufferAccess::mutable_data(*b), p, static_cast<size_t>(size));
     return b;
   });
 }

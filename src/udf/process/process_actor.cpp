@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "expr/udf_call.h"
 #include "udf/actor.h"
 #include "udf/process/column_transfer.h"
 #include "udf/process/shared_region.h"
 #include "udf/process/wire_message.h"
 #include "udf/process/worker_entry.h"
 #include "udf/process/worker_process.h"
+#include "udf/udf_call.h"
 
 namespace ember {
 

@@ -24,15 +24,16 @@ TEST(ColumnTransfer, SlicedColumnsRoundTripThroughARegion) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wrestrict"
 #endif
-    words.push_back(i % 4 == 1 ? std::nullopt : std::optional<std::string>("w" + std::to_string(i)));
+    words.push_back(i % 4 == 1 ? std::nullopt
+                               : std::optional<std::string>("w" + std::to_string(i)));
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
     flags.push_back(i % 6 == 0 ? std::nullopt : std::optional<bool>(i % 2 == 0));
   }
-  const std::vector<Column> columns = {Column::from(words).slice(5, 60),
-                                       Column::from(flags).slice(11, 33),
-                                       Column::from(std::vector<double>{1.5, 2.5, 3.5}).slice(1, 2)};
+  const std::vector<Column> columns = {
+      Column::from(words).slice(5, 60), Column::from(flags).slice(11, 33),
+      Column::from(std::vector<double>{1.5, 2.5, 3.5}).slice(1, 2)};
   std::vector<process::ColumnDesc> descs;
   const int64_t bytes = process::plan_columns(columns, &descs);
   ASSERT_EQ(descs.size(), columns.size());
@@ -71,7 +72,8 @@ TEST(OutputRelay, PrefixesLinesAndCutsRunawayLines) {
   ASSERT_EQ(::pipe2(out, O_CLOEXEC), 0);
   ASSERT_EQ(::pipe2(err, O_CLOEXEC), 0);
   {
-    process::OutputRelay relay("[w #3] ", process::UniqueFd(out[0]), process::UniqueFd(err[0]), sink);
+    process::OutputRelay relay("[w #3] ", process::UniqueFd(out[0]), process::UniqueFd(err[0]),
+                               sink);
     const std::string text = "one\ntwo\n" + std::string(150 * 1024, 'z') + "\nlast";
     // A writer thread: the relay must keep reading while the pipe is full.
     std::thread writer([&] {

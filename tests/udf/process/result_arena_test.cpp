@@ -6,6 +6,7 @@
 
 #include <cstring>
 
+#include "core/buffer_access.h"
 #include "core/buffer_source.h"
 #include "udf/process/shared_region.h"
 
@@ -53,7 +54,8 @@ TEST(ResultArena, AFullRegionSendsAllocationsToTheHeap) {
   EXPECT_TRUE(arena.holds(*third));
   EXPECT_EQ(arena.offset_of(*third), static_cast<uint64_t>(size - kQuarter));
   EXPECT_EQ(arena.used(), static_cast<size_t>(size));
-  std::memset(second->mutable_data(), 7, 2 * kQuarter);  // a heap buffer, fully writable
+  std::memset(detail::BufferAccess::mutable_data(*second), 7,
+              2 * kQuarter);  // a heap buffer, fully writable
 }
 
 TEST(ResultArena, ScopesNestAndTheInnermostWins) {

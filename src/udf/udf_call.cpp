@@ -1,5 +1,5 @@
 // Calling a stateless UDF inline: chunking by batch_size, result checks and error wording.
-#include "expr/udf_call.h"
+#include "udf/udf_call.h"
 
 #include <exception>
 

@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/buffer_access.h"
 #include "ember/batch.h"
 #include "ember/udf.h"
 #include "worker_test_kit.h"
@@ -329,7 +330,8 @@ class NegateReportingPlace {
     for (size_t i = 0; i < out.size(); ++i) out[i] = -x.values<int64_t>()[i];
     Column c = Column::from(std::move(out));
     // Still ours alone: nothing else has seen the buffer yet.
-    auto* values = reinterpret_cast<int64_t*>(c.values_buffer()->mutable_data());
+    auto* values =
+        reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*c.values_buffer()));
     values[0] = in_mapping_named(values, "memfd:ember-result") ? 1 : 0;
     return c;
   }

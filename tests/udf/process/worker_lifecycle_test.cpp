@@ -15,12 +15,13 @@
 namespace ember::test {
 namespace {
 
-std::string text_at(const Column& c, int64_t i) { return std::string(c.value<std::string_view>(i)); }
+std::string text_at(const Column& c, int64_t i) {
+  return std::string(c.value<std::string_view>(i));
+}
 
 TEST(ProcessActor, RunsTheUdfInAnotherProcessConstructedOnce) {
-  auto pid_actor =
-      make_process_actor(process_spec<Probe>("probe", "Probe", utf8(), {{"report", "pid"}}),
-                         actor_context(0));
+  auto pid_actor = make_process_actor(
+      process_spec<Probe>("probe", "Probe", utf8(), {{"report", "pid"}}), actor_context(0));
   auto count_actor = make_process_actor(
       process_spec<Probe>("probe", "Probe", utf8(), {{"report", "constructions"}}),
       actor_context(1));
@@ -49,11 +50,12 @@ TEST(ProcessActor, RunsTheUdfInAnotherProcessConstructedOnce) {
 }
 
 TEST(ProcessActor, CudaVisibleDevicesIsTheActorsGpus) {
-  auto cuda = make_process_actor(process_spec<Probe>("probe", "Probe", utf8(), {{"report", "cuda"}}),
-                                 actor_context(0, {1, 3}));
-  auto ctx = make_process_actor(
-      process_spec<Probe>("probe", "Probe", utf8(), {{"report", "ctx_gpus"}}),
-      actor_context(0, {1, 3}));
+  auto cuda =
+      make_process_actor(process_spec<Probe>("probe", "Probe", utf8(), {{"report", "cuda"}}),
+                         actor_context(0, {1, 3}));
+  auto ctx =
+      make_process_actor(process_spec<Probe>("probe", "Probe", utf8(), {{"report", "ctx_gpus"}}),
+                         actor_context(0, {1, 3}));
   auto none = make_process_actor(
       process_spec<Probe>("probe", "Probe", utf8(), {{"report", "cuda"}}), actor_context(2));
   auto actor_id = make_process_actor(
@@ -86,8 +88,8 @@ TEST(ProcessActor, ConstructorFailureComesBackWithItsMessage) {
 TEST(ProcessActor, ClassMustBeRegistered) {
   auto unnamed = process_spec<AddOne>("anon", "", int64());
   EXPECT_THROW(make_process_actor(unnamed, actor_context(0))->start(), InvalidArgument);
-  auto unknown = make_process_actor(process_spec<AddOne>("ghost", "NoSuchClass", int64()),
-                                    actor_context(0));
+  auto unknown =
+      make_process_actor(process_spec<AddOne>("ghost", "NoSuchClass", int64()), actor_context(0));
   try {
     unknown->start();
     FAIL() << "start() should throw";
@@ -126,8 +128,7 @@ TEST(ProcessActor, CallExceptionIsUdfErrorAndTheWorkerLivesOn) {
 TEST(ProcessActor, StopDestroysTheUdfInTheWorkerAndReapsIt) {
   TempDir dir;
   auto actor = make_process_actor(
-      process_spec<PidFile>("pidfile", "PidFile", utf8(), {{"dir", dir.path()}}),
-      actor_context(0));
+      process_spec<PidFile>("pidfile", "PidFile", utf8(), {{"dir", dir.path()}}), actor_context(0));
   actor->start();
   const pid_t worker = std::atoi(text_at(actor->call(int_batch({1})), 0).c_str());
   EXPECT_EQ(read_file(dir.file("worker-0.pid")), std::to_string(worker));
@@ -159,8 +160,8 @@ TEST(ProcessActor, NoSharedMemoryFileOutlivesSuccessOrFailure) {
 }
 
 TEST(ProcessActor, WithoutEmberInitTheDriverGetsAnErrorNotAHang) {
-  const int status = run_helper_test("ProcessHelper.DISABLED_StartWithoutInit",
-                                     {{"EMBER_TEST_SKIP_INIT", "1"}});
+  const int status =
+      run_helper_test("ProcessHelper.DISABLED_StartWithoutInit", {{"EMBER_TEST_SKIP_INIT", "1"}});
   ASSERT_TRUE(WIFEXITED(status)) << status;
   EXPECT_EQ(WEXITSTATUS(status), 0) << "see the helper's output above";
 }

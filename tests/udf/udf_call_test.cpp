@@ -1,9 +1,7 @@
 // Inline (stateless) UDF calls: chunking by batch_size, result checks and error wording.
-#include "expr/udf_call.h"
+#include "udf/udf_call.h"
 
 #include <gtest/gtest.h>
-
-#include "expr/evaluate.h"
 
 namespace ember {
 namespace {
@@ -93,21 +91,6 @@ TEST(UdfCallTest, ThrownExceptionsBecomeUdfErrorsWithNameAndShape) {
   EXPECT_EQ(udf_error_of(s, args_batch(3)), "udf 'lenplus' said no");
   s.function = [](const Batch&) -> Column { throw 42; };
   EXPECT_NE(udf_error_of(s, args_batch(3)).find("unknown exception"), std::string::npos);
-}
-
-TEST(UdfCallTest, EvaluateCallsStatelessUdfWithArgumentColumns) {
-  auto s = std::make_shared<UdfSpec>(length_plus_n(64, nullptr));
-  auto n = std::make_shared<ExprNode>();
-  n->kind = ExprKind::UdfCall;
-  n->udf = s;
-  n->children = {col("text").node(), (col("n") * lit(int64_t{2})).node()};
-  Batch in = args_batch(300);
-  Column r = evaluate(*n, in);
-  for (int64_t i = 0; i < 300; ++i) ASSERT_EQ(r.value<int64_t>(i), i % 5 + 2 * i);
-  auto stateful = std::make_shared<UdfSpec>(*s);
-  stateful->stateful = true;
-  n->udf = stateful;
-  EXPECT_THROW(evaluate(*n, in), Error);
 }
 
 }  // namespace

@@ -45,13 +45,12 @@ TEST(ProcessData, ManyBatchesThroughAPoolAreExactAndInOrder) {
   std::vector<std::optional<CallResult>> results(kBatches);
   int done = 0;
   for (int b = 0; b < kBatches; ++b) {
-    pool.dispatch(Batch(Schema({{"x", int64()}}), {Column::from(inputs[b])}),
-                  [&, b](CallResult r) {
-                    std::lock_guard lock(m);
-                    results[b] = std::move(r);
-                    ++done;
-                    cv.notify_all();
-                  });
+    pool.dispatch(Batch(Schema({{"x", int64()}}), {Column::from(inputs[b])}), [&, b](CallResult r) {
+      std::lock_guard lock(m);
+      results[b] = std::move(r);
+      ++done;
+      cv.notify_all();
+    });
   }
   {
     std::unique_lock lock(m);
@@ -82,23 +81,30 @@ TEST(ProcessData, EveryColumnTypeAndSliceCrossesIntact) {
   std::vector<std::optional<int64_t>> ints;
   for (int i = 0; i < 203; ++i) {
     const bool null = i % 5 == 2;
-    words.push_back(null ? std::nullopt : std::optional<std::string>(std::string(i % 13, 'a' + i % 26)));
+    words.push_back(null ? std::nullopt
+                         : std::optional<std::string>(std::string(i % 13, 'a' + i % 26)));
     flags.push_back(null ? std::nullopt : std::optional<bool>(i % 3 == 0));
     reals.push_back(null ? std::nullopt : std::optional<double>(i * 0.25 - 7));
     ints.push_back(null ? std::nullopt : std::optional<int64_t>(int64_t{1} << (i % 62)));
   }
-  const std::vector<Column> columns = {
-      Column::from(words), Column::from(flags), Column::from(reals), Column::from(ints),
-      Column::nulls(DataType(), 203), Column::from(std::vector<std::string>{"", "", ""})};
+  const std::vector<Column> columns = {Column::from(words),
+                                       Column::from(flags),
+                                       Column::from(reals),
+                                       Column::from(ints),
+                                       Column::nulls(DataType(), 203),
+                                       Column::from(std::vector<std::string>{"", "", ""})};
   // Echo hands its argument back (nothing is copied back); Reassemble returns a fresh copy, which
   // crosses back through the worker's region.
   auto echo = make_process_actor(process_spec<Echo>("echo", "Echo", int64()), actor_context(0));
-  auto copy = make_process_actor(process_spec<Reassemble>("copy", "Reassemble", int64()), actor_context(1));
+  auto copy =
+      make_process_actor(process_spec<Reassemble>("copy", "Reassemble", int64()), actor_context(1));
   echo->start();
   copy->start();
   for (const Column& c : columns) {
-    for (auto [offset, length] : {std::pair<int64_t, int64_t>{0, c.size()}, {3, c.size() - 3},
-                                  {13, std::min<int64_t>(50, c.size() - 13)}, {1, 0}}) {
+    for (auto [offset, length] : {std::pair<int64_t, int64_t>{0, c.size()},
+                                  {3, c.size() - 3},
+                                  {13, std::min<int64_t>(50, c.size() - 13)},
+                                  {1, 0}}) {
       if (length < 0) continue;
       const Column piece = c.slice(std::min(offset, c.size()), length);
       const Batch batch(Schema({{"c", piece.type()}}), {piece});
@@ -118,7 +124,8 @@ TEST(ProcessData, A64MiBBatchRoundTripsAndResultsStayImmutable) {
     a[static_cast<size_t>(i)] = i * 3;
     b[static_cast<size_t>(i)] = -i;
   }
-  auto negate = make_process_actor(process_spec<Negate>("negate", "Negate", int64()), actor_context(0));
+  auto negate =
+      make_process_actor(process_spec<Negate>("negate", "Negate", int64()), actor_context(0));
   negate->start();
   // The first result is still held while the second batch runs: it must not change.
   const Column first = negate->call(int_batch(a));
@@ -148,13 +155,15 @@ TEST(ProcessData, AnArgumentHandedBackIsTheDriversOwnColumn) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wrestrict"
 #endif
-  for (int i = 0; i < 50; ++i) words.push_back(i % 4 ? std::optional<std::string>("w" + std::to_string(i)) : std::nullopt);
+  for (int i = 0; i < 50; ++i)
+    words.push_back(i % 4 ? std::optional<std::string>("w" + std::to_string(i)) : std::nullopt);
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
   const Column text = Column::from(words).slice(9, 30);
   const Column ids = Column::from(std::vector<int64_t>(40, 5)).slice(2, 30);
-  auto actor = make_process_actor(process_spec<PickSecond>("pick", "PickSecond", utf8()), actor_context(0));
+  auto actor =
+      make_process_actor(process_spec<PickSecond>("pick", "PickSecond", utf8()), actor_context(0));
   actor->start();
   const Column out = actor->call(Batch(Schema({{"id", int64()}, {"text", utf8()}}), {ids, text}));
   expect_same_column(out, text);
@@ -175,7 +184,8 @@ TEST(ProcessData, SmallResultsStayImmutableAcrossCalls) {
 }
 
 TEST(ProcessData, AUdfThatKeepsItsInputsSeesThemUnchanged) {
-  auto actor = make_process_actor(process_spec<Hoarder>("hoard", "Hoarder", int64()), actor_context(0));
+  auto actor =
+      make_process_actor(process_spec<Hoarder>("hoard", "Hoarder", int64()), actor_context(0));
   actor->start();
   std::vector<std::vector<int64_t>> batches;
   for (int64_t k = 0; k < 6; ++k) {
@@ -188,15 +198,16 @@ TEST(ProcessData, AUdfThatKeepsItsInputsSeesThemUnchanged) {
     const auto& prev = batches[k == 0 ? 0 : k - 1];
     ASSERT_EQ(out.size(), static_cast<int64_t>(batches[k].size()));
     for (size_t r = 0; r < batches[k].size(); ++r) {
-      EXPECT_EQ(out.value<int64_t>(static_cast<int64_t>(r)), prev[r % prev.size()]) << k << "/" << r;
+      EXPECT_EQ(out.value<int64_t>(static_cast<int64_t>(r)), prev[r % prev.size()])
+          << k << "/" << r;
     }
   }
   actor->stop();
 }
 
 TEST(ProcessData, ABatchWithoutColumnsKeepsItsRowCount) {
-  auto actor = make_process_actor(process_spec<Probe>("probe", "Probe", utf8(), {{"report", "ctx_actor"}}),
-                                  actor_context(4));
+  auto actor = make_process_actor(
+      process_spec<Probe>("probe", "Probe", utf8(), {{"report", "ctx_actor"}}), actor_context(4));
   actor->start();
   const Column out = actor->call(Batch::empty_with_rows(7));
   ASSERT_EQ(out.size(), 7);
@@ -224,7 +235,8 @@ class StderrCapture {
 
 size_t count(const std::string& text, const std::string& what) {
   size_t n = 0;
-  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + what.size())) ++n;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + what.size()))
+    ++n;
   return n;
 }
 
@@ -237,7 +249,8 @@ TEST(ProcessData, AChattyWorkerIsRelayedLineByLineWithoutStalling) {
         process_spec<Chatty>("chatty", "Chatty", int64(), {{"lines", kLines}, {"blob", kBlob}}),
         actor_context(0));
     actor->start();
-    for (int round = 0; round < 2; ++round) EXPECT_EQ(actor->call(int_batch({round})).value<int64_t>(0), round + 1);
+    for (int round = 0; round < 2; ++round)
+      EXPECT_EQ(actor->call(int_batch({round})).value<int64_t>(0), round + 1);
     actor->stop();
   }
   const std::string text = read_file(dir.file("stderr"));

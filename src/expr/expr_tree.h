@@ -1,0 +1,20 @@
+// Structural questions about expression trees: names, referenced columns, what they contain.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "expr/expr_node.h"
+
+namespace ember {
+
+/// The aggregate inside `e` (under any aliases); InvalidArgument when `e` is not one.
+const ExprNode& aggregate_of(const ExprNode& e);
+/// The column name a projection of `e` produces: alias, column name, UDF name, or to_string.
+std::string output_name(const ExprNode& e);
+/// Names of every column `e` reads.
+void referenced_columns(const ExprNode& e, std::set<std::string>& out);
+/// True if `e` contains a stateful UDF call.
+bool contains_stateful_udf(const ExprNode& e);
+
+}  // namespace ember

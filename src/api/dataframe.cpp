@@ -2,9 +2,10 @@
 #include "ember/dataframe.h"
 
 #include "exec/executor.h"
-#include "exec/file_scan_source.h"
-#include "exec/range_source.h"
-#include "exec/table_source.h"
+#include "exec/explain.h"
+#include "exec/sources/file_scan_source.h"
+#include "exec/sources/range_source.h"
+#include "exec/sources/table_source.h"
 #include "expr/type_check.h"
 #include "plan/logical_plan.h"
 

@@ -1,112 +1,86 @@
-// Translation of an optimized logical plan into pipelines.
-#include "exec/physical_plan.h"
+// Bottom-up translation: a source starts a pipeline, a streaming node adds an operator to it,
+// a breaker ends it and starts the next one reading the breaker's output.
+#include "exec/physical_planner.h"
 
 #include "ember/error.h"
-#include "expr/fused_program.h"
+#include "exec/operators/actor_pool_operator.h"
+#include "exec/operators/filter_operator.h"
+#include "exec/operators/project_operator.h"
+#include "exec/sinks/aggregate_sink.h"
+#include "exec/sinks/limit_sink.h"
+#include "exec/sinks/repartition_sink.h"
+#include "plan/logical_plan.h"
 
 namespace ember {
 
 namespace {
 
-PhysicalOp translate_op(const LogicalNode& n, PhysicalPlan& plan) {
-  PhysicalOp op;
-  op.schema = n.schema;
-  switch (n.kind) {
-    case NodeKind::Project:
-      op.kind = PhysicalOp::Kind::Project;
-      op.exprs = n.exprs;
-      // Compiled once here, not per batch; what the compiler does not cover stays null.
-      for (const auto& e : n.exprs)
-        op.programs.push_back(FusedProgram::compile(*e, n.child().schema));
-      break;
-    case NodeKind::Filter:
-      op.kind = PhysicalOp::Kind::Filter;
-      op.predicate = n.predicate;
-      op.predicate_program = FusedProgram::compile(*n.predicate, n.child().schema);
-      break;
-    case NodeKind::ActorPoolProject: {
-      op.kind = PhysicalOp::Kind::ActorPool;
-      op.pool = static_cast<int>(plan.pools.size());
-      plan.pools.push_back(n.udf);
-      const Schema& in = n.child().schema;
-      for (const auto& a : n.arg_columns) op.arg_indices.push_back(in.index_of(a));
-      op.arg_names = n.arg_names;
-      break;
-    }
-    default:
-      throw Error("internal: node kind cannot be a pipeline operator");
+class PhysicalPlanner {
+ public:
+  PhysicalPlan build(const LogicalNode& root) {
+    translate_tree(root);
+    plan_.schema = root.schema;
+    return std::move(plan_);
   }
-  return op;
-}
 
-PipelineEnd end_of(NodeKind breaker) {
-  switch (breaker) {
-    case NodeKind::Limit:
-      return PipelineEnd::Limit;
-    case NodeKind::Repartition:
-      return PipelineEnd::Repartition;
-    case NodeKind::Aggregate:
-      return PipelineEnd::Aggregate;
-    default:
-      throw Error("internal: node kind is not a pipeline breaker");
+ private:
+  void translate_tree(const LogicalNode& n) {
+    for (const auto& c : n.children) translate_tree(*c);
+    translate(n);
+    if (!plan_.pipelines.empty() && !plan_.pipelines.back().breaker)
+      plan_.pipelines.back().schema = n.schema;
   }
-}
 
-bool is_breaker(NodeKind kind) {
-  return kind == NodeKind::Limit || kind == NodeKind::Repartition || kind == NodeKind::Aggregate;
-}
-
-void build(const LogicalNode& top, PipelineEnd end, PhysicalPlan& plan);
-
-/// Appends the pipelines that compute the input of `breaker` and end in it.
-void build_breaker(const LogicalNode& breaker, PhysicalPlan& plan) {
-  build(breaker.child(), end_of(breaker.kind), plan);
-  Pipeline& p = plan.pipelines.back();
-  p.limit = breaker.limit;
-  p.num_partitions = breaker.num_partitions;
-  if (breaker.kind == NodeKind::Aggregate) {
-    p.aggregates = breaker.exprs;
-    p.aggregate_schema = breaker.schema;
+  /// The rules, one per node kind.
+  void translate(const LogicalNode& n) {
+    if (const auto* s = dynamic_cast<const SourceNode*>(&n)) return start(s->source, n.schema);
+    if (const auto* p = dynamic_cast<const ProjectNode*>(&n))
+      return current().add(
+          std::make_shared<ProjectOperator>(p->exprs, p->child().schema, p->schema));
+    if (const auto* f = dynamic_cast<const FilterNode*>(&n))
+      return current().add(std::make_shared<FilterOperator>(f->predicate, f->child().schema));
+    if (const auto* a = dynamic_cast<const ActorPoolProjectNode*>(&n)) return add_pool(*a);
+    if (const auto* l = dynamic_cast<const LimitNode*>(&n))
+      return end(std::make_shared<LimitSink>(l->limit, l->schema), n.schema);
+    if (const auto* r = dynamic_cast<const RepartitionNode*>(&n))
+      return end(std::make_shared<RepartitionSink>(r->num_partitions, r->schema), n.schema);
+    if (const auto* g = dynamic_cast<const AggregateNode*>(&n))
+      return end(std::make_shared<AggregateSink>(g->exprs, g->child().schema, g->schema),
+                 n.schema);
+    throw Error("internal: no physical operator for '" + n.describe() + "'");
   }
-}
 
-/// Builds the pipeline that ends at `top` (exclusive of breakers below it), appending the
-/// pipelines it depends on first.
-void build(const LogicalNode& top, PipelineEnd end, PhysicalPlan& plan) {
-  std::vector<const LogicalNode*> chain;
-  const LogicalNode* n = &top;
-  while (n->kind == NodeKind::Project || n->kind == NodeKind::Filter ||
-         n->kind == NodeKind::ActorPoolProject) {
-    chain.push_back(n);
-    n = &n->child();
+  void add_pool(const ActorPoolProjectNode& n) {
+    const int pool = static_cast<int>(plan_.pools.size());
+    plan_.pools.push_back(n.udf);
+    std::vector<int> arg_indices;
+    for (const auto& a : n.arg_columns) arg_indices.push_back(n.child().schema.index_of(a));
+    current().add(std::make_shared<ActorPoolOperator>(pool, std::move(arg_indices), n.arg_names,
+                                                      n.schema));
   }
-  Pipeline p;
-  if (n->kind == NodeKind::Source) {
-    p.source = n->source;
-  } else {
-    build_breaker(*n, plan);  // a breaker below: its input is a pipeline of its own
+
+  void start(std::shared_ptr<const Source> source, const Schema& schema) {
+    Pipeline p;
+    p.source = std::move(source);
+    p.schema = schema;
+    plan_.pipelines.push_back(std::move(p));
   }
-  for (auto it = chain.rbegin(); it != chain.rend(); ++it) p.ops.push_back(translate_op(**it, plan));
-  p.end = end;
-  p.schema = top.schema;
-  plan.pipelines.push_back(std::move(p));
-}
+
+  /// Ends the current pipeline in `breaker`; the next one reads what it gathered.
+  void end(std::shared_ptr<const PipelineBreaker> breaker, const Schema& output) {
+    current().breaker = std::move(breaker);
+    start(nullptr, output);
+  }
+
+  Pipeline& current() { return plan_.pipelines.back(); }
+
+  PhysicalPlan plan_;
+};
 
 }  // namespace
 
 PhysicalPlan plan_physical(const LogicalNode& optimized) {
-  PhysicalPlan plan;
-  plan.schema = optimized.schema;
-  if (is_breaker(optimized.kind)) {
-    // The query ends in a breaker: run it, then stream its output to the sink.
-    build_breaker(optimized, plan);
-    Pipeline out;
-    out.schema = optimized.schema;
-    plan.pipelines.push_back(std::move(out));
-  } else {
-    build(optimized, PipelineEnd::Output, plan);
-  }
-  return plan;
+  return PhysicalPlanner().build(optimized);
 }
 
 }  // namespace ember

@@ -1,9 +1,33 @@
 // Re-batching and re-sequencing around ActorPool::dispatch.
-#include "exec/pool_stage.h"
+#include "exec/operators/actor_pool_operator.h"
+
+#include "exec/query_context.h"
 
 namespace ember {
 
-PoolStage::PoolStage(const PhysicalOp& op, ActorPool& pool, std::function<void()> wake)
+ActorPoolOperator::ActorPoolOperator(int pool, std::vector<int> arg_indices,
+                                     std::vector<std::string> arg_names, Schema output)
+    : pool_(pool), arg_indices_(std::move(arg_indices)), arg_names_(std::move(arg_names)),
+      output_(std::move(output)) {}
+
+std::unique_ptr<AsyncOperatorState> ActorPoolOperator::local_state(
+    QueryContext& query, std::function<void()> wake) const {
+  return std::make_unique<PoolStage>(*this, query.pool(pool_), std::move(wake));
+}
+
+Batch ActorPoolOperator::arguments(const Batch& chunk) const {
+  std::vector<Column> args;
+  std::vector<Field> fields;
+  for (size_t i = 0; i < arg_indices_.size(); ++i) {
+    const Column& c = chunk.column(arg_indices_[i]);
+    args.push_back(c);
+    fields.push_back({arg_names_[i], c.type()});
+  }
+  return args.empty() ? Batch::empty_with_rows(chunk.num_rows())
+                      : Batch(Schema(std::move(fields)), std::move(args));
+}
+
+PoolStage::PoolStage(const ActorPoolOperator& op, ActorPool& pool, std::function<void()> wake)
     : op_(op), pool_(pool), wake_(std::move(wake)), batch_size_(pool.spec().batch_size) {
   // Two chunks per actor keep every actor busy; a few more absorb one slow chunk without
   // stalling the rest, while bounding the rows held for re-sequencing.
@@ -44,15 +68,7 @@ void PoolStage::flush() {
 }
 
 void PoolStage::dispatch(Batch chunk) {
-  std::vector<Column> args;
-  std::vector<Field> fields;
-  for (size_t i = 0; i < op_.arg_indices.size(); ++i) {
-    const Column& c = chunk.column(op_.arg_indices[i]);
-    args.push_back(c);
-    fields.push_back({op_.arg_names[i], c.type()});
-  }
-  Batch arg_batch = args.empty() ? Batch::empty_with_rows(chunk.num_rows())
-                                 : Batch(Schema(std::move(fields)), std::move(args));
+  Batch arg_batch = op_.arguments(chunk);
   int64_t seq = next_seq_++;
   inputs_.emplace(seq, std::move(chunk));
   {
@@ -89,7 +105,7 @@ std::optional<Batch> PoolStage::next_ready() {
   if (auto* err = std::get_if<std::exception_ptr>(&result)) std::rethrow_exception(*err);
   std::vector<Column> cols = input.columns();
   cols.push_back(std::get<Column>(std::move(result)));
-  return Batch(op_.schema, std::move(cols));
+  return Batch(op_.output(), std::move(cols));
 }
 
 bool PoolStage::drained() const { return flushed_ && next_emit_ == next_seq_; }

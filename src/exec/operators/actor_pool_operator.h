@@ -1,46 +1,66 @@
-// One partition's view of an actor pool: re-batching to batch_size, dispatch, and re-sequencing
-// results into input order within a bounded window.
+// A stateful UDF on an actor pool: each partition re-batches its rows to the UDF's batch_size,
+// dispatches them, and re-sequences the results into input order within a bounded window.
 #pragma once
 
 #include <cstdint>
-#include <deque>
-#include <functional>
 #include <map>
 #include <mutex>
-#include <optional>
+#include <string>
 #include <vector>
 
-#include "exec/physical_plan.h"
+#include "exec/async_operator.h"
 #include "udf/actor_pool.h"
 
 namespace ember {
 
-/// Owned by one partition driver. feed/flush/next_ready run on the driver's thread;
-/// complete() runs on actor threads.
-class PoolStage {
+/// Appends the UDF's result column to every input row. Plain data; see PoolStage for the state.
+class ActorPoolOperator final : public AsyncOperator {
  public:
-  /// `wake` is called (from an actor thread) after each completion.
-  PoolStage(const PhysicalOp& op, ActorPool& pool, std::function<void()> wake);
+  /// `pool` indexes the query's pools (PhysicalPlan::pools); the actors get the input columns
+  /// `arg_indices`, named `arg_names`; `output` is the input schema plus the result column.
+  ActorPoolOperator(int pool, std::vector<int> arg_indices, std::vector<std::string> arg_names,
+                    Schema output);
+  std::unique_ptr<AsyncOperatorState> local_state(QueryContext& query,
+                                                  std::function<void()> wake) const override;
+
+  int pool() const { return pool_; }
+  /// The batch the actors see for `chunk`: its argument columns, named as the UDF expects.
+  Batch arguments(const Batch& chunk) const;
+  const Schema& output() const { return output_; }
+
+ private:
+  int pool_;
+  std::vector<int> arg_indices_;
+  std::vector<std::string> arg_names_;
+  Schema output_;
+};
+
+/// One partition's view of an actor pool. feed/flush/next_ready run on the partition's driver
+/// thread; completions arrive on actor threads (or on the thread that cancels the pool).
+class PoolStage final : public AsyncOperatorState {
+ public:
+  /// `wake` is called after each completion, under the stage's lock.
+  PoolStage(const ActorPoolOperator& op, ActorPool& pool, std::function<void()> wake);
 
   /// Appends rows; dispatches every full batch_size chunk.
-  void feed(const Batch& input);
+  void feed(const Batch& input) override;
   /// Upstream ended: dispatches the remainder.
-  void flush();
+  void flush() override;
+  bool flushed() const override { return flushed_; }
   /// True while fewer than the window's chunks are in flight.
-  bool can_accept() const;
+  bool can_accept() const override;
   /// The next output batch in input order (input columns + the UDF's column), if it is back.
   /// Rethrows the call's error.
-  std::optional<Batch> next_ready();
+  std::optional<Batch> next_ready() override;
   /// Upstream ended and every chunk came back and was emitted.
-  bool drained() const;
-  bool flushed() const { return flushed_; }
-  int64_t in_flight() const;
+  bool drained() const override;
+  int64_t in_flight() const override;
 
  private:
   void dispatch(Batch chunk);
   void complete(int64_t seq, CallResult result);
 
-  const PhysicalOp& op_;
+  const ActorPoolOperator& op_;
   ActorPool& pool_;
   std::function<void()> wake_;
   int64_t batch_size_;

@@ -1,10 +1,10 @@
-// Projection and filtering of one batch.
-#include "exec/batch_transform.h"
+// Filtering of one batch: the compiled predicate straight into a bitmap where it can, else the
+// evaluator's mask.
+#include "exec/operators/filter_operator.h"
 
 #include <cstring>
 
 #include "core/bitmap.h"
-#include "ember/error.h"
 #include "expr/evaluate.h"
 #include "expr/fused_kernels.h"
 #include "expr/fused_program.h"
@@ -12,14 +12,6 @@
 namespace ember {
 
 namespace {
-
-// The compiled program when it can take this batch, else the node-by-node evaluator.
-Column evaluate_with(const FusedProgram* program, const ExprNode& e, const Batch& input) {
-  if (program) {
-    if (std::optional<Column> c = program->evaluate(input)) return std::move(*c);
-  }
-  return evaluate(e, input);
-}
 
 // A filter through the mask the predicate evaluates to (null counts as false).
 Batch filter_by_mask(const Batch& input, const Column& mask) {
@@ -61,8 +53,13 @@ Batch compress_rows(const Batch& input, const uint8_t* bits, int64_t k) {
   return Batch(input.schema(), std::move(cols));
 }
 
-Batch filter(const PhysicalOp& op, const Batch& input) {
-  if (const FusedProgram* program = op.predicate_program.get()) {
+}  // namespace
+
+FilterOperator::FilterOperator(ExprPtr predicate, const Schema& input)
+    : predicate_(std::move(predicate)), program_(FusedProgram::compile(*predicate_, input)) {}
+
+Batch FilterOperator::execute(const Batch& input) const {
+  if (const FusedProgram* program = program_.get()) {
     // The predicate goes straight into a reused bitmap: no mask column, no bool intermediate.
     thread_local std::vector<uint8_t> bits;
     bits.resize(static_cast<size_t>(bitmap::bytes_for(input.num_rows())));
@@ -72,23 +69,7 @@ Batch filter(const PhysicalOp& op, const Batch& input) {
       return compress_rows(input, bits.data(), *k);
     }
   }
-  return filter_by_mask(input, evaluate(*op.predicate, input));
-}
-
-}  // namespace
-
-Batch apply_transform(const PhysicalOp& op, const Batch& input) {
-  if (op.kind == PhysicalOp::Kind::Project) {
-    std::vector<Column> cols;
-    cols.reserve(op.exprs.size());
-    for (size_t i = 0; i < op.exprs.size(); ++i) {
-      const FusedProgram* program = i < op.programs.size() ? op.programs[i].get() : nullptr;
-      cols.push_back(evaluate_with(program, *op.exprs[i], input));
-    }
-    return Batch(op.schema, std::move(cols));
-  }
-  if (op.kind == PhysicalOp::Kind::Filter) return filter(op, input);
-  throw Error("internal: apply_transform on an actor pool op");
+  return filter_by_mask(input, evaluate(*predicate_, input));
 }
 
 }  // namespace ember

@@ -1,12 +1,24 @@
-// Stateless per-batch operators: projection and filter.
+// A filter: the rows of a batch for which the predicate is true (null counts as false).
 #pragma once
 
-#include "ember/batch.h"
-#include "exec/physical_plan.h"
+#include <memory>
+
+#include "exec/streaming_operator.h"
+#include "expr/expr_node.h"
 
 namespace ember {
 
-/// Applies a Project or Filter op to one batch. Pure: safe from any thread.
-Batch apply_transform(const PhysicalOp& op, const Batch& input);
+class FusedProgram;
+
+class FilterOperator final : public StreamingOperator {
+ public:
+  /// Compiles `predicate` for `input` once, here, not per batch.
+  FilterOperator(ExprPtr predicate, const Schema& input);
+  Batch execute(const Batch& input) const override;
+
+ private:
+  ExprPtr predicate_;
+  std::shared_ptr<const FusedProgram> program_;  ///< compiled, or null
+};
 
 }  // namespace ember

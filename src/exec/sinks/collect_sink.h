@@ -1,33 +1,29 @@
-// Sinks that keep batches in memory, per partition and in order.
+// The output sink of a query that collects: every row in memory, in partition order.
 #pragma once
 
-#include <atomic>
-#include <mutex>
-#include <vector>
-
-#include "exec/sink.h"
+#include "exec/output_sink.h"
 
 namespace ember {
 
-/// Keeps every batch; with a row limit, keeps the first `limit` rows in input order and
-/// reports satisfied() once the partitions before the open ones hold enough.
-class CollectSink : public Sink {
+/// Keeps every batch (with a limit >= 0, only the first `limit` rows in input order, and the
+/// pipeline is satisfied once the partitions before the open ones hold enough). The table
+/// holds the partitions' batches one after the other.
+class CollectSink final : public OutputSink {
  public:
-  explicit CollectSink(int num_partitions, int64_t limit = -1);
-  std::unique_ptr<PartitionSink> open(int partition) override;
-  bool satisfied() const override { return satisfied_.load(std::memory_order_acquire); }
-  /// The batches per partition, trimmed to the limit in order. Call after the pipeline ended.
-  std::vector<std::vector<Batch>> take_partitions();
+  explicit CollectSink(Schema schema, int64_t limit = -1)
+      : schema_(std::move(schema)), limit_(limit) {}
+  std::unique_ptr<GlobalSinkState> global_state(int num_partitions) const override;
+  std::unique_ptr<LocalSinkState> local_state(GlobalSinkState& global,
+                                              int partition) const override;
+  void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const override;
+  void combine(GlobalSinkState& global, LocalSinkState& local) const override;
+  bool full(const LocalSinkState& local) const override;
+  bool satisfied(const GlobalSinkState& global) const override;
+  Table finalize(GlobalSinkState& global) const override;
 
  private:
-  class Part;
-  void partition_finished(int partition);
+  Schema schema_;
   int64_t limit_;
-  std::mutex mu_;
-  std::vector<std::vector<Batch>> parts_;
-  std::vector<int64_t> rows_;
-  std::vector<bool> finished_;
-  std::atomic<bool> satisfied_{false};
 };
 
 }  // namespace ember

@@ -1,5 +1,5 @@
 // Adapts the io layer's scans to the Source interface.
-#include "exec/file_scan_source.h"
+#include "exec/sources/file_scan_source.h"
 
 #include <set>
 

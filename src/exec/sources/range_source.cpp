@@ -1,5 +1,5 @@
 // Generates id batches directly into int64 buffers.
-#include "exec/range_source.h"
+#include "exec/sources/range_source.h"
 
 #include <algorithm>
 

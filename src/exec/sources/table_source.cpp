@@ -1,5 +1,5 @@
 // Serves in-memory partitions as zero-copy slices.
-#include "exec/table_source.h"
+#include "exec/sources/table_source.h"
 
 #include "ember/error.h"
 

@@ -3,9 +3,10 @@
 
 #include "api/dataframe_access.h"
 #include "exec/executor.h"
-#include "exec/file_scan_source.h"
-#include "exec/range_source.h"
-#include "exec/table_source.h"
+#include "exec/explain.h"
+#include "exec/sources/file_scan_source.h"
+#include "exec/sources/range_source.h"
+#include "exec/sources/table_source.h"
 #include "expr/expr_access.h"
 #include "expr/type_check.h"
 #include "plan/logical_plan.h"

@@ -5,14 +5,12 @@
 #include <cmath>
 #include <optional>
 
-#include "ember/error.h"
-#include "exec/aggregate_sink.h"
-#include "exec/collect_sink.h"
-#include "exec/file_sink.h"
+#include "exec/physical_planner.h"
 #include "exec/pipeline_runner.h"
 #include "exec/pool_set.h"
 #include "exec/progress_bar.h"
-#include "exec/table_source.h"
+#include "exec/sinks/collect_sink.h"
+#include "exec/sinks/file_sink.h"
 #include "io/output/output_dir.h"
 #include "io/output/staged_output.h"
 #include "plan/optimizer.h"
@@ -30,75 +28,33 @@ std::vector<PoolRequest> pool_requests(const PhysicalPlan& plan) {
   return out;
 }
 
-std::vector<Batch> flatten(std::vector<std::vector<Batch>> partitions) {
-  std::vector<Batch> all;
-  for (auto& part : partitions)
-    for (auto& b : part) all.push_back(std::move(b));
-  return all;
-}
-
-std::unique_ptr<Sink> make_output_sink(const QueryOutput& out, const Schema& schema, int parts) {
+/// The sink of the query's last pipeline: where its rows go.
+std::unique_ptr<OutputSink> make_output_sink(const QueryOutput& out, const Schema& schema) {
   if (out.kind == QueryOutput::Kind::Csv)
     return std::make_unique<FileSink>(out.dir, schema, FileFormat::Csv);
   if (out.kind == QueryOutput::Kind::Jsonl)
     return std::make_unique<FileSink>(out.dir, schema, FileFormat::Jsonl);
-  return std::make_unique<CollectSink>(parts);
+  return std::make_unique<CollectSink>(schema);
 }
 
-std::unique_ptr<Sink> make_sink(const Pipeline& p, const QueryOutput& out, int parts) {
-  switch (p.end) {
-    case PipelineEnd::Output:
-      return make_output_sink(out, p.schema, parts);
-    case PipelineEnd::Limit:
-      return std::make_unique<CollectSink>(parts, p.limit);
-    case PipelineEnd::Repartition:
-      return std::make_unique<CollectSink>(parts);
-    case PipelineEnd::Aggregate:
-      return std::make_unique<AggregateSink>(p.aggregates, p.schema, p.aggregate_schema, parts);
-  }
-  throw Error("internal: unknown pipeline end");
-}
-
-/// A query that writes files commits only a complete set: every partition's part must exist.
-void check_every_part_written(const Sink& sink, const Source& source) {
-  const auto* files = dynamic_cast<const FileSink*>(&sink);
-  if (files == nullptr || files->parts_written() == source.num_partitions()) return;
-  // Broken invariant: the pipeline ended without an error but some partition never finished.
-  throw Error("internal: only " + std::to_string(files->parts_written()) + " of " +
-              std::to_string(source.num_partitions()) +
-              " output files were written; the output directory is left as it was");
-}
-
-/// The source that carries a breaker's output into the next pipeline.
-std::shared_ptr<const Source> carry(const Pipeline& p, Sink& sink) {
-  if (p.end == PipelineEnd::Aggregate)
-    return std::make_shared<TableSource>(static_cast<AggregateSink&>(sink).result(), 1,
-                                         "Aggregate");
-  auto& collected = static_cast<CollectSink&>(sink);
-  if (p.end == PipelineEnd::Limit)
-    return std::make_shared<TableSource>(p.schema, collected.take_partitions(),
-                                         "Limit " + std::to_string(p.limit));
-  return std::make_shared<TableSource>(Table(p.schema, flatten(collected.take_partitions())),
-                                       p.num_partitions, "Repartition");
-}
-
-/// Runs the pipelines in order; each breaker's output becomes the next pipeline's source.
-Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const QueryOutput& out,
+/// Runs the pipelines in order on this (the driver) thread; each breaker's output becomes the
+/// next pipeline's source, and the last one's output sink yields the query's table.
+Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputSink& output,
                     int threads) {
   std::shared_ptr<const Source> carried;
   Table result(plan.schema, {});
   for (const Pipeline& p : plan.pipelines) {
     const Source& source = p.source ? *p.source : *carried;
-    if (p.end == PipelineEnd::Output) query.rows_out = 0;  // count the query's output only
-    std::unique_ptr<Sink> sink = make_sink(p, out, source.num_partitions());
-    run_pipeline(query, p, source, *sink, threads);
+    const Sink* sink = &output;
+    if (p.breaker) sink = p.breaker.get();
+    if (!p.breaker) query.rows_out = 0;  // count the query's output only
+    std::unique_ptr<GlobalSinkState> state = sink->global_state(source.num_partitions());
+    run_pipeline(query, p, source, *sink, *state, threads);
     if (std::exception_ptr e = query.error()) std::rethrow_exception(e);
-    if (p.end == PipelineEnd::Output) check_every_part_written(*sink, source);
-    if (p.end != PipelineEnd::Output) {
-      carried = carry(p, *sink);
-    } else if (auto* collected = dynamic_cast<CollectSink*>(sink.get())) {
-      result = Table(plan.schema, flatten(collected->take_partitions()));
-    }
+    if (p.breaker)
+      carried = p.breaker->finalize(*state);
+    else
+      result = output.finalize(*state);
   }
   return result;
 }
@@ -153,9 +109,12 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
   QueryResult result;
   {
     ProgressBar progress(query, options.progress);
+    std::unique_ptr<OutputSink> sink = make_output_sink(writing, physical.schema);
     result.table =
-        run_pipelines(query, physical, writing, pipeline_threads(options, lease.cpus_left()));
+        run_pipelines(query, physical, *sink, pipeline_threads(options, lease.cpus_left()));
   }
+  // Teardown on this, the driver thread: joins the actor threads (their UDFs' destructors run
+  // there) and waits for worker processes. On an error, ~PoolSet does the same.
   pools.stop();
   if (output) output->commit();  // the whole query succeeded: the new set replaces the old
   result.stats = collect_stats(pools, lease);

@@ -5,7 +5,7 @@
 
 #include "ember/query_stats.h"
 #include "ember/run_options.h"
-#include "plan/logical_plan.h"
+#include "plan/logical_node.h"
 
 namespace ember {
 
@@ -27,8 +27,5 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
 /// Pipeline threads for a query: RunOptions::threads if set, else the CPUs the actor pools
 /// leave free, and never fewer than one (so pools holding every CPU cannot starve the scan).
 int pipeline_threads(const RunOptions& options, double cpus_left);
-
-/// The text of DataFrame::explain().
-std::string explain_plan(const NodePtr& plan, const RunOptions& options);
 
 }  // namespace ember

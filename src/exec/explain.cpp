@@ -1,8 +1,10 @@
 // DataFrame::explain(): plans, actor pools and the resource budget.
+#include "exec/explain.h"
+
 #include <sstream>
 
 #include "exec/executor.h"
-#include "exec/physical_plan.h"
+#include "exec/physical_planner.h"
 #include "plan/optimizer.h"
 #include "resources/resource_pool.h"
 #include "resources/resource_units.h"

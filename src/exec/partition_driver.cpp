@@ -1,42 +1,31 @@
 // The per-partition state machine.
 #include "exec/partition_driver.h"
 
-#include "exec/batch_transform.h"
-
 namespace ember {
 
 PartitionDriver::PartitionDriver(QueryContext& query, const Pipeline& pipeline,
-                                 const Source& source, int partition, Sink& sink,
-                                 TaskScheduler& scheduler)
-    : query_(query), source_(source), partition_(partition), sink_(sink), scheduler_(scheduler) {
-  segments_.emplace_back();
-  for (const auto& op : pipeline.ops) {
-    if (op.kind == PhysicalOp::Kind::ActorPool) {
-      stages_.push_back(std::make_unique<PoolStage>(op, query.pool(op.pool),
-                                                    [this] { scheduler_.wake(this); }));
-      segments_.emplace_back();
-    } else {
-      segments_.back().push_back(&op);
-    }
-  }
+                                 const Source& source, int partition, const Sink& sink,
+                                 GlobalSinkState& sink_state, TaskScheduler& scheduler)
+    : query_(query), pipeline_(pipeline), source_(source), partition_(partition), sink_(sink),
+      sink_state_(sink_state), scheduler_(scheduler) {
+  for (const auto& op : pipeline.stages)
+    stages_.push_back(op->local_state(query, [this] { scheduler_.wake(this); }));
 }
 
 Task::Step PartitionDriver::run() {
   try {
     // A few morsels per turn, then yield so other partitions share the threads.
     for (int turn = 0; turn < 4; ++turn) {
-      if (!stopping_ && (query_.cancelled() || sink_.satisfied())) stopping_ = true;
-      if (!stopping_ && part_sink_ && part_sink_->full()) {
+      if (!stopping_ && (query_.cancelled() || sink_.satisfied(sink_state_))) stopping_ = true;
+      if (!stopping_ && local_ && sink_.full(*local_)) {
         // This partition alone met the limit: it is complete without more input.
         stopping_ = true;
-        part_sink_->finish();
-        query_.partitions_done.fetch_add(1, std::memory_order_relaxed);
+        finish_partition();
       }
       if (stopping_) return stop();
       if (!step()) return Step::Blocked;
       if (source_done_ && (stages_.empty() || stages_.back()->drained())) {
-        part_sink_->finish();
-        query_.partitions_done.fetch_add(1, std::memory_order_relaxed);
+        finish_partition();
         return Step::Done;
       }
     }
@@ -48,6 +37,11 @@ Task::Step PartitionDriver::run() {
   }
 }
 
+void PartitionDriver::finish_partition() {
+  sink_.combine(sink_state_, *local_);
+  query_.partitions_done.fetch_add(1, std::memory_order_relaxed);
+}
+
 Task::Step PartitionDriver::stop() {
   // Completions still to come hold a pointer to this driver: end only when none are left.
   return in_flight() == 0 ? Step::Done : Step::Blocked;
@@ -55,7 +49,7 @@ Task::Step PartitionDriver::stop() {
 
 /// One unit of progress; false when nothing could be done (waiting for actors).
 bool PartitionDriver::step() {
-  if (!part_sink_) part_sink_ = sink_.open(partition_);
+  if (!local_) local_ = sink_.local_state(sink_state_, partition_);
   if (!reader_) reader_ = source_.open(partition_, kMorselRows);
   bool progress = drain_stages();
   if (!source_done_ && (stages_.empty() || stages_.front()->can_accept())) {
@@ -84,7 +78,7 @@ void PartitionDriver::push(size_t segment, Batch batch) {
   // Expressions evaluate a column per node: over cache-sized slices of a morsel those
   // intermediates stay in cache instead of streaming through memory.
   const int64_t n = batch.num_rows();
-  if (!segments_[segment].empty() && n > kEvalRows) {
+  if (!pipeline_.segments[segment].empty() && n > kEvalRows) {
     for (int64_t off = 0; off < n; off += kEvalRows)
       push_slice(segment, batch.slice(off, std::min(kEvalRows, n - off)));
     return;
@@ -93,15 +87,15 @@ void PartitionDriver::push(size_t segment, Batch batch) {
 }
 
 void PartitionDriver::push_slice(size_t segment, Batch batch) {
-  for (const PhysicalOp* op : segments_[segment]) {
-    batch = apply_transform(*op, batch);
+  for (const auto& op : pipeline_.segments[segment]) {
+    batch = op->execute(batch);
     if (batch.num_rows() == 0) return;
   }
   if (segment < stages_.size()) {
     stages_[segment]->feed(batch);
   } else {
     query_.rows_out.fetch_add(batch.num_rows(), std::memory_order_relaxed);
-    part_sink_->consume(batch);
+    sink_.sink(sink_state_, *local_, batch);
   }
 }
 

@@ -1,11 +1,10 @@
-// Drives one partition through a pipeline: read, transform, feed actor pools, sink.
+// Drives one partition through a pipeline: read, transform, feed asynchronous operators, sink.
 #pragma once
 
 #include <memory>
 #include <vector>
 
 #include "exec/physical_plan.h"
-#include "exec/pool_stage.h"
 #include "exec/query_context.h"
 #include "exec/sink.h"
 #include "exec/task_scheduler.h"
@@ -17,13 +16,14 @@ inline constexpr int64_t kMorselRows = 64 * 1024;
 /// Rows per expression evaluation: 8K int64 values (64 KiB) per intermediate column fit in L2.
 inline constexpr int64_t kEvalRows = 8 * 1024;
 
-/// A resumable task for one partition. The pipeline's ops are cut at each actor pool into
-/// segments; segment k's output feeds pool stage k, and the last segment feeds the sink.
-/// run() never waits for an actor: it returns Blocked and is woken by a completion.
+/// A resumable task for one partition. Segment k of the pipeline's streaming operators feeds
+/// asynchronous stage k; the last segment feeds the sink. run() never waits for an actor: it
+/// returns Blocked and is woken by a completion.
 class PartitionDriver : public Task {
  public:
   PartitionDriver(QueryContext& query, const Pipeline& pipeline, const Source& source,
-                  int partition, Sink& sink, TaskScheduler& scheduler);
+                  int partition, const Sink& sink, GlobalSinkState& sink_state,
+                  TaskScheduler& scheduler);
   Step run() override;
   int partition() const { return partition_; }
 
@@ -33,17 +33,19 @@ class PartitionDriver : public Task {
   void push_slice(size_t segment, Batch batch);
   bool drain_stages();
   int64_t in_flight() const;
+  void finish_partition();
   Step stop();
 
   QueryContext& query_;
+  const Pipeline& pipeline_;
   const Source& source_;
   int partition_;
-  Sink& sink_;
+  const Sink& sink_;
+  GlobalSinkState& sink_state_;
   TaskScheduler& scheduler_;
   std::unique_ptr<BatchReader> reader_;
-  std::unique_ptr<PartitionSink> part_sink_;
-  std::vector<std::vector<const PhysicalOp*>> segments_;  ///< stateless ops between stages
-  std::vector<std::unique_ptr<PoolStage>> stages_;
+  std::unique_ptr<LocalSinkState> local_;
+  std::vector<std::unique_ptr<AsyncOperatorState>> stages_;
   bool source_done_ = false;
   bool stopping_ = false;  ///< cancelled or limit met: wait for in-flight work, then end
 };

@@ -1,52 +1,41 @@
-// The physical plan: pipelines of operators between sources and sinks, and the actor pools.
+// The physical plan: pipelines of operators from a source to a sink, and the actor pools.
 #pragma once
 
 #include <memory>
-#include <string>
 #include <vector>
 
-#include "plan/logical_plan.h"
+#include "exec/async_operator.h"
+#include "exec/pipeline_breaker.h"
+#include "exec/streaming_operator.h"
+#include "plan/source.h"
+#include "udf/udf_spec.h"
 
 namespace ember {
 
-class FusedProgram;
-
-/// One operator of a pipeline. Plain data; per-partition state lives in the driver.
-struct PhysicalOp {
-  enum class Kind { Project, Filter, ActorPool };
-  Kind kind = Kind::Project;
-  Schema schema;                ///< output schema
-  std::vector<ExprPtr> exprs;   ///< Project
-  ExprPtr predicate;            ///< Filter
-  /// Project: exprs compiled for the input schema, one per expr (null: evaluated node by node).
-  std::vector<std::shared_ptr<const FusedProgram>> programs;
-  std::shared_ptr<const FusedProgram> predicate_program;  ///< Filter: compiled, or null
-  int pool = -1;                ///< ActorPool: index into PhysicalPlan::pools
-  std::vector<int> arg_indices; ///< ActorPool: input columns sent to the actors
-  std::vector<std::string> arg_names;
-};
-
-/// How a pipeline ends: in the query's sink, or in a breaker whose output feeds the next one.
-enum class PipelineEnd { Output, Limit, Repartition, Aggregate };
-
+/// One pipeline: rows stream from its source through its operators into its sink.
 struct Pipeline {
-  std::shared_ptr<const Source> source;  ///< null: the previous pipeline's output
-  std::vector<PhysicalOp> ops;
-  PipelineEnd end = PipelineEnd::Output;
-  int64_t limit = 0;       ///< PipelineEnd::Limit
-  int num_partitions = 0;  ///< PipelineEnd::Repartition
-  std::vector<ExprPtr> aggregates;  ///< PipelineEnd::Aggregate: over this pipeline's output
-  Schema aggregate_schema;          ///< PipelineEnd::Aggregate: the one-row result's schema
-  Schema schema;           ///< output schema
+  /// Where partitions come from; null: the previous pipeline's breaker's output.
+  std::shared_ptr<const Source> source;
+  /// The streaming operators, cut at each asynchronous one: segments[k] feeds stages[k], and
+  /// the last segment feeds the sink (so segments.size() == stages.size() + 1).
+  std::vector<std::vector<std::shared_ptr<const StreamingOperator>>> segments{1};
+  std::vector<std::shared_ptr<const AsyncOperator>> stages;
+  /// The breaker this pipeline ends in; null: the query's output sink.
+  std::shared_ptr<const PipelineBreaker> breaker;
+  Schema schema;  ///< the rows the sink receives
+
+  void add(std::shared_ptr<const StreamingOperator> op) { segments.back().push_back(std::move(op)); }
+  void add(std::shared_ptr<const AsyncOperator> op) {
+    stages.push_back(std::move(op));
+    segments.emplace_back();
+  }
 };
 
 struct PhysicalPlan {
-  std::vector<Pipeline> pipelines;  ///< run in order
+  std::vector<Pipeline> pipelines;  ///< run in order; the last ends in the output sink
+  /// The actor pools the query starts before any pipeline runs (ActorPoolOperator::pool).
   std::vector<std::shared_ptr<const UdfSpec>> pools;
-  Schema schema;
+  Schema schema;  ///< the query's output
 };
-
-/// Translates an optimized logical plan.
-PhysicalPlan plan_physical(const LogicalNode& optimized);
 
 }  // namespace ember

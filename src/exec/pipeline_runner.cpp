@@ -1,4 +1,4 @@
-// Partition activation and completion tracking.
+// Partition activation and completion tracking, and the driver thread's wait.
 #include "exec/pipeline_runner.h"
 
 #include <condition_variable>
@@ -13,27 +13,44 @@ namespace {
 
 class Activation {
  public:
-  Activation(QueryContext& query, const Pipeline& pipeline, const Source& source, Sink& sink,
-             int threads)
+  Activation(QueryContext& query, const Pipeline& pipeline, const Source& source,
+             const Sink& sink, GlobalSinkState& sink_state, int threads)
       : query_(query), pipeline_(pipeline), source_(source), sink_(sink),
-        total_(source.num_partitions()),
+        sink_state_(sink_state), total_(source.num_partitions()),
         // Enough partitions to keep every thread and actor fed; few enough to bound memory.
         max_active_(std::max(4, 2 * threads)),
-        scheduler_(threads, [this](Task*) { on_done(); }) {}
+        scheduler_(threads, [this](Task*) { on_done(); }) {
+    query_.on_cancel([this] {
+      std::lock_guard<std::mutex> lock(mu_);
+      cv_.notify_all();
+    });
+  }
+  ~Activation() { query_.on_cancel(nullptr); }
 
+  /// The driver thread's part: starts partitions, and waits for them to end. A failure wakes
+  /// it to cancel the pools, so that no pipeline thread ever does.
   void run() {
     std::unique_lock<std::mutex> lock(mu_);
     activate();
-    cv_.wait(lock, [&] { return active_ == 0 && (next_ == total_ || stopped()); });
+    bool pools_cancelled = false;
+    while (true) {
+      cv_.wait(lock, [&] { return finished() || (query_.cancelled() && !pools_cancelled); });
+      if (!query_.cancelled() || pools_cancelled) return;
+      pools_cancelled = true;
+      lock.unlock();
+      query_.cancel_pools();  // refused work completes here and wakes its partitions
+      lock.lock();
+    }
   }
 
  private:
-  bool stopped() const { return query_.cancelled() || sink_.satisfied(); }
+  bool stopped() const { return query_.cancelled() || sink_.satisfied(sink_state_); }
+  bool finished() const { return active_ == 0 && (next_ == total_ || stopped()); }  // mu_ held
 
   void activate() {  // mu_ held
     while (active_ < max_active_ && next_ < total_ && !stopped()) {
       drivers_.push_back(std::make_unique<PartitionDriver>(query_, pipeline_, source_, next_,
-                                                           sink_, scheduler_));
+                                                           sink_, sink_state_, scheduler_));
       ++next_;
       ++active_;
       scheduler_.wake(drivers_.back().get());
@@ -50,7 +67,8 @@ class Activation {
   QueryContext& query_;
   const Pipeline& pipeline_;
   const Source& source_;
-  Sink& sink_;
+  const Sink& sink_;
+  GlobalSinkState& sink_state_;
   int total_;
   int max_active_;
   std::mutex mu_;
@@ -64,9 +82,9 @@ class Activation {
 }  // namespace
 
 void run_pipeline(QueryContext& query, const Pipeline& pipeline, const Source& source,
-                  Sink& sink, int threads) {
+                  const Sink& sink, GlobalSinkState& sink_state, int threads) {
   query.partitions_total.fetch_add(source.num_partitions());
-  Activation activation(query, pipeline, source, sink, threads);
+  Activation activation(query, pipeline, source, sink, sink_state, threads);
   activation.run();
 }
 

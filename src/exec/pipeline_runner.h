@@ -7,11 +7,13 @@
 
 namespace ember {
 
-/// Runs every partition of `source` through `pipeline` into `sink`, at most a bounded number
-/// of partitions at a time (in partition order), so memory stays bounded for streaming sinks.
-/// Returns when all partitions are done, the sink is satisfied, or the query was cancelled
-/// (then query.error() holds why); never leaves work in flight behind it.
+/// Runs every partition of `source` through `pipeline` into `sink` (whose state for this run is
+/// `sink_state`), at most a bounded number of partitions at a time (in partition order), so
+/// memory stays bounded for streaming sinks. Call on the query's driver thread: it waits here,
+/// and when the query fails it cancels the pools here, not on a pipeline thread. Returns when
+/// all partitions are done, the sink is satisfied, or the query was cancelled (then
+/// query.error() holds why); never leaves work in flight behind it.
 void run_pipeline(QueryContext& query, const Pipeline& pipeline, const Source& source,
-                  Sink& sink, int threads);
+                  const Sink& sink, GlobalSinkState& sink_state, int threads);
 
 }  // namespace ember

@@ -1,38 +1,40 @@
-// State shared by every thread working on one query: cancellation, the first error, counters.
+// State shared by every thread working on one query: cancellation, the first error, counters,
+// and the query's actor pools.
 #pragma once
 
 #include <atomic>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
 
-#include "ember/error.h"
 #include "udf/actor_pool.h"
 
 namespace ember {
 
+/// Threads: the query's driver thread (the one that called execute/collect) makes it and owns
+/// the pools; pipeline threads only read it, count, and fail(). A pipeline thread never calls a
+/// pool's cancel() or stop(): those run on the driver thread (see cancel_pools).
 class QueryContext {
  public:
   explicit QueryContext(std::vector<std::unique_ptr<ActorPool>>& pools) : pools_(pools) {}
 
-  /// Records the first real error and cancels the query. Thread-safe.
-  void fail(std::exception_ptr e) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (!error_ && !is_cancelled_error(e)) error_ = e;
-    }
-    cancelled_.store(true, std::memory_order_release);
-    // Queued batches will not be needed: cancel them now so the query stops promptly. Every
-    // pool at once and without waiting, so that none goes on starting workers while another
-    // finishes a long call; the executor joins the pools when the query ends.
-    for (auto& p : pools_) p->cancel();
-  }
+  /// Records the first real error and marks the query cancelled, then runs the driver's
+  /// wake-up (see on_cancel) so that the driver thread cancels the pools. Touches no pool and
+  /// waits for nothing but a short lock: safe from any thread, concurrently.
+  void fail(std::exception_ptr e);
   bool cancelled() const { return cancelled_.load(std::memory_order_acquire); }
-  std::exception_ptr error() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return error_;
-  }
+  std::exception_ptr error() const;
+
+  /// Driver thread: `wake` runs (on the failing thread, under this context's lock, so it must
+  /// not block) each time fail() is called; null removes it.
+  void on_cancel(std::function<void()> wake);
+  /// Driver thread only: ends the service of every pool without waiting for it
+  /// (ActorPool::cancel), so that queued work completes at once and the partitions waiting for
+  /// it can end. Refused work completes on this thread. Idempotent.
+  void cancel_pools();
+
   ActorPool& pool(int i) { return *pools_.at(static_cast<size_t>(i)); }
   const std::vector<std::unique_ptr<ActorPool>>& pools() const { return pools_; }
 
@@ -42,18 +44,11 @@ class QueryContext {
   std::atomic<int64_t> partitions_total{0};
 
  private:
-  static bool is_cancelled_error(std::exception_ptr e) {
-    try {
-      std::rethrow_exception(e);
-    } catch (const Cancelled&) {
-      return true;
-    } catch (...) {
-      return false;
-    }
-  }
   mutable std::mutex mu_;
-  std::exception_ptr error_;
+  std::exception_ptr error_;         // guarded by mu_
+  std::function<void()> on_cancel_;  // guarded by mu_
   std::atomic<bool> cancelled_{false};
+  bool pools_cancelled_ = false;  // driver thread only
   std::vector<std::unique_ptr<ActorPool>>& pools_;
 };
 

@@ -1,4 +1,5 @@
-// Where a pipeline's partitions end: collected in memory, written to files, or limited.
+// The role of a pipeline's end: a sink that partitions feed in parallel, with state per
+// partition (local) and per pipeline run (global): Sink -> Combine -> Finalize.
 #pragma once
 
 #include <memory>
@@ -7,24 +8,57 @@
 
 namespace ember {
 
-/// Receives one partition's batches in order. Used by one thread at a time.
-class PartitionSink {
+/// A sink's state for one run of its pipeline, shared by every partition: whatever the sink
+/// gathers. Made and finalized on the query's driver thread; between those, partitions reach it
+/// concurrently, so it guards itself.
+class GlobalSinkState {
  public:
-  virtual ~PartitionSink() = default;
-  virtual void consume(const Batch& batch) = 0;
-  /// The partition's input ended normally. Not called when the query fails or stops early.
-  virtual void finish() = 0;
-  /// True when this partition needs no more rows (a limit was reached); its driver stops.
-  virtual bool full() const { return false; }
+  virtual ~GlobalSinkState() = default;
+  /// This state as the sink's own type; each sink is handed only the states it made.
+  template <class T>
+  T& as() {
+    return static_cast<T&>(*this);
+  }
+  template <class T>
+  const T& as() const {
+    return static_cast<const T&>(*this);
+  }
 };
 
-/// A pipeline's sink: one PartitionSink per partition. Thread-safe.
+/// A sink's state for one partition: used by one thread at a time, needs no locks.
+class LocalSinkState {
+ public:
+  virtual ~LocalSinkState() = default;
+  template <class T>
+  T& as() {
+    return static_cast<T&>(*this);
+  }
+  template <class T>
+  const T& as() const {
+    return static_cast<const T&>(*this);
+  }
+};
+
+/// Where a pipeline's partitions end. Plain data made by the physical planner (const); all it
+/// gathers lives in its states. See PipelineBreaker and OutputSink for what finalize yields.
 class Sink {
  public:
   virtual ~Sink() = default;
-  virtual std::unique_ptr<PartitionSink> open(int partition) = 0;
-  /// True when the whole pipeline needs no more input (a global limit was met).
-  virtual bool satisfied() const { return false; }
+  /// A fresh state for one run over `num_partitions` partitions. Driver thread.
+  virtual std::unique_ptr<GlobalSinkState> global_state(int num_partitions) const = 0;
+  /// The state of `partition`, made on the pipeline thread that starts it.
+  virtual std::unique_ptr<LocalSinkState> local_state(GlobalSinkState& global,
+                                                      int partition) const = 0;
+  /// One batch of a partition, in the partition's order.
+  virtual void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const = 0;
+  /// The partition's input ended normally (or it is full()): its local state merges into the
+  /// global one. Not called for a partition of a query that fails or stops early.
+  virtual void combine(GlobalSinkState& global, LocalSinkState& local) const = 0;
+  /// True when this partition needs no more rows (it met a limit alone): it ends, combined.
+  virtual bool full(const LocalSinkState&) const { return false; }
+  /// True when the whole pipeline needs no more input (a global limit was met): partitions
+  /// stop without combining. Any thread.
+  virtual bool satisfied(const GlobalSinkState&) const { return false; }
 };
 
 }  // namespace ember

@@ -1,7 +1,7 @@
 // Column pruning: computed columns that nothing above reads are not computed at all.
 #pragma once
 
-#include "plan/logical_plan.h"
+#include "plan/logical_node.h"
 
 namespace ember {
 

@@ -1,0 +1,86 @@
+// Bottom-up translation: a source starts a pipeline, a streaming node adds an operator to it,
+// a breaker ends it and starts the next one reading the breaker's output.
+#include "exec/physical_planner.h"
+
+#include "ember/error.h"
+#include "exec/operators/actor_pool_operator.h"
+#include "exec/operators/filter_operator.h"
+#include "exec/operators/project_operator.h"
+#include "exec/sinks/aggregate_sink.h"
+#include "exec/sinks/limit_sink.h"
+#include "exec/sinks/repartition_sink.h"
+#include "plan/logical_plan.h"
+
+namespace ember {
+
+namespace {
+
+class PhysicalPlanner {
+ public:
+  PhysicalPlan build(const LogicalNode& root) {
+    translate_tree(root);
+    plan_.schema = root.schema;
+    return std::move(plan_);
+  }
+
+ private:
+  void translate_tree(const LogicalNode& n) {
+    for (const auto& c : n.children) translate_tree(*c);
+    translate(n);
+    if (!plan_.pipelines.empty() && !plan_.pipelines.back().breaker)
+      plan_.pipelines.back().schema = n.schema;
+  }
+
+  /// The rules, one per node kind.
+  void translate(const LogicalNode& n) {
+    if (const auto* s = dynamic_cast<const SourceNode*>(&n)) return start(s->source, n.schema);
+    if (const auto* p = dynamic_cast<const ProjectNode*>(&n))
+      return current().add(
+          std::make_shared<ProjectOperator>(p->exprs, p->child().schema, p->schema));
+    if (const auto* f = dynamic_cast<const FilterNode*>(&n))
+      return current().add(std::make_shared<FilterOperator>(f->predicate, f->child().schema));
+    if (const auto* a = dynamic_cast<const ActorPoolProjectNode*>(&n)) return add_pool(*a);
+    if (const auto* l = dynamic_cast<const LimitNode*>(&n))
+      return end(std::make_shared<LimitSink>(l->limit, l->schema), n.schema);
+    if (const auto* r = dynamic_cast<const RepartitionNode*>(&n))
+      return end(std::make_shared<RepartitionSink>(r->num_partitions, r->schema), n.schema);
+    if (const auto* g = dynamic_cast<const AggregateNode*>(&n))
+      return end(std::make_shared<AggregateSink>(g->exprs, g->child().schema, g->schema),
+                 n.schema);
+    throw Error("internal: no physical operator for '" + n.describe() + "'");
+  }
+
+  void add_pool(const ActorPoolProjectNode& n) {
+    const int pool = static_cast<int>(plan_.pools.size());
+    plan_.pools.push_back(n.udf);
+    std::vector<int> arg_indices;
+    for (const auto& a : n.arg_columns) arg_indices.push_back(n.child().schema.index_of(a));
+    current().add(std::make_shared<ActorPoolOperator>(pool, std::move(arg_indices), n.arg_names,
+                                                      n.schema));
+  }
+
+  void start(std::shared_ptr<const Source> source, const Schema& schema) {
+    Pipeline p;
+    p.source = std::move(source);
+    p.schema = schema;
+    plan_.pipelines.push_back(std::move(p));
+  }
+
+  /// Ends the current pipeline in `breaker`; the next one reads what it gathered.
+  void end(std::shared_ptr<const PipelineBreaker> breaker, const Schema& output) {
+    current().breaker = std::move(breaker);
+    start(nullptr, output);
+  }
+
+  Pipeline& current() { return plan_.pipelines.back(); }
+
+  PhysicalPlan plan_;
+};
+
+}  // namespace
+
+PhysicalPlan plan_physical(const LogicalNode& optimized) {
+  return PhysicalPlanner().build(optimized);
+}
+
+}  // namespace ember

@@ -1,0 +1,47 @@
+// Failing a query from any thread; cancelling its pools from the driver thread.
+#include "exec/query_context.h"
+
+#include "ember/error.h"
+
+namespace ember {
+
+namespace {
+
+bool is_cancelled_error(std::exception_ptr e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const Cancelled&) {
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+}  // namespace
+
+void QueryContext::fail(std::exception_ptr e) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!error_ && !is_cancelled_error(e)) error_ = e;
+  cancelled_.store(true, std::memory_order_release);
+  if (on_cancel_) on_cancel_();
+}
+
+std::exception_ptr QueryContext::error() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return error_;
+}
+
+void QueryContext::on_cancel(std::function<void()> wake) {
+  std::lock_guard<std::mutex> lock(mu_);
+  on_cancel_ = std::move(wake);
+}
+
+void QueryContext::cancel_pools() {
+  if (pools_cancelled_) return;
+  pools_cancelled_ = true;
+  // Every pool at once and without waiting, so that none goes on starting workers while another
+  // finishes a long call; the executor joins the pools when the query ends.
+  for (auto& p : pools_) p->cancel();
+}
+
+}  // namespace ember

@@ -1,0 +1,32 @@
+// The output sink of a query that writes files: one file per partition in a directory.
+#pragma once
+
+#include <string>
+
+#include "exec/output_sink.h"
+#include "io/output/partition_writer.h"
+
+namespace ember {
+
+/// Writes partition p to `part-<p>.<ext>` in `dir`, the query's staging directory; a part is
+/// committed (renamed into place) when its partition ends. finalize() throws unless every
+/// partition's part was written, so that the query commits only a complete set.
+class FileSink final : public OutputSink {
+ public:
+  FileSink(std::string dir, Schema schema, FileFormat format)
+      : dir_(std::move(dir)), schema_(std::move(schema)), format_(format) {}
+  std::unique_ptr<GlobalSinkState> global_state(int num_partitions) const override;
+  std::unique_ptr<LocalSinkState> local_state(GlobalSinkState& global,
+                                              int partition) const override;
+  void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const override;
+  void combine(GlobalSinkState& global, LocalSinkState& local) const override;
+  /// A table with no rows.
+  Table finalize(GlobalSinkState& global) const override;
+
+ private:
+  std::string dir_;
+  Schema schema_;
+  FileFormat format_;
+};
+
+}  // namespace ember

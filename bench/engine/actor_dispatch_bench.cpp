@@ -63,10 +63,12 @@ void measure_query(BenchReport& report, int64_t n, int reps, int concurrency) {
   Samples with, without;
   for (int r = 0; r < reps; ++r) {
     int64_t a = 0, b = 0;
-    with.add(ember::bench::time_seconds([&] { a = run_query(n, udf); }) * 1e6 / static_cast<double>(batches));
+    with.add(ember::bench::time_seconds([&] { a = run_query(n, udf); }) * 1e6 /
+             static_cast<double>(batches));
     without.add(ember::bench::time_seconds([&] { b = run_query(n, std::nullopt); }) * 1e6 /
                 static_cast<double>(batches));
-    if (a != expect || b != expect) report.fail(fmt::format("c={} rep {}: wrong sum", concurrency, r));
+    if (a != expect || b != expect)
+      report.fail(fmt::format("c={} rep {}: wrong sum", concurrency, r));
   }
   report.add(BenchRow{fmt::format("(a) query, per 16-row batch, c={}", concurrency), "us", with,
                       without, Target::overhead_at_most(5)});
@@ -106,16 +108,19 @@ int main(int argc, char** argv) {
   measure_query(report, n, reps, 1);
   measure_query(report, n, reps, 2);
   measure_ping_pong(report, rounds, reps);
-  report.note(fmt::format("(a) range({}, {}) -> y = identity(id) (batch_size {}, stateful, "
-                          "thread actors) vs y = id; threads = {}; value = query time / {} "
-                          "batches; target on ember - baseline (the added cost per batch)",
-                          n, kPartitions, kBatchRows, kThreads, n / kBatchRows));
-  report.note(fmt::format("(b) one {}-row batch dispatched, waited for, repeated {} times; value "
-                          "= median per round trip; baseline = the same ping-pong between two "
-                          "bare std::threads (mutex + condition variable, the OS floor)",
-                          kBatchRows, rounds));
-  report.note(fmt::format("{} reps interleaved; value = median over reps of each rep's value; "
-                          "query sums checked on every rep",
-                          reps));
+  report.note(
+      fmt::format("(a) range({}, {}) -> y = identity(id) (batch_size {}, stateful, "
+                  "thread actors) vs y = id; threads = {}; value = query time / {} "
+                  "batches; target on ember - baseline (the added cost per batch)",
+                  n, kPartitions, kBatchRows, kThreads, n / kBatchRows));
+  report.note(
+      fmt::format("(b) one {}-row batch dispatched, waited for, repeated {} times; value "
+                  "= median per round trip; baseline = the same ping-pong between two "
+                  "bare std::threads (mutex + condition variable, the OS floor)",
+                  kBatchRows, rounds));
+  report.note(
+      fmt::format("{} reps interleaved; value = median over reps of each rep's value; "
+                  "query sums checked on every rep",
+                  reps));
   return report.finish();
 }

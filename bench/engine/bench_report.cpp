@@ -56,9 +56,12 @@ bool Target::met(double ember, double baseline) const {
 std::string Target::describe(const std::string& unit) const {
   const char* op = at_most ? "<=" : ">=";
   switch (measure) {
-    case Measure::Ratio: return fmt::format("ratio {} {}", op, figure(limit));
-    case Measure::Ember: return fmt::format("ember {} {} {}", op, figure(limit), unit);
-    case Measure::Overhead: return fmt::format("ember-base {} {} {}", op, figure(limit), unit);
+    case Measure::Ratio:
+      return fmt::format("ratio {} {}", op, figure(limit));
+    case Measure::Ember:
+      return fmt::format("ember {} {} {}", op, figure(limit), unit);
+    case Measure::Overhead:
+      return fmt::format("ember-base {} {} {}", op, figure(limit), unit);
   }
   return "";
 }
@@ -83,14 +86,13 @@ int BenchReport::finish() const {
 
 void BenchReport::print_table() const {
   fmt::print("\n== {}{} ==\n", bench_, options_.quick ? " (--quick)" : "");
-  fmt::print("{:<40} {:>5} {:>9} {:>19} {:>9} {:>19} {:>8}  {:<22} {}\n", "name", "unit",
-             "ember", "ember [min..max]", "baseline", "base [min..max]", "ratio", "target",
-             "met");
+  fmt::print("{:<40} {:>5} {:>9} {:>19} {:>9} {:>19} {:>8}  {:<22} {}\n", "name", "unit", "ember",
+             "ember [min..max]", "baseline", "base [min..max]", "ratio", "target", "met");
   for (const BenchRow& r : rows_) {
     fmt::print("{:<40} {:>5} {:>9} {:>19} {:>9} {:>19} {:>8}  {:<22} {}\n", r.name, r.unit,
                figure(r.ember.median()), spread(r.ember), figure(r.baseline.median()),
-               spread(r.baseline), figure(r.ratio()),
-               r.target ? r.target->describe(r.unit) : "-", met_text(r));
+               spread(r.baseline), figure(r.ratio()), r.target ? r.target->describe(r.unit) : "-",
+               met_text(r));
   }
   for (const std::string& n : notes_) fmt::print("  * {}\n", n);
   for (const std::string& f : failures_) fmt::print("  !! CHECK FAILED: {}\n", f);
@@ -114,8 +116,7 @@ void BenchReport::append_json() const {
                json_string(bench_), json_string(r.name), json_string(r.unit),
                json_number(r.ember.median()), json_number(r.ember.min()),
                json_number(r.ember.max()), json_number(r.baseline.median()),
-               json_number(r.baseline.min()), json_number(r.baseline.max()),
-               json_number(r.ratio()),
+               json_number(r.baseline.min()), json_number(r.baseline.max()), json_number(r.ratio()),
                json_string(r.target ? r.target->describe(r.unit) : "info"),
                r.target ? (r.target->met(r.ember.median(), r.baseline.median()) ? "true" : "false")
                         : "null",

@@ -17,7 +17,7 @@ namespace ember::bench {
 namespace {
 
 constexpr std::array<std::string_view, 16> kWords = {
-    "amber", "birch", "cedar", "delta", "ember", "fjord", "grove", "heath",
+    "amber", "birch",   "cedar",   "delta", "ember", "fjord",  "grove",  "heath",
     "inlet", "juniper", "kestrel", "larch", "maple", "nectar", "osprey", "pine"};
 
 /// SplitMix64: a well-mixed, reproducible value per row id.

@@ -1,7 +1,8 @@
 // CSV read throughput: read_csv over a ~1 GB file (every column parsed, a handful of rows
 // kept) beside a memchr newline count of the same page-cached file, the I/O floor.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 
 #include "bench_options.h"
 #include "bench_report.h"
@@ -28,8 +29,8 @@ Table ember_read(const std::string& path) {
   RunOptions options;
   options.threads = kThreads;
   Expr keep = col("id") % lit(int64_t{kKeepEvery}) == lit(int64_t{0});
-  Expr always = col("a") >= lit(0.0) && col("b") >= lit(int64_t{-500'000}) &&
-                col("s") != lit(std::string());
+  Expr always =
+      col("a") >= lit(0.0) && col("b") >= lit(int64_t{-500'000}) && col("s") != lit(std::string());
   return read_csv(path).where(keep && always).collect(options);
 }
 
@@ -67,12 +68,14 @@ int main(int argc, char** argv) {
     const auto et = ember::bench::time_run([&] { t = ember_read(fx.path); });
     ember_s.add(et.wall);
     ember_cpu.add(et.cpu);
-    if (!ids_are_expected(t, fx.rows)) report.fail(fmt::format("rep {}: wrong rows from read_csv", r));
+    if (!ids_are_expected(t, fx.rows))
+      report.fail(fmt::format("rep {}: wrong rows from read_csv", r));
     int64_t lines1 = 0, lines2 = 0;
     const auto ft = ember::bench::time_run([&] { lines1 = ember::bench::count_lines(fx.path, 1); });
     floor1_s.add(ft.wall);
     floor1_cpu.add(ft.cpu);
-    floor2_s.add(ember::bench::time_seconds([&] { lines2 = ember::bench::count_lines(fx.path, 2); }));
+    floor2_s.add(
+        ember::bench::time_seconds([&] { lines2 = ember::bench::count_lines(fx.path, 2); }));
     if (lines1 != fx.rows + 1 || lines2 != fx.rows + 1) report.fail("line count mismatch");
   }
   report.add(BenchRow{"read_csv 4 cols vs memchr, 1 thread", "MB/s", ember_s.rates(mb),
@@ -81,16 +84,20 @@ int main(int argc, char** argv) {
                       floor2_s.rates(mb), std::nullopt});
   report.add(BenchRow{"CPU time (user+sys) vs memchr, 1 thread", "s", ember_cpu, floor1_cpu,
                       std::nullopt});
-  report.note(fmt::format("file {} ({:.0f} MB, {} rows: id int64, a float64, b int64, s utf8), "
-                          "in page cache for both sides",
-                          fx.path, mb, fx.rows));
-  report.note(fmt::format("ember: RunOptions.threads = {}; read_csv splits the file into "
-                          "{} MiB ranges read in parallel on those threads",
-                          kThreads, CsvOptions{}.split_bytes >> 20));
-  report.note("baseline row 1: memchr('\\n') over pread blocks on ONE thread (the target's "
-              "floor); row 2: the same on 2 threads, one half each (a fairer floor, for info)");
-  report.note(fmt::format("{} reps interleaved; every rep checked: line count = rows + 1, and "
-                          "read_csv kept exactly the ids divisible by {}",
-                          reps, kKeepEvery));
+  report.note(
+      fmt::format("file {} ({:.0f} MB, {} rows: id int64, a float64, b int64, s utf8), "
+                  "in page cache for both sides",
+                  fx.path, mb, fx.rows));
+  report.note(
+      fmt::format("ember: RunOptions.threads = {}; read_csv splits the file into "
+                  "{} MiB ranges read in parallel on those threads",
+                  kThreads, CsvOptions{}.split_bytes >> 20));
+  report.note(
+      "baseline row 1: memchr('\\n') over pread blocks on ONE thread (the target's "
+      "floor); row 2: the same on 2 threads, one half each (a fairer floor, for info)");
+  report.note(
+      fmt::format("{} reps interleaved; every rep checked: line count = rows + 1, and "
+                  "read_csv kept exactly the ids divisible by {}",
+                  reps, kKeepEvery));
   return report.finish();
 }

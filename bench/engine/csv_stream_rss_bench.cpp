@@ -1,6 +1,5 @@
 // Peak memory of streaming the ~1 GB CSV through a filter into write_csv, measured in a child
 // process (this binary re-executed with --job) so that nothing else counts toward its peak.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <signal.h>
 #include <spawn.h>
@@ -8,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -50,23 +50,26 @@ int run_job(const std::string& in, const std::string& out_dir, const std::string
   RunOptions options;
   options.threads = kThreads;
   const double seconds = ember::bench::time_seconds([&] {
-    read_csv(in).where(col("id") % lit(int64_t{kKeepEvery}) == lit(int64_t{0})).write_csv(out_dir, options);
+    read_csv(in)
+        .where(col("id") % lit(int64_t{kKeepEvery}) == lit(int64_t{0}))
+        .write_csv(out_dir, options);
   });
   std::ofstream(result) << peak_rss_kb() << ' ' << seconds << '\n';
   return 0;
 }
 
 struct JobResult {
-  double peak_mb = 0;       ///< the child's VmHWM
-  double maxrss_mb = 0;     ///< ru_maxrss from wait4, a cross-check
-  double seconds = 0;       ///< the query alone, timed inside the child
+  double peak_mb = 0;    ///< the child's VmHWM
+  double maxrss_mb = 0;  ///< ru_maxrss from wait4, a cross-check
+  double seconds = 0;    ///< the query alone, timed inside the child
   bool ok = false;
 };
 
 /// Re-executes this binary as a streaming job and waits for it (killing it past a deadline).
 JobResult spawn_job(const std::string& in, const std::string& out_dir, const std::string& result) {
   const std::string self = fs::read_symlink("/proc/self/exe").string();
-  std::vector<std::string> args = {self, "--job-in", in, "--job-out", out_dir, "--job-result", result};
+  std::vector<std::string> args = {self,    "--job-in",     in,    "--job-out",
+                                   out_dir, "--job-result", result};
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -141,15 +144,18 @@ int run_benchmark(const ember::bench::BenchOptions& options, const std::string& 
                       Target::ember_at_most(512)});
   report.add(BenchRow{"same job, throughput vs memchr 1 thread", "MB/s", job_rate, floor_rate,
                       std::nullopt});
-  report.note(fmt::format("baseline row 1: the input file size ({:.0f} MB, {} rows); ratio = "
-                          "peak RSS / input size. Peak = VmHWM of the child process",
-                          mb, fx.rows));
+  report.note(
+      fmt::format("baseline row 1: the input file size ({:.0f} MB, {} rows); ratio = "
+                  "peak RSS / input size. Peak = VmHWM of the child process",
+                  mb, fx.rows));
   report.note(fmt::format("cross-check ru_maxrss (wait4) median {:.0f} MB", maxrss.median()));
-  report.note(fmt::format("filter id % {} == 0: wrote {} rows in {} files, {:.1f} MB; expected "
-                          "{} rows: {}",
-                          kKeepEvery, out.rows, out.files, static_cast<double>(out.bytes) / 1e6,
-                          expect_rows, out.rows == expect_rows ? "match" : "MISMATCH"));
-  report.note(fmt::format("ember: RunOptions.threads = {}; {} reps, each a fresh process", kThreads, reps));
+  report.note(
+      fmt::format("filter id % {} == 0: wrote {} rows in {} files, {:.1f} MB; expected "
+                  "{} rows: {}",
+                  kKeepEvery, out.rows, out.files, static_cast<double>(out.bytes) / 1e6,
+                  expect_rows, out.rows == expect_rows ? "match" : "MISMATCH"));
+  report.note(
+      fmt::format("ember: RunOptions.threads = {}; {} reps, each a fresh process", kThreads, reps));
   return report.finish();
 }
 

@@ -1,8 +1,8 @@
 // Expression pipeline: range -> with_column(id*3+1) -> where(x % 7 == 0) -> agg(sum(x)), ember
 // against a hand-written loop computing the same sum on the same number of threads.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <thread>
 #include <vector>
 
@@ -107,23 +107,26 @@ int main(int argc, char** argv) {
     if (e != l || v != l)
       report.fail(fmt::format("rep {}: ember sum {}, loop sums {} and {}", r, e, l, v));
   }
-  report.add(BenchRow{fmt::format("range({}M,{})->x=id*3+1->x%7==0->sum", n / 1'000'000, partitions),
-                      "s", ember_s, loop_s, Target::ratio_at_most(1.5)});
+  report.add(
+      BenchRow{fmt::format("range({}M,{})->x=id*3+1->x%7==0->sum", n / 1'000'000, partitions), "s",
+               ember_s, loop_s, Target::ratio_at_most(1.5)});
   const double mrows = static_cast<double>(n) / 1e6;
   report.add(BenchRow{"same, as throughput", "Mrow/s", ember_s.rates(mrows), loop_s.rates(mrows),
                       std::nullopt});
-  report.add(BenchRow{"same, CPU time (user+sys, all threads)", "s", ember_cpu, loop_cpu,
-                      std::nullopt});
-  report.add(BenchRow{"same, loop built for this CPU's ISA too", "s", ember_s, isa_s,
-                      std::nullopt});
-  report.note(fmt::format("baseline: std::thread loop, {} threads, one contiguous id range each, "
-                          "built like the rest of the benchmark (plain x86-64); ember: "
-                          "RunOptions.threads = {}, agg({{col(\"x\").sum()}}); ember's kernels "
-                          "pick AVX-512/AVX2/plain at load time, so the last row gives the loop "
-                          "the same choice",
-                          kThreads, kThreads));
-  report.note(fmt::format("{} reps interleaved; sums checked equal on every rep; CPU time is "
-                          "the steadier figure when other processes load the machine",
-                          reps));
+  report.add(
+      BenchRow{"same, CPU time (user+sys, all threads)", "s", ember_cpu, loop_cpu, std::nullopt});
+  report.add(
+      BenchRow{"same, loop built for this CPU's ISA too", "s", ember_s, isa_s, std::nullopt});
+  report.note(
+      fmt::format("baseline: std::thread loop, {} threads, one contiguous id range each, "
+                  "built like the rest of the benchmark (plain x86-64); ember: "
+                  "RunOptions.threads = {}, agg({{col(\"x\").sum()}}); ember's kernels "
+                  "pick AVX-512/AVX2/plain at load time, so the last row gives the loop "
+                  "the same choice",
+                  kThreads, kThreads));
+  report.note(
+      fmt::format("{} reps interleaved; sums checked equal on every rep; CPU time is "
+                  "the steadier figure when other processes load the machine",
+                  reps));
   return report.finish();
 }

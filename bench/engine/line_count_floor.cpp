@@ -19,7 +19,8 @@ bool count_range(int fd, int64_t lo, int64_t hi, int64_t* lines) {
   std::vector<char> buf(size_t{4} << 20);
   int64_t count = 0;
   for (int64_t pos = lo; pos < hi;) {
-    const size_t want = static_cast<size_t>(std::min<int64_t>(hi - pos, static_cast<int64_t>(buf.size())));
+    const size_t want =
+        static_cast<size_t>(std::min<int64_t>(hi - pos, static_cast<int64_t>(buf.size())));
     const ssize_t got = ::pread(fd, buf.data(), want, pos);
     if (got <= 0) return false;
     const char* p = buf.data();
@@ -47,7 +48,8 @@ int64_t count_lines(const std::string& path, int threads) {
   std::vector<std::thread> workers;
   for (int t = 0; t < threads; ++t) {
     workers.emplace_back([&, t] {
-      if (!count_range(fd, size * t / threads, size * (t + 1) / threads, &lines[static_cast<size_t>(t)]))
+      if (!count_range(fd, size * t / threads, size * (t + 1) / threads,
+                       &lines[static_cast<size_t>(t)]))
         ok = false;
     });
   }

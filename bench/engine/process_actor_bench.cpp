@@ -67,7 +67,8 @@ void measure_small(BenchReport& report, int rounds, int reps) {
     p90.add(quantile(proc_us, 0.9));
     t90.add(quantile(thread_us, 0.9));
   }
-  report.add(BenchRow{"16-row round trip, process vs thread", "us", p, t, Target::ember_at_most(50)});
+  report.add(
+      BenchRow{"16-row round trip, process vs thread", "us", p, t, Target::ember_at_most(50)});
   report.add(BenchRow{"16-row round trip p90, process vs thread", "us", p90, t90, std::nullopt});
 }
 
@@ -102,17 +103,19 @@ int main(int argc, char** argv) {
   const int64_t mib = big_rows * 8 >> 20;
   BenchReport report("process_actor", options);
   measure_small(report, rounds, reps);
-  measure_large<ember::bench::Identity>(report, fmt::format("{} MiB batch, identity (returns arg)", mib),
-                                        big_rows, reps);
-  measure_large<ember::bench::CopyIdentity>(report, fmt::format("{} MiB batch, identity (new column)", mib),
-                                            big_rows, reps);
-  report.note(fmt::format("16-row: median (and 90th percentile) of {} dispatch/wait round trips "
-                          "through ActorPool (1 actor); baseline = the same with Isolation::Thread",
-                          rounds));
-  report.note(fmt::format("{} MiB: one batch of {} int64 rows per round trip, 1 actor; "
-                          "'returns arg' hands back the input column (zero-copy on a thread), "
-                          "'new column' copies it into a fresh column as a real UDF would",
-                          mib, big_rows));
+  measure_large<ember::bench::Identity>(
+      report, fmt::format("{} MiB batch, identity (returns arg)", mib), big_rows, reps);
+  measure_large<ember::bench::CopyIdentity>(
+      report, fmt::format("{} MiB batch, identity (new column)", mib), big_rows, reps);
+  report.note(
+      fmt::format("16-row: median (and 90th percentile) of {} dispatch/wait round trips "
+                  "through ActorPool (1 actor); baseline = the same with Isolation::Thread",
+                  rounds));
+  report.note(
+      fmt::format("{} MiB: one batch of {} int64 rows per round trip, 1 actor; "
+                  "'returns arg' hands back the input column (zero-copy on a thread), "
+                  "'new column' copies it into a fresh column as a real UDF would",
+                  mib, big_rows));
   report.note(fmt::format("{} reps interleaved; every call's row count checked", reps));
   return report.finish();
 }

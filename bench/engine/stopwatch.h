@@ -24,7 +24,9 @@ class Stopwatch {
 inline double process_cpu_seconds() {
   rusage u{};
   ::getrusage(RUSAGE_SELF, &u);
-  auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+  auto secs = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+  };
   return secs(u.ru_utime) + secs(u.ru_stime);
 }
 

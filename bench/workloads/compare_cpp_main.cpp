@@ -14,14 +14,21 @@ int main(int argc, char** argv) {
   app.add_option("--strategy", strategy, "limit: one model per thread; per-partition: one per task")
       ->check(CLI::IsMember({"limit", "per-partition"}));
   CLI11_PARSE(app, argc, argv);
-  const bench::Strategy s = strategy == "limit" ? bench::Strategy::Limit : bench::Strategy::PerPartition;
+  const bench::Strategy s =
+      strategy == "limit" ? bench::Strategy::Limit : bench::Strategy::PerPartition;
   try {
     bench::RunReport r;
-    if (o.workload == "init-heavy") r = bench::cpp_init_heavy(o, s);
-    else if (o.workload == "cpu-heavy") r = bench::cpp_cpu_heavy(o, s);
-    else if (o.workload == "spellcheck") r = bench::cpp_spellcheck(o, s);
-    else if (o.workload == "pipeline") r = bench::cpp_pipeline(o, s);
-    else throw std::invalid_argument("no C++ baseline for " + o.workload + " (DuckDB is its baseline)");
+    if (o.workload == "init-heavy")
+      r = bench::cpp_init_heavy(o, s);
+    else if (o.workload == "cpu-heavy")
+      r = bench::cpp_cpu_heavy(o, s);
+    else if (o.workload == "spellcheck")
+      r = bench::cpp_spellcheck(o, s);
+    else if (o.workload == "pipeline")
+      r = bench::cpp_pipeline(o, s);
+    else
+      throw std::invalid_argument("no C++ baseline for " + o.workload +
+                                  " (DuckDB is its baseline)");
     r.print();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "compare_cpp: %s\n", e.what());

@@ -14,11 +14,16 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     bench::RunReport r;
-    if (o.workload == "init-heavy") r = bench::ember_init_heavy(o);
-    else if (o.workload == "cpu-heavy") r = bench::ember_cpu_heavy(o);
-    else if (o.workload == "spellcheck") r = bench::ember_spellcheck(o);
-    else if (o.workload == "pipeline") r = bench::ember_pipeline(o);
-    else r = bench::ember_pipeline_noudf(o);
+    if (o.workload == "init-heavy")
+      r = bench::ember_init_heavy(o);
+    else if (o.workload == "cpu-heavy")
+      r = bench::ember_cpu_heavy(o);
+    else if (o.workload == "spellcheck")
+      r = bench::ember_spellcheck(o);
+    else if (o.workload == "pipeline")
+      r = bench::ember_pipeline(o);
+    else
+      r = bench::ember_pipeline_noudf(o);
     r.print();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "compare_ember: %s\n", e.what());

@@ -8,7 +8,9 @@
 
 namespace bench {
 
-const char* system_name(Strategy s) { return s == Strategy::Limit ? "cpp-limit" : "cpp-per-partition"; }
+const char* system_name(Strategy s) {
+  return s == Strategy::Limit ? "cpp-limit" : "cpp-per-partition";
+}
 
 RunReport cpp_init_heavy(const WorkloadOptions& o, Strategy strategy) {
   RunReport report{system_name(strategy), o.workload, {}, "{}", ""};
@@ -21,11 +23,13 @@ RunReport cpp_init_heavy(const WorkloadOptions& o, Strategy strategy) {
         [&] { return std::make_unique<SlowInitModel>(args); },
         [&](const SlowInitModel&, int p) {
           const int64_t begin = o.rows * p / o.partitions, end = o.rows * (p + 1) / o.partitions;
-          for (int64_t id = begin; id < end; ++id) out[static_cast<size_t>(id)] = SlowInitModel::mix(id);
+          for (int64_t id = begin; id < end; ++id)
+            out[static_cast<size_t>(id)] = SlowInitModel::mix(id);
         });
   });
   ResultDigest d;
-  for (int64_t id = 0; id < o.rows; ++id) d.add(id, static_cast<double>(out[static_cast<size_t>(id)]));
+  for (int64_t id = 0; id < o.rows; ++id)
+    d.add(id, static_cast<double>(out[static_cast<size_t>(id)]));
   report.check = d.to_json();
   return report;
 }

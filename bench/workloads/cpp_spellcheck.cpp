@@ -38,7 +38,8 @@ RunReport cpp_spellcheck(const WorkloadOptions& o, Strategy strategy) {
         [&] { return std::make_unique<spellcheck::Speller>(args); },
         [&](spellcheck::Speller& speller, int t) {
           simdjson::dom::parser parser;
-          simdjson::padded_string json = simdjson::padded_string::load(files[static_cast<size_t>(t)]);
+          simdjson::padded_string json =
+              simdjson::padded_string::load(files[static_cast<size_t>(t)]);
           for (simdjson::dom::element doc : parser.parse_many(json)) {
             const int64_t id = doc["id"].get_int64();
             const std::string_view text = doc["text"].get_string();

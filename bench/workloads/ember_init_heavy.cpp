@@ -1,8 +1,8 @@
 // init-heavy on ember: every actor constructs its model once, whatever the partition count.
 #include "ember_workloads.h"
 #include "result_digest.h"
-#include "udf_stats_note.h"
 #include "slow_init_model.h"
+#include "udf_stats_note.h"
 
 namespace bench {
 
@@ -21,7 +21,8 @@ RunReport ember_init_heavy(const WorkloadOptions& o) {
 
   ResultDigest d;
   const ember::Column id = result.table.column("id"), y = result.table.column("y");
-  for (int64_t i = 0; i < id.size(); ++i) d.add(id.value<int64_t>(i), static_cast<double>(y.value<int64_t>(i)));
+  for (int64_t i = 0; i < id.size(); ++i)
+    d.add(id.value<int64_t>(i), static_cast<double>(y.value<int64_t>(i)));
   report.check = d.to_json();
   report.notes += udf_stats_note(result.stats);
   return report;

@@ -28,9 +28,10 @@ RunReport ember_pipeline(const WorkloadOptions& o) {
                    .returns(ember::float64())
                    .batch_size(o.batch_size)
                    .concurrency(o.workers);
-  auto df = filtered_projection(o)
-                .with_column("score", embed(ember::col("text")))
-                .select({ember::col("id"), ember::col("category"), ember::col("z"), ember::col("score")});
+  auto df =
+      filtered_projection(o)
+          .with_column("score", embed(ember::col("text")))
+          .select({ember::col("id"), ember::col("category"), ember::col("z"), ember::col("score")});
   const ember::RunOptions run = run_options_for(o.workers, report.notes);
   report.times = time_runs(
       o.repeat, [&] { df.write_csv(o.out, run); }, [&] { std::filesystem::remove_all(o.out); });
@@ -52,7 +53,8 @@ RunReport ember_pipeline_noudf(const WorkloadOptions& o) {
       for (int64_t i = 0; i < b.num_rows(); ++i) {
         const std::string_view c = cat.value<std::string_view>(i);
         auto it = groups.find(c);
-        if (it == groups.end()) it = groups.emplace(std::string(c), std::pair<int64_t, int64_t>{}).first;
+        if (it == groups.end())
+          it = groups.emplace(std::string(c), std::pair<int64_t, int64_t>{}).first;
         ++it->second.first;
         it->second.second += z.value<int64_t>(i);
       }

@@ -13,8 +13,9 @@ ember::RunOptions run_options_for(int actors, std::string& notes) {
   if (actors > cpus) {
     const int64_t memory = static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE);
     run.resources = ember::Resources{static_cast<double>(actors), 0, memory};
-    notes += "RunOptions.resources overridden to " + std::to_string(actors) + " CPUs (machine has " +
-             std::to_string(cpus) + ") so that " + std::to_string(actors) + " actors are admitted; ";
+    notes += "RunOptions.resources overridden to " + std::to_string(actors) +
+             " CPUs (machine has " + std::to_string(cpus) + ") so that " + std::to_string(actors) +
+             " actors are admitted; ";
   }
   return run;
 }

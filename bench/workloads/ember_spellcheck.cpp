@@ -1,8 +1,8 @@
 // spellcheck on ember: the example's Speller over the WordNet corpus, one dictionary per actor.
 #include "ember_workloads.h"
 #include "result_digest.h"
-#include "udf_stats_note.h"
 #include "speller.h"
+#include "udf_stats_note.h"
 
 namespace bench {
 

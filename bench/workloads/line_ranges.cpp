@@ -40,7 +40,7 @@ int64_t next_line_start(int fd, int64_t from, int64_t size) {
 
 std::vector<LineRange> split_lines(const std::string& path, int64_t bytes) {
   Fd fd(path);
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd.get(), &st) != 0) throw std::runtime_error("cannot stat " + path);
   const int64_t size = st.st_size;
   std::vector<LineRange> ranges;

@@ -35,8 +35,10 @@ ember::Column NgramEmbedding::operator()(const ember::Batch& args) const {
   const ember::Column& text = args.column(0);
   ember::ColumnBuilder out(ember::float64(), args.num_rows());
   for (int64_t r = 0; r < args.num_rows(); ++r) {
-    if (text.is_null(r)) out.append_null();
-    else out.append(score(text.value<std::string_view>(r)));
+    if (text.is_null(r))
+      out.append_null();
+    else
+      out.append(score(text.value<std::string_view>(r)));
   }
   return out.finish();
 }

@@ -51,7 +51,8 @@ void digest_file(const std::string& file, ResultDigest& d) {
       header = false;
       return;
     }
-    d.add(parse<int64_t>(f.at(id), file), parse<double>(f.at(score), file), parse<int64_t>(f.at(z), file));
+    d.add(parse<int64_t>(f.at(id), file), parse<double>(f.at(score), file),
+          parse<int64_t>(f.at(z), file));
   });
 }
 

@@ -22,7 +22,8 @@ struct RunReport {
 /// Runs `body` `repeat` times, returning the wall seconds of each run. `setup` runs before each
 /// run, untimed (e.g. removing the previous run's output).
 template <class F, class S = void (*)()>
-std::vector<double> time_runs(int repeat, F&& body, S&& setup = [] {});
+std::vector<double> time_runs(
+    int repeat, F&& body, S&& setup = [] {});
 
 }  // namespace bench
 

@@ -24,8 +24,10 @@ ember::Column SlowInitModel::operator()(const ember::Batch& args) const {
   const ember::Column& x = args.column(0);
   ember::ColumnBuilder out(ember::int64(), args.num_rows());
   for (int64_t r = 0; r < args.num_rows(); ++r) {
-    if (x.is_null(r)) out.append_null();
-    else out.append(mix(x.value<int64_t>(r)));
+    if (x.is_null(r))
+      out.append_null();
+    else
+      out.append(mix(x.value<int64_t>(r)));
   }
   return out.finish();
 }

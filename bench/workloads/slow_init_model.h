@@ -1,4 +1,5 @@
-// The init-heavy workload: a UDF whose constructor costs ~200 ms and whose rows cost almost nothing.
+// The init-heavy workload: a UDF whose constructor costs ~200 ms and whose rows cost almost
+// nothing.
 #pragma once
 
 #include <cstdint>

@@ -23,9 +23,9 @@ class Random {
   uint64_t state_;
 };
 
-constexpr const char* kSyllables[] = {"ka", "lo", "mi", "ren", "tas", "ve", "qu", "zor", "ip",
-                                      "sum", "dol", "or", "sit", "am", "et", "con", "sec", "tur",
-                                      "ad", "el", "it", "sed", "do", "eius", "mod", "tem", "por"};
+constexpr const char* kSyllables[] = {
+    "ka", "lo",  "mi",  "ren", "tas", "ve", "qu", "zor", "ip", "sum",  "dol", "or",  "sit", "am",
+    "et", "con", "sec", "tur", "ad",  "el", "it", "sed", "do", "eius", "mod", "tem", "por"};
 constexpr int kSyllableCount = sizeof kSyllables / sizeof kSyllables[0];
 
 void append_text(std::string& out, Random& rng, int64_t min_len, int64_t max_len) {
@@ -91,7 +91,8 @@ int64_t write_pipeline_csv(const std::string& path, int64_t bytes, uint64_t seed
     buf += num;
     append_text(buf, rng, 40, 120);
     buf += '\n';
-    if (buf.size() > (1 << 20)) written += static_cast<int64_t>(buf.size()), out.write(buf), buf.clear();
+    if (buf.size() > (1 << 20))
+      written += static_cast<int64_t>(buf.size()), out.write(buf), buf.clear();
   }
   out.write(buf);
   out.close();

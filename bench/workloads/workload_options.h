@@ -15,13 +15,13 @@ inline constexpr const char* kSkippedCategory = "cat_03";
 /// pipeline-noudf.
 struct WorkloadOptions {
   std::string workload;
-  std::string input;        ///< a CSV file, or the spellcheck corpus directory
-  std::string out;          ///< pipeline: output directory
+  std::string input;  ///< a CSV file, or the spellcheck corpus directory
+  std::string out;    ///< pipeline: output directory
   int repeat = 3;
-  int workers = 2;          ///< actors (ember) or threads (baselines)
-  int partitions = 64;      ///< init-heavy: partitions of the range
-  int64_t rows = 1 << 20;   ///< init-heavy: rows of the range
-  int64_t init_ms = 200;    ///< init-heavy: constructor cost
+  int workers = 2;         ///< actors (ember) or threads (baselines)
+  int partitions = 64;     ///< init-heavy: partitions of the range
+  int64_t rows = 1 << 20;  ///< init-heavy: rows of the range
+  int64_t init_ms = 200;   ///< init-heavy: constructor cost
   int64_t batch_size = 4096;
   int64_t split_bytes = int64_t{16} << 20;  ///< CSV byte range per partition / task
 };

@@ -106,15 +106,18 @@ void print_summary(const ember::QueryResult& r, const Options& o) {
   double secs = r.stats.wall_seconds;
   std::printf("\nDocuments with misspellings (first rows):\n%s\n", r.table.to_string(8).c_str());
   std::printf("documents processed   %lld\n", static_cast<long long>(s.rows));
-  std::printf("with misspellings     %lld (%.1f%%)\n", static_cast<long long>(r.stats.rows_out),
-              s.rows ? 100.0 * static_cast<double>(r.stats.rows_out) / static_cast<double>(s.rows) : 0.0);
+  std::printf(
+      "with misspellings     %lld (%.1f%%)\n", static_cast<long long>(r.stats.rows_out),
+      s.rows ? 100.0 * static_cast<double>(r.stats.rows_out) / static_cast<double>(s.rows) : 0.0);
   std::printf("wall time             %.2f s\n", secs);
-  std::printf("throughput            %.0f documents/s\n", secs > 0 ? static_cast<double>(s.rows) / secs : 0.0);
+  std::printf("throughput            %.0f documents/s\n",
+              secs > 0 ? static_cast<double>(s.rows) / secs : 0.0);
   std::printf("udf '%s'          actors %d, inits %lld, batches %lld, init %.2f s, busy %.2f s\n",
               s.name.c_str(), s.actors, static_cast<long long>(s.inits),
               static_cast<long long>(s.batches), s.init_seconds, s.busy_seconds);
   std::printf("inits == concurrency  %s (%lld == %d): each dictionary was loaded once per actor\n",
-              s.inits == o.concurrency ? "yes" : "NO", static_cast<long long>(s.inits), o.concurrency);
+              s.inits == o.concurrency ? "yes" : "NO", static_cast<long long>(s.inits),
+              o.concurrency);
 }
 
 }  // namespace
@@ -162,7 +165,8 @@ int main(int argc, char** argv) {
     auto df = ember::read_jsonl(o.corpus + "/*.jsonl")
                   .with_column("typos", speller(ember::col("text")))
                   .where(ember::col("typos") > ember::lit(int64_t{0}))
-                  .select({ember::col("id"), ember::col("words"), ember::col("typos"), ember::col("text")});
+                  .select({ember::col("id"), ember::col("words"), ember::col("typos"),
+                           ember::col("text")});
     ember::RunOptions run;
     run.progress = o.progress < 0 ? isatty(STDERR_FILENO) == 1 : o.progress > 0;
     std::fprintf(stderr, "%s\n", df.explain(run).c_str());

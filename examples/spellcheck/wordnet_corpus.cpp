@@ -14,10 +14,18 @@ std::string json_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) continue;
         out += c;
@@ -50,7 +58,8 @@ std::string synset_words(const std::string& head) {
 
 }  // namespace
 
-int64_t write_wordnet_corpus(const std::string& wordnet_dir, const std::string& out_dir, int files) {
+int64_t write_wordnet_corpus(const std::string& wordnet_dir, const std::string& out_dir,
+                             int files) {
   std::filesystem::create_directories(out_dir);
   std::vector<std::ofstream> outs;
   for (int k = 0; k < files; ++k) {
@@ -71,9 +80,10 @@ int64_t write_wordnet_corpus(const std::string& wordnet_dir, const std::string& 
       std::string gloss = line.substr(bar + 3);
       while (!gloss.empty() && gloss.back() == ' ') gloss.pop_back();
       // Round-robin: every file gets a similar mix of nouns, verbs, adjectives and adverbs.
-      outs[static_cast<size_t>(id % files)] << "{\"id\": " << id << ", \"pos\": \"" << pos
-                                            << "\", \"words\": \"" << json_escape(synset_words(line.substr(0, bar)))
-                                            << "\", \"text\": \"" << json_escape(gloss) << "\"}\n";
+      outs[static_cast<size_t>(id % files)]
+          << "{\"id\": " << id << ", \"pos\": \"" << pos << "\", \"words\": \""
+          << json_escape(synset_words(line.substr(0, bar))) << "\", \"text\": \""
+          << json_escape(gloss) << "\"}\n";
       ++id;
     }
   }

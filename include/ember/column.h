@@ -28,8 +28,7 @@ class Buffer {
   /// is zeroed), for writers that overwrite every byte; cheaper than allocate().
   static std::shared_ptr<Buffer> allocate_uninitialized(int64_t size);
   /// Borrows `data`; `owner` is kept alive as long as the buffer (e.g. a shm mapping).
-  static std::shared_ptr<Buffer> wrap(const void* data, int64_t size,
-                                      std::shared_ptr<void> owner);
+  static std::shared_ptr<Buffer> wrap(const void* data, int64_t size, std::shared_ptr<void> owner);
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
@@ -109,7 +108,9 @@ class Column {
   /// Bit-packed booleans (bit index offset()+i).
   const uint8_t* bool_bits() const { return values_->data(); }
   /// Utf8 offsets already adjusted by offset(): string i is chars()[offsets()[i], offsets()[i+1]).
-  const int32_t* offsets() const { return reinterpret_cast<const int32_t*>(values_->data()) + offset_; }
+  const int32_t* offsets() const {
+    return reinterpret_cast<const int32_t*>(values_->data()) + offset_;
+  }
   const char* chars() const { return data_ ? reinterpret_cast<const char*>(data_->data()) : ""; }
   const std::shared_ptr<Buffer>& validity_buffer() const { return validity_; }
   const std::shared_ptr<Buffer>& values_buffer() const { return values_; }
@@ -132,7 +133,8 @@ class Column {
 
 template <>
 inline int64_t Column::value<int64_t>(int64_t i) const {
-  if (type_.id() != TypeId::Int64) throw TypeError("column is " + type_.to_string() + ", not int64");
+  if (type_.id() != TypeId::Int64)
+    throw TypeError("column is " + type_.to_string() + ", not int64");
   return values<int64_t>()[i];
 }
 template <>
@@ -143,7 +145,8 @@ inline double Column::value<double>(int64_t i) const {
 }
 template <>
 inline bool Column::value<bool>(int64_t i) const {
-  if (type_.id() != TypeId::Boolean) throw TypeError("column is " + type_.to_string() + ", not bool");
+  if (type_.id() != TypeId::Boolean)
+    throw TypeError("column is " + type_.to_string() + ", not bool");
   return bit_at(bool_bits(), offset_ + i);
 }
 template <>

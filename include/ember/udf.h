@@ -133,7 +133,7 @@ const UdfFactory* find_udf_factory(const std::string& class_name);
 /// Makes a stateful UDF class constructible by name in worker processes and MPI ranks.
 /// Use at namespace scope in a .cpp file of the binary that runs the query.
 #define EMBER_REGISTER_UDF(ClassName)                                                     \
-  static const bool EMBER_DETAIL_CONCAT(ember_udf_registered_, __LINE__) =              \
+  static const bool EMBER_DETAIL_CONCAT(ember_udf_registered_, __LINE__) =                \
       ::ember::detail::register_udf_class(#ClassName, std::type_index(typeid(ClassName)), \
                                           ::ember::detail::make_factory<ClassName>())
 

@@ -15,8 +15,8 @@ namespace ember {
 class BufferCache {
  public:
   static constexpr size_t kAlignment = 64;
-  static constexpr size_t kMinBlock = size_t(64) << 10;  ///< smaller blocks go to malloc
-  static constexpr size_t kMaxBlock = size_t(64) << 20;  ///< larger blocks go to malloc
+  static constexpr size_t kMinBlock = size_t(64) << 10;         ///< smaller blocks go to malloc
+  static constexpr size_t kMaxBlock = size_t(64) << 20;         ///< larger blocks go to malloc
   static constexpr size_t kMaxCachedBytes = size_t(256) << 20;  ///< bound on idle memory
 
   /// The process-wide cache. Never destroyed, so buffers freed during static destruction are safe.

@@ -21,8 +21,8 @@ struct Selection {
 
 Selection selection_of(const Column& mask) {
   if (!mask.validity_bits()) return {mask.bool_bits(), mask.offset(), nullptr};
-  auto owned = bitmap::and_of(mask.bool_bits(), mask.offset(), mask.validity_bits(),
-                              mask.offset(), mask.size());
+  auto owned = bitmap::and_of(mask.bool_bits(), mask.offset(), mask.validity_bits(), mask.offset(),
+                              mask.size());
   return {owned->data(), 0, owned};
 }
 
@@ -140,12 +140,10 @@ Column Column::filter(const Column& mask) const {
   const int64_t nulls = validity ? n - bitmap::count_set(validity->data(), 0, n) : 0;
   switch (type_.id()) {
     case TypeId::Boolean:
-      return from_buffers(type_, n, nulls, std::move(validity),
-                          gather_bools(*this, sel, n));
+      return from_buffers(type_, n, nulls, std::move(validity), gather_bools(*this, sel, n));
     case TypeId::Int64:
     case TypeId::Float64:
-      return from_buffers(type_, n, nulls, std::move(validity),
-                          gather_fixed(*this, sel, n));
+      return from_buffers(type_, n, nulls, std::move(validity), gather_fixed(*this, sel, n));
     case TypeId::Utf8:
       return gather_utf8(*this, sel, n, std::move(validity), nulls);
     default:

@@ -23,8 +23,8 @@ namespace {
 std::vector<PoolRequest> pool_requests(const PhysicalPlan& plan) {
   std::vector<PoolRequest> out;
   for (const auto& spec : plan.pools)
-    out.push_back({spec->name, spec->concurrency, spec->num_cpus, spec->num_gpus,
-                   spec->memory_bytes});
+    out.push_back(
+        {spec->name, spec->concurrency, spec->num_cpus, spec->num_gpus, spec->memory_bytes});
   return out;
 }
 

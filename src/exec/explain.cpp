@@ -25,8 +25,7 @@ std::string explain_plan(const NodePtr& plan, const RunOptions& options) {
     out << "  " << spec->name << ": concurrency " << spec->concurrency << ", batch size "
         << spec->batch_size << ", per actor " << format_amount(spec->num_cpus) << " CPU, "
         << format_amount(spec->num_gpus) << " GPU, " << format_bytes(spec->memory_bytes)
-        << " memory, isolation "
-        << (spec->isolation == Isolation::Process ? "process" : "thread")
+        << " memory, isolation " << (spec->isolation == Isolation::Process ? "process" : "thread")
         << ", max_retries " << spec->max_retries << "\n";
     cpus += spec->concurrency * spec->num_cpus;
     gpus += spec->concurrency * spec->num_gpus;

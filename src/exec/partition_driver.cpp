@@ -6,8 +6,13 @@ namespace ember {
 PartitionDriver::PartitionDriver(QueryContext& query, const Pipeline& pipeline,
                                  const Source& source, int partition, const Sink& sink,
                                  GlobalSinkState& sink_state, TaskScheduler& scheduler)
-    : query_(query), pipeline_(pipeline), source_(source), partition_(partition), sink_(sink),
-      sink_state_(sink_state), scheduler_(scheduler) {
+    : query_(query),
+      pipeline_(pipeline),
+      source_(source),
+      partition_(partition),
+      sink_(sink),
+      sink_state_(sink_state),
+      scheduler_(scheduler) {
   for (const auto& op : pipeline.stages)
     stages_.push_back(op->local_state(query, [this] { scheduler_.wake(this); }));
 }

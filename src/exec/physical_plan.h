@@ -24,7 +24,9 @@ struct Pipeline {
   std::shared_ptr<const PipelineBreaker> breaker;
   Schema schema;  ///< the rows the sink receives
 
-  void add(std::shared_ptr<const StreamingOperator> op) { segments.back().push_back(std::move(op)); }
+  void add(std::shared_ptr<const StreamingOperator> op) {
+    segments.back().push_back(std::move(op));
+  }
   void add(std::shared_ptr<const AsyncOperator> op) {
     stages.push_back(std::move(op));
     segments.emplace_back();

@@ -45,8 +45,7 @@ class PhysicalPlanner {
     if (const auto* r = dynamic_cast<const RepartitionNode*>(&n))
       return end(std::make_shared<RepartitionSink>(r->num_partitions, r->schema), n.schema);
     if (const auto* g = dynamic_cast<const AggregateNode*>(&n))
-      return end(std::make_shared<AggregateSink>(g->exprs, g->child().schema, g->schema),
-                 n.schema);
+      return end(std::make_shared<AggregateSink>(g->exprs, g->child().schema, g->schema), n.schema);
     throw Error("internal: no physical operator for '" + n.describe() + "'");
   }
 
@@ -55,8 +54,8 @@ class PhysicalPlanner {
     plan_.pools.push_back(n.udf);
     std::vector<int> arg_indices;
     for (const auto& a : n.arg_columns) arg_indices.push_back(n.child().schema.index_of(a));
-    current().add(std::make_shared<ActorPoolOperator>(pool, std::move(arg_indices), n.arg_names,
-                                                      n.schema));
+    current().add(
+        std::make_shared<ActorPoolOperator>(pool, std::move(arg_indices), n.arg_names, n.schema));
   }
 
   void start(std::shared_ptr<const Source> source, const Schema& schema) {

@@ -13,10 +13,14 @@ namespace {
 
 class Activation {
  public:
-  Activation(QueryContext& query, const Pipeline& pipeline, const Source& source,
-             const Sink& sink, GlobalSinkState& sink_state, int threads)
-      : query_(query), pipeline_(pipeline), source_(source), sink_(sink),
-        sink_state_(sink_state), total_(source.num_partitions()),
+  Activation(QueryContext& query, const Pipeline& pipeline, const Source& source, const Sink& sink,
+             GlobalSinkState& sink_state, int threads)
+      : query_(query),
+        pipeline_(pipeline),
+        source_(source),
+        sink_(sink),
+        sink_state_(sink_state),
+        total_(source.num_partitions()),
         // Enough partitions to keep every thread and actor fed; few enough to bound memory.
         max_active_(std::max(4, 2 * threads)),
         scheduler_(threads, [this](Task*) { on_done(); }) {
@@ -49,8 +53,8 @@ class Activation {
 
   void activate() {  // mu_ held
     while (active_ < max_active_ && next_ < total_ && !stopped()) {
-      drivers_.push_back(std::make_unique<PartitionDriver>(query_, pipeline_, source_, next_,
-                                                           sink_, sink_state_, scheduler_));
+      drivers_.push_back(std::make_unique<PartitionDriver>(query_, pipeline_, source_, next_, sink_,
+                                                           sink_state_, scheduler_));
       ++next_;
       ++active_;
       scheduler_.wake(drivers_.back().get());

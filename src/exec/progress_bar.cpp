@@ -36,10 +36,10 @@ ProgressBar::ProgressBar(const QueryContext& query, bool enabled)
 std::string ProgressBar::render() const {
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   int64_t in = query_.rows_read.load(), out = query_.rows_out.load();
-  std::string line = "[ember] " + with_commas(in) + " rows in, " + with_commas(out) +
-                     " out, " + with_commas(secs > 0 ? static_cast<int64_t>(in / secs) : 0) +
-                     " rows/s, partitions " + std::to_string(query_.partitions_done.load()) +
-                     "/" + std::to_string(query_.partitions_total.load());
+  std::string line = "[ember] " + with_commas(in) + " rows in, " + with_commas(out) + " out, " +
+                     with_commas(secs > 0 ? static_cast<int64_t>(in / secs) : 0) +
+                     " rows/s, partitions " + std::to_string(query_.partitions_done.load()) + "/" +
+                     std::to_string(query_.partitions_total.load());
   for (const auto& p : query_.pools()) {
     line += " | " + p->spec().name + " " + std::to_string(p->busy_actors()) + "/" +
             std::to_string(p->num_actors()) + " busy";

@@ -34,8 +34,7 @@ void TaskScheduler::wake(Task* task) {
         return;
       }
     } else if (s == Task::kRunning) {
-      if (task->state_.compare_exchange_weak(s, Task::kNotified, std::memory_order_acq_rel))
-        return;
+      if (task->state_.compare_exchange_weak(s, Task::kNotified, std::memory_order_acq_rel)) return;
     } else {
       return;  // already queued, already notified, or done
     }

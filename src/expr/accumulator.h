@@ -40,7 +40,7 @@ class Accumulator {
   int64_t count_ = 0;     ///< non-null values seen
   __int128 int_sum_ = 0;  ///< wide, so that overflow is detected once, at the end
   double float_sum_ = 0;
-  Value best_;            ///< min / max so far; monostate before the first value
+  Value best_;  ///< min / max so far; monostate before the first value
 };
 
 }  // namespace ember

@@ -20,12 +20,12 @@ enum class AggFunc { Sum, Count, Min, Max, Mean };
 
 struct Expr::Node {
   ExprKind kind = ExprKind::Literal;
-  std::string name;       ///< Column: the column; Alias: the new name
-  Value literal;          ///< Literal
+  std::string name;  ///< Column: the column; Alias: the new name
+  Value literal;     ///< Literal
   BinaryOp binary = BinaryOp::Add;
   UnaryOp unary = UnaryOp::Not;
-  AggFunc agg = AggFunc::Sum;  ///< Aggregate
-  DataType cast_to;       ///< Cast
+  AggFunc agg = AggFunc::Sum;                         ///< Aggregate
+  DataType cast_to;                                   ///< Cast
   std::vector<std::shared_ptr<const Node>> children;  ///< operands / UDF arguments
   std::shared_ptr<const UdfHandle> udf;               ///< UdfCall
 };

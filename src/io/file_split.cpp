@@ -50,7 +50,7 @@ std::vector<std::string> glob_sorted(const std::string& pattern) {
     // exist; name the fixed part of the pattern when that is the one missing.
     const size_t slash = pattern.find_last_of('/', pattern.find_first_of("*?["));
     const std::string dir = slash == std::string::npos ? "" : pattern.substr(0, slash);
-    struct stat st{};
+    struct stat st {};
     if (!dir.empty() && ::stat(dir.c_str(), &st) != 0)
       throw IoError("cannot expand '" + pattern + "': no such directory '" + dir + "'");
     throw IoError("cannot expand '" + pattern + "': a directory could not be read");

@@ -1,11 +1,11 @@
 // UTF-8 validation with a fast path for ASCII text.
 #pragma once
 
+#include <simdjson.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-
-#include <simdjson.h>
 
 namespace ember {
 
@@ -19,7 +19,8 @@ inline bool is_valid_utf8(const char* data, size_t size) {
     if (word & 0x8080808080808080ull) return simdjson::validate_utf8(data + i, size - i);
   }
   for (; i < size; ++i) {
-    if (static_cast<unsigned char>(data[i]) & 0x80) return simdjson::validate_utf8(data + i, size - i);
+    if (static_cast<unsigned char>(data[i]) & 0x80)
+      return simdjson::validate_utf8(data + i, size - i);
   }
   return true;
 }

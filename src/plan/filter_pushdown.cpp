@@ -30,7 +30,8 @@ NodePtr push_below_child(const FilterNode& f) {
   referenced_columns(*f.predicate, used);
   for (const auto& c : used)
     if (!pass->count(c)) return nullptr;
-  NodePtr below = push_down_filters(make_filter(child->children.at(0), rename_columns(f.predicate, *pass)));
+  NodePtr below =
+      push_down_filters(make_filter(child->children.at(0), rename_columns(f.predicate, *pass)));
   return child->with_children({below});
 }
 

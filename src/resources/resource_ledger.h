@@ -49,9 +49,9 @@ class ResourceLedger {
   const Resources total_;
   const std::vector<int> gpu_ids_;
   mutable std::mutex mu_;
-  double held_cpus_ = 0;     // guarded by mu_
-  int64_t held_memory_ = 0;  // guarded by mu_
-  GpuLedger gpus_;           // guarded by mu_
+  double held_cpus_ = 0;                      // guarded by mu_
+  int64_t held_memory_ = 0;                   // guarded by mu_
+  GpuLedger gpus_;                            // guarded by mu_
   std::unordered_map<uint64_t, Hold> holds_;  // guarded by mu_
   uint64_t next_id_ = 1;                      // guarded by mu_
 };

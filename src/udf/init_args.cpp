@@ -20,7 +20,8 @@ static_assert(std::is_same_v<std::variant_alternative_t<1, Value>, bool> &&
 
 template <class T>
 void put_le(std::string& out, T value) {
-  for (size_t i = 0; i < sizeof(T); ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+  for (size_t i = 0; i < sizeof(T); ++i)
+    out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
 }
 
 void put_bytes(std::string& out, std::string_view bytes) {
@@ -67,16 +68,21 @@ class Reader {
 Value read_value(Reader& in, const std::string& key) {
   auto tag = static_cast<Tag>(in.le<uint8_t>("type tag"));
   switch (tag) {
-    case Tag::Null: return Value{};
+    case Tag::Null:
+      return Value{};
     case Tag::Bool: {
       auto b = in.le<uint8_t>("bool");
-      if (b > 1) throw InvalidArgument("corrupt serialised init args: bool '" + key + "' is " +
-                                       std::to_string(b));
+      if (b > 1)
+        throw InvalidArgument("corrupt serialised init args: bool '" + key + "' is " +
+                              std::to_string(b));
       return Value{b == 1};
     }
-    case Tag::Int64: return Value{static_cast<int64_t>(in.le<uint64_t>("int64"))};
-    case Tag::Float64: return Value{std::bit_cast<double>(in.le<uint64_t>("float64"))};
-    case Tag::Utf8: return Value{in.bytes("string")};
+    case Tag::Int64:
+      return Value{static_cast<int64_t>(in.le<uint64_t>("int64"))};
+    case Tag::Float64:
+      return Value{std::bit_cast<double>(in.le<uint64_t>("float64"))};
+    case Tag::Utf8:
+      return Value{in.bytes("string")};
   }
   throw InvalidArgument("corrupt serialised init args: unknown type tag " +
                         std::to_string(static_cast<int>(tag)) + " for '" + key + "'");

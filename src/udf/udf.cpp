@@ -53,7 +53,8 @@ Udf Udf::make_stateful(std::string name, UdfFactory factory, std::string class_n
 
 Udf Udf::fn(std::string name, std::function<Column(const Batch&)> f) {
   require_name(name);
-  if (!f) throw InvalidArgument("udf '" + name + "': Udf::fn needs a callable, got an empty function");
+  if (!f)
+    throw InvalidArgument("udf '" + name + "': Udf::fn needs a callable, got an empty function");
   auto spec = std::make_shared<UdfSpec>();
   spec->name = std::move(name);
   spec->function = std::move(f);
@@ -101,8 +102,8 @@ Udf Udf::num_gpus(double gpus) const {
   if (!(gpus >= 0) || !std::isfinite(gpus))
     reject(*spec_, "num_gpus must be a finite number >= 0, got " + number_text(gpus));
   if (gpus > 1 && gpus != std::floor(gpus))
-    reject(*spec_, "num_gpus above 1 must be a whole number of devices, got " +
-                       number_text(gpus) + " (fractions in (0,1) share one device)");
+    reject(*spec_, "num_gpus above 1 must be a whole number of devices, got " + number_text(gpus) +
+                       " (fractions in (0,1) share one device)");
   return with([&](UdfSpec& s) { s.num_gpus = gpus; });
 }
 
@@ -115,9 +116,10 @@ Udf Udf::isolation(Isolation iso) const {
   require_stateful(*spec_, "isolation");
   if (iso == Isolation::Process) {
     if (spec_->class_name.empty())
-      reject(*spec_, "Isolation::Process constructs the class by name in a worker process, but "
-                     "it is not registered: add EMBER_REGISTER_UDF(YourClass) at namespace "
-                     "scope in a .cpp file of this program");
+      reject(*spec_,
+             "Isolation::Process constructs the class by name in a worker process, but "
+             "it is not registered: add EMBER_REGISTER_UDF(YourClass) at namespace "
+             "scope in a .cpp file of this program");
     if (udf_name_is_ambiguous(spec_->class_name))
       reject(*spec_, "Isolation::Process needs a unique class name, but EMBER_REGISTER_UDF(" +
                          spec_->class_name + ") was used for two different types: rename one");

@@ -6,13 +6,14 @@
 // resolves to no factory, so Udf::isolation(Isolation::Process) on either type fails with a
 // message saying the name is ambiguous (see udf.cpp), rather than silently constructing the
 // wrong class in a worker.
+#include "udf/udf_registry.h"
+
 #include <map>
 #include <mutex>
 #include <set>
 #include <typeindex>
 
 #include "ember/udf.h"
-#include "udf/udf_registry.h"
 
 namespace ember {
 namespace {

@@ -28,7 +28,8 @@ TEST(DataFrame, EveryMethodReturnsANewFrameAndLeavesItsInputAsItWas) {
 }
 
 TEST(DataFrame, WithColumnReplacesAColumnInPlace) {
-  const DataFrame df = range(4).with_column("y", lit(int64_t{1})).with_column("id", col("id") + col("y"));
+  const DataFrame df =
+      range(4).with_column("y", lit(int64_t{1})).with_column("id", col("id") + col("y"));
   EXPECT_EQ(names(df.schema()), (std::vector<std::string>{"id", "y"}));
   const Table t = df.collect();
   for (int64_t i = 0; i < 4; ++i) EXPECT_EQ(t.column("id").value<int64_t>(i), i + 1);
@@ -42,8 +43,7 @@ TEST(DataFrame, TypesAreCheckedWhenTheFrameIsBuiltNotWhenItRuns) {
 }
 
 TEST(DataFrame, ExplainShowsTheLogicalAndPhysicalPlan) {
-  const std::string text =
-      range(100, 4).where(col("id") > lit(int64_t{5})).limit(7).explain();
+  const std::string text = range(100, 4).where(col("id") > lit(int64_t{5})).limit(7).explain();
   EXPECT_NE(text.find("Filter"), std::string::npos) << text;
   EXPECT_NE(text.find("Limit 7"), std::string::npos) << text;
   EXPECT_NE(text.find("Range"), std::string::npos) << text;

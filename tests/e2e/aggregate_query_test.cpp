@@ -24,8 +24,9 @@ Table with_nulls() {
   std::vector<std::optional<std::string>> s{"pear", "apple", std::nullopt, "zebra", "fig", "kiwi"};
   std::vector<std::optional<bool>> b{true, false, std::nullopt, true, std::nullopt, true};
   Schema schema({{"a", int64()}, {"f", float64()}, {"s", utf8()}, {"b", boolean()}});
-  return Table(schema, {Batch(schema, {Column::from(a), Column::from(f), Column::from(s),
-                                       Column::from(b)})});
+  return Table(
+      schema,
+      {Batch(schema, {Column::from(a), Column::from(f), Column::from(s), Column::from(b)})});
 }
 
 }  // namespace
@@ -64,9 +65,9 @@ INSTANTIATE_TEST_SUITE_P(Threads, AggregateThreads, testing::Values(1, 2, 4));
 TEST(Aggregate, SkipsNullsForEveryType) {
   Table t = from_table(with_nulls(), 3)
                 .agg({col("a").sum(), col("a").count().alias("a_n"), col("f").sum(),
-                      col("f").mean().alias("f_mean"), col("s").min(), col("s").max().alias("s_max"),
-                      col("b").sum(), col("b").min().alias("b_min"), col("b").max().alias("b_max"),
-                      lit(int64_t{1}).count().alias("rows")})
+                      col("f").mean().alias("f_mean"), col("s").min(),
+                      col("s").max().alias("s_max"), col("b").sum(), col("b").min().alias("b_min"),
+                      col("b").max().alias("b_max"), lit(int64_t{1}).count().alias("rows")})
                 .collect();
   ASSERT_EQ(t.num_rows(), 1);
   EXPECT_EQ(t.column("a").value<int64_t>(0), 21);
@@ -99,8 +100,9 @@ TEST(Aggregate, FloatSumIsTheSameOnEveryRun) {
   // Values of very different magnitudes make the sum depend on the order of additions.
   std::mt19937_64 rng(7);
   std::vector<double> v(200000);
-  for (double& x : v) x = std::ldexp(std::uniform_real_distribution<double>(-1, 1)(rng),
-                                     static_cast<int>(rng() % 60));
+  for (double& x : v)
+    x = std::ldexp(std::uniform_real_distribution<double>(-1, 1)(rng),
+                   static_cast<int>(rng() % 60));
   Schema schema({{"v", float64()}});
   Table input(schema, {Batch(schema, {Column::from(v)})});
   std::optional<double> first;

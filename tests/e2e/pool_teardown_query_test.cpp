@@ -51,13 +51,14 @@ class SlowTeardown {
 };
 
 Udf record_pipeline_thread() {
-  return Udf::fn("record_thread", [](const Batch& in) {
-           {
-             std::lock_guard lock(threads.mu);
-             threads.pipeline.insert(std::this_thread::get_id());
-           }
-           return in.column(0);
-         })
+  return Udf::fn("record_thread",
+                 [](const Batch& in) {
+                   {
+                     std::lock_guard lock(threads.mu);
+                     threads.pipeline.insert(std::this_thread::get_id());
+                   }
+                   return in.column(0);
+                 })
       .returns(int64());
 }
 

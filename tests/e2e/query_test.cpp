@@ -48,7 +48,8 @@ TEST_P(QueryThreads, RangeProjectFilterMatchesReference) {
 INSTANTIATE_TEST_SUITE_P(Threads, QueryThreads, testing::Values(1, 2, 4));
 
 TEST(Query, SelectRenamesAndComputes) {
-  Table t = range(10).select({(col("id") * lit(2.5)).alias("half"), col("id").cast(utf8()).alias("s")})
+  Table t = range(10)
+                .select({(col("id") * lit(2.5)).alias("half"), col("id").cast(utf8()).alias("s")})
                 .collect();
   ASSERT_EQ(t.num_rows(), 10);
   Column half = t.column("half"), s = t.column("s");
@@ -73,7 +74,8 @@ TEST(Query, FromTableWithNullsAndDivisionByZero) {
 
 TEST(Query, LimitKeepsFirstRowsInOrder) {
   for (int parts : {1, 3, 16}) {
-    Table t = range(100000, parts).where(col("id") % lit(int64_t{3}) == lit(int64_t{0}))
+    Table t = range(100000, parts)
+                  .where(col("id") % lit(int64_t{3}) == lit(int64_t{0}))
                   .limit(1000)
                   .collect(threads(2));
     std::vector<int64_t> expect;
@@ -132,7 +134,8 @@ TEST(Query, ExecuteReportsStats) {
 }
 
 TEST(Query, ExplainShowsPlansAndPushedFilter) {
-  DataFrame df = range(10).with_column("x", col("id") * lit(int64_t{2})).where(col("id") > lit(int64_t{3}));
+  DataFrame df =
+      range(10).with_column("x", col("id") * lit(int64_t{2})).where(col("id") > lit(int64_t{3}));
   std::string e = df.explain();
   EXPECT_NE(e.find("== Logical plan =="), std::string::npos) << e;
   EXPECT_NE(e.find("== Optimized plan =="), std::string::npos) << e;
@@ -145,9 +148,11 @@ TEST(Query, ExplainShowsPlansAndPushedFilter) {
 TEST(Query, ManyPartitionsRandomFilterMatchesReference) {
   std::mt19937_64 rng(7);
   std::vector<std::optional<int64_t>> v(50000);
-  for (auto& x : v) x = rng() % 10 == 0 ? std::nullopt : std::optional<int64_t>(int64_t(rng() % 1000));
+  for (auto& x : v)
+    x = rng() % 10 == 0 ? std::nullopt : std::optional<int64_t>(int64_t(rng() % 1000));
   Table in = Table::from_columns({{"v", Column::from(v)}});
-  Table t = from_table(in, 13).where(col("v") > lit(int64_t{500}) || col("v").is_null())
+  Table t = from_table(in, 13)
+                .where(col("v") > lit(int64_t{500}) || col("v").is_null())
                 .collect(threads(3));
   std::vector<std::optional<int64_t>> expect;
   for (auto& x : v)

@@ -50,8 +50,10 @@ class AddOffset {
     const Column& x = in.column(0);
     ColumnBuilder b(int64(), in.num_rows());
     for (int64_t i = 0; i < in.num_rows(); ++i) {
-      if (x.is_null(i)) b.append_null();
-      else b.append(x.value<int64_t>(i) + offset_);
+      if (x.is_null(i))
+        b.append_null();
+      else
+        b.append(x.value<int64_t>(i) + offset_);
     }
     return b.finish();
   }
@@ -121,7 +123,9 @@ class WrongType {
  public:
   explicit WrongType(const InitArgs&) { counters.constructed++; }
   ~WrongType() { counters.destroyed++; }
-  Column operator()(const Batch& in) { return Column::repeat(Value{1.5}, float64(), in.num_rows()); }
+  Column operator()(const Batch& in) {
+    return Column::repeat(Value{1.5}, float64(), in.num_rows());
+  }
 };
 
 RunOptions big_machine(int threads = 0) {
@@ -155,9 +159,8 @@ class PoolConcurrency : public testing::TestWithParam<int> {
 TEST_P(PoolConcurrency, InitOncePerActorAcrossManyPartitions) {
   const int actors = GetParam();
   const int64_t n = 100000;
-  QueryResult r = range(n, 64)
-                      .with_column("y", add_offset(actors, 1000)(col("id")))
-                      .execute(big_machine(2));
+  QueryResult r =
+      range(n, 64).with_column("y", add_offset(actors, 1000)(col("id"))).execute(big_machine(2));
   EXPECT_EQ(counters.constructed.load(), actors);
   EXPECT_EQ(counters.destroyed.load(), actors);  // torn down when the query ended
   std::vector<int64_t> expect(n);
@@ -268,7 +271,9 @@ TEST(StatefulUdf, FilterNotReadingUdfOutputRunsBeforeThePool) {
 
 TEST(StatefulUdf, LimitStopsFeedingThePoolAndTearsDown) {
   counters.reset();
-  Table t = range(1'000'000, 8).with_column("y", add_offset(2, 50)(col("id"))).limit(120)
+  Table t = range(1'000'000, 8)
+                .with_column("y", add_offset(2, 50)(col("id")))
+                .limit(120)
                 .collect(big_machine());
   EXPECT_EQ(t.num_rows(), 120);
   EXPECT_EQ(t.column("y").value<int64_t>(119), 219);
@@ -332,16 +337,20 @@ TEST(StatefulUdf, WrongLengthAndWrongTypeResults) {
 
 TEST(StatefulUdf, StatelessFnRunsInlineHonouringBatchSize) {
   std::atomic<int64_t> max_rows{0}, calls{0};
-  Udf twice = Udf::fn("twice", [&](const Batch& in) {
-                calls++;
-                int64_t n = in.num_rows();
-                int64_t prev = max_rows.load();
-                while (n > prev && !max_rows.compare_exchange_weak(prev, n)) {
-                }
-                ColumnBuilder b(int64(), n);
-                for (int64_t i = 0; i < n; ++i) b.append(in.column(0).value<int64_t>(i) * 2);
-                return b.finish();
-              }).returns(int64()).batch_size(1000);
+  Udf twice = Udf::fn("twice",
+                      [&](const Batch& in) {
+                        calls++;
+                        int64_t n = in.num_rows();
+                        int64_t prev = max_rows.load();
+                        while (n > prev && !max_rows.compare_exchange_weak(prev, n)) {
+                        }
+                        ColumnBuilder b(int64(), n);
+                        for (int64_t i = 0; i < n; ++i)
+                          b.append(in.column(0).value<int64_t>(i) * 2);
+                        return b.finish();
+                      })
+                  .returns(int64())
+                  .batch_size(1000);
   Table t = range(10000, 2).with_column("y", twice(col("id"))).collect();
   EXPECT_EQ(t.column("y").value<int64_t>(9999), 19998);
   EXPECT_LE(max_rows.load(), 1000);
@@ -350,7 +359,9 @@ TEST(StatefulUdf, StatelessFnRunsInlineHonouringBatchSize) {
 
 TEST(StatefulUdf, UdfInsideFilterPredicate) {
   counters.reset();
-  Table t = range(100, 3).where(add_offset(1, 16, -50)(col("id")) > lit(int64_t{40})).collect(big_machine());
+  Table t = range(100, 3)
+                .where(add_offset(1, 16, -50)(col("id")) > lit(int64_t{40}))
+                .collect(big_machine());
   EXPECT_EQ(t.num_rows(), 9);  // ids 91..99
   EXPECT_EQ(t.schema().to_string(), "id: int64");
 }
@@ -359,7 +370,8 @@ TEST(StatefulUdf, ProgressOnPipeDoesNotBreakTheQuery) {
   counters.reset();
   RunOptions o = big_machine();
   o.progress = true;
-  EXPECT_EQ(range(5000, 4).with_column("y", add_offset(2, 100)(col("id"))).collect(o).num_rows(), 5000);
+  EXPECT_EQ(range(5000, 4).with_column("y", add_offset(2, 100)(col("id"))).collect(o).num_rows(),
+            5000);
 }
 
 TEST(StatefulUdf, InsideAnAggregateRunsInItsPool) {

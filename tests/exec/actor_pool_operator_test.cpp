@@ -100,8 +100,8 @@ TEST(PoolStage, LimitStopsFeedingThePoolEarly) {
   seen.reset();
   TestQuery q({times_ten(2, 100)});
   Pipeline p;
-  p.add(std::make_shared<ActorPoolOperator>(0, std::vector<int>{0},
-                                            std::vector<std::string>{"x"}, xy()));
+  p.add(std::make_shared<ActorPoolOperator>(0, std::vector<int>{0}, std::vector<std::string>{"x"},
+                                            xy()));
   p.schema = xy();
   LimitSink limit(150, xy());
   // One partition of a million rows: far more than the limit needs.

@@ -100,7 +100,8 @@ inline std::shared_ptr<const UdfSpec> times_ten(int actors, int64_t batch_size,
 /// A query's pools (started) and its context, as the executor makes them.
 struct TestQuery {
   explicit TestQuery(const std::vector<std::shared_ptr<const UdfSpec>>& specs = {}) {
-    for (const auto& s : specs) pools.push_back(std::make_unique<ActorPool>(s, std::vector<ActorContext>{}));
+    for (const auto& s : specs)
+      pools.push_back(std::make_unique<ActorPool>(s, std::vector<ActorContext>{}));
     for (auto& p : pools) p->start();
   }
   std::vector<std::unique_ptr<ActorPool>> pools;

@@ -16,8 +16,7 @@ using test::PlanBuilder;
 Schema ab() { return Schema({{"a", int64()}, {"b", int64()}}); }
 
 TEST(PhysicalPlanner, StreamingNodesMakeOnePipelineIntoTheOutput) {
-  NodePtr plan =
-      PlanBuilder(ab()).filter(col("a") > lit(int64_t{0})).project({col("b")}).build();
+  NodePtr plan = PlanBuilder(ab()).filter(col("a") > lit(int64_t{0})).project({col("b")}).build();
   PhysicalPlan p = plan_physical(*plan);
   ASSERT_EQ(p.pipelines.size(), 1u);
   const Pipeline& only = p.pipelines[0];

@@ -99,8 +99,8 @@ TEST(PoolTeardown, OnePipelineThreadKeepsOtherPartitionsFlowingWhileACallIsSlow)
   TestQuery q({spec});
   Schema xy({{"x", int64()}, {"y", int64()}});
   Pipeline p;
-  p.add(std::make_shared<ActorPoolOperator>(0, std::vector<int>{0},
-                                            std::vector<std::string>{"x"}, xy));
+  p.add(std::make_shared<ActorPoolOperator>(0, std::vector<int>{0}, std::vector<std::string>{"x"},
+                                            xy));
   p.schema = xy;
   TableSource source(x_schema(), {{numbers(0, 10)}, {numbers(10, 10)}}, "test");
   SignallingCollect sink(xy);

@@ -10,8 +10,8 @@
 #include "exec/sinks/file_sink.h"
 #include "exec/sinks/limit_sink.h"
 #include "exec/sinks/repartition_sink.h"
-#include "expr/expr_access.h"
 #include "exec_test_kit.h"
+#include "expr/expr_access.h"
 
 namespace ember {
 namespace {
@@ -55,7 +55,8 @@ TEST(CollectSink, WithALimitKeepsTheFirstRowsAndIsSatisfiedByAPrefix) {
   EXPECT_FALSE(sink.full(*local));
   sink.combine(*g, *local);
   EXPECT_TRUE(sink.satisfied(*g)) << "partitions 0 and 1 hold 15 >= 12 rows";
-  EXPECT_EQ(values(sink.finalize(*g)), (std::vector<int64_t>{0, 1, 2, 3, 4, 10, 11, 12, 13, 14, 15, 16}));
+  EXPECT_EQ(values(sink.finalize(*g)),
+            (std::vector<int64_t>{0, 1, 2, 3, 4, 10, 11, 12, 13, 14, 15, 16}));
 }
 
 TEST(CollectSink, PartitionIsFullAtTheLimitAlone) {
@@ -108,7 +109,8 @@ TEST(AggregateSink, MergesPartialsInPartitionOrderWhateverOrderTheyFinish) {
 
 TEST(AggregateSink, APartitionThatNeverFinishedIsLeftOut) {
   Schema in({{"x", int64()}});
-  AggregateSink sink({detail::ExprAccess::node(col("x").sum().alias("s"))}, in, Schema({{"s", int64()}}));
+  AggregateSink sink({detail::ExprAccess::node(col("x").sum().alias("s"))}, in,
+                     Schema({{"s", int64()}}));
   auto g = sink.global_state(2);
   feed(sink, *g, 0, {numbers(1, 3)});  // 1 + 2 + 3
   std::shared_ptr<const Source> result = sink.finalize(*g);
@@ -116,8 +118,8 @@ TEST(AggregateSink, APartitionThatNeverFinishedIsLeftOut) {
 }
 
 TEST(FileSink, WritesOnePartPerPartitionAndRefusesAnIncompleteSet) {
-  auto dir = std::filesystem::temp_directory_path() /
-             ("ember_file_sink_" + std::to_string(::getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("ember_file_sink_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   FileSink sink(dir.string(), x_schema(), FileFormat::Csv);

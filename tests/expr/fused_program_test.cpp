@@ -377,7 +377,7 @@ class ExprGen {
         return of(TypeId::Boolean, depth - 1).cast(int64());
       default:
         return testref::apply(kArith[rng_() % 5], of(TypeId::Int64, depth - 1),
-                     of(TypeId::Int64, depth - 1));
+                              of(TypeId::Int64, depth - 1));
     }
   }
   Expr floating(int depth) {
@@ -388,7 +388,7 @@ class ExprGen {
         return -of(TypeId::Float64, depth - 1);
       default:
         return testref::apply(kArith[rng_() % 5], of(TypeId::Float64, depth - 1),
-                     of(rng_() % 2 ? TypeId::Int64 : TypeId::Float64, depth - 1));
+                              of(rng_() % 2 ? TypeId::Int64 : TypeId::Float64, depth - 1));
     }
   }
   Expr boolean(int depth) {
@@ -396,15 +396,16 @@ class ExprGen {
       case 0:
         return !of(TypeId::Boolean, depth - 1);
       case 1:
-        return testref::apply(rng_() % 2 ? BinaryOp::And : BinaryOp::Or, of(TypeId::Boolean, depth - 1),
-                     of(TypeId::Boolean, depth - 1));
+        return testref::apply(rng_() % 2 ? BinaryOp::And : BinaryOp::Or,
+                              of(TypeId::Boolean, depth - 1), of(TypeId::Boolean, depth - 1));
       case 2:
         return of(TypeId::Int64, depth - 1) % lit(random_int(rng_, true)) == lit(int64_t{0});
       case 3:
         return of(rng_() % 2 ? TypeId::Int64 : TypeId::Float64, depth - 1).is_null();
       default: {
         const TypeId t = rng_() % 2 ? TypeId::Int64 : TypeId::Float64;
-        return testref::apply(kCompare[rng_() % 6], of(t, depth - 1), of(TypeId::Float64, depth - 1));
+        return testref::apply(kCompare[rng_() % 6], of(t, depth - 1),
+                              of(TypeId::Float64, depth - 1));
       }
     }
   }

@@ -46,7 +46,6 @@ inline Expr apply(BinaryOp op, const Expr& a, const Expr& b) {
   }
 }
 
-
 inline Rows rows_of(const Column& c) {
   Rows out;
   for (int64_t i = 0; i < c.size(); ++i) out.push_back(c.get(i));

@@ -17,8 +17,8 @@ TEST(ScalarDivisionTest, MatchesHardwareDivisionForEveryDivisorShape) {
   std::mt19937_64 rng(42);
   for (int i = 0; i < 3000; ++i) xs.push_back(static_cast<int64_t>(rng()) >> (rng() % 64));
   Batch batch(Schema({{"x", int64()}}), {Column::from(xs)});
-  const std::vector<int64_t> divisors = {1,     2,    3,      7,        -2,   -7, 64, -64,
-                                         1000003, -1000003, kMax, kMin, kMin + 1, int64_t{1} << 62};
+  const std::vector<int64_t> divisors = {
+      1, 2, 3, 7, -2, -7, 64, -64, 1000003, -1000003, kMax, kMin, kMin + 1, int64_t{1} << 62};
   for (int64_t d : divisors) {
     const Column q = evaluate(*detail::ExprAccess::node(col("x") / lit(d)), batch);
     const Column r = evaluate(*detail::ExprAccess::node(col("x") % lit(d)), batch);

@@ -13,12 +13,18 @@ namespace {
 
 std::string tricky(int64_t i) {
   switch (i % 6) {
-    case 0: return "plain " + std::to_string(i);
-    case 1: return "comma, here " + std::to_string(i);
-    case 2: return "quote \" inside " + std::to_string(i);
-    case 3: return "new\nline " + std::to_string(i);
-    case 4: return "caf\u00e9 \u2603 " + std::to_string(i);
-    default: return "  padded " + std::to_string(i) + "  ";
+    case 0:
+      return "plain " + std::to_string(i);
+    case 1:
+      return "comma, here " + std::to_string(i);
+    case 2:
+      return "quote \" inside " + std::to_string(i);
+    case 3:
+      return "new\nline " + std::to_string(i);
+    case 4:
+      return "caf\u00e9 \u2603 " + std::to_string(i);
+    default:
+      return "  padded " + std::to_string(i) + "  ";
   }
 }
 
@@ -37,7 +43,8 @@ int main(int argc, char** argv) {
   std::vector<std::optional<bool>> b;
   for (int64_t i = 0; i < n; ++i) {
     id.push_back(i);
-    x.push_back(i % 7 == 0 ? std::nullopt : std::optional<double>(static_cast<double>(i) * 1.5 + 0.25));
+    x.push_back(i % 7 == 0 ? std::nullopt
+                           : std::optional<double>(static_cast<double>(i) * 1.5 + 0.25));
     s.push_back(i % 11 == 0 ? std::nullopt : std::optional<std::string>(tricky(i)));
     b.push_back(i % 13 == 0 ? std::nullopt : std::optional<bool>(i % 2 == 0));
   }

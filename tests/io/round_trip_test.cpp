@@ -16,8 +16,9 @@ using testing_io::TempDir;
 
 const std::vector<std::string>& tricky_strings() {
   static const std::vector<std::string> s = {
-      "plain", "", " lead", "trail ", "a,b", "say \"hi\"", "\"", "two\nlines", "cr\r\nlf",
-      "back\\slash", "tab\there", "ctl\x01\x1f", "naïve 日本 😀", "null", ",", "\r", "x"};
+      "plain",        "",           " lead",    "trail ",      "a,b",       "say \"hi\"",
+      "\"",           "two\nlines", "cr\r\nlf", "back\\slash", "tab\there", "ctl\x01\x1f",
+      "naïve 日本 😀", "null",       ",",        "\r",          "x"};
   return s;
 }
 
@@ -29,16 +30,22 @@ Table random_table(std::mt19937_64& rng, int64_t rows, bool finite) {
   std::vector<std::optional<double>> floats;
   std::vector<std::optional<bool>> bools;
   std::vector<std::optional<std::string>> strings;
-  const double specials[] = {0.0, -0.0, 3.0, 1e300, -1e-300, 0.1, 123456789.0,
+  const double specials[] = {0.0,
+                             -0.0,
+                             3.0,
+                             1e300,
+                             -1e-300,
+                             0.1,
+                             123456789.0,
                              std::numeric_limits<double>::infinity(),
                              std::numeric_limits<double>::quiet_NaN()};
   for (int64_t i = 0; i < rows; ++i) {
-    const int64_t extreme = i % 2 ? std::numeric_limits<int64_t>::max()
-                                  : std::numeric_limits<int64_t>::min();
+    const int64_t extreme =
+        i % 2 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
     ints.push_back(coin(10) ? std::nullopt
                             : std::optional<int64_t>(coin(5) ? extreme : int64_t(rng()) >> 20));
-    double f = std::ldexp(double(int64_t(rng() >> 11)) - double(int64_t{1} << 52),
-                          int(rng() % 80) - 60);
+    double f =
+        std::ldexp(double(int64_t(rng() >> 11)) - double(int64_t{1} << 52), int(rng() % 80) - 60);
     if (coin(10)) f = specials[rng() % (finite ? 7 : 9)];
     floats.push_back(coin(10) ? std::nullopt : std::optional<double>(f));
     bools.push_back(coin(10) ? std::nullopt : std::optional<bool>(coin(50)));
@@ -53,7 +60,8 @@ Table random_table(std::mt19937_64& rng, int64_t rows, bool finite) {
                                            {"s", Column::from(strings)}});
   std::vector<Batch> batches;
   const Batch& all = whole.batches().at(0);
-  for (int64_t at = 0; at < rows; at += 97) batches.push_back(all.slice(at, std::min<int64_t>(97, rows - at)));
+  for (int64_t at = 0; at < rows; at += 97)
+    batches.push_back(all.slice(at, std::min<int64_t>(97, rows - at)));
   return Table(whole.schema(), std::move(batches));
 }
 

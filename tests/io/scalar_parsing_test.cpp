@@ -1,12 +1,12 @@
 // Field parsing: the fast float path must agree with std::from_chars bit for bit.
+#include "io/scalar_parsing.h"
+
 #include <gtest/gtest.h>
 
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <random>
-
-#include "io/scalar_parsing.h"
 
 namespace ember {
 namespace {

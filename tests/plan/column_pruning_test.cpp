@@ -23,8 +23,10 @@ TEST(ColumnPruning, ProjectionComputesOnlyWhatIsRead) {
 }
 
 TEST(ColumnPruning, KeepsOneColumnForTheRowCount) {
-  NodePtr plan =
-      PlanBuilder(abc()).project({col("b")}).aggregate({lit(int64_t{1}).count().alias("n")}).build();
+  NodePtr plan = PlanBuilder(abc())
+                     .project({col("b")})
+                     .aggregate({lit(int64_t{1}).count().alias("n")})
+                     .build();
   NodePtr out = prune_columns(plan);
   EXPECT_EQ(out->child().schema.num_fields(), 1);
 }

@@ -33,8 +33,10 @@ class SchemaSource : public Source {
 /// PlanBuilder(schema).project({col("a")}).filter(col("a") > lit(1)).build()
 class PlanBuilder {
  public:
-  explicit PlanBuilder(std::shared_ptr<const Source> source) : node_(make_source(std::move(source))) {}
-  explicit PlanBuilder(Schema schema) : PlanBuilder(std::make_shared<SchemaSource>(std::move(schema))) {}
+  explicit PlanBuilder(std::shared_ptr<const Source> source)
+      : node_(make_source(std::move(source))) {}
+  explicit PlanBuilder(Schema schema)
+      : PlanBuilder(std::make_shared<SchemaSource>(std::move(schema))) {}
 
   PlanBuilder& project(const std::vector<Expr>& exprs) {
     node_ = make_project(node_, nodes(exprs));

@@ -36,8 +36,7 @@ TEST(FilterPushdown, StaysAboveAComputedColumn) {
 
 TEST(FilterPushdown, BelowAPoolWhoseResultItDoesNotRead) {
   Udf u = test::stateful_udf();
-  NodePtr plan =
-      PlanBuilder(ab()).pool(u, {"a"}, "r").filter(col("b") > lit(int64_t{0})).build();
+  NodePtr plan = PlanBuilder(ab()).pool(u, {"a"}, "r").filter(col("b") > lit(int64_t{0})).build();
   NodePtr out = push_down_filters(plan);
   ASSERT_NE(dynamic_cast<const ActorPoolProjectNode*>(out.get()), nullptr);
   EXPECT_NE(dynamic_cast<const FilterNode*>(&out->child()), nullptr);

@@ -6,13 +6,12 @@
 #include <set>
 #include <string>
 
-#include "ember/error.h"
 #include "admission_requests.h"
+#include "ember/error.h"
 #include "resources/resource_pool.h"
 
 namespace ember {
 namespace {
-
 
 using testing_resources::admission_error;
 using testing_resources::kGiB;
@@ -28,8 +27,8 @@ TEST(Admission, TooManyGpusNamesUdfRequestAndTotal) {
 TEST(Admission, TooMuchMemoryInHumanUnitsAndBytes) {
   ResourcePool pool(Resources{8, 0, 4 * kGiB});
   std::string msg = admission_error(pool, {request("model", 2, 1, 0, 3 * kGiB)});
-  EXPECT_NE(msg.find("udf 'model' asks for 2 actors x 3 GiB = 6 GiB (" +
-                     std::to_string(6 * kGiB) + " bytes)"),
+  EXPECT_NE(msg.find("udf 'model' asks for 2 actors x 3 GiB = 6 GiB (" + std::to_string(6 * kGiB) +
+                     " bytes)"),
             std::string::npos)
       << msg;
   EXPECT_NE(msg.find("but 4 GiB (" + std::to_string(4 * kGiB) + " bytes) exist (0 B held"),

@@ -11,8 +11,8 @@
 #include <limits>
 #include <string>
 
-#include "ember/error.h"
 #include "admission_requests.h"
+#include "ember/error.h"
 #include "resources/resource_pool.h"
 
 namespace ember {

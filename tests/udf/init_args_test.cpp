@@ -19,8 +19,8 @@ std::string error_of(const std::function<void()>& f) {
 }
 
 TEST(InitArgs, GetHasAndWidening) {
-  InitArgs a{{"dict", std::string("/usr/share/dict")}, {"n", int64_t{7}}, {"p", 0.25},
-             {"on", true}};
+  InitArgs a{
+      {"dict", std::string("/usr/share/dict")}, {"n", int64_t{7}}, {"p", 0.25}, {"on", true}};
   EXPECT_EQ(a.get<std::string>("dict"), "/usr/share/dict");
   EXPECT_EQ(a.get<int64_t>("n"), 7);
   EXPECT_EQ(a.get<int>("n"), 7);
@@ -68,8 +68,7 @@ TEST(InitArgs, SerializeRoundTrip) {
 
 TEST(InitArgs, EveryTruncationIsRejected) {
   std::string bytes =
-      InitArgs{{"k", std::string("value")}, {"n", int64_t{5}}, {"b", true}, {"d", 1.5}}
-          .serialize();
+      InitArgs{{"k", std::string("value")}, {"n", int64_t{5}}, {"b", true}, {"d", 1.5}}.serialize();
   for (size_t len = 0; len < bytes.size(); ++len)
     EXPECT_THROW(InitArgs::deserialize(std::string_view(bytes).substr(0, len)), InvalidArgument)
         << "prefix of " << len << " bytes";

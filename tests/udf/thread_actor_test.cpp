@@ -27,9 +27,9 @@ struct ThrowsNonStd {
 };
 
 Batch two_texts() {
-  return Batch(Schema({{"text", utf8()}, {"n", int64()}}),
-               {Column::from(std::vector<std::string>{"a", "b"}),
-                Column::from(std::vector<int64_t>{1, 2})});
+  return Batch(
+      Schema({{"text", utf8()}, {"n", int64()}}),
+      {Column::from(std::vector<std::string>{"a", "b"}), Column::from(std::vector<int64_t>{1, 2})});
 }
 
 TEST(ThreadActor, ConstructsWithItsContextAndCalls) {
@@ -88,7 +88,8 @@ TEST(ThreadActor, CallErrorsNameTheUdfAndTheInputShape) {
     actor->call(two_texts());
     FAIL();
   } catch (const UdfError& e) {
-    EXPECT_STREQ(e.what(), "udf 'speller' failed on 2 args (text: utf8, n: int64), 2 rows: bad row");
+    EXPECT_STREQ(e.what(),
+                 "udf 'speller' failed on 2 args (text: utf8, n: int64), 2 rows: bad row");
   }
 }
 

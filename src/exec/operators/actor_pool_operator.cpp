@@ -7,7 +7,9 @@ namespace ember {
 
 ActorPoolOperator::ActorPoolOperator(int pool, std::vector<int> arg_indices,
                                      std::vector<std::string> arg_names, Schema output)
-    : pool_(pool), arg_indices_(std::move(arg_indices)), arg_names_(std::move(arg_names)),
+    : pool_(pool),
+      arg_indices_(std::move(arg_indices)),
+      arg_names_(std::move(arg_names)),
       output_(std::move(output)) {}
 
 std::unique_ptr<AsyncOperatorState> ActorPoolOperator::local_state(

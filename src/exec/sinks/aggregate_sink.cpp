@@ -43,8 +43,7 @@ std::unique_ptr<GlobalSinkState> AggregateSink::global_state(int num_partitions)
   return std::make_unique<Partials>(num_partitions);
 }
 
-std::unique_ptr<LocalSinkState> AggregateSink::local_state(GlobalSinkState&,
-                                                           int partition) const {
+std::unique_ptr<LocalSinkState> AggregateSink::local_state(GlobalSinkState&, int partition) const {
   return std::make_unique<PartitionAccumulators>(partition, prototype_);
 }
 

@@ -26,9 +26,7 @@ void LimitSink::combine(GlobalSinkState& global, LocalSinkState& local) const {
   global.as<CollectedPartitions>().finish(local.as<Part>());
 }
 
-bool LimitSink::full(const LocalSinkState& local) const {
-  return local.as<Part>().rows >= limit_;
-}
+bool LimitSink::full(const LocalSinkState& local) const { return local.as<Part>().rows >= limit_; }
 
 bool LimitSink::satisfied(const GlobalSinkState& global) const {
   return global.as<CollectedPartitions>().satisfied();

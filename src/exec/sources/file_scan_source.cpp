@@ -29,7 +29,8 @@ std::vector<std::string> files_of(const std::vector<FileSplit>& splits) {
 }  // namespace
 
 CsvSource::CsvSource(std::string pattern, CsvOptions options)
-    : pattern_(std::move(pattern)), options_(std::move(options)),
+    : pattern_(std::move(pattern)),
+      options_(std::move(options)),
       scan_(plan_csv_scan(pattern_, options_)) {}
 
 std::unique_ptr<BatchReader> CsvSource::open(int p, int64_t batch_rows) const {
@@ -37,7 +38,9 @@ std::unique_ptr<BatchReader> CsvSource::open(int p, int64_t batch_rows) const {
                         batch_rows);
 }
 
-std::string CsvSource::describe() const { return describe_splits("CsvScan", pattern_, scan_.splits); }
+std::string CsvSource::describe() const {
+  return describe_splits("CsvScan", pattern_, scan_.splits);
+}
 
 std::vector<std::string> CsvSource::files() const { return files_of(scan_.splits); }
 

@@ -66,8 +66,8 @@ void CsvColumnBuilder::grow_chars(int64_t needed) {
                           " bytes of text; one column holds at most 2 GiB (use smaller batches)");
   }
   // Capped at the limit, so any later overflow also comes through here and is rejected.
-  const int64_t cap = std::min<int64_t>(std::max(needed, chars_capacity_ * 2),
-                                        std::numeric_limits<int32_t>::max());
+  const int64_t cap =
+      std::min<int64_t>(std::max(needed, chars_capacity_ * 2), std::numeric_limits<int32_t>::max());
   chars_ = regrow(chars_, chars_used_, cap, false);
   chars_data_ = reinterpret_cast<char*>(detail::BufferAccess::mutable_data(*chars_));
   chars_capacity_ = cap;
@@ -79,8 +79,8 @@ void CsvColumnBuilder::start_validity() {
 }
 
 Column CsvColumnBuilder::finish() {
-  return Column::from_buffers(type_, length_, null_count_, std::move(validity_),
-                              std::move(values_), std::move(chars_));
+  return Column::from_buffers(type_, length_, null_count_, std::move(validity_), std::move(values_),
+                              std::move(chars_));
 }
 
 }  // namespace ember

@@ -22,8 +22,7 @@ ColumnSet ActorPoolProjectNode::required_input(const ColumnSet& required) const 
   return below;
 }
 
-std::optional<std::map<std::string, std::string>> ActorPoolProjectNode::filter_passthrough()
-    const {
+std::optional<std::map<std::string, std::string>> ActorPoolProjectNode::filter_passthrough() const {
   std::map<std::string, std::string> out;
   for (const Field& f : child().schema.fields()) out[f.name] = f.name;
   return out;

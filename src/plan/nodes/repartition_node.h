@@ -8,9 +8,7 @@ namespace ember {
 struct RepartitionNode final : LogicalNode {
   int num_partitions = 0;
 
-  std::string describe() const override {
-    return "Repartition " + std::to_string(num_partitions);
-  }
+  std::string describe() const override { return "Repartition " + std::to_string(num_partitions); }
   NodePtr with_children(std::vector<NodePtr> children) const override;
   ColumnSet required_input(const ColumnSet& required) const override { return required; }
 };

@@ -15,7 +15,9 @@ namespace {
 
 constexpr uint64_t kAlign = 64;
 
-uint64_t padded(uint64_t bytes) { return (std::max<uint64_t>(bytes, 1) + kAlign - 1) / kAlign * kAlign; }
+uint64_t padded(uint64_t bytes) {
+  return (std::max<uint64_t>(bytes, 1) + kAlign - 1) / kAlign * kAlign;
+}
 int64_t bytes_for_bits(int64_t bits) { return (bits + 7) / 8; }
 
 /// Where one buffer's bytes come from in the source column.
@@ -43,8 +45,8 @@ ColumnPieces pieces_of(const Column& c) {
   const int64_t start = c.offset() - p.bit_offset;  // a whole byte of bits
   const int64_t n = p.bit_offset + c.size();
   if (c.validity_buffer()) {
-    p.validity = {c.validity_buffer()->data() + start / 8,
-                  static_cast<uint64_t>(bytes_for_bits(n)), true};
+    p.validity = {c.validity_buffer()->data() + start / 8, static_cast<uint64_t>(bytes_for_bits(n)),
+                  true};
   }
   const uint8_t* raw = c.values_buffer()->data();
   switch (id) {
@@ -89,8 +91,7 @@ void copy_piece(const Piece& piece, const BufferRef& ref, uint8_t* base) {
   std::memset(dst + piece.bytes, 0, padded(piece.bytes) - piece.bytes);
 }
 
-void copy_rebased_offsets(const Piece& piece, const BufferRef& ref, int32_t rebase,
-                          uint8_t* base) {
+void copy_rebased_offsets(const Piece& piece, const BufferRef& ref, int32_t rebase, uint8_t* base) {
   const auto* src = reinterpret_cast<const int32_t*>(piece.src);
   auto* dst = reinterpret_cast<int32_t*>(base + ref.offset);
   const uint64_t count = piece.bytes / 4;

@@ -25,8 +25,8 @@ inline void pause_cpu() {
 }
 
 [[noreturn]] void fail(const char* what) {
-  throw Error(std::string("process isolation: ") + what + " on the worker socket failed: " +
-              std::strerror(errno));
+  throw Error(std::string("process isolation: ") + what +
+              " on the worker socket failed: " + std::strerror(errno));
 }
 
 }  // namespace

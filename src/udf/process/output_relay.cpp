@@ -51,8 +51,8 @@ struct LineBuffer {
     size_t start = 0;
     for (;;) {
       const void* nl = std::memchr(pending.data() + start, '\n', pending.size() - start);
-      const size_t end = nl ? static_cast<size_t>(static_cast<const char*>(nl) - pending.data())
-                            : pending.size();
+      const size_t end =
+          nl ? static_cast<size_t>(static_cast<const char*>(nl) - pending.data()) : pending.size();
       if (nl == nullptr && end - start < OutputRelay::kMaxLineBytes) break;
       const size_t len = std::min(end - start, OutputRelay::kMaxLineBytes);
       emit(pending.data() + start, len);
@@ -84,7 +84,8 @@ bool pump(int fd, LineBuffer& lines, char* chunk, size_t chunk_size) {
 OutputRelay::OutputRelay(std::string prefix, UniqueFd out, UniqueFd err, int sink)
     : prefix_(std::move(prefix)), out_(std::move(out)), err_(std::move(err)), sink_(sink) {
   wake_.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
-  if (!wake_) throw Error(std::string("process isolation: eventfd failed: ") + std::strerror(errno));
+  if (!wake_)
+    throw Error(std::string("process isolation: eventfd failed: ") + std::strerror(errno));
   for (int fd : {out_.get(), err_.get()}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
   thread_ = std::thread([this] { run(); });
 }

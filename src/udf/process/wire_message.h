@@ -15,7 +15,15 @@ namespace ember::process {
 
 /// What a message asks for or reports. Driver -> worker: Init, Call, Stop.
 /// Worker -> driver: Hello (reached ember::init), Ready (UDF constructed), Result, Failed.
-enum class Op : uint8_t { Init = 1, Call = 2, Stop = 3, Hello = 4, Ready = 5, Result = 6, Failed = 7 };
+enum class Op : uint8_t {
+  Init = 1,
+  Call = 2,
+  Stop = 3,
+  Hello = 4,
+  Ready = 5,
+  Result = 6,
+  Failed = 7
+};
 
 /// Message flags (a bit set in the header).
 enum MessageFlag : uint8_t {
@@ -114,8 +122,8 @@ class MessageReader {
  private:
   void need(size_t n) const {
     if (bytes_.size() - pos_ < n) {
-      throw Error("process isolation: truncated control message (" +
-                  std::to_string(bytes_.size()) + " bytes)");
+      throw Error("process isolation: truncated control message (" + std::to_string(bytes_.size()) +
+                  " bytes)");
     }
   }
   std::string_view bytes_;

@@ -2,9 +2,9 @@
 // worker process it serves the driver over the inherited socket and exits without returning.
 #include "udf/process/worker_entry.h"
 
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <fcntl.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -67,7 +67,8 @@ bool is_unserved_worker() { return std::getenv(kWorkerFdVariable) != nullptr; }
 
 void enter_from_main(int argc, char** argv) {
   std::vector<std::string> args;
-  for (int i = 0; i < argc && argv != nullptr && argv[i] != nullptr; ++i) args.emplace_back(argv[i]);
+  for (int i = 0; i < argc && argv != nullptr && argv[i] != nullptr; ++i)
+    args.emplace_back(argv[i]);
   {
     std::lock_guard lock(record().mutex);
     record().argv = std::move(args);

@@ -99,8 +99,8 @@ std::unique_ptr<WorkerProcess> WorkerProcess::spawn(const WorkerLaunch& launch) 
   const pid_t pid = ::fork();
   if (pid < 0) fail("fork");
   if (pid == 0) {
-    become_worker(parent, {null_in.get(), out_w.get(), err_w.get(), worker_end.get()},
-                  argv.data(), envp.data());
+    become_worker(parent, {null_in.get(), out_w.get(), err_w.get(), worker_end.get()}, argv.data(),
+                  envp.data());
   }
   std::unique_ptr<WorkerProcess> w(new WorkerProcess());
   w->pid_ = pid;
@@ -110,8 +110,8 @@ std::unique_ptr<WorkerProcess> WorkerProcess::spawn(const WorkerLaunch& launch) 
   out_w.reset();
   err_w.reset();
   try {
-    w->relay_ = std::make_unique<OutputRelay>(launch.output_prefix, std::move(out_r),
-                                              std::move(err_r));
+    w->relay_ =
+        std::make_unique<OutputRelay>(launch.output_prefix, std::move(out_r), std::move(err_r));
   } catch (...) {
     w->reap(std::chrono::milliseconds(0));
     throw;

@@ -162,7 +162,8 @@ void WorkerServer::initialise() {
         reinterpret_cast<const char*>(args_map_->data()), static_cast<size_t>(args_bytes)));
     const UdfFactory* factory = detail::find_udf_factory(class_name);
     if (factory == nullptr) {
-      throw UdfError("class '" + class_name + "' is not registered in the worker binary; add EMBER_REGISTER_UDF(" +
+      throw UdfError("class '" + class_name +
+                     "' is not registered in the worker binary; add EMBER_REGISTER_UDF(" +
                      class_name + ") to a .cpp file linked into it");
     }
     udf_ = (*factory)(args, ctx);
@@ -318,7 +319,8 @@ void WorkerServer::run() {
   }
   // Destroying the UDF is its teardown hook; a throwing destructor still ends the worker.
   if (auto failure = capture_failure([&] { udf_.reset(); })) {
-    std::fprintf(stderr, "ember worker: the UDF's destructor failed: %s\n", failure->message.c_str());
+    std::fprintf(stderr, "ember worker: the UDF's destructor failed: %s\n",
+                 failure->message.c_str());
   }
   exit_worker(0);
 }

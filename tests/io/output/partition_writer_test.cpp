@@ -1,11 +1,12 @@
 // Output files: exact CSV/JSONL text, atomic commit of each file, and write errors.
+#include "io/output/partition_writer.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
 #include "ember/error.h"
-#include "io/output/partition_writer.h"
 #include "io/scan_reading.h"
 #include "io/temp_dir.h"
 
@@ -23,8 +24,8 @@ Table small_table() {
       {"id", Column::from(std::vector<std::optional<int64_t>>{1, std::nullopt, -3})},
       {"x", Column::from(std::vector<std::optional<double>>{0.1, 2.0, std::nullopt})},
       {"ok", Column::from(std::vector<std::optional<bool>>{true, false, std::nullopt})},
-      {"s", Column::from(std::vector<std::optional<std::string>>{
-                "a,b", std::string(""), std::nullopt})},
+      {"s",
+       Column::from(std::vector<std::optional<std::string>>{"a,b", std::string(""), std::nullopt})},
   });
 }
 
@@ -47,8 +48,8 @@ TEST(PartitionWriter, CsvText) {
 TEST(PartitionWriter, JsonlText) {
   TempDir dir;
   const Table t = Table::from_columns({
-      {"s", Column::from(std::vector<std::optional<std::string>>{
-                std::string("q\"\\\n\x01\xc3\xa9"), std::nullopt})},
+      {"s", Column::from(std::vector<std::optional<std::string>>{std::string("q\"\\\n\x01\xc3\xa9"),
+                                                                 std::nullopt})},
       {"x", Column::from(std::vector<double>{1.5, std::numeric_limits<double>::infinity()})},
   });
   write_table(dir.path(), 0, t, FileFormat::Jsonl);

@@ -1,5 +1,5 @@
-// Test entry point. The worker entry (what ember::init runs) comes first: when this binary is re-executed as a worker
-// process it serves there and never reaches GoogleTest.
+// Test entry point. The worker entry (what ember::init runs) comes first: when this binary is
+// re-executed as a worker process it serves there and never reaches GoogleTest.
 #include <gtest/gtest.h>
 
 #include <cstdlib>

@@ -1,4 +1,4 @@
-// Arithmetic kernels: one tight loop per (operator, type, operand shape).
+// Arithmetic over whole columns: nulls, zero divisors and widening around the shared loops.
 #include "expr/arithmetic_kernels.h"
 
 #include <cmath>
@@ -6,6 +6,7 @@
 
 #include "core/buffer_access.h"
 #include "expr/cast_kernels.h"
+#include "expr/fused_kernels.h"
 #include "expr/kernel_input.h"
 #include "expr/scalar_division.h"
 #include "expr/wrapping_arithmetic.h"
@@ -14,48 +15,23 @@ namespace ember {
 
 namespace {
 
-using kernel::with_readers;
-
-template <class T, class Op>
-std::shared_ptr<Buffer> apply(const Operand& a, const Operand& b, int64_t n, Op op) {
-  auto out = Buffer::allocate_uninitialized(n * int64_t(sizeof(T)));
-  T* d = reinterpret_cast<T*>(detail::BufferAccess::mutable_data(*out));
-  with_readers<T>(a, b, [&](auto ra, auto rb) {
-    for (int64_t i = 0; i < n; ++i) d[i] = op(ra(i), rb(i));
-  });
-  return out;
-}
-
+// The loops themselves are the compiled programs' (expr/fused_kernels.h), run over whole
+// columns: one implementation of each operation serves both ways of evaluating.
 template <class T>
 std::shared_ptr<Buffer> int_or_float_values(BinaryOp op, const Operand& a, const Operand& b,
                                             int64_t n) {
+  auto out = Buffer::allocate_uninitialized(n * int64_t(sizeof(T)));
+  T* d = reinterpret_cast<T*>(detail::BufferAccess::mutable_data(*out));
+  T scalar_a{}, scalar_b{};
+  const T* pa = kernel::values_or_scalar<T>(a, scalar_a);
+  const T* pb = kernel::values_or_scalar<T>(b, scalar_b);
+  // Rows whose divisor is 0 are nulled by the caller, whatever value the kernel leaves there.
   if constexpr (std::is_same_v<T, int64_t>) {
-    switch (op) {
-      case BinaryOp::Add:
-        return apply<T>(a, b, n, [](T x, T y) { return wrap_add(x, y); });
-      case BinaryOp::Sub:
-        return apply<T>(a, b, n, [](T x, T y) { return wrap_sub(x, y); });
-      case BinaryOp::Mul:
-        return apply<T>(a, b, n, [](T x, T y) { return wrap_mul(x, y); });
-      case BinaryOp::Div:
-        return apply<T>(a, b, n, [](T x, T y) { return safe_div(x, y); });
-      default:
-        return apply<T>(a, b, n, [](T x, T y) { return safe_mod(x, y); });
-    }
+    fused::arith_i64(op, kernel::shape_of(a, b), pa, pb, d, n);
   } else {
-    switch (op) {
-      case BinaryOp::Add:
-        return apply<T>(a, b, n, [](T x, T y) { return x + y; });
-      case BinaryOp::Sub:
-        return apply<T>(a, b, n, [](T x, T y) { return x - y; });
-      case BinaryOp::Mul:
-        return apply<T>(a, b, n, [](T x, T y) { return x * y; });
-      case BinaryOp::Div:
-        return apply<T>(a, b, n, [](T x, T y) { return x / y; });
-      default:
-        return apply<T>(a, b, n, [](T x, T y) { return std::fmod(x, y); });
-    }
+    fused::arith_f64(op, kernel::shape_of(a, b), pa, pb, d, n);
   }
+  return out;
 }
 
 // Clears the validity of rows whose divisor is zero; returns the (possibly new) validity.
@@ -118,12 +94,10 @@ Column negate(const Column& c) {
   auto out = Buffer::allocate_uninitialized(n * 8);
   if (c.type().id() == TypeId::Int64) {
     const int64_t* p = c.values<int64_t>();
-    int64_t* d = reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out));
-    for (int64_t i = 0; i < n; ++i) d[i] = wrap_sub(0, p[i]);
+    fused::negate_i64(p, reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out)), n);
   } else {
     const double* p = c.values<double>();
-    double* d = reinterpret_cast<double*>(detail::BufferAccess::mutable_data(*out));
-    for (int64_t i = 0; i < n; ++i) d[i] = -p[i];
+    fused::negate_f64(p, reinterpret_cast<double*>(detail::BufferAccess::mutable_data(*out)), n);
   }
   auto valid = c.validity_bits() ? bitmap::copy(c.validity_bits(), c.offset(), n) : nullptr;
   return Column::from_buffers(c.type(), n, c.null_count(), valid, out);

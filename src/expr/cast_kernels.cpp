@@ -1,13 +1,17 @@
-// Cast kernels: one loop per (from, to) pair.
+// Casts between column types: fixed-width conversions, and utf8 parsing and printing.
 #include "expr/cast_kernels.h"
 
 #include <charconv>
 #include <cmath>
 #include <string_view>
+#include <vector>
 
+#include "core/bit_packing.h"
 #include "core/bitmap.h"
 #include "core/buffer_access.h"
 #include "ember/error.h"
+#include "expr/fused_kernels.h"
+#include "expr/kernel_input.h"
 
 namespace ember {
 
@@ -17,39 +21,42 @@ std::shared_ptr<Buffer> copied_validity(const Column& c) {
   return c.validity_bits() ? bitmap::copy(c.validity_bits(), c.offset(), c.size()) : nullptr;
 }
 
-// Numbers and bools -> another fixed-width type; `convert` maps one row.
-template <class From, class To, class Convert>
-Column convert_fixed(const Column& c, const DataType& to, Convert convert) {
+// The fixed-width conversions run the compiled programs' loops (expr/fused_kernels.h), bools as
+// 0/1 bytes unpacked from and packed into bitmaps around them: one implementation of each cast
+// serves both ways of evaluating.
+
+Column int_to_float(const Column& c) {
   const int64_t n = c.size();
-  auto out = Buffer::allocate_uninitialized(n * int64_t(sizeof(To)));
-  To* d = reinterpret_cast<To*>(detail::BufferAccess::mutable_data(*out));
-  const From* p = c.values<From>();
-  for (int64_t i = 0; i < n; ++i) d[i] = convert(p[i]);
-  return Column::from_buffers(to, n, c.null_count(), copied_validity(c), out);
+  auto out = Buffer::allocate_uninitialized(n * 8);
+  fused::cast_i64_f64(c.values<int64_t>(),
+                      reinterpret_cast<double*>(detail::BufferAccess::mutable_data(*out)), n);
+  return Column::from_buffers(float64(), n, c.null_count(), copied_validity(c), out);
 }
 
 Column bool_to_fixed(const Column& c, const DataType& to) {
   const int64_t n = c.size();
+  std::vector<uint8_t> bytes(static_cast<size_t>(n));
+  bitmap::unpack(c.bool_bits(), c.offset(), bytes.data(), n);
   auto out = Buffer::allocate_uninitialized(n * 8);
-  const uint8_t* bits = c.bool_bits();
-  for (int64_t i = 0; i < n; ++i) {
-    const bool v = get_bit(bits, c.offset() + i);
-    if (to.id() == TypeId::Int64)
-      reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out))[i] = v;
-    else
-      reinterpret_cast<double*>(detail::BufferAccess::mutable_data(*out))[i] = v;
-  }
+  uint8_t* d = detail::BufferAccess::mutable_data(*out);
+  if (to.id() == TypeId::Int64)
+    fused::cast_u8_i64(bytes.data(), reinterpret_cast<int64_t*>(d), n);
+  else
+    fused::cast_u8_f64(bytes.data(), reinterpret_cast<double*>(d), n);
   return Column::from_buffers(to, n, c.null_count(), copied_validity(c), out);
 }
 
 template <class T>
 Column fixed_to_bool(const Column& c) {
-  const T* p = c.values<T>();
-  auto bits = Buffer::allocate(bitmap::bytes_for(c.size()));
-  for (int64_t i = 0; i < c.size(); ++i) {
-    if (p[i] != T(0)) set_bit(detail::BufferAccess::mutable_data(*bits), i);
-  }
-  return Column::from_buffers(boolean(), c.size(), c.null_count(), copied_validity(c), bits);
+  const int64_t n = c.size();
+  std::vector<uint8_t> bytes(static_cast<size_t>(n));
+  if constexpr (std::is_same_v<T, int64_t>)
+    fused::cast_i64_u8(c.values<int64_t>(), bytes.data(), n);
+  else
+    fused::cast_f64_u8(c.values<double>(), bytes.data(), n);
+  auto bits = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
+  bitmap::pack(bytes.data(), detail::BufferAccess::mutable_data(*bits), n);
+  return Column::from_buffers(boolean(), n, c.null_count(), copied_validity(c), bits);
 }
 
 // float64 -> int64: values outside int64's range (and NaN) have no integer; they become null.
@@ -58,14 +65,11 @@ Column float_to_int(const Column& c) {
   const double* p = c.values<double>();
   auto out = Buffer::allocate_uninitialized(n * 8);
   int64_t* d = reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out));
-  auto representable = [](double v) {
-    return v >= -9223372036854775808.0 && v < 9223372036854775808.0;
-  };
-  for (int64_t i = 0; i < n; ++i) d[i] = representable(p[i]) ? static_cast<int64_t>(p[i]) : 0;
-  auto ok = Buffer::allocate(bitmap::bytes_for(n));
-  for (int64_t i = 0; i < n; ++i) {
-    if (representable(p[i])) set_bit(detail::BufferAccess::mutable_data(*ok), i);
+  if (!fused::cast_f64_i64(p, d, n)) {
+    return Column::from_buffers(int64(), n, c.null_count(), copied_validity(c), out);
   }
+  auto ok = kernel::bits_where(
+      n, [p](int64_t i) { return p[i] >= -9223372036854775808.0 && p[i] < 9223372036854775808.0; });
   auto valid = bitmap::and_of(ok->data(), 0, c.validity_bits(), c.offset(), n);
   return Column::from_buffers(int64(), n, -1, valid, out);
 }
@@ -180,7 +184,7 @@ Column cast_column(const Column& c, const DataType& to) {
     return from == TypeId::Int64 ? fixed_to_bool<int64_t>(c) : fixed_to_bool<double>(c);
   }
   if (from == TypeId::Int64 && to.id() == TypeId::Float64) {
-    return convert_fixed<int64_t, double>(c, to, [](int64_t v) { return double(v); });
+    return int_to_float(c);
   }
   if (from == TypeId::Float64 && to.id() == TypeId::Int64) return float_to_int(c);
   throw TypeError("cannot cast " + c.type().to_string() + " to " + to.to_string());

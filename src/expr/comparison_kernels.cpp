@@ -1,11 +1,14 @@
-// Comparison kernels: each fills the result bitmap a 64-row word at a time.
+// Comparisons over whole columns into result bitmaps.
 #include "expr/comparison_kernels.h"
 
 #include <functional>
 #include <string_view>
+#include <vector>
 
+#include "core/bit_packing.h"
 #include "core/buffer_access.h"
 #include "expr/cast_kernels.h"
+#include "expr/fused_kernels.h"
 #include "expr/kernel_input.h"
 
 namespace ember {
@@ -31,15 +34,23 @@ std::shared_ptr<Buffer> with_comparator(BinaryOp op, F&& f) {
   }
 }
 
+// int64 and float64 go through the compiled programs' loops (expr/fused_kernels.h) into 0/1
+// bytes, then packed: one implementation of each comparison serves both ways of evaluating.
 template <class T>
 std::shared_ptr<Buffer> compare_fixed(BinaryOp op, const Operand& a, const Operand& b, int64_t n) {
-  return with_comparator(op, [&](auto cmp) {
-    std::shared_ptr<Buffer> out;
-    kernel::with_readers<T>(a, b, [&](auto ra, auto rb) {
-      out = kernel::bits_where(n, [&](int64_t i) { return cmp(ra(i), rb(i)); });
-    });
-    return out;
-  });
+  thread_local std::vector<uint8_t> bytes;
+  bytes.resize(static_cast<size_t>(n));
+  T scalar_a{}, scalar_b{};
+  const T* pa = kernel::values_or_scalar<T>(a, scalar_a);
+  const T* pb = kernel::values_or_scalar<T>(b, scalar_b);
+  if constexpr (std::is_same_v<T, int64_t>) {
+    fused::compare_i64(op, kernel::shape_of(a, b), pa, pb, bytes.data(), n);
+  } else {
+    fused::compare_f64(op, kernel::shape_of(a, b), pa, pb, bytes.data(), n);
+  }
+  auto out = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
+  bitmap::pack(bytes.data(), detail::BufferAccess::mutable_data(*out), n);
+  return out;
 }
 
 std::shared_ptr<Buffer> compare_utf8(BinaryOp op, const Operand& a, const Operand& b, int64_t n) {

@@ -6,22 +6,11 @@
 
 #include "core/bitmap.h"
 #include "core/buffer_access.h"
+#include "expr/fused_kernels.h"
 #include "expr/operand.h"
 
 namespace ember::kernel {
 
-/// Reads row i of a fixed-width column.
-template <class T>
-struct ColumnRead {
-  const T* p;
-  T operator()(int64_t i) const { return p[i]; }
-};
-/// Returns the same scalar for every row.
-template <class T>
-struct ScalarRead {
-  T v;
-  T operator()(int64_t) const { return v; }
-};
 /// Reads row i of a utf8 column as a view.
 struct Utf8Read {
   const int32_t* o;
@@ -40,16 +29,19 @@ T scalar_as(const Value& v) {
   return T{};
 }
 
-/// Calls f(read_a, read_b) with accessors of the operands' shapes (at most one scalar).
-template <class T, class F>
-void with_readers(const Operand& a, const Operand& b, F&& f) {
-  if (a.is_scalar) {
-    f(ScalarRead<T>{scalar_as<T>(a.scalar)}, ColumnRead<T>{b.column.values<T>()});
-  } else if (b.is_scalar) {
-    f(ColumnRead<T>{a.column.values<T>()}, ScalarRead<T>{scalar_as<T>(b.scalar)});
-  } else {
-    f(ColumnRead<T>{a.column.values<T>()}, ColumnRead<T>{b.column.values<T>()});
-  }
+/// The shape of a binary kernel over `a` and `b` (never both scalars: the evaluator
+/// materialises one of them first).
+inline fused::Shape shape_of(const Operand& a, const Operand& b) {
+  if (a.is_scalar) return fused::Shape::ScalarVec;
+  return b.is_scalar ? fused::Shape::VecScalar : fused::Shape::VecVec;
+}
+
+/// The values a kernel reads for `o`: the column's, or `slot` holding the scalar.
+template <class T>
+const T* values_or_scalar(const Operand& o, T& slot) {
+  if (!o.is_scalar) return o.column.values<T>();
+  slot = scalar_as<T>(o.scalar);
+  return &slot;
 }
 
 /// Writes bit i = pred(i) for i in [0, n) into a fresh bitmap. Eight predicates at a time land

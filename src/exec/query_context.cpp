@@ -27,13 +27,13 @@ void QueryContext::make_rejected_locked() {
 }
 
 RejectedRows& QueryContext::rejected(int i) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<std::mutex> lock(rejected_mu_);
   make_rejected_locked();
   return *rejected_.at(static_cast<size_t>(i));
 }
 
 const std::vector<std::unique_ptr<RejectedRows>>& QueryContext::rejected() {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<std::mutex> lock(rejected_mu_);
   make_rejected_locked();
   return rejected_;
 }

@@ -56,7 +56,9 @@ class QueryContext {
   bool pools_cancelled_ = false;  // driver thread only
   std::vector<std::unique_ptr<ActorPool>>& pools_;
   /// One per pool, made on first use (the pools may be added after this context is made);
-  /// guarded by mu_, and never moved once made.
+  /// guarded by rejected_mu_ (not mu_: fail() calls the wake hook under mu_, and partitions are
+  /// made, asking for these, under the lock that hook takes), and never moved once made.
+  std::mutex rejected_mu_;
   std::vector<std::unique_ptr<RejectedRows>> rejected_;
   void make_rejected_locked();
 };

@@ -149,11 +149,12 @@ TEST(UdfBuilder, FailurePolicySettersValidateAndRecord) {
     EXPECT_TRUE(mentions(msg, "udf 'echo'")) << msg;
     EXPECT_TRUE(mentions(msg, part)) << msg;
   };
-  const UdfSpec& s = *detail::UdfAccess::spec(stateful()
-                                                  .on_error(OnError::Skip)
-                                                  .retry_backoff(milliseconds(20), milliseconds(80))
-                                                  .max_failed_rows(7)
-                                                  .num_cpus(2));
+  const Udf udf = stateful()
+                      .on_error(OnError::Skip)
+                      .retry_backoff(milliseconds(20), milliseconds(80))
+                      .max_failed_rows(7)
+                      .num_cpus(2);
+  const UdfSpec& s = *detail::UdfAccess::spec(udf);  // `udf` keeps the spec alive
   EXPECT_EQ(s.on_error, OnError::Skip);
   EXPECT_EQ(s.retry_initial, milliseconds(20));
   EXPECT_EQ(s.retry_max, milliseconds(80));

@@ -1,6 +1,7 @@
 // The ember::Error hierarchy: every failure the public API reports is one of these.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -67,6 +68,22 @@ class TypeError : public Error {
 class InvalidArgument : public Error {
  public:
   explicit InvalidArgument(const std::string& m) : Error(m, ErrorCode::InvalidArgument) {}
+};
+/// Thrown by a UDF's call to ask for the batch to be run again after `delay` instead of the
+/// UDF's retry_backoff (e.g. a service that answered "429, retry after 2 s"). It counts as one
+/// of the batch's max_retries; once they are spent the batch fails as any other, with this
+/// message.
+class RetryAfter : public Error {
+ public:
+  explicit RetryAfter(std::chrono::milliseconds delay)
+      : RetryAfter(delay, "asked to be retried after " + std::to_string(delay.count()) + " ms") {}
+  RetryAfter(std::chrono::milliseconds delay, const std::string& m)
+      : Error(m, ErrorCode::Udf), delay_(delay) {}
+  /// How long to wait before the batch runs again.
+  std::chrono::milliseconds delay() const noexcept { return delay_; }
+
+ private:
+  std::chrono::milliseconds delay_;
 };
 /// Re-raises an error that travelled as (code, message) as the matching C++ type.
 [[noreturn]] void throw_error(ErrorCode code, const std::string& message);

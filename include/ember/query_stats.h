@@ -15,6 +15,12 @@ struct UdfStats {
   int actors = 0;
   int64_t inits = 0, batches = 0, rows = 0;
   double init_seconds = 0, busy_seconds = 0;
+  /// Calls run again after a failure (a throw or a dead worker process), each within
+  /// max_retries of its batch.
+  int64_t retries = 0;
+  /// Rows whose own call still failed once their retries were spent, under OnError::Null or
+  /// OnError::Skip (each is a row of QueryResult::rejected).
+  int64_t failed_rows = 0;
   /// What the pool held for the query (totals over its actors).
   double held_cpus = 0, held_gpus = 0;
   int64_t held_memory_bytes = 0;
@@ -30,6 +36,10 @@ struct QueryStats {
 struct QueryResult {
   Table table;
   QueryStats stats;
+  /// The rows a UDF under OnError::Null or OnError::Skip failed on, in input order (per UDF):
+  /// columns `udf` and `error` (utf8), then the argument columns of those UDFs' calls (null
+  /// where a row's UDF has no such argument). Empty, with only `udf` and `error`, when none.
+  Table rejected;
 };
 
 }  // namespace ember

@@ -1,6 +1,7 @@
 // User-defined functions: stateful classes run on actor pools, stateless functions run inline.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
@@ -81,6 +82,13 @@ T InitArgs::get(std::string_view key) const {
 
 /// Where an actor runs: a thread of the driver, or a worker process of its own.
 enum class Isolation { Thread, Process };
+
+/// What happens to a batch whose call still fails once its retries are spent.
+enum class OnError {
+  Raise,  ///< the query fails with UdfError (the default)
+  Null,   ///< the rows whose own call fails get a null result; every other row its real one
+  Skip,   ///< the rows whose own call fails are dropped; every other row is kept
+};
 
 /// A constructed UDF, type-erased. One per actor; called by one thread at a time.
 class UdfInstance {
@@ -164,13 +172,27 @@ class Udf {
   Udf batch_size(int64_t rows) const;
   /// Actors in the pool (stateful only). Default 1.
   Udf concurrency(int actors) const;
+  /// CPUs each actor reserves. Unset, a stateful UDF reserves none (its actors share the
+  /// machine with the pipeline threads), so concurrency() alone never fails admission.
   Udf num_cpus(double cpus) const;
   /// Fractions in (0,1] share a device; above 1 must be a whole number.
   Udf num_gpus(double gpus) const;
   Udf memory_bytes(int64_t bytes) const;
   Udf isolation(Isolation iso) const;
-  /// Re-runs of a batch whose worker process died. Default 0.
+  /// Re-runs of a batch whose call threw or whose worker process died. Default 0. A call that
+  /// throws is run again after retry_backoff (or the RetryAfter it threw); a dead worker is
+  /// replaced and its batch re-run at once. Output order and rows never change.
   Udf max_retries(int retries) const;
+  /// Waits between retries of a thrown call: `initial`, doubling up to `max`, each with jitter
+  /// (between half and all of it). Default 100 ms -> 10 s.
+  Udf retry_backoff(std::chrono::milliseconds initial, std::chrono::milliseconds max) const;
+  /// What a batch whose retries are spent does. Under Null and Skip the batch is split in
+  /// halves, recursively down to single rows, so only the rows whose own call fails are nulled
+  /// or dropped; each lands in QueryResult::rejected. Default Raise.
+  Udf on_error(OnError policy) const;
+  /// Under Null or Skip: once more than `rows` rows have failed, the query fails with
+  /// UdfError. Default: no limit.
+  Udf max_failed_rows(int64_t rows) const;
 
   /// Calls the UDF on argument expressions; the result is an expression of type `returns`.
   template <class... E>

@@ -41,9 +41,10 @@ class AsyncOperatorState {
 class AsyncOperator {
  public:
   virtual ~AsyncOperator() = default;
-  /// A partition's state. `wake` (called from whichever thread completes work, possibly under
-  /// the state's lock) makes the partition's driver run again; it must not block.
-  virtual std::unique_ptr<AsyncOperatorState> local_state(QueryContext& query,
+  /// The state of partition `partition` (of its pipeline's source). `wake` (called from
+  /// whichever thread completes work, possibly under the state's lock) makes the partition's
+  /// driver run again; it must not block.
+  virtual std::unique_ptr<AsyncOperatorState> local_state(QueryContext& query, int partition,
                                                           std::function<void()> wake) const = 0;
 };
 

@@ -67,10 +67,11 @@ std::optional<StagedOutput> open_output(const QueryOutput& out) {
   return StagedOutput::open(out.dir);
 }
 
-QueryStats collect_stats(PoolSet& pools, const ResourceLease& lease) {
+QueryStats collect_stats(PoolSet& pools, const ResourceLease& lease, QueryContext& query) {
   QueryStats stats;
   for (size_t i = 0; i < pools.pools().size(); ++i) {
     UdfStats s = pools.pools()[i]->stats();
+    s.failed_rows = query.rejected().at(i)->count();
     const PoolGrant& g = lease.pools().at(i);
     s.held_cpus = g.held_cpus;
     s.held_gpus = g.held_gpus;
@@ -117,7 +118,8 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
   // there) and waits for worker processes. On an error, ~PoolSet does the same.
   pools.stop();
   if (output) output->commit();  // the whole query succeeded: the new set replaces the old
-  result.stats = collect_stats(pools, lease);
+  result.stats = collect_stats(pools, lease, query);
+  result.rejected = rejected_table(query.rejected());
   result.stats.rows_out =
       out.kind == QueryOutput::Kind::Collect ? result.table.num_rows() : query.rows_out.load();
   result.stats.wall_seconds =

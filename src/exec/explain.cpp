@@ -1,6 +1,7 @@
 // DataFrame::explain(): plans, actor pools and the resource budget.
 #include "exec/explain.h"
 
+#include <limits>
 #include <sstream>
 
 #include "exec/executor.h"
@@ -10,6 +11,22 @@
 #include "resources/resource_units.h"
 
 namespace ember {
+
+namespace {
+
+const char* on_error_name(OnError policy) {
+  switch (policy) {
+    case OnError::Null:
+      return "null";
+    case OnError::Skip:
+      return "skip";
+    case OnError::Raise:
+      break;
+  }
+  return "raise";
+}
+
+}  // namespace
 
 std::string explain_plan(const NodePtr& plan, const RunOptions& options) {
   NodePtr optimized = optimize(plan);
@@ -23,10 +40,18 @@ std::string explain_plan(const NodePtr& plan, const RunOptions& options) {
   if (physical.pools.empty()) out << "  (none)\n";
   for (const auto& spec : physical.pools) {
     out << "  " << spec->name << ": concurrency " << spec->concurrency << ", batch size "
-        << spec->batch_size << ", per actor " << format_amount(spec->num_cpus) << " CPU, "
+        << spec->batch_size << ", per actor " << format_amount(spec->num_cpus) << " CPU"
+        << (spec->num_cpus_set ? "" : " (num_cpus unset: reserves none)") << ", "
         << format_amount(spec->num_gpus) << " GPU, " << format_bytes(spec->memory_bytes)
         << " memory, isolation " << (spec->isolation == Isolation::Process ? "process" : "thread")
-        << ", max_retries " << spec->max_retries << "\n";
+        << ", max_retries " << spec->max_retries << ", on_error " << on_error_name(spec->on_error);
+    if (spec->max_retries > 0)
+      out << ", retry_backoff " << spec->retry_initial.count() << " ms -> "
+          << spec->retry_max.count() << " ms";
+    if (spec->on_error != OnError::Raise &&
+        spec->max_failed_rows != std::numeric_limits<int64_t>::max())
+      out << ", max_failed_rows " << spec->max_failed_rows;
+    out << "\n";
     cpus += spec->concurrency * spec->num_cpus;
     gpus += spec->concurrency * spec->num_gpus;
     memory += total_bytes(spec->concurrency, spec->memory_bytes);

@@ -14,7 +14,7 @@ PartitionDriver::PartitionDriver(QueryContext& query, const Pipeline& pipeline,
       sink_state_(sink_state),
       scheduler_(scheduler) {
   for (const auto& op : pipeline.stages)
-    stages_.push_back(op->local_state(query, [this] { scheduler_.wake(this); }));
+    stages_.push_back(op->local_state(query, partition, [this] { scheduler_.wake(this); }));
 }
 
 Task::Step PartitionDriver::run() {
@@ -109,7 +109,8 @@ bool PartitionDriver::drain_stages() {
   // Last stage first, so finished rows leave before new ones arrive.
   for (size_t k = stages_.size(); k-- > 0;) {
     while (std::optional<Batch> out = stages_[k]->next_ready()) {
-      push(k + 1, std::move(*out));
+      // An empty output (a chunk whose every row was skipped) is progress all the same.
+      if (out->num_rows() > 0) push(k + 1, std::move(*out));
       progress = true;
     }
   }

@@ -19,6 +19,25 @@ bool is_cancelled_error(std::exception_ptr e) {
 
 }  // namespace
 
+void QueryContext::make_rejected_locked() {
+  for (size_t i = rejected_.size(); i < pools_.size(); ++i) {
+    const UdfSpec& spec = pools_[i]->spec();
+    rejected_.push_back(std::make_unique<RejectedRows>(spec.name, spec.max_failed_rows));
+  }
+}
+
+RejectedRows& QueryContext::rejected(int i) {
+  std::lock_guard<std::mutex> lock(rejected_mu_);
+  make_rejected_locked();
+  return *rejected_.at(static_cast<size_t>(i));
+}
+
+const std::vector<std::unique_ptr<RejectedRows>>& QueryContext::rejected() {
+  std::lock_guard<std::mutex> lock(rejected_mu_);
+  make_rejected_locked();
+  return rejected_;
+}
+
 void QueryContext::fail(std::exception_ptr e) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!error_ && !is_cancelled_error(e)) error_ = e;

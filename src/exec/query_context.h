@@ -9,6 +9,7 @@
 #include <mutex>
 #include <vector>
 
+#include "exec/rejected_rows.h"
 #include "udf/actor_pool.h"
 
 namespace ember {
@@ -37,6 +38,10 @@ class QueryContext {
 
   ActorPool& pool(int i) { return *pools_.at(static_cast<size_t>(i)); }
   const std::vector<std::unique_ptr<ActorPool>>& pools() const { return pools_; }
+  /// The rows pool i's UDF failed on (OnError::Null or Skip). Any thread.
+  RejectedRows& rejected(int i);
+  /// Every pool's rejected rows, in pool order. Once the pipelines have ended.
+  const std::vector<std::unique_ptr<RejectedRows>>& rejected();
 
   std::atomic<int64_t> rows_read{0};
   std::atomic<int64_t> rows_out{0};
@@ -50,6 +55,12 @@ class QueryContext {
   std::atomic<bool> cancelled_{false};
   bool pools_cancelled_ = false;  // driver thread only
   std::vector<std::unique_ptr<ActorPool>>& pools_;
+  /// One per pool, made on first use (the pools may be added after this context is made);
+  /// guarded by rejected_mu_ (not mu_: fail() calls the wake hook under mu_, and partitions are
+  /// made, asking for these, under the lock that hook takes), and never moved once made.
+  std::mutex rejected_mu_;
+  std::vector<std::unique_ptr<RejectedRows>> rejected_;
+  void make_rejected_locked();
 };
 
 }  // namespace ember

@@ -12,6 +12,13 @@
 
 namespace ember {
 
+/// What Actor::call throws for a failure the actor has already retried itself (a worker
+/// process that died on every attempt, spending max_retries): the pool does not retry it again.
+class RetriedFailure final : public UdfError {
+ public:
+  using UdfError::UdfError;
+};
+
 /// An actor backend. The ActorPool drives each actor from one dedicated thread of its own, so
 /// start/call/stop are never called concurrently on one actor.
 class Actor {
@@ -20,14 +27,18 @@ class Actor {
   /// Constructs the UDF (the expensive part). Throws UdfError carrying the constructor's
   /// message. Called once, before any call.
   virtual void start() = 0;
-  /// Runs one batch of argument columns. Throws UdfError on a failed call; a process actor
-  /// restarts a dead worker and retries up to spec.max_retries times before throwing, unless
-  /// its query is doomed (then Cancelled).
+  /// Runs one batch of argument columns. Throws UdfError on a failed call, or RetryAfter
+  /// (with the call's context in its message) when the UDF asked for one; the pool decides
+  /// whether to run it again. A process actor restarts a dead worker and retries up to
+  /// spec.max_retries times at once, then throws RetriedFailure, unless its query is doomed
+  /// (then Cancelled).
   virtual Column call(const Batch& args) = 0;
   /// Destroys the UDF instance (its destructor is the teardown hook). Idempotent.
   virtual void stop() = 0;
   /// Constructions so far (1 normally; more after restarts of a dead worker).
   virtual int64_t inits() const = 0;
+  /// Batches this actor re-ran itself (after a dead worker); any thread.
+  virtual int64_t retries() const { return 0; }
 };
 
 /// An actor whose UDF lives in the calling process.

@@ -15,6 +15,7 @@ namespace ember {
 struct ActorTask {
   Batch args;
   std::function<void(CallResult)> done;
+  int retries = 0;  ///< times the pool has run it again after a failed call
 };
 
 /// Not thread-safe: guarded by the pool's lock.

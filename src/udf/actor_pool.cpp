@@ -5,15 +5,22 @@
 // chose. User code (constructors, calls, destructors) and `done` callbacks always run with
 // no pool lock held.
 //
-// A failed batch fails the query (there is no policy yet that nulls or skips failing rows),
-// so from the first failure on the pool runs nothing: queued work completes with that error
-// without reaching an actor, and `doomed` tells process actors to start no more workers.
+// A call that fails is run again up to max_retries times: it waits out its backoff in the
+// pool's delayed queue, not on an actor, and the first free actor takes it once it is due.
+// A batch that still fails is delivered as failed. Under OnError::Raise it fails the query, so
+// from then on the pool runs nothing: queued work completes with that error without reaching
+// an actor, and `doomed` tells process actors to start no more workers. Under Null and Skip
+// the pool keeps serving: the caller isolates the failing rows.
 #include "udf/actor_pool.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <deque>
+#include <map>
 #include <mutex>
+#include <random>
 #include <stop_token>
 #include <thread>
 
@@ -39,7 +46,7 @@ struct alignas(64) ActorSlot {
   int load = 0;          // batches handed to this actor and not finished; guarded by Impl::mu
   std::thread thread;    // guarded by Impl::lifecycle_mu
   // Figures written only by this actor's thread; stats() sums them over actors.
-  std::atomic<int64_t> inits{0}, batches{0}, rows{0}, busy_ns{0}, init_ns{0};
+  std::atomic<int64_t> inits{0}, batches{0}, rows{0}, busy_ns{0}, init_ns{0}, actor_retries{0};
 };
 
 }  // namespace
@@ -50,7 +57,9 @@ struct ActorPool::Impl {
 
   std::mutex mu;
   std::condition_variable all_started;
-  std::deque<ActorTask> backlog;         // guarded by mu
+  std::deque<ActorTask> backlog;  // guarded by mu
+  /// Failed calls waiting out their backoff, by when they are due; guarded by mu.
+  std::multimap<Clock::time_point, ActorTask> delayed;
   bool stopping = false;                 // guarded by mu; set by cancel() and stop()
   std::exception_ptr failure;            // guarded by mu; the first batch that failed
   int starts_reported = 0;               // guarded by mu
@@ -67,10 +76,16 @@ struct ActorPool::Impl {
 
   alignas(64) std::atomic<int64_t> in_flight{0};
   std::atomic<int> busy{0};
+  std::atomic<int64_t> retries{0};  // calls the pool ran again
 
   void serve(ActorSlot& slot);
   void serve_calls(ActorSlot& slot, Actor& actor);
-  void run_task(ActorSlot& slot, Actor& actor, ActorTask& task);
+  /// Runs `task` and delivers it, or, when it failed and has retries left, queues it in
+  /// `delayed` and returns false.
+  bool run_task(ActorSlot& slot, Actor& actor, ActorTask& task);
+  /// Queues a failed `task` to run again after its backoff; false if the pool will not (it is
+  /// stopping or has failed).
+  bool retry_later(ActorTask& task, const std::exception_ptr& error);
   ActorSlot* least_loaded();
   /// Moves every queued task (mailboxes and backlog) out. Requires mu.
   std::vector<ActorTask> take_queued_locked();
@@ -94,6 +109,63 @@ bool is_cancelled(const std::exception_ptr& error) {
   } catch (...) {
     return false;
   }
+}
+
+/// Whether the pool runs a call that failed with `error` again: a throw from the UDF or a bad
+/// result, not a cancellation nor a dead worker the actor has already retried itself.
+bool retryable(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const Cancelled&) {
+    return false;
+  } catch (const RetriedFailure&) {
+    return false;
+  } catch (const RetryAfter&) {
+    return true;
+  } catch (const UdfError&) {
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+/// The wait before retry number `retry` (0-based) of a call that failed with `error`: what a
+/// RetryAfter asked for, else initial x 2^retry capped at max, with "equal jitter" (between
+/// half and all of it) so that batches failing together do not come back together.
+Clock::duration backoff(const UdfSpec& spec, int retry, const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const RetryAfter& r) {
+    return r.delay();
+  } catch (...) {
+  }
+  const double initial = static_cast<double>(spec.retry_initial.count());
+  const double ceiling = static_cast<double>(spec.retry_max.count());
+  const double full = std::min(ceiling, initial * std::pow(2.0, std::min(retry, 62)));
+  thread_local std::minstd_rand random{std::random_device{}()};
+  const double jitter = std::uniform_real_distribution<double>(0.5, 1.0)(random);
+  return std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double, std::milli>(full * jitter));
+}
+
+/// The error a batch is delivered with once its retries are spent: a RetryAfter becomes the
+/// UdfError it stands for, and a retried failure says how often it was tried.
+std::exception_ptr final_error(const std::exception_ptr& error, int retries) {
+  std::string message;
+  try {
+    std::rethrow_exception(error);
+  } catch (const RetryAfter& r) {
+    message = r.what();
+  } catch (const UdfError& e) {
+    if (retries == 0) return error;
+    message = e.what();
+  } catch (...) {
+    return error;
+  }
+  if (retries > 0)
+    message +=
+        "; gave up after " + std::to_string(retries) + (retries == 1 ? " retry" : " retries");
+  return std::make_exception_ptr(UdfError(message));
 }
 
 /// Runs one batch and checks the result's shape; any failure becomes the outcome.
@@ -140,15 +212,29 @@ void ActorPool::Impl::serve(ActorSlot& slot) {
 void ActorPool::Impl::serve_calls(ActorSlot& slot, Actor& actor) {
   std::unique_lock lock(mu);
   for (;;) {
-    slot.wake.wait(lock, [&] { return stopping || !slot.mailbox.empty(); });
-    if (stopping) return;  // cancel() has refused whatever was still in the mailbox
-    ActorTask task = slot.mailbox.pop();
+    if (stopping) return;  // cancel() has refused whatever was still queued
+    ActorTask task;
+    // A retry that is due goes first: the batches behind it in its partition wait for it.
+    if (!delayed.empty() && delayed.begin()->first <= Clock::now()) {
+      task = std::move(delayed.begin()->second);
+      delayed.erase(delayed.begin());
+      ++slot.load;
+    } else if (!slot.mailbox.empty()) {
+      task = slot.mailbox.pop();
+    } else {
+      // Idle: sleep until woken, or until the earliest retry is due.
+      if (delayed.empty())
+        slot.wake.wait(lock);
+      else
+        slot.wake.wait_until(lock, delayed.begin()->first);
+      continue;
+    }
     lock.unlock();
-    run_task(slot, actor, task);
+    const bool delivered = run_task(slot, actor, task);
     lock.lock();
     --slot.load;
-    in_flight.fetch_sub(1, std::memory_order_acq_rel);
-    if (!stopping && !backlog.empty()) {
+    if (delivered) in_flight.fetch_sub(1, std::memory_order_acq_rel);
+    if (!stopping && !backlog.empty() && slot.load < ActorMailbox::kCapacity) {
       slot.mailbox.push(std::move(backlog.front()));
       backlog.pop_front();
       ++slot.load;
@@ -156,7 +242,21 @@ void ActorPool::Impl::serve_calls(ActorSlot& slot, Actor& actor) {
   }
 }
 
-void ActorPool::Impl::run_task(ActorSlot& slot, Actor& actor, ActorTask& task) {
+bool ActorPool::Impl::retry_later(ActorTask& task, const std::exception_ptr& error) {
+  const Clock::time_point due = Clock::now() + backoff(*spec, task.retries, error);
+  {
+    std::lock_guard lock(mu);
+    if (stopping || failure) return false;
+    ++task.retries;
+    delayed.emplace(due, std::move(task));
+  }
+  retries.fetch_add(1, std::memory_order_relaxed);
+  // Idle actors sleep without a deadline: wake them to take up the new one.
+  for (auto& s : slots) s->wake.notify_one();
+  return true;
+}
+
+bool ActorPool::Impl::run_task(ActorSlot& slot, Actor& actor, ActorTask& task) {
   busy.fetch_add(1, std::memory_order_relaxed);
   const auto t0 = Clock::now();
   CallResult result = call_checked(*spec, actor, task.args);
@@ -167,10 +267,15 @@ void ActorPool::Impl::run_task(ActorSlot& slot, Actor& actor, ActorTask& task) {
     slot.rows.fetch_add(task.args.num_rows(), std::memory_order_relaxed);
   }
   slot.inits.store(actor.inits(), std::memory_order_relaxed);  // a process actor may restart
+  slot.actor_retries.store(actor.retries(), std::memory_order_relaxed);
   std::vector<ActorTask> unrun;
   std::exception_ptr failure;
   if (auto* error = std::get_if<std::exception_ptr>(&result)) {
-    failure = record_failure(*error, unrun);
+    if (task.retries < spec->max_retries && retryable(*error) && retry_later(task, *error))
+      return false;
+    *error = final_error(*error, task.retries);
+    // Under Null and Skip a failed batch is the caller's to isolate, not the query's end.
+    if (spec->on_error == OnError::Raise) failure = record_failure(*error, unrun);
     // A call abandoned because the pool had failed reports that failure, so that whichever
     // batch the query looks at first, it sees the real cause rather than a cancellation.
     if (failure && is_cancelled(*error)) result = failure;
@@ -179,6 +284,7 @@ void ActorPool::Impl::run_task(ActorSlot& slot, Actor& actor, ActorTask& task) {
   auto done = std::move(task.done);
   done(std::move(result));
   for (ActorTask& t : unrun) refuse(t, failure);
+  return true;
 }
 
 std::vector<ActorTask> ActorPool::Impl::take_queued_locked() {
@@ -191,6 +297,8 @@ std::vector<ActorTask> ActorPool::Impl::take_queued_locked() {
   }
   for (ActorTask& t : backlog) queued.push_back(std::move(t));
   backlog.clear();
+  for (auto& [due, t] : delayed) queued.push_back(std::move(t));
+  delayed.clear();
   return queued;
 }
 
@@ -346,9 +454,11 @@ UdfStats ActorPool::stats() const {
     s.inits += slot->inits.load(std::memory_order_relaxed);
     s.batches += slot->batches.load(std::memory_order_relaxed);
     s.rows += slot->rows.load(std::memory_order_relaxed);
+    s.retries += slot->actor_retries.load(std::memory_order_relaxed);
     init_ns += slot->init_ns.load(std::memory_order_relaxed);
     busy_ns += slot->busy_ns.load(std::memory_order_relaxed);
   }
+  s.retries += p.retries.load(std::memory_order_relaxed);
   s.init_seconds = static_cast<double>(init_ns) * 1e-9;
   s.busy_seconds = static_cast<double>(busy_ns) * 1e-9;
   return s;

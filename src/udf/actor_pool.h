@@ -40,11 +40,16 @@ class ActorPool {
   /// the pool will not run, on the thread that decided so (see below). `done` may dispatch
   /// again but must not call start(), cancel() or stop(), and must not throw.
   ///
-  /// A batch that fails (after its retries) fails its query, so the pool runs nothing more:
-  /// work still queued, and work dispatched later, completes at once with that same error,
+  /// A call that throws is run again up to spec.max_retries times, each after its backoff
+  /// (spec.retry_backoff, or the RetryAfter it threw), waiting in the pool rather than on an
+  /// actor; `done` then sees only the last outcome. Under OnError::Raise, a batch that fails
+  /// after its retries fails its query, so the pool runs nothing more: work still queued
+  /// (retries included), and work dispatched later, completes at once with that same error,
   /// and process actors start no replacement worker (a call already running finishes, but a
-  /// worker that dies under it is not replaced). Work refused because the pool was cancelled
-  /// or is stopping completes with Cancelled, or with that error if a batch failed first.
+  /// worker that dies under it is not replaced). Under Null and Skip the pool keeps serving
+  /// and the failed batch is the caller's to isolate. Work refused because the pool was
+  /// cancelled or is stopping completes with Cancelled, or with that error if a batch failed
+  /// first.
   void dispatch(Batch args, std::function<void(CallResult)> done);
   /// Ends the pool's service without waiting, for a query that has failed: queued work
   /// completes (on this thread) as dispatch() describes, later dispatches are refused the same
@@ -62,8 +67,9 @@ class ActorPool {
   int busy_actors() const;
   /// Batches dispatched whose `done` has not yet returned.
   int64_t in_flight() const;
-  /// Figures so far: inits, successful batches and their rows, construction and call time
-  /// summed over actors. The held_* fields are left 0 (the executor knows the grant).
+  /// Figures so far: inits, successful batches and their rows, retries, construction and call
+  /// time summed over actors (failed_rows is the caller's to add). The held_* fields are left 0
+  /// (the executor knows the grant).
   UdfStats stats() const;
   const UdfSpec& spec() const { return *spec_; }
 

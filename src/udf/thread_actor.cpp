@@ -42,6 +42,9 @@ class ThreadActor final : public Actor {
                      " was called before it started");
     try {
       return instance_->call(args);
+    } catch (const RetryAfter& r) {
+      throw RetryAfter(r.delay(), "udf '" + spec_->name + "' failed on " + describe_args(args) +
+                                      ": " + r.what());
     } catch (...) {
       throw UdfError("udf '" + spec_->name + "' failed on " + describe_args(args) + ": " +
                      what_of(std::current_exception()));

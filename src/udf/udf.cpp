@@ -47,7 +47,9 @@ Udf Udf::make_stateful(std::string name, UdfFactory factory, std::string class_n
   spec->stateful = true;
   spec->factory = std::move(factory);
   spec->class_name = std::move(class_name);
-  spec->num_cpus = 1;  // a pool holds concurrency x num_cpus
+  // Unset, an actor reserves no CPU (as an unset request in Daft or Ray): a pool of four on a
+  // two-core laptop runs, sharing the cores, instead of failing admission. num_cpus() opts in.
+  spec->num_cpus = 0;
   return Udf(std::move(spec));
 }
 
@@ -94,7 +96,10 @@ Udf Udf::concurrency(int actors) const {
 Udf Udf::num_cpus(double cpus) const {
   if (!(cpus >= 0) || !std::isfinite(cpus))
     reject(*spec_, "num_cpus must be a finite number >= 0, got " + number_text(cpus));
-  return with([&](UdfSpec& s) { s.num_cpus = cpus; });
+  return with([&](UdfSpec& s) {
+    s.num_cpus = cpus;
+    s.num_cpus_set = true;
+  });
 }
 
 Udf Udf::num_gpus(double gpus) const {
@@ -131,6 +136,31 @@ Udf Udf::max_retries(int retries) const {
   require_stateful(*spec_, "max_retries");
   if (retries < 0) reject(*spec_, "max_retries must be >= 0, got " + std::to_string(retries));
   return with([&](UdfSpec& s) { s.max_retries = retries; });
+}
+
+Udf Udf::retry_backoff(std::chrono::milliseconds initial, std::chrono::milliseconds max) const {
+  require_stateful(*spec_, "retry_backoff");
+  if (initial.count() < 0 || max < initial)
+    reject(*spec_, "retry_backoff needs 0 <= initial <= max, got " +
+                       std::to_string(initial.count()) + " ms and " + std::to_string(max.count()) +
+                       " ms");
+  return with([&](UdfSpec& s) {
+    s.retry_initial = initial;
+    s.retry_max = max;
+  });
+}
+
+Udf Udf::on_error(OnError policy) const {
+  require_stateful(*spec_, "on_error");
+  if (policy != OnError::Raise && policy != OnError::Null && policy != OnError::Skip)
+    reject(*spec_, "on_error needs OnError::Raise, OnError::Null or OnError::Skip");
+  return with([&](UdfSpec& s) { s.on_error = policy; });
+}
+
+Udf Udf::max_failed_rows(int64_t rows) const {
+  require_stateful(*spec_, "max_failed_rows");
+  if (rows < 0) reject(*spec_, "max_failed_rows must be >= 0, got " + std::to_string(rows));
+  return with([&](UdfSpec& s) { s.max_failed_rows = rows; });
 }
 
 const std::string& Udf::name() const { return spec_->name; }

@@ -1,7 +1,10 @@
 // The immutable description of a UDF behind ember::Udf, and what a call expression sees of it.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,11 +25,16 @@ struct Udf::Spec final : UdfHandle {
   InitArgs init_args;
   int64_t batch_size = 4096;
   int concurrency = 1;
-  double num_cpus = 1;  ///< per actor; a stateful pool holds concurrency x this
+  double num_cpus = 0;        ///< per actor; a stateful pool holds concurrency x this
+  bool num_cpus_set = false;  ///< num_cpus() was called; unset reserves none
   double num_gpus = 0;
   int64_t memory_bytes = 0;
   Isolation isolation = Isolation::Thread;
   int max_retries = 0;
+  std::chrono::milliseconds retry_initial{100};  ///< first backoff; doubles per retry
+  std::chrono::milliseconds retry_max{10000};    ///< backoff ceiling
+  OnError on_error = OnError::Raise;
+  int64_t max_failed_rows = std::numeric_limits<int64_t>::max();  ///< Null/Skip; max = none
 
   const std::string& udf_name() const override { return name; }
   const std::optional<DataType>& declared_type() const override { return return_type; }

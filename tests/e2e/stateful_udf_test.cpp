@@ -159,8 +159,10 @@ class PoolConcurrency : public testing::TestWithParam<int> {
 TEST_P(PoolConcurrency, InitOncePerActorAcrossManyPartitions) {
   const int actors = GetParam();
   const int64_t n = 100000;
-  QueryResult r =
-      range(n, 64).with_column("y", add_offset(actors, 1000)(col("id"))).execute(big_machine(2));
+  // num_cpus set explicitly: unset, a pool reserves no CPU and holds nothing.
+  QueryResult r = range(n, 64)
+                      .with_column("y", add_offset(actors, 1000).num_cpus(1)(col("id")))
+                      .execute(big_machine(2));
   EXPECT_EQ(counters.constructed.load(), actors);
   EXPECT_EQ(counters.destroyed.load(), actors);  // torn down when the query ended
   std::vector<int64_t> expect(n);

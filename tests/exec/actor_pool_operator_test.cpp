@@ -19,7 +19,7 @@ Schema xy() { return Schema({{"x", int64()}, {"y", int64()}}); }
 /// One partition's PoolStage over pool 0 of `q`, with a wake-up the test can wait for.
 struct Stage {
   explicit Stage(TestQuery& q) : op(0, {0}, {"x"}, xy()) {
-    state = op.local_state(q.query, [this] {
+    state = op.local_state(q.query, 0, [this] {
       std::lock_guard lock(mu);
       ++wakes;
       cv.notify_all();

@@ -1,6 +1,7 @@
 // The Udf builder: defaults, immutability and every validation error.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -42,11 +43,16 @@ TEST(UdfBuilder, Defaults) {
   EXPECT_EQ(s.name, "echo");
   EXPECT_EQ(s.batch_size, 4096);
   EXPECT_EQ(s.concurrency, 1);
-  EXPECT_EQ(s.num_cpus, 1);
+  EXPECT_EQ(s.num_cpus, 0) << "unset, an actor reserves no CPU";
+  EXPECT_FALSE(s.num_cpus_set);
   EXPECT_EQ(s.num_gpus, 0);
   EXPECT_EQ(s.memory_bytes, 0);
   EXPECT_EQ(s.isolation, Isolation::Thread);
   EXPECT_EQ(s.max_retries, 0);
+  EXPECT_EQ(s.retry_initial, std::chrono::milliseconds(100));
+  EXPECT_EQ(s.retry_max, std::chrono::milliseconds(10000));
+  EXPECT_EQ(s.on_error, OnError::Raise);
+  EXPECT_EQ(s.max_failed_rows, std::numeric_limits<int64_t>::max());
   EXPECT_FALSE(s.return_type.has_value());
 
   Udf fn = stateless();
@@ -123,12 +129,43 @@ TEST(UdfBuilder, ActorSettingsOnAStatelessUdfSayTheyNeedAClass) {
            {"num_gpus", [] { stateless().num_gpus(1); }},
            {"init_args", [] { stateless().init_args({}); }},
            {"max_retries", [] { stateless().max_retries(1); }},
+           {"on_error", [] { stateless().on_error(OnError::Null); }},
+           {"max_failed_rows", [] { stateless().max_failed_rows(1); }},
+           {"retry_backoff",
+            [] {
+              stateless().retry_backoff(std::chrono::milliseconds(1), std::chrono::milliseconds(2));
+            }},
        }) {
     std::string msg = error_of(f);
     EXPECT_TRUE(mentions(msg, "udf 'twice' is stateless (Udf::fn), and ." + setting +
                                   "() applies only to stateful UDFs"))
         << msg;
   }
+}
+
+TEST(UdfBuilder, FailurePolicySettersValidateAndRecord) {
+  using std::chrono::milliseconds;
+  auto expect = [](const std::string& msg, const std::string& part) {
+    EXPECT_TRUE(mentions(msg, "udf 'echo'")) << msg;
+    EXPECT_TRUE(mentions(msg, part)) << msg;
+  };
+  const Udf udf = stateful()
+                      .on_error(OnError::Skip)
+                      .retry_backoff(milliseconds(20), milliseconds(80))
+                      .max_failed_rows(7)
+                      .num_cpus(2);
+  const UdfSpec& s = *detail::UdfAccess::spec(udf);  // `udf` keeps the spec alive
+  EXPECT_EQ(s.on_error, OnError::Skip);
+  EXPECT_EQ(s.retry_initial, milliseconds(20));
+  EXPECT_EQ(s.retry_max, milliseconds(80));
+  EXPECT_EQ(s.max_failed_rows, 7);
+  EXPECT_TRUE(s.num_cpus_set) << "an explicit num_cpus is admitted strictly";
+  EXPECT_EQ(s.num_cpus, 2);
+  expect(error_of([&] { stateful().retry_backoff(milliseconds(50), milliseconds(10)); }),
+         "retry_backoff needs 0 <= initial <= max, got 50 ms and 10 ms");
+  expect(error_of([&] { stateful().retry_backoff(milliseconds(-1), milliseconds(10)); }),
+         "retry_backoff needs 0 <= initial <= max");
+  expect(error_of([&] { stateful().max_failed_rows(-1); }), "max_failed_rows must be >= 0");
 }
 
 TEST(UdfBuilder, ProcessIsolationNeedsARegisteredClass) {

@@ -1,5 +1,7 @@
-// Re-batching and re-sequencing around ActorPool::dispatch.
+// Re-batching, re-sequencing and failed-row isolation around ActorPool::dispatch.
 #include "exec/operators/actor_pool_operator.h"
+
+#include <algorithm>
 
 #include "exec/query_context.h"
 
@@ -13,8 +15,9 @@ ActorPoolOperator::ActorPoolOperator(int pool, std::vector<int> arg_indices,
       output_(std::move(output)) {}
 
 std::unique_ptr<AsyncOperatorState> ActorPoolOperator::local_state(
-    QueryContext& query, std::function<void()> wake) const {
-  return std::make_unique<PoolStage>(*this, query.pool(pool_), std::move(wake));
+    QueryContext& query, int partition, std::function<void()> wake) const {
+  return std::make_unique<PoolStage>(*this, query.pool(pool_), query.rejected(pool_), partition,
+                                     std::move(wake));
 }
 
 Batch ActorPoolOperator::arguments(const Batch& chunk) const {
@@ -29,8 +32,15 @@ Batch ActorPoolOperator::arguments(const Batch& chunk) const {
                       : Batch(Schema(std::move(fields)), std::move(args));
 }
 
-PoolStage::PoolStage(const ActorPoolOperator& op, ActorPool& pool, std::function<void()> wake)
-    : op_(op), pool_(pool), wake_(std::move(wake)), batch_size_(pool.spec().batch_size) {
+PoolStage::PoolStage(const ActorPoolOperator& op, ActorPool& pool, RejectedRows& rejected,
+                     int partition, std::function<void()> wake)
+    : op_(op),
+      pool_(pool),
+      rejected_(rejected),
+      partition_(partition),
+      wake_(std::move(wake)),
+      batch_size_(pool.spec().batch_size),
+      on_error_(pool.spec().on_error) {
   // Two chunks per actor keep every actor busy; a few more absorb one slow chunk without
   // stalling the rest, while bounding the rows held for re-sequencing.
   window_ = 2 * static_cast<int64_t>(pool.num_actors()) + 2;
@@ -75,39 +85,145 @@ void PoolStage::dispatch(Batch chunk) {
   inputs_.emplace(seq, std::move(chunk));
   {
     std::lock_guard<std::mutex> lock(mu_);
+    calls_.emplace(seq, ChunkCalls{});
     ++outstanding_;
   }
-  pool_.dispatch(std::move(arg_batch), [this, seq](CallResult r) { complete(seq, std::move(r)); });
+  call_piece(seq, 0, std::move(arg_batch));
 }
 
-void PoolStage::complete(int64_t seq, CallResult result) {
-  // Wake under the lock: once the driver can see outstanding_ == 0 it may end and be
-  // destroyed, so this thread must be done with it by then.
-  std::lock_guard<std::mutex> lock(mu_);
-  results_.emplace(seq, std::move(result));
-  --outstanding_;
-  wake_();
+void PoolStage::call_piece(int64_t seq, int64_t offset, Batch args) {
+  // Only a piece that may be split again keeps its arguments past its call.
+  Batch kept = on_error_ == OnError::Raise ? Batch() : args;
+  pool_.dispatch(std::move(args),
+                 [this, seq, offset, kept = std::move(kept)](CallResult r) mutable {
+                   complete(seq, offset, std::move(kept), std::move(r));
+                 });
+}
+
+bool PoolStage::isolates(const std::exception_ptr& error) const {
+  if (on_error_ == OnError::Raise) return false;
+  try {
+    std::rethrow_exception(error);
+  } catch (const UdfError&) {
+    return true;  // the UDF's call failed (threw, returned a bad column, or its worker died)
+  } catch (...) {
+    return false;  // a cancellation or an engine error: the query is over
+  }
+}
+
+namespace {
+
+std::string message_of(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "unknown exception";
+  }
+}
+
+}  // namespace
+
+void PoolStage::complete(int64_t seq, int64_t offset, Batch args, CallResult result) {
+  int64_t half = 0;
+  {
+    // Wake under the lock: once the driver can see outstanding_ == 0 it may end and be
+    // destroyed, so this thread must be done with it by then.
+    std::lock_guard<std::mutex> lock(mu_);
+    ChunkCalls& chunk = calls_.at(seq);
+    if (auto* column = std::get_if<Column>(&result)) {
+      chunk.parts.emplace(offset, std::move(*column));
+    } else {
+      std::exception_ptr error = std::get<std::exception_ptr>(std::move(result));
+      if (chunk.error) {
+        // The chunk has already failed; this piece changes nothing.
+      } else if (!isolates(error)) {
+        chunk.error = error;
+      } else if (args.num_rows() <= 1) {
+        chunk.failed.emplace_back(offset, message_of(error));
+      } else {
+        // Split: the halves are counted before this piece's completion is, so the stage never
+        // looks idle while they are on their way.
+        half = args.num_rows() / 2;
+        chunk.pieces += 2;
+        outstanding_ += 2;
+      }
+    }
+    --chunk.pieces;
+    --outstanding_;
+    if (half == 0) {
+      wake_();
+      return;
+    }
+  }
+  Batch second = args.slice(half, args.num_rows() - half);
+  call_piece(seq, offset, args.slice(0, half));
+  // Nothing of this stage but what call_piece reads is touched after the last dispatch: once
+  // it has completed, the stage may be gone.
+  call_piece(seq, offset + half, std::move(second));
 }
 
 bool PoolStage::can_accept() const { return next_seq_ - next_emit_ < window_; }
 
 std::optional<Batch> PoolStage::next_ready() {
-  CallResult result;
+  ChunkCalls calls;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    auto it = results_.find(next_emit_);
-    if (it == results_.end()) return std::nullopt;
-    result = std::move(it->second);
-    results_.erase(it);
+    auto it = calls_.find(next_emit_);
+    if (it == calls_.end() || it->second.pieces > 0) return std::nullopt;
+    calls = std::move(it->second);
+    calls_.erase(it);
   }
   auto in = inputs_.find(next_emit_);
   Batch input = std::move(in->second);
   inputs_.erase(in);
-  ++next_emit_;
-  if (auto* err = std::get_if<std::exception_ptr>(&result)) std::rethrow_exception(*err);
+  const int64_t seq = next_emit_++;
+  if (calls.error) std::rethrow_exception(calls.error);
+  return assemble(seq, std::move(input), std::move(calls));
+}
+
+Batch PoolStage::assemble(int64_t seq, Batch input, ChunkCalls calls) {
   std::vector<Column> cols = input.columns();
-  cols.push_back(std::get<Column>(std::move(result)));
-  return Batch(op_.output(), std::move(cols));
+  const DataType& type = op_.output().field(op_.output().num_fields() - 1).type;
+  auto result_of = [](const std::map<int64_t, Column>& parts) {
+    if (parts.size() == 1) return parts.begin()->second;
+    std::vector<Column> in_order;
+    for (const auto& [offset, column] : parts) in_order.push_back(column);
+    return Column::concat(in_order);
+  };
+  if (calls.failed.empty()) {
+    cols.push_back(result_of(calls.parts));
+    return Batch(op_.output(), std::move(cols));
+  }
+  std::sort(calls.failed.begin(), calls.failed.end());
+  const Batch args = op_.arguments(input);
+  std::vector<Batch> rows;
+  std::vector<std::string> errors;
+  for (const auto& [row, error] : calls.failed) {
+    rows.push_back(args.slice(row, 1));
+    errors.push_back(error);
+  }
+  rejected_.add(partition_, seq, Batch::concat(rows), errors);  // throws past max_failed_rows
+  if (on_error_ == OnError::Null) {
+    for (const auto& [row, error] : calls.failed) calls.parts.emplace(row, Column::nulls(type, 1));
+    cols.push_back(result_of(calls.parts));
+    return Batch(op_.output(), std::move(cols));
+  }
+  // Skip: the runs of rows between failed ones, each with its piece's results.
+  std::vector<Batch> kept;
+  for (const auto& [offset, column] : calls.parts) {
+    std::vector<Column> run = input.slice(offset, column.size()).columns();
+    run.push_back(column);
+    kept.push_back(Batch(op_.output(), std::move(run)));
+  }
+  if (kept.empty()) {
+    // Every row was dropped: an empty batch still tells the driver that the stage moved on.
+    std::vector<Column> none = input.slice(0, 0).columns();
+    none.push_back(Column::nulls(type, 0));
+    return Batch(op_.output(), std::move(none));
+  }
+  return kept.size() == 1 ? kept.front() : Batch::concat(kept);
 }
 
 bool PoolStage::drained() const { return flushed_ && next_emit_ == next_seq_; }

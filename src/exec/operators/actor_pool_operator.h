@@ -1,14 +1,17 @@
 // A stateful UDF on an actor pool: each partition re-batches its rows to the UDF's batch_size,
-// dispatches them, and re-sequences the results into input order within a bounded window.
+// dispatches them, re-sequences the results into input order within a bounded window, and,
+// under OnError::Null or Skip, isolates the rows of a failed chunk whose own call fails.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "exec/async_operator.h"
+#include "exec/rejected_rows.h"
 #include "udf/actor_pool.h"
 
 namespace ember {
@@ -20,7 +23,7 @@ class ActorPoolOperator final : public AsyncOperator {
   /// `arg_indices`, named `arg_names`; `output` is the input schema plus the result column.
   ActorPoolOperator(int pool, std::vector<int> arg_indices, std::vector<std::string> arg_names,
                     Schema output);
-  std::unique_ptr<AsyncOperatorState> local_state(QueryContext& query,
+  std::unique_ptr<AsyncOperatorState> local_state(QueryContext& query, int partition,
                                                   std::function<void()> wake) const override;
 
   int pool() const { return pool_; }
@@ -37,10 +40,17 @@ class ActorPoolOperator final : public AsyncOperator {
 
 /// One partition's view of an actor pool. feed/flush/next_ready run on the partition's driver
 /// thread; completions arrive on actor threads (or on the thread that cancels the pool).
+///
+/// Under OnError::Null or Skip, a chunk whose call failed (after its retries) is split in
+/// halves and each half dispatched again, recursively down to single rows, from the completion
+/// itself; the chunk is complete once every piece is. Its pieces' results are reassembled in
+/// row order, the rows whose own call failed get a null (Null) or are dropped (Skip), and they
+/// are recorded in the query's RejectedRows when the chunk is emitted, in order.
 class PoolStage final : public AsyncOperatorState {
  public:
   /// `wake` is called after each completion, under the stage's lock.
-  PoolStage(const ActorPoolOperator& op, ActorPool& pool, std::function<void()> wake);
+  PoolStage(const ActorPoolOperator& op, ActorPool& pool, RejectedRows& rejected, int partition,
+            std::function<void()> wake);
 
   /// Appends rows; dispatches every full batch_size chunk.
   void feed(const Batch& input) override;
@@ -50,21 +60,39 @@ class PoolStage final : public AsyncOperatorState {
   /// True while fewer than the window's chunks are in flight.
   bool can_accept() const override;
   /// The next output batch in input order (input columns + the UDF's column), if it is back.
-  /// Rethrows the call's error.
+  /// Rethrows the call's error (under Raise), and throws UdfError past max_failed_rows.
   std::optional<Batch> next_ready() override;
   /// Upstream ended and every chunk came back and was emitted.
   bool drained() const override;
   int64_t in_flight() const override;
 
  private:
+  /// One chunk's calls: the whole chunk, or the pieces a failed one was split into.
+  struct ChunkCalls {
+    int pieces = 1;                   ///< dispatched and not yet completed
+    std::map<int64_t, Column> parts;  ///< result of each finished piece, by its first row
+    std::vector<std::pair<int64_t, std::string>> failed;  ///< rows whose own call failed
+    std::exception_ptr error;                             ///< ends the query
+  };
+
   void dispatch(Batch chunk);
-  void complete(int64_t seq, CallResult result);
+  /// Hands rows [offset, offset + args.num_rows()) of chunk `seq` to the pool. Any thread.
+  void call_piece(int64_t seq, int64_t offset, Batch args);
+  void complete(int64_t seq, int64_t offset, Batch args, CallResult result);
+  /// Whether a failed piece is split or nulled rather than failing the query.
+  bool isolates(const std::exception_ptr& error) const;
+  /// The output of a complete chunk: its input columns plus the reassembled result, failed rows
+  /// nulled or dropped (possibly every row: an empty batch); records them as rejected.
+  Batch assemble(int64_t seq, Batch input, ChunkCalls calls);
 
   const ActorPoolOperator& op_;
   ActorPool& pool_;
+  RejectedRows& rejected_;
+  int partition_;
   std::function<void()> wake_;
   int64_t batch_size_;
   int64_t window_;
+  OnError on_error_;
 
   std::vector<Batch> pending_;
   int64_t pending_rows_ = 0;
@@ -74,8 +102,8 @@ class PoolStage final : public AsyncOperatorState {
   std::map<int64_t, Batch> inputs_;  ///< chunks awaiting their results (driver thread only)
 
   mutable std::mutex mu_;
-  std::map<int64_t, CallResult> results_;  ///< completed, not yet emitted
-  int64_t outstanding_ = 0;                ///< dispatched, not yet completed
+  std::map<int64_t, ChunkCalls> calls_;  ///< dispatched chunks, not yet emitted
+  int64_t outstanding_ = 0;              ///< pieces dispatched, not yet completed
 };
 
 }  // namespace ember

@@ -78,6 +78,7 @@ class ProcessActor final : public Actor {
   Column call(const Batch& args) override;
   void stop() override;
   int64_t inits() const override { return inits_.load(std::memory_order_relaxed); }
+  int64_t retries() const override { return retries_.load(std::memory_order_relaxed); }
 
  private:
   /// "udf 'speller' actor #1"
@@ -99,6 +100,7 @@ class ProcessActor final : public Actor {
   /// Requested once the query has failed or is stopping: from then on no worker is started.
   std::stop_token doomed_;
   std::atomic<int64_t> inits_{0};
+  std::atomic<int64_t> retries_{0};
   bool stopped_ = false;
   std::unique_ptr<process::WorkerProcess> worker_;
   /// Argument region: written here, mapped by the worker; kept across worker restarts.
@@ -230,10 +232,10 @@ Column ProcessActor::call(const Batch& args) {
         bury_worker() + " while running a batch of " + std::to_string(args.num_rows()) + " rows";
     const int max = spec_->max_retries;
     if (attempt >= max) {
-      throw UdfError(who() + ": " + what + "; " +
-                     (max == 0 ? std::string("not retried")
-                               : "gave up after " + std::to_string(max) + " retries") +
-                     " (max_retries = " + std::to_string(max) + ")");
+      throw RetriedFailure(who() + ": " + what + "; " +
+                           (max == 0 ? std::string("not retried")
+                                     : "gave up after " + std::to_string(max) + " retries") +
+                           " (max_retries = " + std::to_string(max) + ")");
     }
     if (doomed_.stop_requested()) {
       throw Cancelled(who() + ": " + what +
@@ -243,6 +245,7 @@ Column ProcessActor::call(const Batch& args) {
                              what + "; starting a new worker to retry it (retry " +
                              std::to_string(attempt + 1) + " of " + std::to_string(max) + ")\n";
     [[maybe_unused]] ssize_t n = ::write(2, note.data(), note.size());
+    retries_.fetch_add(1, std::memory_order_relaxed);
   }
 }
 
@@ -290,8 +293,11 @@ std::optional<Column> ProcessActor::run_batch(const Batch& args) {
   if (in.header().flags & process::kArgsRetained) args_ = process::SharedRegion{};  // UDF holds it
   if (in.header().op == Op::Failed) {
     in.get<uint8_t>();  // the worker's error code; every call failure surfaces as UdfError
-    throw UdfError("udf '" + spec_->name + "' failed on " + describe_args(args) + ": " +
-                   std::string(in.get_string()));
+    const std::string message = "udf '" + spec_->name + "' failed on " + describe_args(args) +
+                                ": " + std::string(in.get_string());
+    const auto retry_after_ms = in.get<int64_t>();
+    if (retry_after_ms >= 0) throw RetryAfter(std::chrono::milliseconds(retry_after_ms), message);
+    throw UdfError(message);
   }
   if (in.header().op != Op::Result) throw Error(who() + ": unexpected reply to Call");
   return read_result(in, std::move(region), args);

@@ -75,6 +75,7 @@ class WorkerServer {
   struct Failure {
     ErrorCode code;
     std::string message;
+    int64_t retry_after_ms = -1;  ///< the UDF threw RetryAfter: its delay
   };
   /// Runs `body`, turning an exception into a Failure.
   template <class F>
@@ -122,6 +123,7 @@ void WorkerServer::write_failure(const Failure& failure) {
   writer_.begin(Op::Failed);
   writer_.put(static_cast<uint8_t>(failure.code));
   writer_.put_string(std::string_view(failure.message).substr(0, kMaxErrorBytes));
+  writer_.put(failure.retry_after_ms);
 }
 
 template <class F>
@@ -129,6 +131,8 @@ std::optional<WorkerServer::Failure> WorkerServer::capture_failure(F&& body) {
   try {
     body();
     return std::nullopt;
+  } catch (const RetryAfter& e) {
+    return Failure{e.code(), e.what(), e.delay().count()};
   } catch (const Error& e) {
     return Failure{e.code(), e.what()};
   } catch (const std::exception& e) {

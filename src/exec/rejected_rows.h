@@ -1,0 +1,48 @@
+// The rows a UDF failed on under OnError::Null or OnError::Skip: gathered from every partition,
+// counted against max_failed_rows, and returned in input order as QueryResult::rejected.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ember/batch.h"
+
+namespace ember {
+
+/// One UDF's rejected rows for one query. Thread-safe: partitions add concurrently.
+class RejectedRows {
+ public:
+  RejectedRows(std::string udf, int64_t max_failed_rows);
+
+  /// Records the failed rows of chunk `chunk` (the partition's chunks count up from 0) of
+  /// `partition`: `args` holds their argument values, one row per failure, and `errors` the
+  /// message of each. Throws UdfError once more than max_failed_rows rows have failed in the
+  /// query (the rows are recorded first, so the count says how many).
+  void add(int partition, int64_t chunk, const Batch& args, const std::vector<std::string>& errors);
+  const std::string& udf() const { return udf_; }
+  /// Rows recorded so far.
+  int64_t count() const;
+  /// Columns `udf`, `error`, then the argument columns; rows in input order (partition, then
+  /// chunk, then row). Empty when none failed.
+  std::vector<Batch> batches() const;
+
+ private:
+  std::string udf_;
+  int64_t max_failed_rows_;
+  mutable std::mutex mu_;
+  std::map<std::pair<int, int64_t>, Batch> rows_;  // guarded by mu_
+  int64_t count_ = 0;                              // guarded by mu_
+};
+
+/// QueryResult::rejected: every UDF's rejected rows, UDF after UDF. Its columns are `udf` and
+/// `error`, then the argument columns of the UDFs that rejected rows, by name (null where a
+/// row's UDF has no such argument; an argument whose name another UDF uses with a different
+/// type is named "udf.argument").
+Table rejected_table(const std::vector<std::unique_ptr<RejectedRows>>& per_udf);
+
+}  // namespace ember

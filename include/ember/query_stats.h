@@ -21,6 +21,8 @@ struct UdfStats {
   /// Rows whose own call still failed once their retries were spent, under OnError::Null or
   /// OnError::Skip (each is a row of QueryResult::rejected).
   int64_t failed_rows = 0;
+  /// Calls that ran past Udf::timeout (each retired its actor or killed its worker).
+  int64_t timeouts = 0;
   /// What the pool held for the query (totals over its actors).
   double held_cpus = 0, held_gpus = 0;
   int64_t held_memory_bytes = 0;

@@ -90,7 +90,8 @@ enum class OnError {
   Skip,   ///< the rows whose own call fails are dropped; every other row is kept
 };
 
-/// A constructed UDF, type-erased. One per actor; called by one thread at a time.
+/// A constructed UDF, type-erased. One per actor; called by one thread at a time, or by up to
+/// max_concurrency threads at once when that is set.
 class UdfInstance {
  public:
   virtual ~UdfInstance() = default;
@@ -193,6 +194,14 @@ class Udf {
   /// Under Null or Skip: once more than `rows` rows have failed, the query fails with
   /// UdfError. Default: no limit.
   Udf max_failed_rows(int64_t rows) const;
+  /// Bounds each call (> 0). A call past it fails (retries, isolation and on_error apply) and
+  /// counts in UdfStats::timeouts. A process actor's worker is killed (SIGKILL) and a fresh one
+  /// constructed; a thread actor, which cannot be killed, is retired: its thread is left to
+  /// finish the call on its own and a fresh actor is constructed in its place. Default: none.
+  Udf timeout(std::chrono::milliseconds limit) const;
+  /// Calls one actor serves at once (>= 1); the UDF's operator() must then be thread-safe.
+  /// Construction stays once per actor. Default 1. Above 1 needs Isolation::Thread.
+  Udf max_concurrency(int calls_per_actor) const;
 
   /// Calls the UDF on argument expressions; the result is an expression of type `returns`.
   template <class... E>

@@ -51,6 +51,8 @@ std::string explain_plan(const NodePtr& plan, const RunOptions& options) {
     if (spec->on_error != OnError::Raise &&
         spec->max_failed_rows != std::numeric_limits<int64_t>::max())
       out << ", max_failed_rows " << spec->max_failed_rows;
+    if (spec->timeout.count() > 0) out << ", timeout " << spec->timeout.count() << " ms";
+    if (spec->max_concurrency > 1) out << ", max_concurrency " << spec->max_concurrency;
     out << "\n";
     cpus += spec->concurrency * spec->num_cpus;
     gpus += spec->concurrency * spec->num_gpus;

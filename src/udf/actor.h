@@ -12,33 +12,34 @@
 
 namespace ember {
 
-/// What Actor::call throws for a failure the actor has already retried itself (a worker
-/// process that died on every attempt, spending max_retries): the pool does not retry it again.
-class RetriedFailure final : public UdfError {
+/// A call that ran past Udf::timeout: its worker was killed, or its thread actor retired.
+class CallTimedOut final : public UdfError {
  public:
   using UdfError::UdfError;
 };
 
-/// An actor backend. The ActorPool drives each actor from one dedicated thread of its own, so
-/// start/call/stop are never called concurrently on one actor.
+/// An actor backend. The ActorPool drives each actor from threads of its own: start and stop
+/// from one of them, never concurrently with anything else; call from up to
+/// spec.max_concurrency of them at once (one, for a process actor).
 class Actor {
  public:
   virtual ~Actor() = default;
   /// Constructs the UDF (the expensive part). Throws UdfError carrying the constructor's
   /// message. Called once, before any call.
   virtual void start() = 0;
-  /// Runs one batch of argument columns. Throws UdfError on a failed call, or RetryAfter
-  /// (with the call's context in its message) when the UDF asked for one; the pool decides
-  /// whether to run it again. A process actor restarts a dead worker and retries up to
-  /// spec.max_retries times at once, then throws RetriedFailure, unless its query is doomed
-  /// (then Cancelled).
+  /// Runs one batch of argument columns. Throws UdfError on a failed call (CallTimedOut past
+  /// spec.timeout), or RetryAfter (with the call's context in its message) when the UDF asked
+  /// for one; the pool decides whether to run it again. A process actor whose worker died or
+  /// was killed starts a fresh one at its next call, unless its query is doomed (then
+  /// Cancelled).
   virtual Column call(const Batch& args) = 0;
   /// Destroys the UDF instance (its destructor is the teardown hook). Idempotent.
   virtual void stop() = 0;
-  /// Constructions so far (1 normally; more after restarts of a dead worker).
+  /// Ends a call that is running, from any thread, where that is possible (a process actor
+  /// kills its worker; the call then fails). Used by a teardown that has waited long enough.
+  virtual void abort() {}
+  /// Constructions so far (1 normally; more after restarts of a worker); any thread.
   virtual int64_t inits() const = 0;
-  /// Batches this actor re-ran itself (after a dead worker); any thread.
-  virtual int64_t retries() const { return 0; }
 };
 
 /// An actor whose UDF lives in the calling process.

@@ -1,11 +1,11 @@
-// The work an actor has been handed but not started: at most two batches, in a fixed ring so
-// that handing a batch to an actor allocates nothing.
+// The work an actor has been handed but not started: at most two batches per call it may run
+// at once, in a ring sized once so that handing a batch to an actor allocates nothing.
 #pragma once
 
-#include <array>
 #include <cassert>
 #include <functional>
 #include <utility>
+#include <vector>
 
 #include "udf/actor_pool.h"
 
@@ -21,14 +21,19 @@ struct ActorTask {
 /// Not thread-safe: guarded by the pool's lock.
 class ActorMailbox {
  public:
-  static constexpr int kCapacity = 2;
+  /// Batches queued per call slot: one running, one waiting keeps an actor busy.
+  static constexpr int kPerCall = 2;
 
+  explicit ActorMailbox(int calls_at_once = 1)
+      : slots_(static_cast<size_t>(kPerCall * calls_at_once)) {}
+
+  int capacity() const { return static_cast<int>(slots_.size()); }
   bool empty() const { return size_ == 0; }
-  bool full() const { return size_ == kCapacity; }
+  bool full() const { return size_ == capacity(); }
 
   void push(ActorTask task) {
-    assert(!full() && "an actor is never handed more than kCapacity batches");
-    slots_[static_cast<size_t>((head_ + size_) % kCapacity)] = std::move(task);
+    assert(!full() && "an actor is never handed more than its capacity");
+    slots_[static_cast<size_t>((head_ + size_) % capacity())] = std::move(task);
     ++size_;
   }
 
@@ -36,13 +41,13 @@ class ActorMailbox {
     assert(!empty());
     ActorTask task = std::move(slots_[static_cast<size_t>(head_)]);
     slots_[static_cast<size_t>(head_)] = ActorTask{};  // drop moved-from remnants now
-    head_ = (head_ + 1) % kCapacity;
+    head_ = (head_ + 1) % capacity();
     --size_;
     return task;
   }
 
  private:
-  std::array<ActorTask, kCapacity> slots_;
+  std::vector<ActorTask> slots_;
   int head_ = 0;
   int size_ = 0;
 };

@@ -1,12 +1,13 @@
-// ActorPool: N actors, each driven by one thread of its own, serving one stateful UDF.
+// ActorPool: N actors, each driven by max_concurrency threads of its own ("lanes", see
+// actor_pool_lanes.cpp), serving one stateful UDF. This file: dispatch, the outcome of each
+// call (retry, deliver, fail the pool), start, cancel and figures.
 //
-// Locking: one pool mutex guards every mailbox, the backlog and the lifecycle flags; each
-// actor sleeps on a condition variable of its own, so a dispatch wakes exactly the actor it
-// chose. User code (constructors, calls, destructors) and `done` callbacks always run with
-// no pool lock held.
+// Locking: one pool mutex guards every mailbox, the backlog, the lanes' states and the
+// lifecycle flags; each actor's lanes sleep on a condition variable of the actor's. User code
+// (constructors, calls, destructors) and `done` callbacks always run with no pool lock held.
 //
 // A call that fails is run again up to max_retries times: it waits out its backoff in the
-// pool's delayed queue, not on an actor, and the first free actor takes it once it is due.
+// pool's delayed queue, not on an actor, and the first free lane takes it once it is due.
 // A batch that still fails is delivered as failed. Under OnError::Raise it fails the query, so
 // from then on the pool runs nothing: queued work completes with that error without reaching
 // an actor, and `doomed` tells process actors to start no more workers. Under Null and Skip
@@ -16,90 +17,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
-#include <deque>
-#include <map>
-#include <mutex>
 #include <random>
-#include <stop_token>
-#include <thread>
 
-#include "udf/actor.h"
-#include "udf/actor_mailbox.h"
-#include "udf/udf_call.h"
+#include "udf/actor_pool_impl.h"
 
 namespace ember {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-int64_t nanos_since(Clock::time_point start) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
-}
-
-/// The state of one actor as the pool sees it. Its own cache line: actors run in parallel.
-struct alignas(64) ActorSlot {
-  explicit ActorSlot(ActorContext c) : ctx(std::move(c)) {}
-  ActorContext ctx;
-  std::condition_variable wake;
-  ActorMailbox mailbox;  // guarded by Impl::mu
-  int load = 0;          // batches handed to this actor and not finished; guarded by Impl::mu
-  std::thread thread;    // guarded by Impl::lifecycle_mu
-  // Figures written only by this actor's thread; stats() sums them over actors.
-  std::atomic<int64_t> inits{0}, batches{0}, rows{0}, busy_ns{0}, init_ns{0}, actor_retries{0};
-};
-
-}  // namespace
-
-struct ActorPool::Impl {
-  std::shared_ptr<const UdfSpec> spec;
-  std::vector<std::unique_ptr<ActorSlot>> slots;
-
-  std::mutex mu;
-  std::condition_variable all_started;
-  std::deque<ActorTask> backlog;  // guarded by mu
-  /// Failed calls waiting out their backoff, by when they are due; guarded by mu.
-  std::multimap<Clock::time_point, ActorTask> delayed;
-  bool stopping = false;                 // guarded by mu; set by cancel() and stop()
-  std::exception_ptr failure;            // guarded by mu; the first batch that failed
-  int starts_reported = 0;               // guarded by mu
-  std::exception_ptr first_start_error;  // guarded by mu
-  size_t next_pick = 0;                  // guarded by mu; rotates ties between actors
-
-  /// Serialises start() and stop(), which create and join the actor threads.
-  std::mutex lifecycle_mu;
-  bool started = false;  // guarded by lifecycle_mu
-  bool stopped = false;  // guarded by lifecycle_mu
-
-  /// Requested at the first failure or at cancel(): process actors then start no worker.
-  std::stop_source doomed;
-
-  alignas(64) std::atomic<int64_t> in_flight{0};
-  std::atomic<int> busy{0};
-  std::atomic<int64_t> retries{0};  // calls the pool ran again
-
-  void serve(ActorSlot& slot);
-  void serve_calls(ActorSlot& slot, Actor& actor);
-  /// Runs `task` and delivers it, or, when it failed and has retries left, queues it in
-  /// `delayed` and returns false.
-  bool run_task(ActorSlot& slot, Actor& actor, ActorTask& task);
-  /// Queues a failed `task` to run again after its backoff; false if the pool will not (it is
-  /// stopping or has failed).
-  bool retry_later(ActorTask& task, const std::exception_ptr& error);
-  ActorSlot* least_loaded();
-  /// Moves every queued task (mailboxes and backlog) out. Requires mu.
-  std::vector<ActorTask> take_queued_locked();
-  /// Records `error` of a finished batch as the pool's failure unless it is a Cancelled or one
-  /// is recorded already; the first time, moves what is queued into `unrun` for refuse().
-  /// Returns the pool's failure (null if none).
-  std::exception_ptr record_failure(const std::exception_ptr& error, std::vector<ActorTask>& unrun);
-  void cancel();
-  void stop_locked();
-  /// Completes a task that will not run: with `failure`, else Cancelled.
-  void refuse(ActorTask& task, const std::exception_ptr& failure);
-};
-
-namespace {
+using Clock = PoolClock;
 
 bool is_cancelled(const std::exception_ptr& error) {
   try {
@@ -111,14 +36,12 @@ bool is_cancelled(const std::exception_ptr& error) {
   }
 }
 
-/// Whether the pool runs a call that failed with `error` again: a throw from the UDF or a bad
-/// result, not a cancellation nor a dead worker the actor has already retried itself.
+/// Whether the pool runs a call that failed with `error` again: a throw from the UDF, a bad
+/// result, a dead or killed worker or a timeout; not a cancellation nor an engine error.
 bool retryable(const std::exception_ptr& error) {
   try {
     std::rethrow_exception(error);
   } catch (const Cancelled&) {
-    return false;
-  } catch (const RetriedFailure&) {
     return false;
   } catch (const RetryAfter&) {
     return true;
@@ -150,7 +73,7 @@ Clock::duration backoff(const UdfSpec& spec, int retry, const std::exception_ptr
 
 /// The error a batch is delivered with once its retries are spent: a RetryAfter becomes the
 /// UdfError it stands for, and a retried failure says how often it was tried.
-std::exception_ptr final_error(const std::exception_ptr& error, int retries) {
+std::exception_ptr final_error(const std::exception_ptr& error, int retries, int max_retries) {
   std::string message;
   try {
     std::rethrow_exception(error);
@@ -163,84 +86,24 @@ std::exception_ptr final_error(const std::exception_ptr& error, int retries) {
     return error;
   }
   if (retries > 0)
-    message +=
-        "; gave up after " + std::to_string(retries) + (retries == 1 ? " retry" : " retries");
+    message += "; gave up after " + std::to_string(retries) +
+               (retries == 1 ? " retry" : " retries") +
+               " (max_retries = " + std::to_string(max_retries) + ")";
   return std::make_exception_ptr(UdfError(message));
 }
 
-/// Runs one batch and checks the result's shape; any failure becomes the outcome.
-CallResult call_checked(const UdfSpec& spec, Actor& actor, const Batch& args) {
+bool is_timeout(const std::exception_ptr& error) {
   try {
-    Column result = actor.call(args);
-    check_udf_result(spec, result, args.num_rows());
-    return result;
+    std::rethrow_exception(error);
+  } catch (const CallTimedOut&) {
+    return true;
   } catch (...) {
-    return std::current_exception();
+    return false;
   }
 }
-
 }  // namespace
 
-// ---- actor threads
-
-void ActorPool::Impl::serve(ActorSlot& slot) {
-  std::unique_ptr<Actor> actor;
-  std::exception_ptr error;
-  const auto t0 = Clock::now();
-  try {
-    actor = spec->isolation == Isolation::Process
-                ? make_process_actor(spec, slot.ctx, doomed.get_token())
-                : make_thread_actor(spec, slot.ctx);
-    actor->start();
-  } catch (...) {
-    error = std::current_exception();
-  }
-  slot.init_ns.fetch_add(nanos_since(t0), std::memory_order_relaxed);
-  if (actor) slot.inits.store(actor->inits(), std::memory_order_relaxed);
-  {
-    std::lock_guard lock(mu);
-    ++starts_reported;
-    if (error && !first_start_error) first_start_error = error;
-  }
-  all_started.notify_all();
-  if (!error) serve_calls(slot, *actor);
-  // The instance is destroyed on the thread that constructed it (thread-affine libraries,
-  // CUDA contexts); the user's destructor is the teardown hook.
-  if (actor) actor->stop();
-}
-
-void ActorPool::Impl::serve_calls(ActorSlot& slot, Actor& actor) {
-  std::unique_lock lock(mu);
-  for (;;) {
-    if (stopping) return;  // cancel() has refused whatever was still queued
-    ActorTask task;
-    // A retry that is due goes first: the batches behind it in its partition wait for it.
-    if (!delayed.empty() && delayed.begin()->first <= Clock::now()) {
-      task = std::move(delayed.begin()->second);
-      delayed.erase(delayed.begin());
-      ++slot.load;
-    } else if (!slot.mailbox.empty()) {
-      task = slot.mailbox.pop();
-    } else {
-      // Idle: sleep until woken, or until the earliest retry is due.
-      if (delayed.empty())
-        slot.wake.wait(lock);
-      else
-        slot.wake.wait_until(lock, delayed.begin()->first);
-      continue;
-    }
-    lock.unlock();
-    const bool delivered = run_task(slot, actor, task);
-    lock.lock();
-    --slot.load;
-    if (delivered) in_flight.fetch_sub(1, std::memory_order_acq_rel);
-    if (!stopping && !backlog.empty() && slot.load < ActorMailbox::kCapacity) {
-      slot.mailbox.push(std::move(backlog.front()));
-      backlog.pop_front();
-      ++slot.load;
-    }
-  }
-}
+// ---- outcomes
 
 bool ActorPool::Impl::retry_later(ActorTask& task, const std::exception_ptr& error) {
   const Clock::time_point due = Clock::now() + backoff(*spec, task.retries, error);
@@ -251,29 +114,19 @@ bool ActorPool::Impl::retry_later(ActorTask& task, const std::exception_ptr& err
     delayed.emplace(due, std::move(task));
   }
   retries.fetch_add(1, std::memory_order_relaxed);
-  // Idle actors sleep without a deadline: wake them to take up the new one.
+  // Idle lanes sleep without a deadline: wake them to take up the new one.
   for (auto& s : slots) s->wake.notify_one();
   return true;
 }
 
-bool ActorPool::Impl::run_task(ActorSlot& slot, Actor& actor, ActorTask& task) {
-  busy.fetch_add(1, std::memory_order_relaxed);
-  const auto t0 = Clock::now();
-  CallResult result = call_checked(*spec, actor, task.args);
-  slot.busy_ns.fetch_add(nanos_since(t0), std::memory_order_relaxed);
-  busy.fetch_sub(1, std::memory_order_relaxed);
-  if (std::holds_alternative<Column>(result)) {
-    slot.batches.fetch_add(1, std::memory_order_relaxed);
-    slot.rows.fetch_add(task.args.num_rows(), std::memory_order_relaxed);
-  }
-  slot.inits.store(actor.inits(), std::memory_order_relaxed);  // a process actor may restart
-  slot.actor_retries.store(actor.retries(), std::memory_order_relaxed);
+bool ActorPool::Impl::settle(ActorTask& task, CallResult result) {
   std::vector<ActorTask> unrun;
   std::exception_ptr failure;
   if (auto* error = std::get_if<std::exception_ptr>(&result)) {
+    if (is_timeout(*error)) timeouts.fetch_add(1, std::memory_order_relaxed);
     if (task.retries < spec->max_retries && retryable(*error) && retry_later(task, *error))
       return false;
-    *error = final_error(*error, task.retries);
+    *error = final_error(*error, task.retries, spec->max_retries);
     // Under Null and Skip a failed batch is the caller's to isolate, not the query's end.
     if (spec->on_error == OnError::Raise) failure = record_failure(*error, unrun);
     // A call abandoned because the pool had failed reports that failure, so that whichever
@@ -314,6 +167,12 @@ std::exception_ptr ActorPool::Impl::record_failure(const std::exception_ptr& err
   return error;
 }
 
+void ActorPool::Impl::fail_pool(const std::exception_ptr& error) {
+  std::vector<ActorTask> unrun;
+  const std::exception_ptr failed = record_failure(error, unrun);
+  for (ActorTask& t : unrun) refuse(t, failed);
+}
+
 // ---- dispatch
 
 ActorSlot* ActorPool::Impl::least_loaded() {
@@ -321,7 +180,7 @@ ActorSlot* ActorPool::Impl::least_loaded() {
   const size_t n = slots.size();
   for (size_t i = 0; i < n; ++i) {
     ActorSlot* s = slots[(next_pick + i) % n].get();
-    if (s->load < ActorMailbox::kCapacity && (!best || s->load < best->load)) best = s;
+    if (s->load < s->mailbox.capacity() && (!best || s->load < best->load)) best = s;
   }
   next_pick = (next_pick + 1) % n;
   return best;
@@ -337,7 +196,7 @@ void ActorPool::Impl::refuse(ActorTask& task, const std::exception_ptr& failure)
 }
 
 ActorPool::ActorPool(std::shared_ptr<const UdfSpec> spec, std::vector<ActorContext> actors)
-    : spec_(std::move(spec)), impl_(std::make_unique<Impl>()) {
+    : spec_(std::move(spec)), impl_(std::make_shared<Impl>()) {
   if (!spec_ || !spec_->stateful || !spec_->factory)
     throw InvalidArgument("an actor pool serves a stateful udf (Udf::cls<T>)");
   if (actors.empty()) {
@@ -348,8 +207,11 @@ ActorPool::ActorPool(std::shared_ptr<const UdfSpec> spec, std::vector<ActorConte
   if (actors.empty())
     throw InvalidArgument("udf '" + spec_->name + "': a pool needs at least 1 actor");
   impl_->spec = spec_;
+  // A worker process serves one call at a time (Udf::max_concurrency refuses more for it).
+  const int lanes =
+      spec_->isolation == Isolation::Process ? 1 : std::max(1, spec_->max_concurrency);
   for (ActorContext& ctx : actors)
-    impl_->slots.push_back(std::make_unique<ActorSlot>(std::move(ctx)));
+    impl_->slots.push_back(std::make_unique<ActorSlot>(std::move(ctx), lanes));
 }
 
 ActorPool::~ActorPool() { stop(); }
@@ -364,12 +226,18 @@ void ActorPool::start() {
   if (p.started) return;
   p.started = true;
   try {
-    for (auto& slot : p.slots) slot->thread = std::thread([&p, s = slot.get()] { p.serve(*s); });
+    std::lock_guard lock(p.mu);
+    for (auto& slot : p.slots)
+      for (size_t i = 0; i < slot->lanes.size(); ++i) p.spawn_lane_locked(*slot, i);
+    // A process actor bounds its calls itself (it can kill its worker); a thread actor needs
+    // someone else to notice.
+    if (spec_->timeout.count() > 0 && spec_->isolation == Isolation::Thread)
+      p.watchdog = std::thread([self = impl_] { self->watch_deadlines(); });
   } catch (const std::exception& e) {
     p.stop_locked();
     throw UdfError("udf '" + spec_->name + "': could not start an actor thread: " + e.what());
   }
-  // Constructors run in parallel, one per actor thread; this waits for the slowest.
+  // Constructors run in parallel, one per actor; this waits for the slowest.
   std::exception_ptr error;
   {
     std::unique_lock lock(p.mu);
@@ -415,6 +283,11 @@ void ActorPool::stop() {
   impl_->stop_locked();
 }
 
+void ActorPool::set_teardown_grace(std::chrono::milliseconds grace) {
+  std::lock_guard lock(impl_->mu);
+  impl_->teardown_grace = grace;
+}
+
 void ActorPool::Impl::cancel() {
   std::vector<ActorTask> queued;
   std::exception_ptr failure;
@@ -429,15 +302,6 @@ void ActorPool::Impl::cancel() {
   for (ActorTask& t : queued) refuse(t, failure);
 }
 
-void ActorPool::Impl::stop_locked() {
-  if (stopped) return;
-  cancel();
-  // Running calls finish and deliver; then each thread destroys its instance and exits.
-  for (auto& slot : slots)
-    if (slot->thread.joinable()) slot->thread.join();
-  stopped = true;
-}
-
 int ActorPool::num_actors() const { return static_cast<int>(impl_->slots.size()); }
 
 int ActorPool::busy_actors() const { return impl_->busy.load(std::memory_order_relaxed); }
@@ -445,20 +309,24 @@ int ActorPool::busy_actors() const { return impl_->busy.load(std::memory_order_r
 int64_t ActorPool::in_flight() const { return impl_->in_flight.load(std::memory_order_acquire); }
 
 UdfStats ActorPool::stats() const {
-  const Impl& p = *impl_;
+  Impl& p = *impl_;
   UdfStats s;
   s.name = spec_->name;
   s.actors = num_actors();
   int64_t init_ns = 0, busy_ns = 0;
+  {
+    std::lock_guard lock(p.mu);
+    for (const auto& slot : p.slots)
+      s.inits += slot->past_inits + (slot->actor ? slot->actor->inits() : 0);
+  }
   for (const auto& slot : p.slots) {
-    s.inits += slot->inits.load(std::memory_order_relaxed);
     s.batches += slot->batches.load(std::memory_order_relaxed);
     s.rows += slot->rows.load(std::memory_order_relaxed);
-    s.retries += slot->actor_retries.load(std::memory_order_relaxed);
     init_ns += slot->init_ns.load(std::memory_order_relaxed);
     busy_ns += slot->busy_ns.load(std::memory_order_relaxed);
   }
-  s.retries += p.retries.load(std::memory_order_relaxed);
+  s.retries = p.retries.load(std::memory_order_relaxed);
+  s.timeouts = p.timeouts.load(std::memory_order_relaxed);
   s.init_seconds = static_cast<double>(init_ns) * 1e-9;
   s.busy_seconds = static_cast<double>(busy_ns) * 1e-9;
   return s;

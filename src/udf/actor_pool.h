@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -18,8 +19,9 @@ namespace ember {
 /// Outcome of one dispatched batch: the result column or the error that ended it.
 using CallResult = std::variant<Column, std::exception_ptr>;
 
-/// Owns N actors, each driven by a thread of its own that constructs the UDF, serves its calls
-/// one at a time and destroys it (see docs/actor_lifecycle.md). Thread-safe.
+/// Owns N actors, each driven by max_concurrency threads of its own ("lanes") that construct
+/// the UDF once, serve up to that many calls at once and destroy it (see
+/// docs/actor_lifecycle.md). Thread-safe.
 class ActorPool {
  public:
   /// One actor per context (from admission). An empty `actors` means spec->concurrency actors
@@ -34,10 +36,10 @@ class ActorPool {
   /// A second call does nothing; after cancel() or stop() it throws Cancelled.
   void start();
   /// Queues `args` (at most batch_size rows) for the least-loaded actor (up to 2 in flight per
-  /// actor, the rest wait in the pool's queue). Never blocks; any thread, concurrently; work
-  /// dispatched before start() runs once the actors are up. `done` runs exactly once, with no
-  /// pool lock held: on an actor thread with the checked result or a UdfError, or, for work
-  /// the pool will not run, on the thread that decided so (see below). `done` may dispatch
+  /// call the actor may run at once, the rest wait in the pool's queue). Never blocks; any thread,
+  /// concurrently; work dispatched before start() runs once the actors are up. `done` runs exactly
+  /// once, with no pool lock held: on an actor thread with the checked result or a UdfError, or,
+  /// for work the pool will not run, on the thread that decided so (see below). `done` may dispatch
   /// again but must not call start(), cancel() or stop(), and must not throw.
   ///
   /// A call that throws is run again up to spec.max_retries times, each after its backoff
@@ -60,10 +62,15 @@ class ActorPool {
   /// cancel(), then waits for running calls to finish and deliver and for each actor thread to
   /// destroy its instance, and joins them. Idempotent and safe to call concurrently (every
   /// caller returns once the pool is down); not from an actor thread, i.e. not from `done`.
+  /// A call still running after teardown_grace is given up: a process actor's worker is
+  /// killed; a thread actor's thread is detached (it owns what it touches and finishes on its
+  /// own; its result is dropped) and its batch completes with Cancelled or the pool's failure.
   void stop();
+  /// How long stop() waits for running calls before giving them up. Default 5 s.
+  void set_teardown_grace(std::chrono::milliseconds grace);
 
   int num_actors() const;
-  /// Actors running a call right now.
+  /// Calls running right now (at most num_actors() x max_concurrency).
   int busy_actors() const;
   /// Batches dispatched whose `done` has not yet returned.
   int64_t in_flight() const;
@@ -76,7 +83,7 @@ class ActorPool {
  private:
   struct Impl;
   std::shared_ptr<const UdfSpec> spec_;
-  std::unique_ptr<Impl> impl_;
+  std::shared_ptr<Impl> impl_;  ///< shared with the actor threads, which may outlive the pool
 };
 
 }  // namespace ember

@@ -35,6 +35,8 @@ struct Udf::Spec final : UdfHandle {
   std::chrono::milliseconds retry_max{10000};    ///< backoff ceiling
   OnError on_error = OnError::Raise;
   int64_t max_failed_rows = std::numeric_limits<int64_t>::max();  ///< Null/Skip; max = none
+  std::chrono::milliseconds timeout{0};                           ///< per call; 0 = none
+  int max_concurrency = 1;                                        ///< calls per actor at once
 
   const std::string& udf_name() const override { return name; }
   const std::optional<DataType>& declared_type() const override { return return_type; }

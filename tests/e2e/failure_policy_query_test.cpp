@@ -1,12 +1,15 @@
 // UDF failure policy through whole queries: retries, OnError::Null and Skip isolating exactly
 // the failing rows (thread and process actors, across morsels and partitions), rejected rows,
-// max_failed_rows, a worker that crashes during isolation, and num_cpus left unset.
+// max_failed_rows, a worker that crashes during isolation, calls past their timeout, several
+// calls at once per actor, and num_cpus left unset.
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ember/ember.h"
@@ -50,7 +53,55 @@ class CrashOnBad {
 };
 EMBER_REGISTER_UDF(CrashOnBad);
 
+/// Calls of HangsOnBad that began and ended a hang (thread actors: a retired actor's thread
+/// finishes its call on its own, after the query).
+std::atomic<int> hangs_begun{0}, hangs_ended{0};
+
+/// As Picky, but a batch holding a bad id sleeps "hang_ms" instead of throwing.
+class HangsOnBad {
+ public:
+  explicit HangsOnBad(const InitArgs& a) : hang_ms_(a.get<int64_t>("hang_ms")) {}
+  Column operator()(const Batch& in) {
+    const Column& id = in.column(0);
+    std::vector<int64_t> out;
+    for (int64_t i = 0; i < in.num_rows(); ++i) {
+      const int64_t v = id.value<int64_t>(i);
+      if (v % 97 == 0) {
+        hangs_begun++;
+        std::this_thread::sleep_for(std::chrono::milliseconds(hang_ms_));
+        hangs_ended++;
+      }
+      out.push_back(v * 3);
+    }
+    return Column::from(std::move(out));
+  }
+
+ private:
+  int64_t hang_ms_;
+};
+EMBER_REGISTER_UDF(HangsOnBad);
+
 std::atomic<int> failures_left{0};
+
+/// Calls of Overlapping running now, their peak, and constructions.
+std::atomic<int> overlap_now{0}, overlap_peak{0}, overlap_inits{0};
+
+/// Returns id * 3 after 20 ms, recording how many calls overlap.
+class Overlapping {
+ public:
+  explicit Overlapping(const InitArgs&) { overlap_inits++; }
+  Column operator()(const Batch& in) {
+    const int now = ++overlap_now;
+    int seen = overlap_peak.load();
+    while (now > seen && !overlap_peak.compare_exchange_weak(seen, now)) {
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::vector<int64_t> out;
+    for (int64_t i = 0; i < in.num_rows(); ++i) out.push_back(in.column(0).value<int64_t>(i) * 3);
+    --overlap_now;
+    return Column::from(std::move(out));
+  }
+};
 
 /// Returns id * 3; the first calls (while `failures_left` is positive) throw.
 class FailsFirst {
@@ -173,6 +224,58 @@ TEST(FailurePolicy, AWorkerThatCrashesOnABadRowIsIsolatedLikeAThrow) {
   EXPECT_GT(r.stats.udfs.at(0).inits, 1) << "each crash was followed by a new worker";
 }
 
+/// The query over HangsOnBad with a 200 ms timeout under Null: exactly the bad rows are null
+/// and rejected as timed out; returns the UDF's figures.
+UdfStats expect_hung_rows_nulled(Isolation isolation, int64_t hang_ms) {
+  const int64_t n = 256;  // two partitions of 128 rows: chunks of exactly 64
+  Udf hangs = Udf::cls<HangsOnBad>("hangs")
+                  .returns(int64())
+                  .init_args({{"hang_ms", hang_ms}})
+                  .batch_size(64)
+                  .concurrency(2)
+                  .isolation(isolation)
+                  .timeout(std::chrono::milliseconds(200))
+                  .on_error(OnError::Null);
+  const auto t0 = std::chrono::steady_clock::now();
+  QueryResult r = range(n, 2).with_column("y", hangs(col("id"))).execute(machine());
+  const auto took = std::chrono::steady_clock::now() - t0;
+  Column y = r.table.column("y");
+  EXPECT_EQ(y.size(), n);
+  for (int64_t x = 0; x < n && x < y.size(); ++x) {
+    if (x % 97 == 0) {
+      EXPECT_TRUE(y.is_null(x)) << x;
+    } else {
+      EXPECT_EQ(y.value<int64_t>(x), 3 * x) << x;
+    }
+  }
+  EXPECT_EQ(rejected_ids(r, "hangs", "ran past its timeout of 200 ms"), multiples_of_97(n));
+  // Each bad row hangs once per level of its isolation (64 rows: 7 calls), 200 ms each, on
+  // two actors; a query that waited for the hangs would take hang_ms per call.
+  EXPECT_LT(took, std::chrono::seconds(30));
+  return r.stats.udfs.at(0);
+}
+
+TEST(FailurePolicy, AThreadActorPastItsTimeoutIsRetiredAndItsRowsNulled) {
+  hangs_begun = hangs_ended = 0;
+  const UdfStats s = expect_hung_rows_nulled(Isolation::Thread, 1000);
+  // 3 bad rows (0, 97, 194), each through 7 levels of isolation (64, 32, ..., 1 rows).
+  EXPECT_EQ(s.timeouts, 3 * 7);
+  EXPECT_EQ(s.inits, 2 + s.timeouts) << "each timeout retired its actor for a fresh one";
+  EXPECT_EQ(s.failed_rows, 3);
+  // The retired actors' threads finish their calls after the query; wait for them.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (hangs_ended.load() < hangs_begun.load() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(hangs_ended.load(), hangs_begun.load());
+}
+
+TEST(FailurePolicy, AProcessActorPastItsTimeoutIsKilledAndItsRowsNulled) {
+  const UdfStats s = expect_hung_rows_nulled(Isolation::Process, 60000);
+  EXPECT_EQ(s.timeouts, 3 * 7);
+  EXPECT_EQ(s.inits, 2 + s.timeouts) << "each killed worker was replaced by a fresh one";
+  EXPECT_EQ(s.failed_rows, 3);
+}
+
 TEST(FailurePolicy, FailsTwiceThenSucceedsWithMaxRetries) {
   failures_left = 2;
   Udf flaky =
@@ -239,6 +342,19 @@ TEST(Defaults, AnUnsetNumCpusReservesNoneSoConcurrencyAloneIsAdmitted) {
   // An explicit request is admitted strictly.
   EXPECT_THROW(range(10).with_column("y", picky.num_cpus(1)(col("id"))).execute(machine(2)),
                ResourceError);
+}
+
+TEST(Concurrency, OneActorServesMaxConcurrencyCallsOfAQueryAtOnce) {
+  overlap_now = overlap_peak = overlap_inits = 0;
+  Udf u = Udf::cls<Overlapping>("overlapping").returns(int64()).batch_size(50).max_concurrency(4);
+  QueryResult r = range(4000, 4).with_column("y", u(col("id"))).execute(machine());
+  Column y = r.table.column("y");
+  ASSERT_EQ(y.size(), 4000);
+  for (int64_t x = 0; x < 4000; ++x) ASSERT_EQ(y.value<int64_t>(x), 3 * x);
+  EXPECT_EQ(overlap_peak.load(), 4) << "one actor, four calls at once, never more";
+  EXPECT_EQ(overlap_inits.load(), 1);
+  EXPECT_EQ(r.stats.udfs.at(0).inits, 1);
+  EXPECT_EQ(r.stats.udfs.at(0).actors, 1);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -179,6 +180,9 @@ std::string fail_query(const std::string& log, const std::string& how, Isolation
                 .batch_size(16)
                 .concurrency(actors)
                 .max_retries(max_retries)
+                // Retries due at once run before queued batches: each actor finishes one
+                // batch's chain of attempts before it takes another.
+                .retry_backoff(std::chrono::milliseconds(0), std::chrono::milliseconds(0))
                 .isolation(isolation);
   try {
     range(4000, 4).with_column("b", bad(col("id"))).collect(machine());

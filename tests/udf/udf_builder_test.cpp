@@ -168,6 +168,39 @@ TEST(UdfBuilder, FailurePolicySettersValidateAndRecord) {
   expect(error_of([&] { stateful().max_failed_rows(-1); }), "max_failed_rows must be >= 0");
 }
 
+struct Concurrent {
+  explicit Concurrent(const InitArgs&) {}
+  Column operator()(const Batch& in) { return in.column(0); }
+};
+EMBER_REGISTER_UDF(Concurrent);
+
+TEST(UdfBuilder, TimeoutAndMaxConcurrencyValidateAndRecord) {
+  using std::chrono::milliseconds;
+  const Udf udf = Udf::cls<Concurrent>("conc").timeout(milliseconds(250)).max_concurrency(8);
+  const UdfSpec& s = *detail::UdfAccess::spec(udf);
+  EXPECT_EQ(s.timeout, milliseconds(250));
+  EXPECT_EQ(s.max_concurrency, 8);
+  const UdfSpec& d = *detail::UdfAccess::spec(stateful());
+  EXPECT_EQ(d.timeout, milliseconds(0)) << "no timeout by default";
+  EXPECT_EQ(d.max_concurrency, 1);
+  std::string msg = error_of([] { stateful().timeout(milliseconds(0)); });
+  EXPECT_TRUE(mentions(msg, "udf 'echo': timeout must be > 0 ms, got 0 ms")) << msg;
+  msg = error_of([] { stateful().max_concurrency(0); });
+  EXPECT_TRUE(mentions(msg, "udf 'echo': max_concurrency must be >= 1, got 0")) << msg;
+  // A worker process serves one call at a time, whichever setter comes last.
+  msg = error_of([&] { udf.isolation(Isolation::Process); });
+  EXPECT_TRUE(mentions(msg, "udf 'conc': max_concurrency 8 needs Isolation::Thread")) << msg;
+  msg = error_of(
+      [] { Udf::cls<Concurrent>("conc").isolation(Isolation::Process).max_concurrency(2); });
+  EXPECT_TRUE(mentions(msg, "udf 'conc': max_concurrency 2 needs Isolation::Thread")) << msg;
+  EXPECT_EQ(error_of([] {
+              Udf::cls<Concurrent>("conc").isolation(Isolation::Process).max_concurrency(1);
+            }),
+            "");
+  msg = error_of([] { stateless().timeout(milliseconds(5)); });
+  EXPECT_TRUE(mentions(msg, "applies only to stateful UDFs")) << msg;
+}
+
 TEST(UdfBuilder, ProcessIsolationNeedsARegisteredClass) {
   std::string msg = error_of([] { stateful().isolation(Isolation::Process); });
   EXPECT_TRUE(mentions(msg, "udf 'echo'")) << msg;

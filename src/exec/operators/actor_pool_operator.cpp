@@ -41,9 +41,11 @@ PoolStage::PoolStage(const ActorPoolOperator& op, ActorPool& pool, RejectedRows&
       wake_(std::move(wake)),
       batch_size_(pool.spec().batch_size),
       on_error_(pool.spec().on_error) {
-  // Two chunks per actor keep every actor busy; a few more absorb one slow chunk without
-  // stalling the rest, while bounding the rows held for re-sequencing.
-  window_ = 2 * static_cast<int64_t>(pool.num_actors()) + 2;
+  // Two chunks per call an actor may run at once keep every actor busy; a few more absorb one
+  // slow chunk without stalling the rest, while bounding the rows held for re-sequencing.
+  const int64_t calls_at_once =
+      static_cast<int64_t>(pool.num_actors()) * std::max(1, pool.spec().max_concurrency);
+  window_ = 2 * calls_at_once + 2;
 }
 
 void PoolStage::feed(const Batch& input) {

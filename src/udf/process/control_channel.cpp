@@ -76,7 +76,8 @@ ControlChannel::Status ControlChannel::receive(std::string_view* message, Unique
 
 ControlChannel::Status ControlChannel::receive_soon(std::string_view* message,
                                                     UniqueFd* received_fd,
-                                                    std::chrono::nanoseconds spin) {
+                                                    std::chrono::nanoseconds spin,
+                                                    std::optional<Clock::time_point> deadline) {
   const auto give_up = Clock::now() + spin;
   for (;;) {
     if (auto status = read_one(message, received_fd, MSG_DONTWAIT)) return *status;
@@ -87,7 +88,7 @@ ControlChannel::Status ControlChannel::receive_soon(std::string_view* message,
     ::sched_yield();
     pause_cpu();
   }
-  return receive(message, received_fd);
+  return receive(message, received_fd, deadline);
 }
 
 std::optional<ControlChannel::Status> ControlChannel::read_one(std::string_view* message,

@@ -30,12 +30,13 @@ class ControlChannel {
   /// Closed: the peer closed its end (exited or died).
   Status receive(std::string_view* message, UniqueFd* received_fd,
                  std::optional<Clock::time_point> deadline = std::nullopt);
-  /// Like receive() without a deadline, but first polls the socket (non-blocking reads, with
-  /// pauses) for up to `spin`: a reply that arrives within microseconds is taken without the
+  /// Like receive() (with `deadline`, when given), but first polls the socket (non-blocking reads,
+  /// with pauses) for up to `spin`: a reply that arrives within microseconds is taken without the
   /// sleep and wake-up of a blocking read, which costs tens of microseconds on a VM whose idle
   /// vCPUs halt. A dead peer still shows up at once (end-of-file is seen while polling too).
   Status receive_soon(std::string_view* message, UniqueFd* received_fd,
-                      std::chrono::nanoseconds spin);
+                      std::chrono::nanoseconds spin,
+                      std::optional<Clock::time_point> deadline = std::nullopt);
 
   int fd() const { return fd_.get(); }
 

@@ -1,12 +1,15 @@
-// An actor whose UDF lives in a worker process: batches cross through shared memory, a worker
-// that dies is replaced and its batch retried (spec.max_retries) while the query can still
-// succeed, and errors come back as UdfError naming the UDF, the actor and what happened.
+// An actor whose UDF lives in a worker process: batches cross through shared memory, a call
+// past spec.timeout kills its worker, a worker that died or was killed is replaced at the next
+// call while the query can still succeed (the pool decides whether that call is a retry, with
+// its backoff), and errors come back as UdfError naming the UDF, the actor and what happened.
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <mutex>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -77,8 +80,8 @@ class ProcessActor final : public Actor {
   void start() override;
   Column call(const Batch& args) override;
   void stop() override;
+  void abort() override;
   int64_t inits() const override { return inits_.load(std::memory_order_relaxed); }
-  int64_t retries() const override { return retries_.load(std::memory_order_relaxed); }
 
  private:
   /// "udf 'speller' actor #1"
@@ -94,14 +97,20 @@ class ProcessActor final : public Actor {
   Column read_result(MessageReader& in, UniqueFd region, const Batch& args);
   /// Reaps a worker that closed its socket; returns "worker pid N was killed by ...".
   std::string bury_worker();
+  /// Forgets the worker for abort(): from here on it is being reaped, so its pid may be reused.
+  void forget_pid();
+  /// Kills the worker of a call past spec.timeout and throws CallTimedOut.
+  [[noreturn]] void kill_late_worker(const Batch& args);
 
   std::shared_ptr<const UdfSpec> spec_;
   ActorContext ctx_;
   /// Requested once the query has failed or is stopping: from then on no worker is started.
   std::stop_token doomed_;
   std::atomic<int64_t> inits_{0};
-  std::atomic<int64_t> retries_{0};
   bool stopped_ = false;
+  /// The live worker's pid for abort() from another thread (-1: none); guarded by pid_mu_.
+  std::mutex pid_mu_;
+  pid_t worker_pid_ = -1;
   std::unique_ptr<process::WorkerProcess> worker_;
   /// Argument region: written here, mapped by the worker; kept across worker restarts.
   process::SharedRegion args_;
@@ -143,6 +152,10 @@ void ProcessActor::launch() {
   } catch (const Error& e) {
     throw UdfError(who() + ": " + e.what());
   }
+  {
+    std::lock_guard lock(pid_mu_);
+    worker_pid_ = worker_->pid();
+  }
   args_sent_ = false;
   result_map_.reset();
   result_in_use_.reset();
@@ -161,6 +174,7 @@ void ProcessActor::await_hello() {
   }
   const pid_t pid = worker_->pid();
   if (status == ControlChannel::Status::TimedOut) {
+    forget_pid();
     worker_.reset();  // kills and reaps it
     throw UdfError(who() + ": worker pid " + std::to_string(pid) + " did not reach " +
                    "ember::init(argc, argv) within " + std::to_string(kStartupDeadline.count()) +
@@ -197,6 +211,7 @@ void ProcessActor::construct_remote() {
     if (in.header().op != Op::Failed) throw Error(who() + ": unexpected reply to Init");
     in.get<uint8_t>();
     const std::string cause(in.get_string());
+    forget_pid();
     worker_->reap(kDeathGrace);
     worker_.reset();
     throw UdfError(who() + " failed to initialise: " + cause);
@@ -204,8 +219,45 @@ void ProcessActor::construct_remote() {
   throw UdfError(who() + ": " + bury_worker() + " while constructing the UDF");
 }
 
+void ProcessActor::forget_pid() {
+  std::lock_guard lock(pid_mu_);
+  worker_pid_ = -1;
+}
+
+void ProcessActor::abort() {
+  // Under the lock the pid is still a live (or unreaped) worker of ours: never a reused pid.
+  std::lock_guard lock(pid_mu_);
+  if (worker_pid_ > 0) ::kill(worker_pid_, SIGKILL);
+}
+
+void ProcessActor::kill_late_worker(const Batch& args) {
+  const pid_t pid = worker_->pid();
+  forget_pid();
+  worker_->reap(std::chrono::milliseconds(0));  // SIGKILL at once, then reap
+  worker_.reset();
+  result_map_.reset();
+  result_in_use_.reset();
+  args_sent_ = false;
+  std::string replaced = "a fresh one constructed in its place";
+  if (doomed_.stop_requested()) {
+    replaced = "no fresh one started, because the query has already failed or is stopping";
+  } else {
+    // Replaced at once, as a retired thread actor is: the next call finds it ready. Should
+    // that fail, the next call tries again and reports why.
+    try {
+      launch();
+    } catch (const std::exception& e) {
+      replaced = "a fresh one could not be started (" + std::string(e.what()) + ")";
+    }
+  }
+  throw CallTimedOut(who() + ": a call on " + describe_args(args) + " ran past its timeout of " +
+                     std::to_string(spec_->timeout.count()) + " ms; worker pid " +
+                     std::to_string(pid) + " was killed (SIGKILL), " + replaced);
+}
+
 std::string ProcessActor::bury_worker() {
   const pid_t pid = worker_->pid();
+  forget_pid();
   const auto status = worker_->reap(kDeathGrace);
   worker_.reset();
   result_map_.reset();
@@ -216,37 +268,28 @@ std::string ProcessActor::bury_worker() {
 
 Column ProcessActor::call(const Batch& args) {
   if (stopped_) throw UdfError(who() + " was called after it stopped");
-  for (int attempt = 0;; ++attempt) {
-    if (!worker_) {
-      // A replacement is a new construction, counted by inits(). A query that has already
-      // failed gains nothing from it: its result would be thrown away.
-      if (doomed_.stop_requested()) {
-        throw Cancelled(who() + ": no worker started for a batch of " +
-                        std::to_string(args.num_rows()) +
-                        " rows, because the query has already failed or is stopping");
-      }
-      launch();
-    }
-    if (std::optional<Column> result = run_batch(args)) return *std::move(result);
-    const std::string what =
-        bury_worker() + " while running a batch of " + std::to_string(args.num_rows()) + " rows";
-    const int max = spec_->max_retries;
-    if (attempt >= max) {
-      throw RetriedFailure(who() + ": " + what + "; " +
-                           (max == 0 ? std::string("not retried")
-                                     : "gave up after " + std::to_string(max) + " retries") +
-                           " (max_retries = " + std::to_string(max) + ")");
-    }
+  if (!worker_) {
+    // A replacement for a worker that died or was killed is a new construction, counted by
+    // inits(). A query that has already failed gains nothing from it: its result would be
+    // thrown away.
     if (doomed_.stop_requested()) {
-      throw Cancelled(who() + ": " + what +
-                      "; not retried, because the query has already failed or is stopping");
+      throw Cancelled(who() + ": no worker started for a batch of " +
+                      std::to_string(args.num_rows()) +
+                      " rows, because the query has already failed or is stopping");
     }
-    const std::string note = "[" + spec_->name + " #" + std::to_string(ctx_.actor_id) + "] " +
-                             what + "; starting a new worker to retry it (retry " +
-                             std::to_string(attempt + 1) + " of " + std::to_string(max) + ")\n";
-    [[maybe_unused]] ssize_t n = ::write(2, note.data(), note.size());
-    retries_.fetch_add(1, std::memory_order_relaxed);
+    launch();
   }
+  if (std::optional<Column> result = run_batch(args)) return *std::move(result);
+  const std::string what =
+      bury_worker() + " while running a batch of " + std::to_string(args.num_rows()) + " rows";
+  if (doomed_.stop_requested()) {
+    throw Cancelled(who() + ": " + what +
+                    "; not retried, because the query has already failed or is stopping");
+  }
+  // Like a throw: the pool retries the batch (max_retries, with backoff) and the next call
+  // starts a fresh worker.
+  throw UdfError(who() + ": " + what +
+                 (spec_->max_retries == 0 ? "; not retried (max_retries = 0)" : ""));
 }
 
 void ProcessActor::write_call(const Batch& args) {
@@ -285,10 +328,11 @@ std::optional<Column> ProcessActor::run_batch(const Batch& args) {
   args_sent_ = true;
   std::string_view message;
   UniqueFd region;
-  if (worker_->channel().receive_soon(&message, &region, kResultSpin) !=
-      ControlChannel::Status::Message) {
-    return std::nullopt;
-  }
+  std::optional<ControlChannel::Clock::time_point> deadline;
+  if (spec_->timeout.count() > 0) deadline = ControlChannel::Clock::now() + spec_->timeout;
+  const auto status = worker_->channel().receive_soon(&message, &region, kResultSpin, deadline);
+  if (status == ControlChannel::Status::TimedOut) kill_late_worker(args);
+  if (status != ControlChannel::Status::Message) return std::nullopt;
   MessageReader in(message);
   if (in.header().flags & process::kArgsRetained) args_ = process::SharedRegion{};  // UDF holds it
   if (in.header().op == Op::Failed) {
@@ -337,6 +381,7 @@ void ProcessActor::stop() {
   if (!worker_) return;
   writer_.begin(Op::Stop);
   worker_->channel().send(writer_.bytes());
+  forget_pid();
   worker_->reap(kStopGrace);  // the UDF's destructor runs in the worker meanwhile
   worker_.reset();
   result_map_.reset();

@@ -1,5 +1,6 @@
-// Workers that die: noticed at once, replaced, the batch retried up to max_retries with every
-// row exactly once; past that, an error naming the UDF, the actor, the signal and the batch.
+// Workers that die: noticed at once, replaced, the batch retried by the pool up to max_retries
+// (the same rule as a call that throws) with every row exactly once; past that, an error naming
+// the UDF, the actor, the signal and the batch.
 // Also: workers die with their driver.
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -11,6 +12,7 @@
 #include <stop_token>
 #include <thread>
 
+#include "one_actor_pool.h"
 #include "test_udfs.h"
 #include "udf/actor.h"
 #include "worker_test_kit.h"
@@ -41,38 +43,28 @@ bool wait_dead(pid_t pid, std::chrono::seconds limit) {
 
 TEST(ProcessRetry, AbortOnceIsRetriedOnAFreshWorker) {
   TempDir dir;
-  auto actor = make_process_actor(
-      process_spec<CrashOnce>("crashy", "CrashOnce", int64(), {{"marker", dir.file("crashed")}}, 1),
-      actor_context(0));
-  actor->start();
+  OneActorPool pool(process_spec<CrashOnce>("crashy", "CrashOnce", int64(),
+                                            {{"marker", dir.file("crashed")}}, 1));
   const auto input = iota(100);
-  expect_plus_one(actor->call(int_batch(input)), input);
-  EXPECT_EQ(actor->inits(), 2) << "the replacement worker constructed the UDF again";
-  expect_plus_one(actor->call(int_batch(iota(10, 50))), iota(10, 50));
-  actor->stop();
+  expect_plus_one(column_of(pool.run(int_batch(input))), input);
+  EXPECT_EQ(pool.pool().stats().inits, 2) << "the replacement worker constructed the UDF again";
+  EXPECT_EQ(pool.pool().stats().retries, 1);
+  expect_plus_one(column_of(pool.run(int_batch(iota(10, 50)))), iota(10, 50));
+  pool.pool().stop();
   EXPECT_TRUE(all_children(::getpid()).empty());
 }
 
-/// Drives `actor` on a thread of its own (start, one call through a Gate, stop), as an actor
-/// pool does, while this thread kills the worker mid-call.
+/// Runs one batch of a Gate UDF through a one-actor pool on a thread of its own, while this
+/// thread kills the worker mid-call.
 struct GatedRun {
-  explicit GatedRun(std::unique_ptr<Actor> a) : actor(std::move(a)) {}
-  std::unique_ptr<Actor> actor;
+  explicit GatedRun(std::shared_ptr<const UdfSpec> spec) : pool(std::move(spec)) {}
+  OneActorPool pool;
   std::vector<int64_t> input = iota(3, 10);
-  std::optional<Column> result;
-  std::string error;
+  CallResult result;
   std::thread thread;
 
   void begin() {
-    thread = std::thread([this] {
-      try {
-        actor->start();
-        result = actor->call(int_batch(input));
-      } catch (const UdfError& e) {
-        error = e.what();
-      }
-      actor->stop();
-    });
+    thread = std::thread([this] { result = pool.run(int_batch(input)); });
   }
 };
 
@@ -87,56 +79,50 @@ pid_t kill_running_worker(const TempDir& dir) {
 
 TEST(ProcessRetry, KillNineMidBatchIsRetried) {
   TempDir dir;
-  GatedRun run(make_process_actor(
-      process_spec<Gate>("gate", "Gate", int64(), {{"dir", dir.path()}}, 2), actor_context(0)));
+  GatedRun run(process_spec<Gate>("gate", "Gate", int64(), {{"dir", dir.path()}}, 2));
   run.begin();
   const pid_t victim = kill_running_worker(dir);
   write_file_atomically(dir.file("release"), "go");  // the replacement may finish the batch
   run.thread.join();
-  ASSERT_TRUE(run.error.empty()) << run.error;
-  ASSERT_TRUE(run.result.has_value());
-  expect_plus_one(*run.result, run.input);
-  EXPECT_EQ(run.actor->inits(), 2);
+  ASSERT_EQ(message_of(run.result), "");
+  expect_plus_one(column_of(run.result), run.input);
+  EXPECT_EQ(run.pool.pool().stats().inits, 2);
+  EXPECT_EQ(run.pool.pool().stats().retries, 1);
   const pid_t replacement = std::atoi(read_file(dir.file("running")).c_str());
   EXPECT_NE(replacement, victim);
+  run.pool.pool().stop();
   EXPECT_TRUE(all_children(::getpid()).empty());
 }
 
 TEST(ProcessRetry, KillNineWithoutRetriesNamesTheSignalAndTheBatch) {
   TempDir dir;
-  GatedRun run(make_process_actor(
-      process_spec<Gate>("gate", "Gate", int64(), {{"dir", dir.path()}}), actor_context(0)));
+  GatedRun run(process_spec<Gate>("gate", "Gate", int64(), {{"dir", dir.path()}}));
   run.begin();
   const pid_t victim = kill_running_worker(dir);
   run.thread.join();
-  EXPECT_FALSE(run.result.has_value());
-  const std::string& m = run.error;
+  const std::string m = message_of(run.result);
   EXPECT_NE(m.find("udf 'gate' actor #0"), std::string::npos) << m;
   EXPECT_NE(m.find("worker pid " + std::to_string(victim)), std::string::npos) << m;
   EXPECT_NE(m.find("signal 9 (SIGKILL)"), std::string::npos) << m;
   EXPECT_NE(m.find("batch of 3 rows"), std::string::npos) << m;
   EXPECT_NE(m.find("max_retries = 0"), std::string::npos) << m;
-  EXPECT_EQ(run.actor->inits(), 1);
+  EXPECT_EQ(run.pool.pool().stats().inits, 1);
+  run.pool.pool().stop();
   EXPECT_TRUE(all_children(::getpid()).empty());
 }
 
 TEST(ProcessRetry, GivesUpAfterMaxRetries) {
-  auto actor = make_process_actor(
-      process_spec<AbortAlways>("crashy", "AbortAlways", int64(), {}, 2), actor_context(0));
-  actor->start();
-  try {
-    actor->call(int_batch(iota(512)));
-    FAIL() << "call() should throw";
-  } catch (const UdfError& e) {
-    const std::string m = e.what();
-    EXPECT_NE(m.find("udf 'crashy' actor #0: worker pid "), std::string::npos) << m;
-    EXPECT_NE(m.find("was killed by signal 6 (SIGABRT) while running a batch of 512 rows; gave "
-                     "up after 2 retries (max_retries = 2)"),
-              std::string::npos)
-        << m;
-  }
-  EXPECT_EQ(actor->inits(), 3);
-  actor->stop();
+  OneActorPool pool(process_spec<AbortAlways>("crashy", "AbortAlways", int64(), {}, 2));
+  const CallResult r = pool.run(int_batch(iota(512)));
+  const std::string m = message_of(r);
+  EXPECT_NE(m.find("udf 'crashy' actor #0: worker pid "), std::string::npos) << m;
+  EXPECT_NE(m.find("was killed by signal 6 (SIGABRT) while running a batch of 512 rows; gave "
+                   "up after 2 retries (max_retries = 2)"),
+            std::string::npos)
+      << m;
+  EXPECT_EQ(pool.pool().stats().inits, 3);
+  EXPECT_EQ(pool.pool().stats().retries, 2);
+  pool.pool().stop();
   EXPECT_TRUE(all_children(::getpid()).empty());
 }
 

@@ -57,8 +57,11 @@ TEST_P(FailedProcessPool, QueuedBatchesStartNoWorkerAndFailWithTheFirstError) {
   constexpr int kMaxRetries = 2;
   constexpr int kBatches = 8;
   TempDir dir;
-  auto spec = process_spec<SegfaultLogging>("segv", "SegfaultLogging", int64(),
-                                            {{"log", dir.file("log")}}, kMaxRetries);
+  auto spec = std::make_shared<UdfSpec>(*process_spec<SegfaultLogging>(
+      "segv", "SegfaultLogging", int64(), {{"log", dir.file("log")}}, kMaxRetries));
+  // Retries due at once go before queued work, so each actor runs one batch's whole chain of
+  // attempts before it takes another (with a backoff, the next batches would run meanwhile).
+  spec->retry_initial = spec->retry_max = std::chrono::milliseconds(0);
   std::vector<ActorContext> contexts;
   for (int a = 0; a < actors; ++a) contexts.push_back(actor_context(a));
   ActorPool pool(spec, contexts);
@@ -124,8 +127,9 @@ INSTANTIATE_TEST_SUITE_P(Actors, FailedProcessPool, testing::Values(1, 2));
 
 TEST(FailedProcessPool, WorkDispatchedAfterTheFailureFailsAtOnce) {
   TempDir dir;
-  auto spec = process_spec<SegfaultLogging>("segv", "SegfaultLogging", int64(),
-                                            {{"log", dir.file("log")}}, 1);
+  auto spec = std::make_shared<UdfSpec>(*process_spec<SegfaultLogging>(
+      "segv", "SegfaultLogging", int64(), {{"log", dir.file("log")}}, 1));
+  spec->retry_initial = spec->retry_max = std::chrono::milliseconds(0);
   ActorPool pool(spec, {actor_context(0)});
   pool.start();
   std::mutex mu;

@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 
+#include "one_actor_pool.h"
 #include "test_udfs.h"
 #include "udf/actor.h"
 #include "worker_test_kit.h"
@@ -185,38 +186,34 @@ TEST(ProcessResultRegion, AUdfThatKeepsAResultItBuiltSeesItUnchanged) {
 
 TEST(ProcessResultRegion, ADeathWithinMicrosecondsOfTheCallIsNoticedAtOnce) {
   TempDir dir;
-  auto actor = make_process_actor(
-      process_spec<KillSelfOnce>("kill", "KillSelfOnce", int64(), {{"marker", dir.file("m")}}, 1),
-      actor_context(0));
-  actor->start();
+  OneActorPool pool(
+      process_spec<KillSelfOnce>("kill", "KillSelfOnce", int64(), {{"marker", dir.file("m")}}, 1));
   const auto in = ramp(1000, 5);
   const auto t0 = std::chrono::steady_clock::now();
-  const Column out = actor->call(int_batch(in));
+  const Column out = column_of(pool.run(int_batch(in)));
   const auto took = std::chrono::steady_clock::now() - t0;
   ASSERT_EQ(out.size(), 1000);
   for (int64_t i = 0; i < 1000; ++i)
     ASSERT_EQ(out.value<int64_t>(i), in[static_cast<size_t>(i)] + 1);
-  EXPECT_EQ(actor->inits(), 2);
+  EXPECT_EQ(pool.pool().stats().inits, 2);
   // A restart is a fork, an exec and a construction; a missed death would be a hang.
   EXPECT_LT(took, std::chrono::seconds(20));
-  actor->stop();
+  pool.pool().stop();
   EXPECT_TRUE(all_children(::getpid()).empty());
 }
 
 TEST(ProcessResultRegion, AWorkerKilledWhileWaitingForTheNextBatchIsReplaced) {
-  auto actor = make_process_actor(
-      process_spec<Probe>("probe", "Probe", utf8(), {{"report", "pid"}}, 1), actor_context(0));
-  actor->start();
+  OneActorPool pool(process_spec<Probe>("probe", "Probe", utf8(), {{"report", "pid"}}, 1));
   for (int round = 0; round < 3; ++round) {
     // Killed right after answering, while it may still be polling for the next call.
-    const Column first = actor->call(int_batch({1, 2}));
+    const Column first = column_of(pool.run(int_batch({1, 2})));
     const pid_t victim = std::atoi(std::string(first.value<std::string_view>(0)).c_str());
     ASSERT_EQ(::kill(victim, SIGKILL), 0);
-    const Column second = actor->call(int_batch({3}));
+    const Column second = column_of(pool.run(int_batch({3})));
     EXPECT_NE(std::atoi(std::string(second.value<std::string_view>(0)).c_str()), victim);
   }
-  EXPECT_EQ(actor->inits(), 4);
-  actor->stop();
+  EXPECT_EQ(pool.pool().stats().inits, 4);
+  pool.pool().stop();
   EXPECT_TRUE(all_children(::getpid()).empty());
 }
 

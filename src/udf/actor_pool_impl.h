@@ -1,0 +1,144 @@
+// The state an ActorPool shares between its public face (actor_pool.cpp) and the threads that
+// drive its actors (actor_pool_lanes.cpp): the actors' slots, their lanes, and the pool's lock.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stop_token>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "udf/actor.h"
+#include "udf/actor_mailbox.h"
+#include "udf/actor_pool.h"
+
+namespace ember {
+
+using PoolClock = std::chrono::steady_clock;
+/// What one lane's thread is doing.
+enum class LanePhase { Starting, Idle, Calling, Delivering };
+
+/// One of an actor's call slots: a thread and the call it runs. Guarded by Impl::mu.
+struct Lane {
+  std::thread thread;
+  uint64_t generation = 0;  ///< bumped when the thread is given up; it then touches no lane
+  bool running = false;     ///< the current generation's thread has not finished
+  LanePhase phase = LanePhase::Starting;
+  ActorTask current;                  ///< the batch being called (phase Calling)
+  const Actor* calling_on = nullptr;  ///< the actor that call runs on
+  PoolClock::time_point deadline;     ///< when the call runs past Udf::timeout
+};
+
+/// The state of one actor as the pool sees it. Its own cache line: actors run in parallel.
+struct alignas(64) ActorSlot {
+  ActorSlot(ActorContext c, int lanes) : ctx(std::move(c)), mailbox(lanes), lanes(lanes) {}
+  ActorContext ctx;
+  std::condition_variable wake;
+  // Guarded by Impl::mu:
+  ActorMailbox mailbox;
+  int load = 0;  ///< batches handed to this actor and not finished
+  std::vector<Lane> lanes;
+  std::shared_ptr<Actor> actor;     ///< constructed and serving; null before, and once retired
+  bool constructing = false;        ///< a lane is constructing `actor`
+  std::shared_ptr<Actor> starting;  ///< the actor being constructed (for teardown's abort)
+  bool reported = false;            ///< its first construction was reported to start()
+  bool broken = false;              ///< its first construction failed
+  int64_t past_inits = 0;           ///< constructions of actors no longer in `actor`
+  // Figures written by this actor's lanes; stats() sums them over actors.
+  std::atomic<int64_t> batches{0}, rows{0}, busy_ns{0}, init_ns{0};
+};
+
+struct ActorPool::Impl : std::enable_shared_from_this<ActorPool::Impl> {
+  std::shared_ptr<const UdfSpec> spec;
+  std::vector<std::unique_ptr<ActorSlot>> slots;
+
+  std::mutex mu;
+  std::condition_variable all_started;
+  std::condition_variable lane_exited;  // a lane's thread finished, or was given up
+  std::condition_variable watch;        // wakes the watchdog: a call began, or the pool ends
+  std::deque<ActorTask> backlog;        // guarded by mu
+  /// Failed calls waiting out their backoff, by when they are due; guarded by mu.
+  std::multimap<PoolClock::time_point, ActorTask> delayed;
+  bool stopping = false;                           // guarded by mu; set by cancel() and stop()
+  bool watchdog_exit = false;                      // guarded by mu
+  std::exception_ptr failure;                      // guarded by mu; the first batch that failed
+  int starts_reported = 0;                         // guarded by mu
+  std::exception_ptr first_start_error;            // guarded by mu
+  size_t next_pick = 0;                            // guarded by mu; rotates ties between actors
+  std::chrono::milliseconds teardown_grace{5000};  // guarded by mu
+
+  /// Serialises start() and stop(), which create and join the threads.
+  std::mutex lifecycle_mu;
+  bool started = false;  // guarded by lifecycle_mu
+  bool stopped = false;  // guarded by lifecycle_mu
+  std::thread watchdog;  // guarded by lifecycle_mu; thread actors with a timeout only
+
+  /// Requested at the first failure or at cancel(): process actors then start no worker.
+  std::stop_source doomed;
+
+  alignas(64) std::atomic<int64_t> in_flight{0};
+  std::atomic<int> busy{0};
+  std::atomic<int64_t> retries{0};   // calls the pool ran again
+  std::atomic<int64_t> timeouts{0};  // calls that ran past spec->timeout
+
+  /// Starts the thread of lane `i` of `slot`, in the lane's current generation. Requires mu.
+  void spawn_lane_locked(ActorSlot& slot, size_t i);
+  /// A lane's thread: takes the actor (constructing it if no lane has), serves calls, and
+  /// leaves once the pool stops or the lane is given up.
+  void serve(ActorSlot& slot, size_t i, uint64_t generation);
+  /// The slot's actor, constructed by this lane if no other lane is doing so; null when the
+  /// lane should leave. Requires mu (held by `lock`; released while constructing).
+  std::shared_ptr<Actor> acquire_actor(ActorSlot& slot, size_t i, uint64_t generation,
+                                       std::unique_lock<std::mutex>& lock);
+  /// A due retry, else the slot's next queued batch. Requires mu.
+  bool take_task_locked(ActorSlot& slot, ActorTask& task);
+  /// Ends lane `i`'s thread: the last lane of an actor destroys it (with no lock held).
+  void leave(ActorSlot& slot, size_t i, uint64_t generation, std::shared_ptr<Actor> actor,
+             std::unique_lock<std::mutex>& lock);
+  /// Delivers a finished call, or, when it failed and has retries left, queues it in
+  /// `delayed` and returns false.
+  bool settle(ActorTask& task, CallResult result);
+  /// Queues a failed `task` to run again after its backoff; false if the pool will not (it is
+  /// stopping or has failed).
+  bool retry_later(ActorTask& task, const std::exception_ptr& error);
+  /// The watchdog's loop: retires the lanes whose calls run past spec->timeout.
+  void watch_deadlines();
+  /// Retires lane `i` of `slot` (its call timed out) and its actor; starts a fresh lane unless
+  /// the pool is stopping. Requires mu; the timed-out batch goes to `expired`.
+  /// Returns the pool's failure when no thread could be started for the fresh lane.
+  std::exception_ptr retire_locked(ActorSlot& slot, size_t i,
+                                   std::vector<std::pair<ActorTask, std::exception_ptr>>& expired);
+  /// Detaches lane `i`'s thread: it touches nothing of the lane again, and its running batch
+  /// (if any) moves to `orphans`. Requires mu.
+  void give_up_locked(ActorSlot& slot, size_t i, std::vector<ActorTask>& orphans);
+  /// Teardown past its grace: kills the workers of process actors still busy, and gives up the
+  /// lanes of thread actors still calling or constructing. Requires mu.
+  void give_up_running_locked(std::vector<ActorTask>& orphans,
+                              std::vector<std::shared_ptr<Actor>>& dropped);
+  ActorSlot* least_loaded();
+  /// Moves every queued task (mailboxes, backlog and delayed) out. Requires mu.
+  std::vector<ActorTask> take_queued_locked();
+  /// Records `error` of a finished batch as the pool's failure unless it is a Cancelled or one
+  /// is recorded already; the first time, moves what is queued into `unrun` for refuse().
+  /// Returns the pool's failure (null if none).
+  std::exception_ptr record_failure(const std::exception_ptr& error, std::vector<ActorTask>& unrun);
+  /// record_failure() for an error of the pool itself, then refuses what it took.
+  void fail_pool(const std::exception_ptr& error);
+  void cancel();
+  void stop_locked();
+  /// Completes a task that will not run: with `failure`, else Cancelled.
+  void refuse(ActorTask& task, const std::exception_ptr& failure);
+  /// "udf 'speller' actor #1"
+  std::string who(const ActorSlot& slot) const {
+    return "udf '" + spec->name + "' actor #" + std::to_string(slot.ctx.actor_id);
+  }
+};
+
+}  // namespace ember

@@ -23,7 +23,7 @@ while [[ $# -gt 0 ]]; do
 done
 
 # Process isolation last: it is the newest part of the engine.
-all=(expr_pipeline csv_read csv_stream_rss actor_dispatch process_actor)
+all=(expr_pipeline csv_read csv_stream_rss actor_dispatch process_actor udf_policy)
 benches=("${only[@]:-${all[@]}}")
 targets=()
 for b in "${benches[@]}"; do targets+=("ember_bench_$b"); done
@@ -38,7 +38,9 @@ echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f
 status=0
 for b in "${benches[@]}"; do
   # A benchmark that hangs or runs away is cut off rather than holding the machine.
-  timeout --kill-after=10 900 "$build/bench/engine/ember_bench_$b" "${quick[@]}" --json "$json" \
+  bin="$build/bench/engine/ember_bench_$b"
+  [[ -x "$bin" ]] || bin="$build/bench/$b/ember_bench_$b"
+  timeout --kill-after=10 900 "$bin" "${quick[@]}" --json "$json" \
     || { echo "ember_bench_$b failed (exit $?)" >&2; status=1; }
 done
 echo

@@ -111,11 +111,11 @@ void measure_isolation(BenchReport& report, int64_t n, int reps, int64_t batch_s
     const Run a = run(failing, n), b = run(clean, n);
     with.add(static_cast<double>(n) / a.seconds);
     without.add(static_cast<double>(n) / b.seconds);
-    if (a.rows != n || b.rows != n || a.nulls != n / 1000 || a.rejected != n / 1000 ||
-        b.nulls != 0)
-      report.fail(fmt::format("rep {}: {} rows, {} nulls, {} rejected (failing); {} rows, {} "
-                              "nulls (clean)",
-                              r, a.rows, a.nulls, a.rejected, b.rows, b.nulls));
+    if (a.rows != n || b.rows != n || a.nulls != n / 1000 || a.rejected != n / 1000 || b.nulls != 0)
+      report.fail(
+          fmt::format("rep {}: {} rows, {} nulls, {} rejected (failing); {} rows, {} "
+                      "nulls (clean)",
+                      r, a.rows, a.nulls, a.rejected, b.rows, b.nulls));
   }
   report.add(BenchRow{fmt::format("(a) 1 in 1,000 rows failing, Null, batch_size {}", batch_size),
                       "rows/s", with, without, Target::ratio_at_least(0.8)});
@@ -171,7 +171,7 @@ int main(int argc, char** argv) {
       "(b) range({}, {}) -> y = remote(id), batch_size 64, concurrency 2, each call sleeps "
       "10 ms; ember = max_concurrency(8), baseline = max_concurrency(1)",
       n_b, kPartitions));
-  report.note(fmt::format("{} reps interleaved; value = median of rows/s; ratio = ember / baseline",
-                          reps));
+  report.note(
+      fmt::format("{} reps interleaved; value = median of rows/s; ratio = ember / baseline", reps));
   return report.finish();
 }

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace ember {
@@ -41,8 +42,10 @@ std::string ProgressBar::render() const {
                      " rows/s, partitions " + std::to_string(query_.partitions_done.load()) + "/" +
                      std::to_string(query_.partitions_total.load());
   for (const auto& p : query_.pools()) {
+    // Calls running out of the calls the pool can run at once (max_concurrency per actor).
+    const int slots = p->num_actors() * std::max(1, p->spec().max_concurrency);
     line += " | " + p->spec().name + " " + std::to_string(p->busy_actors()) + "/" +
-            std::to_string(p->num_actors()) + " busy";
+            std::to_string(slots) + " busy";
   }
   char t[32];
   std::snprintf(t, sizeof t, " | %.1fs", secs);

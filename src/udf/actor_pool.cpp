@@ -17,7 +17,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <random>
+#include <string>
 
 #include "udf/actor_pool_impl.h"
 
@@ -26,42 +28,44 @@ namespace {
 
 using Clock = PoolClock;
 
-bool is_cancelled(const std::exception_ptr& error) {
+/// What a failed call's error is, read with one rethrow: each costs microseconds, and under
+/// isolation one failing row fails many calls.
+struct FailureKind {
+  bool cancelled = false;  ///< Cancelled: the pool or its query is stopping
+  bool timeout = false;    ///< CallTimedOut
+  /// The pool runs it again: a throw from the UDF, a bad result, a dead or killed worker, a
+  /// timeout or a RetryAfter; not a cancellation nor an engine error.
+  bool retryable = false;
+  std::optional<Clock::duration> retry_after;  ///< what a RetryAfter asked for
+  std::string message;                         ///< of a retryable error
+};
+
+FailureKind classify(const std::exception_ptr& error) {
+  FailureKind k;
   try {
     std::rethrow_exception(error);
   } catch (const Cancelled&) {
-    return true;
+    k.cancelled = true;
+  } catch (const RetryAfter& r) {
+    k.retryable = true;
+    k.retry_after = r.delay();
+    k.message = r.what();
+  } catch (const CallTimedOut& e) {
+    k.timeout = k.retryable = true;
+    k.message = e.what();
+  } catch (const UdfError& e) {
+    k.retryable = true;
+    k.message = e.what();
   } catch (...) {
-    return false;
   }
+  return k;
 }
 
-/// Whether the pool runs a call that failed with `error` again: a throw from the UDF, a bad
-/// result, a dead or killed worker or a timeout; not a cancellation nor an engine error.
-bool retryable(const std::exception_ptr& error) {
-  try {
-    std::rethrow_exception(error);
-  } catch (const Cancelled&) {
-    return false;
-  } catch (const RetryAfter&) {
-    return true;
-  } catch (const UdfError&) {
-    return true;
-  } catch (...) {
-    return false;
-  }
-}
-
-/// The wait before retry number `retry` (0-based) of a call that failed with `error`: what a
+/// The wait before retry number `retry` (0-based) of a call that failed as `kind`: what a
 /// RetryAfter asked for, else initial x 2^retry capped at max, with "equal jitter" (between
 /// half and all of it) so that batches failing together do not come back together.
-Clock::duration backoff(const UdfSpec& spec, int retry, const std::exception_ptr& error) {
-  try {
-    std::rethrow_exception(error);
-  } catch (const RetryAfter& r) {
-    return r.delay();
-  } catch (...) {
-  }
+Clock::duration backoff(const UdfSpec& spec, int retry, const FailureKind& kind) {
+  if (kind.retry_after) return *kind.retry_after;
   const double initial = static_cast<double>(spec.retry_initial.count());
   const double ceiling = static_cast<double>(spec.retry_max.count());
   const double full = std::min(ceiling, initial * std::pow(2.0, std::min(retry, 62)));
@@ -73,18 +77,10 @@ Clock::duration backoff(const UdfSpec& spec, int retry, const std::exception_ptr
 
 /// The error a batch is delivered with once its retries are spent: a RetryAfter becomes the
 /// UdfError it stands for, and a retried failure says how often it was tried.
-std::exception_ptr final_error(const std::exception_ptr& error, int retries, int max_retries) {
-  std::string message;
-  try {
-    std::rethrow_exception(error);
-  } catch (const RetryAfter& r) {
-    message = r.what();
-  } catch (const UdfError& e) {
-    if (retries == 0) return error;
-    message = e.what();
-  } catch (...) {
-    return error;
-  }
+std::exception_ptr final_error(const std::exception_ptr& error, const FailureKind& kind,
+                               int retries, int max_retries) {
+  if (!kind.retryable || (retries == 0 && !kind.retry_after)) return error;
+  std::string message = kind.message;
   if (retries > 0)
     message += "; gave up after " + std::to_string(retries) +
                (retries == 1 ? " retry" : " retries") +
@@ -92,21 +88,12 @@ std::exception_ptr final_error(const std::exception_ptr& error, int retries, int
   return std::make_exception_ptr(UdfError(message));
 }
 
-bool is_timeout(const std::exception_ptr& error) {
-  try {
-    std::rethrow_exception(error);
-  } catch (const CallTimedOut&) {
-    return true;
-  } catch (...) {
-    return false;
-  }
-}
 }  // namespace
 
 // ---- outcomes
 
-bool ActorPool::Impl::retry_later(ActorTask& task, const std::exception_ptr& error) {
-  const Clock::time_point due = Clock::now() + backoff(*spec, task.retries, error);
+bool ActorPool::Impl::retry_later(ActorTask& task, Clock::duration wait) {
+  const Clock::time_point due = Clock::now() + wait;
   {
     std::lock_guard lock(mu);
     if (stopping || failure) return false;
@@ -123,15 +110,17 @@ bool ActorPool::Impl::settle(ActorTask& task, CallResult result) {
   std::vector<ActorTask> unrun;
   std::exception_ptr failure;
   if (auto* error = std::get_if<std::exception_ptr>(&result)) {
-    if (is_timeout(*error)) timeouts.fetch_add(1, std::memory_order_relaxed);
-    if (task.retries < spec->max_retries && retryable(*error) && retry_later(task, *error))
+    const FailureKind kind = classify(*error);
+    if (kind.timeout) timeouts.fetch_add(1, std::memory_order_relaxed);
+    if (task.retries < spec->max_retries && kind.retryable &&
+        retry_later(task, backoff(*spec, task.retries, kind)))
       return false;
-    *error = final_error(*error, task.retries, spec->max_retries);
+    *error = final_error(*error, kind, task.retries, spec->max_retries);
     // Under Null and Skip a failed batch is the caller's to isolate, not the query's end.
-    if (spec->on_error == OnError::Raise) failure = record_failure(*error, unrun);
+    if (spec->on_error == OnError::Raise) failure = record_failure(*error, kind.cancelled, unrun);
     // A call abandoned because the pool had failed reports that failure, so that whichever
     // batch the query looks at first, it sees the real cause rather than a cancellation.
-    if (failure && is_cancelled(*error)) result = failure;
+    if (failure && kind.cancelled) result = failure;
   }
   task.args = Batch();  // let the input go before the consumer runs
   auto done = std::move(task.done);
@@ -155,11 +144,11 @@ std::vector<ActorTask> ActorPool::Impl::take_queued_locked() {
   return queued;
 }
 
-std::exception_ptr ActorPool::Impl::record_failure(const std::exception_ptr& error,
+std::exception_ptr ActorPool::Impl::record_failure(const std::exception_ptr& error, bool cancelled,
                                                    std::vector<ActorTask>& unrun) {
   {
     std::lock_guard lock(mu);
-    if (failure || is_cancelled(error)) return failure;
+    if (failure || cancelled) return failure;
     failure = error;
     unrun = take_queued_locked();
   }
@@ -169,7 +158,7 @@ std::exception_ptr ActorPool::Impl::record_failure(const std::exception_ptr& err
 
 void ActorPool::Impl::fail_pool(const std::exception_ptr& error) {
   std::vector<ActorTask> unrun;
-  const std::exception_ptr failed = record_failure(error, unrun);
+  const std::exception_ptr failed = record_failure(error, false, unrun);
   for (ActorTask& t : unrun) refuse(t, failed);
 }
 

@@ -107,7 +107,7 @@ struct ActorPool::Impl : std::enable_shared_from_this<ActorPool::Impl> {
   bool settle(ActorTask& task, CallResult result);
   /// Queues a failed `task` to run again after its backoff; false if the pool will not (it is
   /// stopping or has failed).
-  bool retry_later(ActorTask& task, const std::exception_ptr& error);
+  bool retry_later(ActorTask& task, PoolClock::duration wait);
   /// The watchdog's loop: retires the lanes whose calls run past spec->timeout.
   void watch_deadlines();
   /// Retires lane `i` of `slot` (its call timed out) and its actor; starts a fresh lane unless
@@ -125,10 +125,11 @@ struct ActorPool::Impl : std::enable_shared_from_this<ActorPool::Impl> {
   ActorSlot* least_loaded();
   /// Moves every queued task (mailboxes, backlog and delayed) out. Requires mu.
   std::vector<ActorTask> take_queued_locked();
-  /// Records `error` of a finished batch as the pool's failure unless it is a Cancelled or one
-  /// is recorded already; the first time, moves what is queued into `unrun` for refuse().
-  /// Returns the pool's failure (null if none).
-  std::exception_ptr record_failure(const std::exception_ptr& error, std::vector<ActorTask>& unrun);
+  /// Records `error` of a finished batch as the pool's failure unless it is a Cancelled
+  /// (`cancelled`) or one is recorded already; the first time, moves what is queued into
+  /// `unrun` for refuse(). Returns the pool's failure (null if none).
+  std::exception_ptr record_failure(const std::exception_ptr& error, bool cancelled,
+                                    std::vector<ActorTask>& unrun);
   /// record_failure() for an error of the pool itself, then refuses what it took.
   void fail_pool(const std::exception_ptr& error);
   void cancel();

@@ -276,6 +276,34 @@ TEST(FailurePolicy, AProcessActorPastItsTimeoutIsKilledAndItsRowsNulled) {
   EXPECT_EQ(s.failed_rows, 3);
 }
 
+TEST(FailurePolicy, ACrashDuringIsolationIsRetriedByTheSameRuleAsAThrow) {
+  // One rule for throws and dead workers: each failing piece is re-run exactly max_retries
+  // times by the pool (not once more by the actor), then split.
+  const int64_t n = 256;  // two partitions of 128 rows: chunks of exactly 64
+  Udf crashy = Udf::cls<CrashOnBad>("crashy")
+                   .returns(int64())
+                   .batch_size(64)
+                   .isolation(Isolation::Process)
+                   .max_retries(1)
+                   .retry_backoff(std::chrono::milliseconds(0), std::chrono::milliseconds(0))
+                   .on_error(OnError::Null);
+  QueryResult r = range(n, 2).with_column("y", crashy(col("id"))).execute(machine());
+  Column y = r.table.column("y");
+  ASSERT_EQ(y.size(), n);
+  for (int64_t x = 0; x < n; ++x) {
+    if (x % 97 == 0) {
+      EXPECT_TRUE(y.is_null(x)) << x;
+    } else {
+      ASSERT_EQ(y.value<int64_t>(x), 3 * x);
+    }
+  }
+  EXPECT_EQ(rejected_ids(r, "crashy", "gave up after 1 retry (max_retries = 1)"),
+            multiples_of_97(n));
+  // 3 bad rows (0, 97, 194), each in 7 failing pieces (64, 32, ..., 1 rows), each retried once.
+  EXPECT_EQ(r.stats.udfs.at(0).retries, 3 * 7);
+  EXPECT_EQ(r.stats.udfs.at(0).failed_rows, 3);
+}
+
 TEST(FailurePolicy, FailsTwiceThenSucceedsWithMaxRetries) {
   failures_left = 2;
   Udf flaky =
@@ -326,6 +354,16 @@ TEST(FailurePolicy, ExplainShowsThePolicy) {
   EXPECT_NE(plan.find("max_retries 2, on_error null, retry_backoff 20 ms -> 80 ms, "
                       "max_failed_rows 10"),
             std::string::npos)
+      << plan;
+}
+
+TEST(FailurePolicy, ExplainShowsTheDeadlineAndCallsPerActor) {
+  Udf picky = Udf::cls<Picky>("picky")
+                  .returns(int64())
+                  .timeout(std::chrono::milliseconds(1500))
+                  .max_concurrency(4);
+  const std::string plan = range(10).with_column("y", picky(col("id"))).explain(machine());
+  EXPECT_NE(plan.find("on_error raise, timeout 1500 ms, max_concurrency 4"), std::string::npos)
       << plan;
 }
 

@@ -102,30 +102,16 @@ void PoolStage::call_piece(int64_t seq, int64_t offset, Batch args) {
                  });
 }
 
-bool PoolStage::isolates(const std::exception_ptr& error) const {
-  if (on_error_ == OnError::Raise) return false;
+std::optional<std::string> PoolStage::isolation_message(const std::exception_ptr& error) const {
+  if (on_error_ == OnError::Raise) return std::nullopt;
   try {
     std::rethrow_exception(error);
-  } catch (const UdfError&) {
-    return true;  // the UDF's call failed (threw, returned a bad column, or its worker died)
+  } catch (const UdfError& e) {
+    return std::string(e.what());  // the UDF's call failed (threw, bad column, worker died)
   } catch (...) {
-    return false;  // a cancellation or an engine error: the query is over
+    return std::nullopt;  // a cancellation or an engine error: the query is over
   }
 }
-
-namespace {
-
-std::string message_of(const std::exception_ptr& error) {
-  try {
-    std::rethrow_exception(error);
-  } catch (const std::exception& e) {
-    return e.what();
-  } catch (...) {
-    return "unknown exception";
-  }
-}
-
-}  // namespace
 
 void PoolStage::complete(int64_t seq, int64_t offset, Batch args, CallResult result) {
   int64_t half = 0;
@@ -138,12 +124,14 @@ void PoolStage::complete(int64_t seq, int64_t offset, Batch args, CallResult res
       chunk.parts.emplace(offset, std::move(*column));
     } else {
       std::exception_ptr error = std::get<std::exception_ptr>(std::move(result));
+      std::optional<std::string> message;
+      if (!chunk.error) message = isolation_message(error);
       if (chunk.error) {
         // The chunk has already failed; this piece changes nothing.
-      } else if (!isolates(error)) {
+      } else if (!message) {
         chunk.error = error;
       } else if (args.num_rows() <= 1) {
-        chunk.failed.emplace_back(offset, message_of(error));
+        chunk.failed.emplace_back(offset, std::move(*message));
       } else {
         // Split: the halves are counted before this piece's completion is, so the stage never
         // looks idle while they are on their way.

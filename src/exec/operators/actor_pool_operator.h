@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -79,8 +80,9 @@ class PoolStage final : public AsyncOperatorState {
   /// Hands rows [offset, offset + args.num_rows()) of chunk `seq` to the pool. Any thread.
   void call_piece(int64_t seq, int64_t offset, Batch args);
   void complete(int64_t seq, int64_t offset, Batch args, CallResult result);
-  /// Whether a failed piece is split or nulled rather than failing the query.
-  bool isolates(const std::exception_ptr& error) const;
+  /// The message of a failed piece that is split or nulled rather than failing the query;
+  /// nullopt when it fails the query. One rethrow: a failing row fails many pieces.
+  std::optional<std::string> isolation_message(const std::exception_ptr& error) const;
   /// The output of a complete chunk: its input columns plus the reassembled result, failed rows
   /// nulled or dropped (possibly every row: an empty batch); records them as rejected.
   Batch assemble(int64_t seq, Batch input, ChunkCalls calls);

@@ -180,9 +180,9 @@ class Udf {
   Udf num_gpus(double gpus) const;
   Udf memory_bytes(int64_t bytes) const;
   Udf isolation(Isolation iso) const;
-  /// Re-runs of a batch whose call threw or whose worker process died. Default 0. A call that
-  /// throws is run again after retry_backoff (or the RetryAfter it threw); a dead worker is
-  /// replaced and its batch re-run at once. Output order and rows never change.
+  /// Re-runs of a batch whose call failed: it threw, ran past timeout(), or its worker process
+  /// died. Default 0. Each re-run waits out retry_backoff (or the RetryAfter it threw); a dead
+  /// worker is replaced at the actor's next call. Output order and rows never change.
   Udf max_retries(int retries) const;
   /// Waits between retries of a thrown call: `initial`, doubling up to `max`, each with jitter
   /// (between half and all of it). Default 100 ms -> 10 s.

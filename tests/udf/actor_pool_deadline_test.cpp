@@ -171,6 +171,34 @@ TEST(ActorPoolDeadline, ATimedOutCallIsRetriedOnTheFreshActor) {
   ASSERT_TRUE(sleepy.wait_all_destroyed());
 }
 
+TEST(ActorPoolDeadline, WithSeveralCallsPerActorOnlyTheLateOneFailsAndTheActorIsReplacedOnce) {
+  sleepy.reset(1);
+  // One actor, four lanes: the hung call's lane is retired with the actor; the other lanes
+  // finish their calls on the old actor, then serve on the fresh one.
+  ActorPool pool(
+      spec_of(
+          sleepy_udf(1000).timeout(milliseconds(200)).max_concurrency(4).on_error(OnError::Null)),
+      {});
+  pool.start();
+  Outcomes out;
+  constexpr int kBatches = 40;
+  for (int b = 0; b < kBatches; ++b) pool.dispatch(numbers(b * 10, 5), out.callback(b));
+  ASSERT_TRUE(out.wait_for(kBatches));
+  // The other batches may all have finished on the old actor before the deadline passed: one
+  // more batch needs the fresh one.
+  pool.dispatch(numbers(kBatches * 10, 5), out.callback(kBatches));
+  ASSERT_TRUE(out.wait_for(kBatches + 1));
+  EXPECT_NE(error_text(out.at(0).first).find("ran past its timeout of 200 ms"), std::string::npos);
+  for (int b = 1; b <= kBatches; ++b) expect_plus_one(out.at(b).first, b * 10, 5);
+  const UdfStats s = pool.stats();
+  EXPECT_EQ(s.timeouts, 1);
+  EXPECT_EQ(s.inits, 2) << "the retired actor is replaced once, whatever its other lanes do";
+  EXPECT_EQ(s.batches, kBatches);
+  pool.stop();
+  ASSERT_TRUE(sleepy.wait_all_destroyed());
+  EXPECT_EQ(sleepy.constructed.load(), 2);
+}
+
 TEST(ActorPoolDeadline, UnderRaiseATimeoutFailsThePoolWithoutWaiting) {
   sleepy.reset(1);
   ActorPool pool(spec_of(sleepy_udf(1500).timeout(milliseconds(100))), {});

@@ -41,6 +41,7 @@ int64_t nanos_since(Clock::time_point start) {
 struct alignas(64) ActorSlot {
   explicit ActorSlot(ActorContext c) : ctx(std::move(c)) {}
   ActorContext ctx;
+  ActorMaker maker;  // null: by the spec's isolation
   std::condition_variable wake;
   ActorMailbox mailbox;  // guarded by Impl::mu
   int load = 0;          // batches handed to this actor and not finished; guarded by Impl::mu
@@ -188,9 +189,12 @@ void ActorPool::Impl::serve(ActorSlot& slot) {
   std::exception_ptr error;
   const auto t0 = Clock::now();
   try {
-    actor = spec->isolation == Isolation::Process
-                ? make_process_actor(spec, slot.ctx, doomed.get_token())
-                : make_thread_actor(spec, slot.ctx);
+    if (slot.maker)
+      actor = slot.maker(doomed.get_token());
+    else
+      actor = spec->isolation == Isolation::Process
+                  ? make_process_actor(spec, slot.ctx, doomed.get_token())
+                  : make_thread_actor(spec, slot.ctx);
     actor->start();
   } catch (...) {
     error = std::current_exception();
@@ -336,7 +340,8 @@ void ActorPool::Impl::refuse(ActorTask& task, const std::exception_ptr& failure)
   in_flight.fetch_sub(1, std::memory_order_acq_rel);
 }
 
-ActorPool::ActorPool(std::shared_ptr<const UdfSpec> spec, std::vector<ActorContext> actors)
+ActorPool::ActorPool(std::shared_ptr<const UdfSpec> spec, std::vector<ActorContext> actors,
+                     std::vector<ActorMaker> makers)
     : spec_(std::move(spec)), impl_(std::make_unique<Impl>()) {
   if (!spec_ || !spec_->stateful || !spec_->factory)
     throw InvalidArgument("an actor pool serves a stateful udf (Udf::cls<T>)");
@@ -347,9 +352,13 @@ ActorPool::ActorPool(std::shared_ptr<const UdfSpec> spec, std::vector<ActorConte
   }
   if (actors.empty())
     throw InvalidArgument("udf '" + spec_->name + "': a pool needs at least 1 actor");
+  if (!makers.empty() && makers.size() != actors.size())
+    throw InvalidArgument("udf '" + spec_->name + "': one actor maker per actor, or none");
   impl_->spec = spec_;
-  for (ActorContext& ctx : actors)
-    impl_->slots.push_back(std::make_unique<ActorSlot>(std::move(ctx)));
+  for (size_t i = 0; i < actors.size(); ++i) {
+    impl_->slots.push_back(std::make_unique<ActorSlot>(std::move(actors[i])));
+    if (!makers.empty()) impl_->slots.back()->maker = std::move(makers[i]);
+  }
 }
 
 ActorPool::~ActorPool() { stop(); }
@@ -462,6 +471,16 @@ UdfStats ActorPool::stats() const {
   s.init_seconds = static_cast<double>(init_ns) * 1e-9;
   s.busy_seconds = static_cast<double>(busy_ns) * 1e-9;
   return s;
+}
+
+std::vector<ActorPool::ActorFigures> ActorPool::actor_figures() const {
+  std::vector<ActorFigures> out;
+  for (const auto& slot : impl_->slots) {
+    out.push_back({slot->inits.load(std::memory_order_relaxed),
+                   slot->rows.load(std::memory_order_relaxed),
+                   static_cast<double>(slot->busy_ns.load(std::memory_order_relaxed)) * 1e-9});
+  }
+  return out;
 }
 
 }  // namespace ember

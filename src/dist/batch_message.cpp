@@ -19,8 +19,8 @@ void shift(process::BufferRef& ref, uint64_t by) {
 
 }  // namespace
 
-std::string pack_columns(const process::MessageWriter& head, const std::vector<Column>& columns,
-                         const std::vector<std::string>& names) {
+MessageBuffer pack_columns(const process::MessageWriter& head, const std::vector<Column>& columns,
+                           const std::vector<std::string>& names) {
   std::vector<process::ColumnDesc> descs;
   const int64_t region_bytes = process::plan_columns(columns, &descs);
   process::MessageWriter tail;  // the descriptors and names, after the head's fields
@@ -34,9 +34,9 @@ std::string pack_columns(const process::MessageWriter& head, const std::vector<C
   // The region's offset is the last field: its own 8 bytes count towards where the region goes.
   const uint64_t fields = head.bytes().size() + tail_fields.size() + sizeof(uint64_t);
   const uint64_t region_at = align_up(fields);
-  std::string message;
-  message.resize(region_at + static_cast<uint64_t>(region_bytes));
+  MessageBuffer message(region_at + static_cast<uint64_t>(region_bytes));
   char* out = message.data();
+  std::memset(out, 0, region_at);  // the padding before the region: every byte sent is set
   std::memcpy(out, head.bytes().data(), head.bytes().size());
   out += head.bytes().size();
   std::memcpy(out, tail_fields.data(), tail_fields.size());

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "dist/message_buffer.h"
 #include "ember/batch.h"
 #include "udf/process/shared_region.h"
 #include "udf/process/wire_message.h"
@@ -17,8 +18,8 @@ namespace ember::dist {
 /// Appends `columns` (named `names`) to the message `head` holds and returns the whole message:
 /// head, column descriptors, names, then the buffers at a 64-byte aligned offset. Throws
 /// UdfError for a type that cannot travel (lists).
-std::string pack_columns(const process::MessageWriter& head, const std::vector<Column>& columns,
-                         const std::vector<std::string>& names);
+MessageBuffer pack_columns(const process::MessageWriter& head, const std::vector<Column>& columns,
+                           const std::vector<std::string>& names);
 
 /// The columns of a message pack_columns built, read by `in` (positioned after the head's
 /// fields), wrapped without a copy over `message`, which holds the whole message from its first

@@ -127,7 +127,8 @@ Placement ClusterPlacer::place(const std::vector<std::shared_ptr<const UdfSpec>>
   const std::vector<std::vector<int>> counts = decide(pools, local);
   const int n = ranks();
   for (size_t p = 0; p < pools.size(); ++p) {
-    const bool remote = std::any_of(counts[p].begin() + 1, counts[p].end(), [](int k) { return k; });
+    const bool remote =
+        std::any_of(counts[p].begin() + 1, counts[p].end(), [](int k) { return k; });
     if (remote && pools[p]->class_name.empty()) {
       throw InvalidArgument("udf '" + pools[p]->name +
                             "' has actors on other ranks, which construct it by name: register "
@@ -213,8 +214,7 @@ std::string ClusterPlacer::explain(const std::vector<std::shared_ptr<const UdfSp
     for (size_t p = 0; p < pools.size(); ++p) {
       out << "  " << pools[p]->name << ":";
       for (int r = 0; r < ranks(); ++r) {
-        if (const int k = counts[p][static_cast<size_t>(r)])
-          out << " rank " << r << " x" << k;
+        if (const int k = counts[p][static_cast<size_t>(r)]) out << " rank " << r << " x" << k;
       }
       out << "\n";
     }

@@ -27,8 +27,8 @@ namespace {
 
 struct LaunchState {
   std::mutex mu;
-  bool initialised = false;          // guarded by mu
-  std::optional<ClusterInfo> info;   // guarded by mu; set on rank 0 under MPI
+  bool initialised = false;         // guarded by mu
+  std::optional<ClusterInfo> info;  // guarded by mu; set on rank 0 under MPI
 };
 
 LaunchState& launch_state() {
@@ -100,8 +100,8 @@ std::vector<RankResources> gather_resources(int rank, int ranks) {
   if (rank != 0) return out;
   for (int r = 0; r < ranks; ++r) {
     const auto ur = static_cast<size_t>(r);
-    process::MessageReader in(
-        std::string_view(all).substr(static_cast<size_t>(offsets[ur]), static_cast<size_t>(sizes[ur])));
+    process::MessageReader in(std::string_view(all).substr(static_cast<size_t>(offsets[ur]),
+                                                           static_cast<size_t>(sizes[ur])));
     RankResources rr;
     rr.rank = r;
     rr.host = std::string(in.get_string());
@@ -120,7 +120,7 @@ void shutdown_cluster() {
   install_actor_placer(nullptr);
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);  // no other thread calls MPI: read before the loop
-  for (int r = 1; r < ranks; ++r) Transport::send(r, kTagShutdown, std::string());
+  for (int r = 1; r < ranks; ++r) Transport::send(r, kTagShutdown, std::string_view());
   Transport::stop();
   MPI_Finalize();
 }
@@ -170,8 +170,8 @@ void enter_from_main(int argc, char** argv) {
   info.ranks = ranks;
   for (const RankResources& m : members) {
     // Rank 0's resources are what its own pool admits into (the same detection).
-    info.members.push_back({m.rank, m.host, m.rank == 0 ? ResourcePool::for_run({})->total()
-                                                        : m.total});
+    info.members.push_back(
+        {m.rank, m.host, m.rank == 0 ? ResourcePool::for_run({})->total() : m.total});
   }
   {
     std::lock_guard lock(launch_state().mu);

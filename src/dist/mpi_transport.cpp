@@ -16,16 +16,24 @@
 #include <thread>
 #include <vector>
 
+#include "dist/region_pool.h"
 #include "ember/error.h"
 
 namespace ember::dist {
 
 namespace {
 
+/// Rounds the loop only yields after its last activity before it starts sleeping: a reply that
+/// follows at once (a small batch) is seen without a sleep's wake-up.
+constexpr int kSpinRounds = 4;
+/// The longest sleep of an idle loop: every message waits up to this long to be noticed, and
+/// a remote call costs two such waits, so it stays far below a UDF call's time.
+constexpr int kMaxSleepUs = 50;
+
 struct Outgoing {
   int dest;
   int tag;
-  std::string bytes;
+  MessageBuffer bytes;
 };
 
 struct State {
@@ -49,8 +57,7 @@ void receive_one(const MPI_Status& probed, Transport::Handler& handler) {
   in.tag = probed.MPI_TAG;
   void* into = nullptr;
   if (in.tag == kTagData) {
-    auto region = process::SharedRegion::create("ember-rank-batch", static_cast<size_t>(count));
-    in.data = region.map;
+    in.data = take_region(static_cast<size_t>(count));
     in.data_size = static_cast<size_t>(count);
     into = in.data->data();
   } else {
@@ -65,7 +72,7 @@ void progress_loop() {
   State& s = state();
   struct InFlight {
     MPI_Request request;
-    std::string bytes;
+    MessageBuffer bytes;
   };
   std::vector<std::unique_ptr<InFlight>> sending;
   int idle_rounds = 0;
@@ -108,12 +115,15 @@ void progress_loop() {
       std::lock_guard lock(s.mu);
       if (s.queue.empty()) return;
     }
-    if (active) {
+    if (active || !sending.empty()) {
+      // A large send advances only while this loop calls MPI (each fragment of a rendezvous
+      // needs the sender's progress), so it never sleeps with a send under way.
       idle_rounds = 0;
-    } else if (++idle_rounds > 64) {
-      // Idle for a while: sleep a little, longer the longer nothing happens (at most 200 us,
-      // well under a batch's time in a UDF).
-      const int us = std::min(200, 5 * (idle_rounds - 64));
+      if (!active) std::this_thread::yield();
+    } else if (++idle_rounds > kSpinRounds) {
+      // Idle: sleep a little, longer the longer nothing happens (up to kMaxSleepUs), so that
+      // polling does not compete with the actors for the cores.
+      const int us = std::min(kMaxSleepUs, 10 * (idle_rounds - kSpinRounds));
       std::this_thread::sleep_for(std::chrono::microseconds(us));
     } else {
       std::this_thread::yield();
@@ -129,7 +139,7 @@ void Transport::start(Handler handler) {
   s.thread = std::thread(progress_loop);
 }
 
-void Transport::send(int dest, int tag, std::string bytes) {
+void Transport::send(int dest, int tag, MessageBuffer bytes) {
   if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()))
     throw UdfError("distributed runner: a message of " + std::to_string(bytes.size()) +
                    " bytes is over MPI's 2 GiB limit; use a smaller batch_size");

@@ -87,7 +87,8 @@ bool ActorHost::construct(Incoming& init) {
     if (factory == nullptr) {
       throw UdfError("udf '" + spec->name + "': class '" + spec->class_name +
                      "' is not registered in this rank's binary; run the same binary on every "
-                     "rank, with EMBER_REGISTER_UDF(" + spec->class_name + ") linked into it");
+                     "rank, with EMBER_REGISTER_UDF(" +
+                     spec->class_name + ") linked into it");
     }
     spec->factory = *factory;
     actor_ = spec->isolation == Isolation::Process ? make_process_actor(spec, ctx)
@@ -166,7 +167,7 @@ void ActorHost::serve(Incoming init) {
 struct ServerState {
   std::mutex mu;
   std::condition_variable shutdown_cv;
-  bool shutdown = false;                                // guarded by mu
+  bool shutdown = false;                                 // guarded by mu
   std::map<uint64_t, std::unique_ptr<ActorHost>> hosts;  // guarded by mu
 };
 

@@ -13,7 +13,7 @@ namespace ember::dist {
 namespace {
 
 /// `bytes` as they would arrive: in a fresh region (where the transport receives them).
-std::shared_ptr<process::SharedMapping> arrive(const std::string& bytes) {
+std::shared_ptr<process::SharedMapping> arrive(std::string_view bytes) {
   auto region = process::SharedRegion::create("test-arrival", bytes.size());
   std::memcpy(region.map->data(), bytes.data(), bytes.size());
   return region.map;
@@ -29,10 +29,10 @@ TEST(BatchMessage, ColumnsSurviveTheTripWithNullsAndSlices) {
   head.begin(process::Op::Call);
   head.put(uint64_t{42});
   head.put(int64_t{5});
-  const std::string bytes = pack_columns(head, {ints, sliced, flags}, {"x", "w", "f"});
-  auto map = arrive(bytes);
-  process::MessageReader in(std::string_view(reinterpret_cast<const char*>(map->data()),
-                                             bytes.size()));
+  const MessageBuffer packed = pack_columns(head, {ints, sliced, flags}, {"x", "w", "f"});
+  auto map = arrive(packed.view());
+  process::MessageReader in(
+      std::string_view(reinterpret_cast<const char*>(map->data()), packed.size()));
   EXPECT_EQ(in.header().op, process::Op::Call);
   EXPECT_EQ(in.get<uint64_t>(), 42u);
   const auto rows = in.get<int64_t>();
@@ -56,19 +56,19 @@ TEST(BatchMessage, ColumnsSurviveTheTripWithNullsAndSlices) {
 TEST(BatchMessage, ABatchOfNoColumnsKeepsItsRows) {
   process::MessageWriter head;
   head.begin(process::Op::Call);
-  const std::string bytes = pack_columns(head, {}, {});
-  auto map = arrive(bytes);
-  process::MessageReader in(std::string_view(reinterpret_cast<const char*>(map->data()),
-                                             bytes.size()));
+  const MessageBuffer packed = pack_columns(head, {}, {});
+  auto map = arrive(packed.view());
+  process::MessageReader in(
+      std::string_view(reinterpret_cast<const char*>(map->data()), packed.size()));
   EXPECT_EQ(to_batch(unpack_columns(in, map), 7).num_rows(), 7);
 }
 
 TEST(BatchMessage, ATruncatedMessageIsAnErrorNotAReadPastItsEnd) {
   process::MessageWriter head;
   head.begin(process::Op::Call);
-  const std::string bytes =
+  const MessageBuffer packed =
       pack_columns(head, {Column::from(std::vector<int64_t>{1, 2})}, {"x"});
-  auto map = arrive(bytes);
+  auto map = arrive(packed.view());
   // Cut inside the descriptors: the reader checks every length.
   process::MessageReader in(std::string_view(reinterpret_cast<const char*>(map->data()), 40));
   EXPECT_THROW(unpack_columns(in, map), Error);

@@ -20,9 +20,7 @@ EMBER_REGISTER_UDF(Echo);
 
 std::shared_ptr<const UdfSpec> spec(Udf u) { return detail::UdfAccess::spec(u); }
 
-Udf echo(int actors) {
-  return Udf::cls<Echo>("echo").returns(int64()).concurrency(actors);
-}
+Udf echo(int actors) { return Udf::cls<Echo>("echo").returns(int64()).concurrency(actors); }
 
 RankResources rank(int r, double cpus, int gpus, int64_t memory = int64_t{1} << 30) {
   RankResources out{r, "host" + std::to_string(r), Resources{cpus, gpus, memory}, {}};
@@ -34,8 +32,7 @@ RankResources rank(int r, double cpus, int gpus, int64_t memory = int64_t{1} << 
 struct Maker {
   std::shared_ptr<std::atomic<int>> made = std::make_shared<std::atomic<int>>(0);
   RemoteActorMaker fn() {
-    return [made = made](std::shared_ptr<const UdfSpec> s, ActorContext ctx, int,
-                         std::stop_token) {
+    return [made = made](std::shared_ptr<const UdfSpec> s, ActorContext ctx, int, std::stop_token) {
       ++*made;
       return make_thread_actor(std::move(s), std::move(ctx));
     };
@@ -62,8 +59,7 @@ TEST(ClusterPlacement, GpuActorsGoOnlyWhereDevicesAre) {
   EXPECT_EQ(counts[0], (std::vector<int>{0, 2, 0}));
   EXPECT_EQ(counts[1], (std::vector<int>{1, 1, 1}));
   // Fractions pack per device: four half-GPU actors fit the two devices of rank 1.
-  EXPECT_EQ(placer.decide({spec(echo(4).num_gpus(0.5))}, kRank0)[0],
-            (std::vector<int>{0, 4, 0}));
+  EXPECT_EQ(placer.decide({spec(echo(4).num_gpus(0.5))}, kRank0)[0], (std::vector<int>{0, 4, 0}));
 }
 
 TEST(ClusterPlacement, AdmissionErrorNamesWhatEachRankHasFree) {

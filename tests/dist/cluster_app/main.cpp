@@ -4,7 +4,6 @@
 // checks what only a cluster run shows (actors and inits per rank) itself, on stderr.
 //   cluster_app SCENARIO WORKDIR
 #include <ember/ember.h>
-
 #include <unistd.h>
 
 #include <csignal>
@@ -37,9 +36,9 @@ struct Triple {
       throw std::runtime_error("cannot load the model here");
     if (args.has("crash_marker")) crash_marker = args.get<std::string>("crash_marker");
     if (args.has("marker_dir")) {
-      std::ofstream(fs::path(args.get<std::string>("marker_dir")) /
-                    ("init-rank" + std::to_string(my_rank()) + "-actor" +
-                     std::to_string(ctx.actor_id)));
+      std::ofstream(
+          fs::path(args.get<std::string>("marker_dir")) /
+          ("init-rank" + std::to_string(my_rank()) + "-actor" + std::to_string(ctx.actor_id)));
     }
   }
   ember::Column operator()(const ember::Batch& in) const {
@@ -138,8 +137,7 @@ void write_inputs(const fs::path& dir) {
       if (i % 41 == 3)
         jl << "{\"text\": null}\n";
       else
-        jl << "{\"text\": \"" << std::string(static_cast<size_t>((i * 7 + f) % 23), 'a')
-           << "\"}\n";
+        jl << "{\"text\": \"" << std::string(static_cast<size_t>((i * 7 + f) % 23), 'a') << "\"}\n";
     }
   }
 }
@@ -165,15 +163,12 @@ int queries(const fs::path& dir) {
   show("jsonl", ember::read_jsonl((dir / "jsonl" / "*.jsonl").string())
                     .with_column("n", half(ember::col("text")))
                     .execute());
-  show("range+limit", ember::range(5000, 4)
-                          .with_column("y", triple(3)(ember::col("id")))
-                          .limit(250)
-                          .execute());
+  show("range+limit",
+       ember::range(5000, 4).with_column("y", triple(3)(ember::col("id"))).limit(250).execute());
   show("agg", ember::read_jsonl((dir / "jsonl" / "*.jsonl").string())
                   .with_column("n", half(ember::col("text")))
                   .agg({ember::col("n").sum(), ember::col("n").mean().alias("avg"),
-                        ember::col("n").count().alias("count"),
-                        ember::col("n").max().alias("top")})
+                        ember::col("n").count().alias("count"), ember::col("n").max().alias("top")})
                   .execute());
   ember::range(3000, 3)
       .with_column("y", triple(3)(ember::col("id")))
@@ -189,18 +184,16 @@ int gpu(const fs::path&) {
   for (const ember::RankInfo& m : c.members)
     std::cout << "rank " << m.rank << ": " << m.resources.gpus << " GPUs, " << m.resources.cpus
               << " CPUs\n";
-  auto gpus = ember::Udf::cls<GpuCount>("on_gpu")
-                  .returns(ember::int64())
-                  .num_gpus(1)
-                  .concurrency(2);
+  auto gpus =
+      ember::Udf::cls<GpuCount>("on_gpu").returns(ember::int64()).num_gpus(1).concurrency(2);
   auto df = ember::range(400, 2).with_column("g", gpus(ember::col("id")));
   std::cout << df.explain();
   ember::QueryResult r = df.execute();
   const ember::UdfStats& u = r.stats.udfs.at(0);
   std::cout << "on_gpu actors per rank:";
   for (int a : u.actors_per_rank) std::cout << " " << a;
-  std::cout << "\nrows with 1 GPU: "
-            << r.table.column("g").size() << " of " << r.table.num_rows() << "\n";
+  std::cout << "\nrows with 1 GPU: " << r.table.column("g").size() << " of " << r.table.num_rows()
+            << "\n";
   int64_t one = 0;
   for (int64_t i = 0; i < r.table.num_rows(); ++i) one += r.table.column("g").value<int64_t>(i);
   return one == r.table.num_rows() && check_stats(r.stats, "gpu") ? 0 : 1;
@@ -233,15 +226,14 @@ int admission(const fs::path& dir) {
 /// runs the next query as if nothing happened.
 int failure(const fs::path&, const std::string& how) {
   try {
-    ember::range(3000, 3)
-        .with_column("y", triple(3, {{"fail", how}})(ember::col("id")))
-        .execute();
+    ember::range(3000, 3).with_column("y", triple(3, {{"fail", how}})(ember::col("id"))).execute();
     std::cout << "no error\n";
     return 1;
   } catch (const ember::UdfError& e) {
     std::cout << "UdfError: " << e.what() << "\n";
   }
-  ember::QueryResult r = ember::range(900, 3).with_column("y", triple(3)(ember::col("id"))).execute();
+  ember::QueryResult r =
+      ember::range(900, 3).with_column("y", triple(3)(ember::col("id"))).execute();
   std::cout << "next query: " << r.table.num_rows() << " rows\n";
   return check_stats(r.stats, "after") ? 0 : 1;
 }

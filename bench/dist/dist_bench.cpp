@@ -37,10 +37,8 @@ EMBER_REGISTER_UDF(Identity);
 
 double latency(int actors) {
   // 360 calls of 64 rows: 7.2 s of sleeping for one actor.
-  auto sleepy = ember::Udf::cls<Sleepy>("sleepy")
-                    .returns(ember::int64())
-                    .batch_size(64)
-                    .concurrency(actors);
+  auto sleepy =
+      ember::Udf::cls<Sleepy>("sleepy").returns(ember::int64()).batch_size(64).concurrency(actors);
   ember::QueryResult r =
       ember::range(360 * 64, 6).with_column("y", sleepy(ember::col("id"))).execute();
   return static_cast<double>(r.table.num_rows()) / r.stats.wall_seconds;

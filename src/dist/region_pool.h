@@ -11,9 +11,9 @@
 namespace ember::dist {
 
 /// Private anonymous memory of at least `bytes`, from the pool when a free block fits (at most
-/// twice the size a fresh one would have), else freshly mapped. When the last reference goes, the block returns to the
-/// pool (a few blocks are kept; the rest are unmapped). Thread-safe. Throws Error when the
-/// system refuses the mapping.
+/// twice the size a fresh one would have), else freshly mapped. When the last reference goes, the
+/// block returns to the pool (a few blocks are kept; the rest are unmapped). Thread-safe. Throws
+/// Error when the system refuses the mapping.
 std::shared_ptr<process::SharedMapping> take_region(size_t bytes);
 
 }  // namespace ember::dist

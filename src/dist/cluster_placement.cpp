@@ -213,8 +213,12 @@ std::string ClusterPlacer::explain(const std::vector<std::shared_ptr<const UdfSp
     const auto counts = decide(pools, local);
     for (size_t p = 0; p < pools.size(); ++p) {
       out << "  " << pools[p]->name << ":";
+      const char* separator = " ";
       for (int r = 0; r < ranks(); ++r) {
-        if (const int k = counts[p][static_cast<size_t>(r)]) out << " rank " << r << " x" << k;
+        if (const int k = counts[p][static_cast<size_t>(r)]) {
+          out << separator << "rank " << r << " x" << k;
+          separator = ", ";
+        }
       }
       out << "\n";
     }

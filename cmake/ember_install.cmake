@@ -27,6 +27,9 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION libdevel)
 # A consumer links libember.a against simdjson, found through simdjson's CMake package.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS libsimdjson-dev)
+if(EMBER_MPI)
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libsimdjson-dev, libopenmpi-dev")
+endif()
 set(CPACK_GENERATOR DEB)
 # cpack installs the whole build tree; only the library's rules exist, so the package holds
 # nothing else even when tests, examples and benchmarks are built.

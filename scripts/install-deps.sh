@@ -13,15 +13,17 @@ cd "$(dirname "$0")/.."
 library=(cmake ninja-build g++ ccache libsimdjson-dev libdivide-dev)
 example=(pkg-config libcli11-dev libhunspell-dev hunspell-en-us wordnet-base)
 tests=(libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev nodejs npm)
+# Open MPI: the distributed runner (optional for the library; the tests and ./run.sh --ranks use it).
+mpi=(openmpi-bin libopenmpi-dev)
 duckdb=yes
 case "${1:-}" in
   --library) packages=("${library[@]}"); duckdb=no ;;
-  --run) packages=("${library[@]}" "${example[@]}"); duckdb=no ;;
-  --bench) packages=("${library[@]}" "${example[@]}" "${tests[@]}" python3 python3-distributed
+  --run) packages=("${library[@]}" "${example[@]}" "${mpi[@]}"); duckdb=no ;;
+  --bench) packages=("${library[@]}" "${example[@]}" "${tests[@]}" "${mpi[@]}" python3 python3-distributed
                      python3-pandas python3-hunspell gnuplot-nox hyperfine zlib1g-dev) ;;
   --fuzz) packages=("${library[@]}" clang-14 libclang-rt-14-dev); duckdb=no ;;
   --format) packages=(clang-format-14); duckdb=no ;;
-  "") packages=("${library[@]}" "${example[@]}" "${tests[@]}") ;;
+  "") packages=("${library[@]}" "${example[@]}" "${tests[@]}" "${mpi[@]}") ;;
   *) echo "usage: $0 [--library|--run|--bench|--fuzz|--format]" >&2; exit 2 ;;
 esac
 

@@ -118,6 +118,13 @@ void print_summary(const ember::QueryResult& r, const Options& o) {
   std::printf("inits == concurrency  %s (%lld == %d): each dictionary was loaded once per actor\n",
               s.inits == o.concurrency ? "yes" : "NO", static_cast<long long>(s.inits),
               o.concurrency);
+  if (s.inits_per_rank.size() > 1) {  // under mpirun (./run.sh --ranks N)
+    std::printf("inits per rank       ");
+    for (size_t rank = 0; rank < s.inits_per_rank.size(); ++rank)
+      std::printf("%s rank %zu: %lld", rank ? "," : "", rank,
+                  static_cast<long long>(s.inits_per_rank[rank]));
+    std::printf("\n");
+  }
 }
 
 }  // namespace

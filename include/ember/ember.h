@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ember/batch.h"
+#include "ember/cluster.h"
 #include "ember/column.h"
 #include "ember/dataframe.h"
 #include "ember/error.h"

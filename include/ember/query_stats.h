@@ -26,12 +26,31 @@ struct UdfStats {
   /// What the pool held for the query (totals over its actors).
   double held_cpus = 0, held_gpus = 0;
   int64_t held_memory_bytes = 0;
+  /// Under the MPI runner: the pool's actors on each rank (index = rank). One entry locally.
+  std::vector<int> actors_per_rank;
+  /// Constructions on each rank (index = rank): equal to actors_per_rank unless a worker
+  /// process died and was replaced.
+  std::vector<int64_t> inits_per_rank;
+};
+
+/// What one rank did for a query (QueryStats::ranks).
+struct RankStats {
+  int rank = 0;
+  /// Source partitions this rank's pipelines ran.
+  int64_t partitions = 0;
+  /// Rows this rank handled: rows its pipelines read, plus (on a rank that only hosts actors)
+  /// rows its actors processed.
+  int64_t rows = 0;
+  /// Time spent in UDF calls on this rank's actors, summed over them.
+  double busy_seconds = 0;
 };
 
 struct QueryStats {
   std::vector<UdfStats> udfs;
   double wall_seconds = 0;
   int64_t rows_out = 0;
+  /// One entry per rank of the cluster (one, rank 0, without the MPI runner).
+  std::vector<RankStats> ranks;
 };
 
 /// What execute() returns: the collected table and the query's figures.

@@ -2,6 +2,7 @@
 #include "ember/dataframe.h"
 
 #include "api/dataframe_access.h"
+#include "dist/launch.h"
 #include "exec/executor.h"
 #include "exec/explain.h"
 #include "exec/sources/file_scan_source.h"
@@ -85,14 +86,17 @@ std::string DataFrame::explain(const RunOptions& options) const {
 Table DataFrame::collect(const RunOptions& options) const { return execute(options).table; }
 
 QueryResult DataFrame::execute(const RunOptions& options) const {
+  dist::require_init_under_launcher();  // under mpirun, a rank must not run the query alone
   return execute_plan(root_of(*this), options, QueryOutput{});
 }
 
 void DataFrame::write_csv(std::string dir, const RunOptions& options) const {
+  dist::require_init_under_launcher();
   execute_plan(root_of(*this), options, QueryOutput{QueryOutput::Kind::Csv, std::move(dir)});
 }
 
 void DataFrame::write_jsonl(std::string dir, const RunOptions& options) const {
+  dist::require_init_under_launcher();
   execute_plan(root_of(*this), options, QueryOutput{QueryOutput::Kind::Jsonl, std::move(dir)});
 }
 

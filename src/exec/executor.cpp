@@ -14,19 +14,10 @@
 #include "io/output/output_dir.h"
 #include "io/output/staged_output.h"
 #include "plan/optimizer.h"
-#include "resources/resource_pool.h"
 
 namespace ember {
 
 namespace {
-
-std::vector<PoolRequest> pool_requests(const PhysicalPlan& plan) {
-  std::vector<PoolRequest> out;
-  for (const auto& spec : plan.pools)
-    out.push_back(
-        {spec->name, spec->concurrency, spec->num_cpus, spec->num_gpus, spec->memory_bytes});
-  return out;
-}
 
 /// The sink of the query's last pipeline: where its rows go.
 std::unique_ptr<OutputSink> make_output_sink(const QueryOutput& out, const Schema& schema) {
@@ -67,15 +58,30 @@ std::optional<StagedOutput> open_output(const QueryOutput& out) {
   return StagedOutput::open(out.dir);
 }
 
-QueryStats collect_stats(PoolSet& pools, const ResourceLease& lease, QueryContext& query) {
+QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContext& query) {
   QueryStats stats;
+  stats.ranks.resize(static_cast<size_t>(placement.ranks));
+  for (int r = 0; r < placement.ranks; ++r) stats.ranks[static_cast<size_t>(r)].rank = r;
+  // The pipelines run on this rank (rank 0): it runs every partition and reads every row.
+  stats.ranks[0].partitions = query.partitions_done.load();
+  stats.ranks[0].rows = query.rows_read.load();
   for (size_t i = 0; i < pools.pools().size(); ++i) {
     UdfStats s = pools.pools()[i]->stats();
     s.failed_rows = query.rejected().at(i)->count();
-    const PoolGrant& g = lease.pools().at(i);
+    const PoolGrant& g = placement.grants.at(i);
     s.held_cpus = g.held_cpus;
     s.held_gpus = g.held_gpus;
     s.held_memory_bytes = g.held_memory;
+    s.actors_per_rank.assign(static_cast<size_t>(placement.ranks), 0);
+    s.inits_per_rank.assign(static_cast<size_t>(placement.ranks), 0);
+    const auto figures = pools.pools()[i]->actor_figures();
+    for (size_t a = 0; a < figures.size(); ++a) {
+      const auto rank = static_cast<size_t>(placement.pools.at(i).at(a).rank);
+      ++s.actors_per_rank[rank];
+      s.inits_per_rank[rank] += figures[a].inits;
+      stats.ranks[rank].busy_seconds += figures[a].busy_seconds;
+      if (rank != 0) stats.ranks[rank].rows += figures[a].rows;
+    }
     stats.udfs.push_back(std::move(s));
   }
   return stats;
@@ -97,28 +103,28 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
     check_not_read_by_query(resolve_output_dir(out.dir), source_files(*plan));
 
   // Admission first: nothing is constructed for a query that cannot fit.
-  std::shared_ptr<ResourcePool> resources = ResourcePool::for_run(options.resources);
-  ResourceLease lease = resources->admit(pool_requests(physical));
+  // On a cluster the placer puts each actor on a rank; locally they all stay here.
+  Placement placement = place_actors(physical.pools, options.resources);
   // Declared before the pools, so that on failure the actors are gone before it aborts.
   std::optional<StagedOutput> output = open_output(out);
   QueryOutput writing = out;
   if (output) writing.dir = output->dir();
 
-  PoolSet pools(physical.pools, lease);
+  PoolSet pools(physical.pools, placement);
   pools.start();
   QueryContext query(pools.pools());
   QueryResult result;
   {
-    ProgressBar progress(query, options.progress);
+    ProgressBar progress(query, options.progress, placement.ranks);
     std::unique_ptr<OutputSink> sink = make_output_sink(writing, physical.schema);
     result.table =
-        run_pipelines(query, physical, *sink, pipeline_threads(options, lease.cpus_left()));
+        run_pipelines(query, physical, *sink, pipeline_threads(options, placement.cpus_left));
   }
   // Teardown on this, the driver thread: joins the actor threads (their UDFs' destructors run
   // there) and waits for worker processes. On an error, ~PoolSet does the same.
   pools.stop();
   if (output) output->commit();  // the whole query succeeded: the new set replaces the old
-  result.stats = collect_stats(pools, lease, query);
+  result.stats = collect_stats(pools, placement, query);
   result.rejected = rejected_table(query.rejected());
   result.stats.rows_out =
       out.kind == QueryOutput::Kind::Collect ? result.table.num_rows() : query.rows_out.load();

@@ -4,6 +4,7 @@
 #include <limits>
 #include <sstream>
 
+#include "exec/actor_placement.h"
 #include "exec/executor.h"
 #include "exec/physical_planner.h"
 #include "plan/optimizer.h"
@@ -67,6 +68,9 @@ std::string explain_plan(const NodePtr& plan, const RunOptions& options) {
       << format_bytes(memory) << "\n";
   out << "  left for ordinary work: " << format_amount(left) << " CPUs -> " << threads
       << " pipeline thread" << (threads == 1 ? "" : "s") << "\n";
+  // Under the MPI runner: every rank, and the rank(s) each pool's actors would go to.
+  if (auto placer = actor_placer(); placer && placer->ranks() > 1)
+    out << "== Cluster placement ==\n" << placer->explain(physical.pools, options.resources);
   return out.str();
 }
 

@@ -6,9 +6,19 @@
 namespace ember {
 
 PoolSet::PoolSet(const std::vector<std::shared_ptr<const UdfSpec>>& specs,
-                 const ResourceLease& lease) {
-  for (size_t i = 0; i < specs.size(); ++i)
-    pools_.push_back(std::make_unique<ActorPool>(specs[i], lease.pools().at(i).actors));
+                 const Placement& placement) {
+  for (size_t i = 0; i < specs.size(); ++i) {
+    std::vector<ActorContext> contexts;
+    std::vector<ActorMaker> makers;
+    bool remote = false;
+    for (const PlacedActor& a : placement.pools.at(i)) {
+      contexts.push_back(a.ctx);
+      makers.push_back(a.maker);
+      remote = remote || a.maker != nullptr;
+    }
+    if (!remote) makers.clear();
+    pools_.push_back(std::make_unique<ActorPool>(specs[i], std::move(contexts), std::move(makers)));
+  }
 }
 
 void PoolSet::start() {

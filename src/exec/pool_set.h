@@ -4,7 +4,7 @@
 #include <memory>
 #include <vector>
 
-#include "resources/resource_pool.h"
+#include "exec/actor_placement.h"
 #include "udf/actor_pool.h"
 
 namespace ember {
@@ -12,7 +12,8 @@ namespace ember {
 /// Owns a query's pools; stop() (or destruction) tears every one down. Not thread-safe.
 class PoolSet {
  public:
-  PoolSet(const std::vector<std::shared_ptr<const UdfSpec>>& specs, const ResourceLease& lease);
+  /// One pool per spec, its actors where `placement` put them (remote ones through their maker).
+  PoolSet(const std::vector<std::shared_ptr<const UdfSpec>>& specs, const Placement& placement);
   ~PoolSet() { stop(); }
   /// Starts every pool at once (each constructs its actors in parallel) and waits. On any
   /// failure, stops them all and rethrows the first error.

@@ -27,8 +27,8 @@ std::string with_commas(int64_t v) {
 
 }  // namespace
 
-ProgressBar::ProgressBar(const QueryContext& query, bool enabled)
-    : query_(query), enabled_(enabled), start_(std::chrono::steady_clock::now()) {
+ProgressBar::ProgressBar(const QueryContext& query, bool enabled, int ranks)
+    : query_(query), enabled_(enabled), ranks_(ranks), start_(std::chrono::steady_clock::now()) {
   if (!enabled_) return;
   tty_ = isatty(STDERR_FILENO) == 1;
   thread_ = std::thread([this] { loop(); });
@@ -37,7 +37,8 @@ ProgressBar::ProgressBar(const QueryContext& query, bool enabled)
 std::string ProgressBar::render() const {
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   int64_t in = query_.rows_read.load(), out = query_.rows_out.load();
-  std::string line = "[ember] " + with_commas(in) + " rows in, " + with_commas(out) + " out, " +
+  std::string line = (ranks_ > 1 ? "[ember, " + std::to_string(ranks_) + " ranks] " : "[ember] ") +
+                     with_commas(in) + " rows in, " + with_commas(out) + " out, " +
                      with_commas(secs > 0 ? static_cast<int64_t>(in / secs) : 0) +
                      " rows/s, partitions " + std::to_string(query_.partitions_done.load()) + "/" +
                      std::to_string(query_.partitions_total.load());

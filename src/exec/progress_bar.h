@@ -15,7 +15,9 @@ namespace ember {
 /// few seconds instead, so redirected output is never garbled with carriage returns.
 class ProgressBar {
  public:
-  ProgressBar(const QueryContext& query, bool enabled);
+  /// `ranks` > 1: the query's actors are spread over that many MPI ranks (the line says so;
+  /// its actor counts are the whole cluster's).
+  ProgressBar(const QueryContext& query, bool enabled, int ranks = 1);
   ~ProgressBar() { stop(); }
   /// Prints the final figures and ends the line. Idempotent.
   void stop();
@@ -25,6 +27,7 @@ class ProgressBar {
   std::string render() const;
   const QueryContext& query_;
   bool enabled_;
+  int ranks_ = 1;
   bool tty_ = false;
   std::chrono::steady_clock::time_point start_;
   std::mutex mu_;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "ember/error.h"
 #include "resources/resource_pool.h"
@@ -217,7 +219,41 @@ std::vector<int> parse_cuda_visible_devices(std::string_view text) {
   return ids;
 }
 
+double parse_ember_cpus(std::string_view text) {
+  const auto cpus = parse_number<double>(trim(text));
+  if (!cpus || !std::isfinite(*cpus) || *cpus <= 0 || *cpus > ResourcePool::kMaxCpus) {
+    throw InvalidArgument("EMBER_CPUS='" + std::string(text) +
+                          "' is not a CPU count (a number > 0 and at most 1000000, e.g. \"4\" "
+                          "or \"2.5\")");
+  }
+  return *cpus;
+}
+
+int64_t parse_ember_memory(std::string_view text) {
+  text = trim(text);
+  static constexpr std::pair<std::string_view, int64_t> kUnits[] = {
+      {"GiB", int64_t{1} << 30}, {"MiB", int64_t{1} << 20}, {"KiB", int64_t{1} << 10},
+      {"G", int64_t{1} << 30},   {"M", int64_t{1} << 20},   {"K", int64_t{1} << 10}};
+  int64_t unit = 1;
+  for (const auto& [suffix, bytes] : kUnits) {
+    if (text.ends_with(suffix)) {
+      text.remove_suffix(suffix.size());
+      unit = bytes;
+      break;
+    }
+  }
+  const auto amount = parse_number<int64_t>(trim(text));
+  if (!amount || *amount < 0 || *amount > std::numeric_limits<int64_t>::max() / unit) {
+    throw InvalidArgument("EMBER_MEMORY='" + std::string(text) +
+                          "' is not an amount of memory (bytes, or a whole number with K, M, G, "
+                          "KiB, MiB or GiB, e.g. \"8G\")");
+  }
+  return *amount * unit;
+}
+
 double detect_cpus() {
+  // Set by hand (or by a test that fakes a smaller or larger node): it wins over detection.
+  if (const char* text = std::getenv("EMBER_CPUS")) return parse_ember_cpus(text);
   double cpus = static_cast<double>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -228,6 +264,7 @@ double detect_cpus() {
 }
 
 int64_t detect_memory_bytes() {
+  if (const char* text = std::getenv("EMBER_MEMORY")) return parse_ember_memory(text);
   auto total = meminfo_total();
   auto limit = cgroup_memory_limit();
   // An unlimited v1 cgroup reports a huge number; the physical memory is the real bound.

@@ -18,9 +18,11 @@ struct MachineResources {
 /// CPUs, memory and GPUs of this process's machine, as limited by its container.
 MachineResources detect_machine();
 
-/// min(CPUs in the affinity mask, cgroup v2 cpu.max or v1 cfs quota / period), at least 1.
+/// EMBER_CPUS if set, else min(CPUs in the affinity mask, cgroup v2 cpu.max or v1 cfs quota /
+/// period), at least 1.
 double detect_cpus();
-/// The tightest cgroup memory limit (v2 memory.max, v1 memory.limit_in_bytes) or MemTotal.
+/// EMBER_MEMORY if set, else the tightest cgroup memory limit (v2 memory.max, v1
+/// memory.limit_in_bytes) or MemTotal.
 int64_t detect_memory_bytes();
 /// EMBER_GPUS, else CUDA_VISIBLE_DEVICES, else `nvidia-smi -L`, else none.
 std::vector<int> detect_gpu_ids();
@@ -28,6 +30,11 @@ std::vector<int> detect_gpu_ids();
 /// EMBER_GPUS: a count ("4" -> 0..3) or a list of device ids ("0,2"); "" is none.
 /// Throws InvalidArgument on anything else.
 std::vector<int> parse_ember_gpus(std::string_view text);
+/// EMBER_CPUS: a number of CPUs > 0 ("4", "2.5"). Throws InvalidArgument on anything else.
+double parse_ember_cpus(std::string_view text);
+/// EMBER_MEMORY: bytes, or a whole number with K, M, G, KiB, MiB or GiB (powers of 1024).
+/// Throws InvalidArgument on anything else.
+int64_t parse_ember_memory(std::string_view text);
 /// CUDA_VISIBLE_DEVICES: a comma list of ids or UUIDs; "" is none. CUDA renumbers the visible
 /// devices 0..n-1 inside the process, so those are the ids returned. Like CUDA, entries after
 /// a negative id are ignored.

@@ -1,6 +1,7 @@
 // One actor of a pool: owns a constructed UDF instance, in this process or in a worker.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <stop_token>
 #include <string>
@@ -41,6 +42,11 @@ class Actor {
   /// Constructions so far (1 normally; more after restarts of a worker); any thread.
   virtual int64_t inits() const = 0;
 };
+
+/// Makes the backend of one actor of a pool, on that actor's thread; `doomed` is the pool's
+/// (see make_process_actor). A pool whose makers are empty picks the backend by isolation; the
+/// distributed runner passes makers for actors that live on other machines.
+using ActorMaker = std::function<std::unique_ptr<Actor>(std::stop_token doomed)>;
 
 /// An actor whose UDF lives in the calling process.
 std::unique_ptr<Actor> make_thread_actor(std::shared_ptr<const UdfSpec> spec, ActorContext ctx);

@@ -184,7 +184,8 @@ void ActorPool::Impl::refuse(ActorTask& task, const std::exception_ptr& failure)
   in_flight.fetch_sub(1, std::memory_order_acq_rel);
 }
 
-ActorPool::ActorPool(std::shared_ptr<const UdfSpec> spec, std::vector<ActorContext> actors)
+ActorPool::ActorPool(std::shared_ptr<const UdfSpec> spec, std::vector<ActorContext> actors,
+                     std::vector<ActorMaker> makers)
     : spec_(std::move(spec)), impl_(std::make_shared<Impl>()) {
   if (!spec_ || !spec_->stateful || !spec_->factory)
     throw InvalidArgument("an actor pool serves a stateful udf (Udf::cls<T>)");
@@ -195,12 +196,16 @@ ActorPool::ActorPool(std::shared_ptr<const UdfSpec> spec, std::vector<ActorConte
   }
   if (actors.empty())
     throw InvalidArgument("udf '" + spec_->name + "': a pool needs at least 1 actor");
+  if (!makers.empty() && makers.size() != actors.size())
+    throw InvalidArgument("udf '" + spec_->name + "': one actor maker per actor, or none");
   impl_->spec = spec_;
   // A worker process serves one call at a time (Udf::max_concurrency refuses more for it).
   const int lanes =
       spec_->isolation == Isolation::Process ? 1 : std::max(1, spec_->max_concurrency);
-  for (ActorContext& ctx : actors)
-    impl_->slots.push_back(std::make_unique<ActorSlot>(std::move(ctx), lanes));
+  for (size_t i = 0; i < actors.size(); ++i) {
+    impl_->slots.push_back(std::make_unique<ActorSlot>(std::move(actors[i]), lanes));
+    if (!makers.empty()) impl_->slots.back()->maker = std::move(makers[i]);
+  }
 }
 
 ActorPool::~ActorPool() { stop(); }
@@ -319,6 +324,18 @@ UdfStats ActorPool::stats() const {
   s.init_seconds = static_cast<double>(init_ns) * 1e-9;
   s.busy_seconds = static_cast<double>(busy_ns) * 1e-9;
   return s;
+}
+
+std::vector<ActorPool::ActorFigures> ActorPool::actor_figures() const {
+  Impl& p = *impl_;
+  std::vector<ActorFigures> out;
+  std::lock_guard lock(p.mu);
+  for (const auto& slot : p.slots) {
+    out.push_back({slot->past_inits + (slot->actor ? slot->actor->inits() : 0),
+                   slot->rows.load(std::memory_order_relaxed),
+                   static_cast<double>(slot->busy_ns.load(std::memory_order_relaxed)) * 1e-9});
+  }
+  return out;
 }
 
 }  // namespace ember

@@ -12,6 +12,7 @@
 #include "core/cancelled.h"
 #include "ember/batch.h"
 #include "ember/query_stats.h"
+#include "udf/actor.h"
 #include "udf/udf_spec.h"
 
 namespace ember {
@@ -26,8 +27,10 @@ class ActorPool {
  public:
   /// One actor per context (from admission). An empty `actors` means spec->concurrency actors
   /// with ids 0..n-1 and the spec's per-actor CPUs and memory (no GPUs). Starts nothing.
-  /// Throws InvalidArgument unless `spec` is a stateful UDF.
-  ActorPool(std::shared_ptr<const UdfSpec> spec, std::vector<ActorContext> actors);
+  /// Throws InvalidArgument unless `spec` is a stateful UDF. `makers`, when not empty, has one
+  /// entry per actor: a non-null one makes that actor's backend instead of the isolation's.
+  ActorPool(std::shared_ptr<const UdfSpec> spec, std::vector<ActorContext> actors,
+            std::vector<ActorMaker> makers = {});
   ~ActorPool();  ///< stops the pool
 
   /// Constructs every actor's UDF in parallel, each on its actor's own thread, and waits for
@@ -78,6 +81,13 @@ class ActorPool {
   /// time summed over actors (failed_rows is the caller's to add). The held_* fields are left 0
   /// (the executor knows the grant).
   UdfStats stats() const;
+  /// One actor's figures so far (stats() is their sum, plus the pool's own retries).
+  struct ActorFigures {
+    int64_t inits = 0, rows = 0;
+    double busy_seconds = 0;
+  };
+  /// Figures per actor, in the order of the contexts the pool was made with.
+  std::vector<ActorFigures> actor_figures() const;
   const UdfSpec& spec() const { return *spec_; }
 
  private:

@@ -40,6 +40,7 @@ struct Lane {
 struct alignas(64) ActorSlot {
   ActorSlot(ActorContext c, int lanes) : ctx(std::move(c)), mailbox(lanes), lanes(lanes) {}
   ActorContext ctx;
+  ActorMaker maker;  ///< null: the backend follows the spec's isolation
   std::condition_variable wake;
   // Guarded by Impl::mu:
   ActorMailbox mailbox;

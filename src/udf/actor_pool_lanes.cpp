@@ -83,9 +83,12 @@ std::shared_ptr<Actor> ActorPool::Impl::acquire_actor(ActorSlot& slot, size_t i,
   std::exception_ptr error;
   const auto t0 = Clock::now();
   try {
-    made = spec->isolation == Isolation::Process
-               ? make_process_actor(spec, slot.ctx, doomed.get_token())
-               : make_thread_actor(spec, slot.ctx);
+    if (slot.maker)
+      made = slot.maker(doomed.get_token());
+    else
+      made = spec->isolation == Isolation::Process
+                 ? make_process_actor(spec, slot.ctx, doomed.get_token())
+                 : make_thread_actor(spec, slot.ctx);
     lock.lock();
     slot.starting = made;
     lock.unlock();

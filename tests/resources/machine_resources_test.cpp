@@ -98,6 +98,38 @@ TEST(Detection, CudaVisibleDevices) {
   EXPECT_EQ(parse_cuda_visible_devices(" 4 "), iota(1));
 }
 
+TEST(Detection, CpuAndMemoryOverridesWinOverDetection) {
+  {
+    ScopedEnv cpus("EMBER_CPUS", "6.5");
+    ScopedEnv memory("EMBER_MEMORY", "3G");
+    EXPECT_EQ(detect_cpus(), 6.5);
+    EXPECT_EQ(detect_memory_bytes(), int64_t{3} << 30);
+    const MachineResources m = detect_machine();
+    EXPECT_EQ(m.total.cpus, 6.5);
+    EXPECT_EQ(m.total.memory_bytes, int64_t{3} << 30);
+  }
+  EXPECT_EQ(parse_ember_cpus(" 4 "), 4.0);
+  EXPECT_EQ(parse_ember_memory("1048576"), 1048576);
+  EXPECT_EQ(parse_ember_memory("512MiB"), int64_t{512} << 20);
+  EXPECT_EQ(parse_ember_memory("2K"), 2048);
+  EXPECT_EQ(parse_ember_memory("0"), 0);
+}
+
+TEST(Detection, RefusesMalformedCpuAndMemoryOverrides) {
+  for (const char* bad : {"", "0", "-1", "two", "nan", "inf", "2000000"}) {
+    EXPECT_THROW(parse_ember_cpus(bad), InvalidArgument) << bad;
+  }
+  for (const char* bad : {"", "-1", "1.5G", "8T", "G", "99999999999G"}) {
+    EXPECT_THROW(parse_ember_memory(bad), InvalidArgument) << bad;
+  }
+  try {
+    parse_ember_cpus("lots");
+    FAIL();
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("EMBER_CPUS='lots'"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Detection, CountsGpuLinesOfNvidiaSmi) {
   // A stand-in nvidia-smi first on PATH; the real one (if any) is never run.
   namespace fs = std::filesystem;

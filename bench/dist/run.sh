@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The MPI runner against one machine, measured in the same run, as ratios (medians of 3):
+#   (a) a latency-bound UDF (20 ms per call): 6 actors on 3 ranks vs 2 actors on 1 rank
+#       (throughput ratio; ideal 3)
+#   (b) the spell-check job on 3 ranks vs the local executor with the same 3 actors (time
+#       ratio: the network path's overhead on one machine)
+#   (c) a 64 MiB batch to an actor on another rank and back over TCP (loopback), against the
+#       same query with the actor local: the network path's bandwidth
+# Usage: bench/dist/run.sh [--build-dir DIR] [--no-build]
+#   builds Release in build-bench/ by default; --no-build uses DIR's binaries as they are
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build="${EMBER_BENCH_BUILD_DIR:-$root/build-bench}"
+compile=yes
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --build-dir) build="$2"; shift ;;
+    --no-build) compile=no ;;
+    *) echo "usage: $0 [--build-dir DIR] [--no-build]" >&2; exit 2 ;;
+  esac
+  shift
+done
+if [[ $compile == yes ]]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_TESTS=OFF \
+    -DEMBER_BUILD_EXAMPLES=ON -DEMBER_BUILD_BENCH=ON >/dev/null
+  ninja -C "$build" -j "${EMBER_BENCH_JOBS:-2}" ember_bench_dist spellcheck >/dev/null
+fi
+bench="$build/bench/dist/ember_bench_dist"
+speller="$build/examples/spellcheck/spellcheck"
+flags=(--oversubscribe --bind-to none --mca btl tcp,self)
+[[ $(id -u) -eq 0 ]] && flags+=(--allow-run-as-root)
+mpi() { timeout 300 mpirun "${flags[@]}" "$@"; }
+median() { sort -g | sed -n 2p; }
+result() { grep '^result ' | cut -d' ' -f2; }
+wall() { grep '^wall time' | awk '{print $3}'; }
+echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+a_local=$(for i in 1 2 3; do "$bench" latency 2 | result; done | median)
+a_dist=$(for i in 1 2 3; do mpi -np 3 "$bench" latency 6 | result; done | median)
+echo "(a) latency-bound UDF: 2 actors on 1 rank $a_local rows/s, 6 actors on 3 ranks $a_dist rows/s"
+echo "    ratio $(echo "$a_dist / $a_local" | bc -l | xargs printf '%.2f')x (target >= 2.7x)"
+
+corpus="$build/spellcheck-corpus"
+export SPELLCHECK_CORPUS="$corpus"
+"$speller" --concurrency 3 --cpus-per-actor 0.5 --no-progress >/dev/null 2>&1  # writes the corpus once
+b_local=$(for i in 1 2 3; do "$speller" --concurrency 3 --cpus-per-actor 0.5 --no-progress 2>/dev/null | wall; done | median)
+b_dist=$(for i in 1 2 3; do mpi -np 3 "$speller" --concurrency 3 --cpus-per-actor 0.5 --no-progress 2>/dev/null | wall; done | median)
+echo "(b) spell-check, 3 actors: local $b_local s, 3 ranks $b_dist s"
+echo "    ratio $(echo "$b_dist / $b_local" | bc -l | xargs printf '%.2f')x (target <= 1.3x)"
+
+# The actor fits only on rank 1 (EMBER_CPUS=4; ranks 0 and 2 have 1 CPU).
+c_local=$(for i in 1 2 3; do EMBER_CPUS=4 "$bench" transfer | result; done | median)
+c_dist=$(for i in 1 2 3; do
+  mpi -np 1 -x EMBER_CPUS=1 "$bench" transfer : -np 1 -x EMBER_CPUS=4 "$bench" transfer \
+    : -np 1 -x EMBER_CPUS=1 "$bench" transfer | result; done | median)
+echo "(c) 64 MiB batch: actor local $c_local s, actor on rank 1 $c_dist s"
+echo "    network path: $(echo "2 * 64 * 1.048576 / 1000 / ($c_dist - $c_local)" | bc -l | xargs printf '%.2f') GB/s both ways (target >= 1 GB/s)"

@@ -1,0 +1,162 @@
+// The progress thread: queued sends become MPI_Isend, completed ones are freed, and MPI_Iprobe
+// finds arrivals. An idle loop backs off to short sleeps, so that a waiting rank does not hold
+// a core (ranks often share a machine's cores with the actors doing the work).
+#include "dist/mpi_transport.h"
+
+#if EMBER_HAVE_MPI
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <deque>
+#include <limits>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "dist/region_pool.h"
+#include "ember/error.h"
+
+namespace ember::dist {
+
+namespace {
+
+/// Rounds the loop only yields after its last activity before it starts sleeping: a reply that
+/// follows at once (a small batch) is seen without a sleep's wake-up.
+constexpr int kSpinRounds = 4;
+/// The longest sleep of an idle loop: every message waits up to this long to be noticed, and
+/// a remote call costs two such waits, so it stays far below a UDF call's time.
+constexpr int kMaxSleepUs = 50;
+
+struct Outgoing {
+  int dest;
+  int tag;
+  MessageBuffer bytes;
+};
+
+struct State {
+  std::mutex mu;
+  std::deque<Outgoing> queue;  // guarded by mu
+  bool stopping = false;       // guarded by mu
+  std::thread thread;
+  Transport::Handler handler;
+};
+
+State& state() {
+  static State s;
+  return s;
+}
+
+void receive_one(const MPI_Status& probed, Transport::Handler& handler) {
+  int count = 0;
+  MPI_Get_count(&probed, MPI_BYTE, &count);
+  Incoming in;
+  in.source = probed.MPI_SOURCE;
+  in.tag = probed.MPI_TAG;
+  void* into = nullptr;
+  if (in.tag == kTagData) {
+    in.data = take_region(static_cast<size_t>(count));
+    in.data_size = static_cast<size_t>(count);
+    into = in.data->data();
+  } else {
+    in.control.resize(static_cast<size_t>(count));
+    into = in.control.data();
+  }
+  MPI_Recv(into, count, MPI_BYTE, in.source, in.tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  handler(std::move(in));
+}
+
+void progress_loop() {
+  State& s = state();
+  struct InFlight {
+    MPI_Request request;
+    MessageBuffer bytes;
+  };
+  std::vector<std::unique_ptr<InFlight>> sending;
+  int idle_rounds = 0;
+  for (;;) {
+    bool active = false;
+    std::deque<Outgoing> batch;
+    bool stopping = false;
+    {
+      std::lock_guard lock(s.mu);
+      batch.swap(s.queue);
+      stopping = s.stopping;
+    }
+    for (Outgoing& out : batch) {
+      auto f = std::make_unique<InFlight>();
+      f->bytes = std::move(out.bytes);
+      MPI_Isend(f->bytes.data(), static_cast<int>(f->bytes.size()), MPI_BYTE, out.dest, out.tag,
+                MPI_COMM_WORLD, &f->request);
+      sending.push_back(std::move(f));
+      active = true;
+    }
+    for (size_t i = 0; i < sending.size();) {
+      int done = 0;
+      MPI_Test(&sending[i]->request, &done, MPI_STATUS_IGNORE);
+      if (done) {
+        sending[i] = std::move(sending.back());
+        sending.pop_back();
+        active = true;
+      } else {
+        ++i;
+      }
+    }
+    int flag = 0;
+    MPI_Status status;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &status);
+    if (flag) {
+      receive_one(status, s.handler);
+      active = true;
+    }
+    if (stopping && batch.empty() && sending.empty()) {
+      std::lock_guard lock(s.mu);
+      if (s.queue.empty()) return;
+    }
+    if (active || !sending.empty()) {
+      // A large send advances only while this loop calls MPI (each fragment of a rendezvous
+      // needs the sender's progress), so it never sleeps with a send under way.
+      idle_rounds = 0;
+      if (!active) std::this_thread::yield();
+    } else if (++idle_rounds > kSpinRounds) {
+      // Idle: sleep a little, longer the longer nothing happens (up to kMaxSleepUs), so that
+      // polling does not compete with the actors for the cores.
+      const int us = std::min(kMaxSleepUs, 10 * (idle_rounds - kSpinRounds));
+      std::this_thread::sleep_for(std::chrono::microseconds(us));
+    } else {
+      std::this_thread::yield();
+    }
+  }
+}
+
+}  // namespace
+
+void Transport::start(Handler handler) {
+  State& s = state();
+  s.handler = std::move(handler);
+  s.thread = std::thread(progress_loop);
+}
+
+void Transport::send(int dest, int tag, MessageBuffer bytes) {
+  if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()))
+    throw UdfError("distributed runner: a message of " + std::to_string(bytes.size()) +
+                   " bytes is over MPI's 2 GiB limit; use a smaller batch_size");
+  State& s = state();
+  std::lock_guard lock(s.mu);
+  s.queue.push_back({dest, tag, std::move(bytes)});
+}
+
+void Transport::stop() {
+  State& s = state();
+  {
+    std::lock_guard lock(s.mu);
+    s.stopping = true;
+  }
+  if (s.thread.joinable()) s.thread.join();
+}
+
+}  // namespace ember::dist
+
+#endif  // EMBER_HAVE_MPI

@@ -1,0 +1,165 @@
+// Remote actors on rank 0: each has a key; replies are routed by key into its mailbox, and its
+// actor thread waits there. A rank that dies takes the job down (mpirun), so a wait never
+// outlives its peer.
+#include "dist/remote_actor.h"
+
+#if EMBER_HAVE_MPI
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+
+#include "dist/batch_message.h"
+#include "dist/rank_protocol.h"
+
+namespace ember::dist {
+
+namespace {
+
+/// Replies waiting for their actor, by key.
+class ReplyRouter {
+ public:
+  uint64_t open() {
+    std::lock_guard lock(mu_);
+    const uint64_t key = next_key_++;
+    boxes_[key];
+    return key;
+  }
+  void close(uint64_t key) {
+    std::lock_guard lock(mu_);
+    boxes_.erase(key);
+  }
+  void deliver(Incoming message) {
+    const uint64_t key = message_key(message.bytes());
+    {
+      std::lock_guard lock(mu_);
+      auto it = boxes_.find(key);
+      if (it == boxes_.end()) return;  // an actor that has gone: nothing waits for it
+      it->second.push_back(std::move(message));
+    }
+    arrived_.notify_all();
+  }
+  Incoming wait(uint64_t key) {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      auto& box = boxes_.at(key);
+      if (!box.empty()) {
+        Incoming m = std::move(box.front());
+        box.pop_front();
+        return m;
+      }
+      arrived_.wait(lock);
+    }
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable arrived_;
+  std::map<uint64_t, std::deque<Incoming>> boxes_;  // guarded by mu_
+  uint64_t next_key_ = 1;                           // guarded by mu_
+};
+
+ReplyRouter& router() {
+  static ReplyRouter r;
+  return r;
+}
+
+class RemoteActor final : public Actor {
+ public:
+  RemoteActor(std::shared_ptr<const UdfSpec> spec, ActorContext ctx, int rank)
+      : spec_(std::move(spec)), ctx_(std::move(ctx)), rank_(rank) {}
+  ~RemoteActor() override { stop(); }
+
+  void start() override {
+    key_ = router().open();
+    process::MessageWriter out;
+    out.begin(process::Op::Init);
+    out.put(key_);
+    out.put_string(spec_->name);
+    out.put_string(spec_->class_name);
+    out.put(static_cast<uint8_t>(spec_->isolation == Isolation::Process));
+    out.put(static_cast<int32_t>(spec_->max_retries));
+    out.put(static_cast<int32_t>(ctx_.actor_id));
+    out.put(ctx_.num_cpus);
+    out.put(static_cast<int64_t>(ctx_.memory_bytes));
+    out.put(static_cast<uint32_t>(ctx_.gpu_ids.size()));
+    for (int id : ctx_.gpu_ids) out.put(static_cast<int32_t>(id));
+    out.put_string(spec_->init_args.serialize());
+    Transport::send(rank_, kTagControl, out.bytes());
+    started_ = true;
+    Incoming reply = router().wait(key_);
+    process::MessageReader in(reply.bytes());
+    in.get<uint64_t>();
+    if (in.header().op == process::Op::Failed) {
+      stopped_ = true;  // nothing lives there to stop
+      router().close(key_);
+      raise_failure(in, rank_);
+    }
+    inits_.store(in.get<int64_t>(), std::memory_order_relaxed);
+  }
+
+  Column call(const Batch& args) override {
+    process::MessageWriter head;
+    head.begin(process::Op::Call);
+    head.put(key_);
+    head.put(args.num_rows());
+    std::vector<std::string> names;
+    for (int i = 0; i < args.num_columns(); ++i) names.push_back(args.schema().field(i).name);
+    Transport::send(rank_, kTagData, pack_columns(head, args.columns(), names));
+    Incoming reply = router().wait(key_);
+    process::MessageReader in(reply.bytes());
+    in.get<uint64_t>();
+    if (in.header().op == process::Op::Failed) raise_failure(in, rank_);
+    if (in.header().op != process::Op::Result || !reply.data)
+      throw Error("rank " + std::to_string(rank_) + ": unexpected reply to a call");
+    inits_.store(in.get<int64_t>(), std::memory_order_relaxed);
+    UnpackedColumns result = unpack_columns(in, reply.data);
+    if (result.columns.size() != 1)
+      throw Error("rank " + std::to_string(rank_) + ": a result of " +
+                  std::to_string(result.columns.size()) + " columns");
+    return std::move(result.columns[0]);
+  }
+
+  void stop() override {
+    if (!started_ || stopped_) return;
+    stopped_ = true;
+    process::MessageWriter out;
+    out.begin(process::Op::Stop);
+    out.put(key_);
+    Transport::send(rank_, kTagControl, out.bytes());
+    Incoming reply = router().wait(key_);
+    process::MessageReader in(reply.bytes());
+    in.get<uint64_t>();
+    if (in.header().op == process::Op::Stop)
+      inits_.store(in.get<int64_t>(), std::memory_order_relaxed);
+    router().close(key_);
+  }
+
+  int64_t inits() const override { return inits_.load(std::memory_order_relaxed); }
+
+ private:
+  std::shared_ptr<const UdfSpec> spec_;
+  ActorContext ctx_;
+  int rank_;
+  uint64_t key_ = 0;
+  bool started_ = false;
+  bool stopped_ = false;
+  std::atomic<int64_t> inits_{0};
+};
+
+}  // namespace
+
+std::unique_ptr<Actor> make_remote_actor(std::shared_ptr<const UdfSpec> spec, ActorContext ctx,
+                                         int rank, std::stop_token) {
+  return std::make_unique<RemoteActor>(std::move(spec), std::move(ctx), rank);
+}
+
+void open_reply_routing() { router(); }
+
+void route_reply(Incoming message) { router().deliver(std::move(message)); }
+
+}  // namespace ember::dist
+
+#endif  // EMBER_HAVE_MPI

@@ -1,0 +1,25 @@
+// Rank 0's side of an actor that lives on another rank: an Actor backend that ships each batch
+// there as one message and waits for its result, so the actor pool dispatches to it like to
+// any other actor (least-loaded, at most two batches in flight per actor).
+#pragma once
+
+#include <memory>
+#include <stop_token>
+
+#include "dist/mpi_transport.h"
+#include "udf/actor.h"
+
+namespace ember::dist {
+
+/// An actor of `spec` constructed on rank `rank`. Needs the transport running.
+std::unique_ptr<Actor> make_remote_actor(std::shared_ptr<const UdfSpec> spec, ActorContext ctx,
+                                         int rank, std::stop_token doomed);
+
+/// Sets up reply routing before the transport starts (so it outlives the transport at exit).
+void open_reply_routing();
+
+/// Hands a reply from another rank to the remote actor waiting for it (the transport's handler
+/// on rank 0).
+void route_reply(Incoming message);
+
+}  // namespace ember::dist

@@ -1,0 +1,59 @@
+// The local placement of a query's actors, and the seam through which a cluster replaces it.
+#include "exec/actor_placement.h"
+
+#include <mutex>
+
+namespace ember {
+
+namespace {
+
+struct PlacerSlot {
+  std::mutex mu;
+  std::shared_ptr<ActorPlacer> placer;  // guarded by mu
+};
+
+PlacerSlot& slot() {
+  static PlacerSlot s;
+  return s;
+}
+
+}  // namespace
+
+void install_actor_placer(std::shared_ptr<ActorPlacer> placer) {
+  std::lock_guard lock(slot().mu);
+  slot().placer = std::move(placer);
+}
+
+std::shared_ptr<ActorPlacer> actor_placer() {
+  std::lock_guard lock(slot().mu);
+  return slot().placer;
+}
+
+PoolRequest pool_request(const UdfSpec& spec) {
+  return {spec.name, spec.concurrency, spec.num_cpus, spec.num_gpus, spec.memory_bytes};
+}
+
+Placement place_locally(const std::vector<std::shared_ptr<const UdfSpec>>& pools,
+                        const std::optional<Resources>& local) {
+  std::vector<PoolRequest> requests;
+  for (const auto& spec : pools) requests.push_back(pool_request(*spec));
+  Placement placement;
+  placement.local = ResourcePool::for_run(local)->admit(requests);
+  placement.cpus_left = placement.local.cpus_left();
+  for (const PoolGrant& grant : placement.local.pools()) {
+    std::vector<PlacedActor> actors;
+    for (const ActorContext& ctx : grant.actors) actors.push_back({ctx, 0, nullptr});
+    placement.pools.push_back(std::move(actors));
+    placement.grants.push_back(grant);
+  }
+  return placement;
+}
+
+Placement place_actors(const std::vector<std::shared_ptr<const UdfSpec>>& pools,
+                       const std::optional<Resources>& local) {
+  if (auto placer = actor_placer(); placer && placer->ranks() > 1)
+    return placer->place(pools, local);
+  return place_locally(pools, local);
+}
+
+}  // namespace ember

@@ -1,0 +1,313 @@
+// A program for the cluster tests: the same binary runs without mpirun (the local executor) and
+// under `mpirun -np N` (rank 0 drives, the other ranks host actors). Each scenario prints its
+// results on stdout, so the tests compare a cluster run with a local one byte for byte, and
+// checks what only a cluster run shows (actors and inits per rank) itself, on stderr.
+//   cluster_app SCENARIO WORKDIR
+#include <ember/ember.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// This process's rank under mpirun (0 without it).
+int my_rank() {
+  const char* r = std::getenv("OMPI_COMM_WORLD_RANK");
+  return r ? std::atoi(r) : 0;
+}
+
+/// x * 3 for int64; counts its constructions in `marker_dir` (one file each) when given, and
+/// fails as `fail` says: "init@R" (constructor on rank R), "call@R" (calls on rank R),
+/// "kill@R" (the rank kills itself on its first call).
+struct Triple {
+  Triple(const ember::InitArgs& args, const ember::ActorContext& ctx) {
+    fail = args.has("fail") ? args.get<std::string>("fail") : "";
+    if (fail == "init@" + std::to_string(my_rank()))
+      throw std::runtime_error("cannot load the model here");
+    if (args.has("crash_marker")) crash_marker = args.get<std::string>("crash_marker");
+    if (args.has("marker_dir")) {
+      std::ofstream(
+          fs::path(args.get<std::string>("marker_dir")) /
+          ("init-rank" + std::to_string(my_rank()) + "-actor" + std::to_string(ctx.actor_id)));
+    }
+  }
+  ember::Column operator()(const ember::Batch& in) const {
+    if (fail == "call@" + std::to_string(my_rank())) throw std::runtime_error("bad row batch");
+    if (fail == "kill@" + std::to_string(my_rank())) std::raise(SIGKILL);
+    if (fail == "crash_once@" + std::to_string(my_rank()) && !fs::exists(crash_marker)) {
+      std::ofstream{crash_marker};
+      std::abort();  // the worker process dies; its rank starts another and retries
+    }
+    const ember::Column& x = in.column(0);
+    std::vector<std::optional<int64_t>> out;
+    for (int64_t i = 0; i < in.num_rows(); ++i) {
+      if (x.is_null(i))
+        out.push_back(std::nullopt);
+      else
+        out.push_back(x.value<int64_t>(i) * 3);
+    }
+    return ember::Column::from(std::move(out));
+  }
+  std::string fail;
+  fs::path crash_marker;
+};
+EMBER_REGISTER_UDF(Triple);
+
+/// Length of a string, as float64 plus a half (so sums are float sums).
+struct HalfLength {
+  explicit HalfLength(const ember::InitArgs&) {}
+  ember::Column operator()(const ember::Batch& in) const {
+    const ember::Column& s = in.column(0);
+    std::vector<std::optional<double>> out;
+    for (int64_t i = 0; i < in.num_rows(); ++i) {
+      if (s.is_null(i))
+        out.push_back(std::nullopt);
+      else
+        out.push_back(static_cast<double>(s.value<std::string_view>(i).size()) + 0.5);
+    }
+    return ember::Column::from(std::move(out));
+  }
+};
+EMBER_REGISTER_UDF(HalfLength);
+
+/// Reports the GPUs its actor holds (as a count per row).
+struct GpuCount {
+  GpuCount(const ember::InitArgs&, const ember::ActorContext& ctx)
+      : gpus(static_cast<int64_t>(ctx.gpu_ids.size())) {}
+  ember::Column operator()(const ember::Batch& in) const {
+    return ember::Column::from(std::vector<int64_t>(static_cast<size_t>(in.num_rows()), gpus));
+  }
+  int64_t gpus;
+};
+EMBER_REGISTER_UDF(GpuCount);
+
+ember::Udf triple(int actors, ember::InitArgs args = {}) {
+  return ember::Udf::cls<Triple>("triple")
+      .returns(ember::int64())
+      .init_args(std::move(args))
+      .batch_size(100)
+      .concurrency(actors);
+}
+
+/// actors_per_rank and inits_per_rank of every UDF, on stderr; false when inits differ from
+/// actors on any rank or the actors do not add up to the pool.
+bool check_stats(const ember::QueryStats& stats, const char* query) {
+  bool ok = true;
+  for (const ember::UdfStats& u : stats.udfs) {
+    std::fprintf(stderr, "%s: udf '%s' actors per rank", query, u.name.c_str());
+    int actors = 0;
+    for (size_t r = 0; r < u.actors_per_rank.size(); ++r) {
+      std::fprintf(stderr, " %d", u.actors_per_rank[r]);
+      actors += u.actors_per_rank[r];
+      ok = ok && u.inits_per_rank.at(r) == u.actors_per_rank[r];
+    }
+    std::fprintf(stderr, ", inits per rank");
+    for (int64_t i : u.inits_per_rank) std::fprintf(stderr, " %lld", static_cast<long long>(i));
+    std::fprintf(stderr, "\n");
+    ok = ok && actors == u.actors && u.inits == u.actors;
+  }
+  return ok;
+}
+
+void write_inputs(const fs::path& dir) {
+  fs::create_directories(dir / "csv");
+  fs::create_directories(dir / "jsonl");
+  for (int f = 0; f < 3; ++f) {
+    std::ofstream csv(dir / "csv" / ("part" + std::to_string(f) + ".csv"));
+    csv << "x,name\n";
+    for (int i = 0; i < 400; ++i) {
+      const int x = f * 1000 + i;
+      if (i % 37 == 5)
+        csv << ",row" << x << "\n";  // a null x
+      else
+        csv << x << ",row" << x << "\n";
+    }
+    std::ofstream jl(dir / "jsonl" / ("part" + std::to_string(f) + ".jsonl"));
+    for (int i = 0; i < 300; ++i) {
+      if (i % 41 == 3)
+        jl << "{\"text\": null}\n";
+      else
+        jl << "{\"text\": \"" << std::string(static_cast<size_t>((i * 7 + f) % 23), 'a') << "\"}\n";
+    }
+  }
+}
+
+/// The same queries under any launch: CSV, JSONL, range, agg, limit, a filter below a UDF, and
+/// a write read back. Every table goes to stdout in full.
+int queries(const fs::path& dir) {
+  write_inputs(dir);
+  bool ok = true;
+  auto show = [&](const char* name, const ember::QueryResult& r) {
+    std::cout << "== " << name << "\n" << r.table.to_string(1 << 20);
+    ok = check_stats(r.stats, name) && ok;
+  };
+  // A filter that does not read the UDF's output runs below it (fewer rows to the actors).
+  show("csv", ember::read_csv((dir / "csv" / "*.csv").string())
+                  .where(ember::col("x") % ember::lit(int64_t{3}) != ember::lit(int64_t{0}))
+                  .with_column("y", triple(3)(ember::col("x")))
+                  .execute());
+  auto half = ember::Udf::cls<HalfLength>("half_length")
+                  .returns(ember::float64())
+                  .batch_size(64)
+                  .concurrency(3);
+  show("jsonl", ember::read_jsonl((dir / "jsonl" / "*.jsonl").string())
+                    .with_column("n", half(ember::col("text")))
+                    .execute());
+  show("range+limit",
+       ember::range(5000, 4).with_column("y", triple(3)(ember::col("id"))).limit(250).execute());
+  show("agg", ember::read_jsonl((dir / "jsonl" / "*.jsonl").string())
+                  .with_column("n", half(ember::col("text")))
+                  .agg({ember::col("n").sum(), ember::col("n").mean().alias("avg"),
+                        ember::col("n").count().alias("count"), ember::col("n").max().alias("top")})
+                  .execute());
+  ember::range(3000, 3)
+      .with_column("y", triple(3)(ember::col("id")))
+      .write_csv((dir / "out").string());
+  show("written", ember::read_csv((dir / "out" / "*.csv").string()).execute());
+  std::fprintf(stderr, "queries: %s\n", ok ? "stats consistent" : "STATS INCONSISTENT");
+  return ok ? 0 : 1;
+}
+
+/// The cluster and where a GPU pool goes (launched MPMD with GPUs faked on one rank).
+int gpu(const fs::path&) {
+  const ember::ClusterInfo c = ember::cluster();
+  for (const ember::RankInfo& m : c.members)
+    std::cout << "rank " << m.rank << ": " << m.resources.gpus << " GPUs, " << m.resources.cpus
+              << " CPUs\n";
+  auto gpus =
+      ember::Udf::cls<GpuCount>("on_gpu").returns(ember::int64()).num_gpus(1).concurrency(2);
+  auto df = ember::range(400, 2).with_column("g", gpus(ember::col("id")));
+  std::cout << df.explain();
+  ember::QueryResult r = df.execute();
+  const ember::UdfStats& u = r.stats.udfs.at(0);
+  std::cout << "on_gpu actors per rank:";
+  for (int a : u.actors_per_rank) std::cout << " " << a;
+  std::cout << "\nrows with 1 GPU: " << r.table.column("g").size() << " of " << r.table.num_rows()
+            << "\n";
+  int64_t one = 0;
+  for (int64_t i = 0; i < r.table.num_rows(); ++i) one += r.table.column("g").value<int64_t>(i);
+  return one == r.table.num_rows() && check_stats(r.stats, "gpu") ? 0 : 1;
+}
+
+/// A query that cannot fit: ResourceError before any actor constructs on any rank.
+int admission(const fs::path& dir) {
+  fs::create_directories(dir / "markers");
+  auto big = triple(7, {{"marker_dir", (dir / "markers").string()}}).num_cpus(1);
+  try {
+    ember::range(100).with_column("y", big(ember::col("id"))).execute();
+    std::cout << "no error\n";
+    return 1;
+  } catch (const ember::ResourceError& e) {
+    std::cout << "ResourceError: " << e.what() << "\n";
+  }
+  int constructed = 0;
+  for ([[maybe_unused]] const auto& f : fs::directory_iterator(dir / "markers")) ++constructed;
+  std::cout << "constructed: " << constructed << "\n";
+  // Nothing was held: a query that fits runs, its actors constructed once each.
+  auto fits = triple(6, {{"marker_dir", (dir / "markers").string()}}).num_cpus(1);
+  ember::QueryResult r = ember::range(600, 3).with_column("y", fits(ember::col("id"))).execute();
+  constructed = 0;
+  for ([[maybe_unused]] const auto& f : fs::directory_iterator(dir / "markers")) ++constructed;
+  std::cout << "then constructed: " << constructed << ", rows " << r.table.num_rows() << "\n";
+  return check_stats(r.stats, "admission") && constructed == 6 ? 0 : 1;
+}
+
+/// An error on one rank ends the query with the same type, naming the rank; the cluster then
+/// runs the next query as if nothing happened.
+int failure(const fs::path&, const std::string& how) {
+  try {
+    ember::range(3000, 3).with_column("y", triple(3, {{"fail", how}})(ember::col("id"))).execute();
+    std::cout << "no error\n";
+    return 1;
+  } catch (const ember::UdfError& e) {
+    std::cout << "UdfError: " << e.what() << "\n";
+  }
+  ember::QueryResult r =
+      ember::range(900, 3).with_column("y", triple(3)(ember::col("id"))).execute();
+  std::cout << "next query: " << r.table.num_rows() << " rows\n";
+  return check_stats(r.stats, "after") ? 0 : 1;
+}
+
+/// Process-isolated actors on the ranks: the worker of rank 2 crashes on its first batch, and
+/// its rank restarts it and runs the batch again; every row comes back once, in order.
+int process_crash(const fs::path& dir) {
+  auto udf = triple(3, {{"fail", "crash_once@2"}, {"crash_marker", (dir / "crashed").string()}})
+                 .isolation(ember::Isolation::Process)
+                 .max_retries(1);
+  ember::QueryResult r = ember::range(3000, 3).with_column("y", udf(ember::col("id"))).execute();
+  bool ok = r.table.num_rows() == 3000;
+  for (int64_t i = 0; ok && i < r.table.num_rows(); ++i)
+    ok = r.table.column("y").value<int64_t>(i) == 3 * i;
+  const ember::UdfStats& u = r.stats.udfs.at(0);
+  std::cout << "rows " << r.table.num_rows() << (ok ? " all correct" : " WRONG") << ", retries "
+            << u.retries << ", inits per rank";
+  for (int64_t i : u.inits_per_rank) std::cout << " " << i;
+  std::cout << "\n";
+  return ok ? 0 : 1;
+}
+
+/// Malformed input: the ParseError with its file:line:column.
+int bad_input(const fs::path& dir) {
+  fs::create_directories(dir / "bad");
+  std::ofstream(dir / "bad" / "bad.csv") << "x\n1\n2\n\"open\n";
+  try {
+    ember::read_csv((dir / "bad" / "*.csv").string())
+        .with_column("y", triple(3)(ember::col("x")))
+        .execute();
+    std::cout << "no error\n";
+    return 1;
+  } catch (const ember::ParseError& e) {
+    std::cout << "ParseError: " << e.what() << "\n";
+  }
+  return 0;
+}
+
+/// A rank that dies: mpirun ends the job (this never returns normally under mpirun).
+int killed(const fs::path&) {
+  ember::range(3000, 3)
+      .with_column("y", triple(3, {{"fail", "kill@2"}})(ember::col("id")))
+      .execute();
+  std::cout << "the query finished although rank 2 was killed\n";
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: %s SCENARIO WORKDIR\n", argv[0]);
+    return 2;
+  }
+  const std::string scenario = argv[1];
+  // "noinit" is a program that forgets ember::init: under mpirun it must fail clearly.
+  if (scenario != "noinit") ember::init(argc, argv);
+  const fs::path dir = fs::path(argv[2]) / ("rank" + std::to_string(my_rank()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  try {
+    if (scenario == "queries") return queries(dir);
+    if (scenario == "gpu") return gpu(dir);
+    if (scenario == "admission") return admission(dir);
+    if (scenario == "call_error") return failure(dir, "call@2");
+    if (scenario == "init_error") return failure(dir, "init@1");
+    if (scenario == "bad_input") return bad_input(dir);
+    if (scenario == "process_crash") return process_crash(dir);
+    if (scenario == "killed") return killed(dir);
+    if (scenario == "noinit") return queries(dir);
+  } catch (const ember::Error& e) {
+    std::fprintf(stderr, "cluster_app: %s\n", e.what());
+    return 3;
+  }
+  std::fprintf(stderr, "unknown scenario '%s'\n", scenario.c_str());
+  return 2;
+}

@@ -249,7 +249,7 @@ void ActorPool::start() {
   }
 }
 
-void ActorPool::dispatch(Batch args, std::function<void(CallResult)> done) {
+void ActorPool::dispatch(Batch args, std::function<void(CallResult)> done, bool ahead) {
   Impl& p = *impl_;
   p.in_flight.fetch_add(1, std::memory_order_acq_rel);
   ActorTask task{std::move(args), std::move(done)};
@@ -265,6 +265,8 @@ void ActorPool::dispatch(Batch args, std::function<void(CallResult)> done) {
     ++target->load;
     lock.unlock();
     target->wake.notify_one();
+  } else if (ahead) {
+    p.backlog.push_front(std::move(task));
   } else {
     p.backlog.push_back(std::move(task));
   }

@@ -55,7 +55,11 @@ class ActorPool {
   /// and the failed batch is the caller's to isolate. Work refused because the pool was
   /// cancelled or is stopping completes with Cancelled, or with that error if a batch failed
   /// first.
-  void dispatch(Batch args, std::function<void(CallResult)> done);
+  ///
+  /// `ahead` queues the batch before the work still waiting for an actor (not before work an
+  /// actor was already handed): for the pieces of a failed batch being isolated, which hold up
+  /// their query's output until they are back.
+  void dispatch(Batch args, std::function<void(CallResult)> done, bool ahead = false);
   /// Ends the pool's service without waiting, for a query that has failed: queued work
   /// completes (on this thread) as dispatch() describes, later dispatches are refused the same
   /// way, process actors start no worker and retry nothing, and each actor destroys its

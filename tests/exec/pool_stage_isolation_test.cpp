@@ -3,6 +3,8 @@
 // recorded as rejected, in input order, across partitions; max_failed_rows ends the query.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -151,6 +153,61 @@ TEST(PoolStageIsolation, RaiseFailsTheQueryWithTheCallsError) {
     EXPECT_NE(std::string(e.what()).find("bad row"), std::string::npos) << e.what();
   }
   EXPECT_EQ(q.query.rejected(0).count(), 0);
+}
+
+/// The row count of each call, in the order the calls began.
+std::mutex sizes_mu;
+std::vector<int64_t> sizes;
+
+/// Returns x * 10, throws for x == 5, and logs each call's row count in `sizes`.
+class OneBadRow {
+ public:
+  explicit OneBadRow(const InitArgs&) {}
+  Column operator()(const Batch& in) {
+    {
+      std::lock_guard lock(sizes_mu);
+      sizes.push_back(in.num_rows());
+    }
+    std::vector<int64_t> out;
+    for (int64_t i = 0; i < in.num_rows(); ++i) {
+      const int64_t v = in.column(0).value<int64_t>(i);
+      if (v == 5) throw std::runtime_error("bad row 5");
+      out.push_back(v * 10);
+    }
+    return Column::from(std::move(out));
+  }
+};
+
+TEST(PoolStageIsolation, AfterAFailureChunksGoInSmallPiecesThenGrowBack) {
+  sizes.clear();
+  const int64_t n = 1024 * 40;
+  TestQuery q({detail::UdfAccess::spec(
+      Udf::cls<OneBadRow>("picky").returns(int64()).concurrency(2).batch_size(1024).on_error(
+          OnError::Null))});
+  Table t = run_picky(q, n, 1);
+  EXPECT_EQ(values(t, 0), iota(n));
+  Column y = t.column("y");
+  for (int64_t x = 0; x < n; ++x) {
+    if (x == 5) {
+      EXPECT_TRUE(y.is_null(x));
+    } else {
+      ASSERT_EQ(y.value<int64_t>(x), x * 10) << x;
+    }
+  }
+  ASSERT_EQ(rejected(q).size(), 1u);
+  std::lock_guard lock(sizes_mu);
+  int64_t total = 0;
+  for (int64_t s : sizes) total += s;
+  // The failed chunk's rows again, split down to row 5: 2 x 1023 re-run rows at most.
+  EXPECT_LE(total, n + 2 * 1024) << "no row ran more often than isolation needs";
+  // Isolation calls 64 rows twice; every other 64-row call is a piece of a later chunk, and
+  // once 16 of them succeeded in a row, the pieces grow back to whole chunks.
+  auto nth_64 = sizes.begin();
+  for (int i = 0; i < 2 + 16 && nth_64 != sizes.end(); ++i)
+    nth_64 = std::find(i == 0 ? nth_64 : nth_64 + 1, sizes.end(), int64_t{64});
+  ASSERT_NE(nth_64, sizes.end()) << "later chunks went in pieces of batch_size / 16";
+  EXPECT_NE(std::find(nth_64, sizes.end(), int64_t{1024}), sizes.end())
+      << "pieces grew back to batch_size after runs of successes";
 }
 
 }  // namespace

@@ -7,6 +7,18 @@
 
 namespace ember {
 
+namespace {
+
+/// After a failure, pieces of batch_size / kShrink rows...
+constexpr int64_t kShrink = 16;
+/// ...but never fewer than this: below it a call's fixed cost (a round trip to a worker
+/// process, the pool's hand-off) outweighs the re-runs a smaller piece would save.
+constexpr int64_t kMinPieceRows = 64;
+/// Pieces in a row that must succeed before the piece size doubles.
+constexpr int64_t kGrowAfter = 16;
+
+}  // namespace
+
 ActorPoolOperator::ActorPoolOperator(int pool, std::vector<int> arg_indices,
                                      std::vector<std::string> arg_names, Schema output)
     : pool_(pool),
@@ -40,7 +52,8 @@ PoolStage::PoolStage(const ActorPoolOperator& op, ActorPool& pool, RejectedRows&
       partition_(partition),
       wake_(std::move(wake)),
       batch_size_(pool.spec().batch_size),
-      on_error_(pool.spec().on_error) {
+      on_error_(pool.spec().on_error),
+      piece_rows_(batch_size_) {
   // Two chunks per call an actor may run at once keep every actor busy; a few more absorb one
   // slow chunk without stalling the rest, while bounding the rows held for re-sequencing.
   const int64_t calls_at_once =
@@ -83,23 +96,48 @@ void PoolStage::flush() {
 
 void PoolStage::dispatch(Batch chunk) {
   Batch arg_batch = op_.arguments(chunk);
+  const int64_t rows = arg_batch.num_rows();
   int64_t seq = next_seq_++;
   inputs_.emplace(seq, std::move(chunk));
+  int64_t piece = rows;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    calls_.emplace(seq, ChunkCalls{});
-    ++outstanding_;
+    piece = std::max<int64_t>(1, std::min(rows, piece_rows_));
+    ChunkCalls calls;
+    calls.pieces = static_cast<int>((rows + piece - 1) / piece);
+    if (calls.pieces == 0) calls.pieces = 1;  // an empty chunk is still one call
+    outstanding_ += calls.pieces;
+    calls_.emplace(seq, std::move(calls));
   }
-  call_piece(seq, 0, std::move(arg_batch));
+  if (piece >= rows) {
+    call_piece(seq, 0, std::move(arg_batch), true);
+    return;
+  }
+  for (int64_t at = 0; at < rows; at += piece)
+    call_piece(seq, at, arg_batch.slice(at, std::min(piece, rows - at)), true);
 }
 
-void PoolStage::call_piece(int64_t seq, int64_t offset, Batch args) {
+void PoolStage::call_piece(int64_t seq, int64_t offset, Batch args, bool first) {
   // Only a piece that may be split again keeps its arguments past its call.
   Batch kept = on_error_ == OnError::Raise ? Batch() : args;
-  pool_.dispatch(std::move(args),
-                 [this, seq, offset, kept = std::move(kept)](CallResult r) mutable {
-                   complete(seq, offset, std::move(kept), std::move(r));
-                 });
+  // Isolation's pieces go ahead of the queue: their chunk holds up the partition's output.
+  pool_.dispatch(
+      std::move(args),
+      [this, seq, offset, first, kept = std::move(kept)](CallResult r) mutable {
+        complete(seq, offset, std::move(kept), first, std::move(r));
+      },
+      !first);
+}
+
+void PoolStage::adapt_piece_rows(bool failed, bool first) {
+  if (failed) {
+    const int64_t small = std::max(std::min(kMinPieceRows, batch_size_), batch_size_ / kShrink);
+    piece_rows_ = std::min(piece_rows_, small);
+    successes_ = 0;
+  } else if (first && piece_rows_ < batch_size_ && ++successes_ >= kGrowAfter) {
+    piece_rows_ = std::min(batch_size_, 2 * piece_rows_);
+    successes_ = 0;
+  }
 }
 
 std::optional<std::string> PoolStage::isolation_message(const std::exception_ptr& error) const {
@@ -113,7 +151,7 @@ std::optional<std::string> PoolStage::isolation_message(const std::exception_ptr
   }
 }
 
-void PoolStage::complete(int64_t seq, int64_t offset, Batch args, CallResult result) {
+void PoolStage::complete(int64_t seq, int64_t offset, Batch args, bool first, CallResult result) {
   int64_t half = 0;
   {
     // Wake under the lock: once the driver can see outstanding_ == 0 it may end and be
@@ -122,6 +160,7 @@ void PoolStage::complete(int64_t seq, int64_t offset, Batch args, CallResult res
     ChunkCalls& chunk = calls_.at(seq);
     if (auto* column = std::get_if<Column>(&result)) {
       chunk.parts.emplace(offset, std::move(*column));
+      adapt_piece_rows(false, first);
     } else {
       std::exception_ptr error = std::get<std::exception_ptr>(std::move(result));
       std::optional<std::string> message;
@@ -130,14 +169,17 @@ void PoolStage::complete(int64_t seq, int64_t offset, Batch args, CallResult res
         // The chunk has already failed; this piece changes nothing.
       } else if (!message) {
         chunk.error = error;
-      } else if (args.num_rows() <= 1) {
-        chunk.failed.emplace_back(offset, std::move(*message));
       } else {
-        // Split: the halves are counted before this piece's completion is, so the stage never
-        // looks idle while they are on their way.
-        half = args.num_rows() / 2;
-        chunk.pieces += 2;
-        outstanding_ += 2;
+        adapt_piece_rows(true, first);
+        if (args.num_rows() <= 1) {
+          chunk.failed.emplace_back(offset, std::move(*message));
+        } else {
+          // Split: the halves are counted before this piece's completion is, so the stage
+          // never looks idle while they are on their way.
+          half = args.num_rows() / 2;
+          chunk.pieces += 2;
+          outstanding_ += 2;
+        }
       }
     }
     --chunk.pieces;
@@ -148,10 +190,10 @@ void PoolStage::complete(int64_t seq, int64_t offset, Batch args, CallResult res
     }
   }
   Batch second = args.slice(half, args.num_rows() - half);
-  call_piece(seq, offset, args.slice(0, half));
+  call_piece(seq, offset, args.slice(0, half), false);
   // Nothing of this stage but what call_piece reads is touched after the last dispatch: once
   // it has completed, the stage may be gone.
-  call_piece(seq, offset + half, std::move(second));
+  call_piece(seq, offset + half, std::move(second), false);
 }
 
 bool PoolStage::can_accept() const { return next_seq_ - next_emit_ < window_; }

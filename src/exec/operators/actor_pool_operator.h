@@ -47,6 +47,12 @@ class ActorPoolOperator final : public AsyncOperator {
 /// itself; the chunk is complete once every piece is. Its pieces' results are reassembled in
 /// row order, the rows whose own call failed get a null (Null) or are dropped (Skip), and they
 /// are recorded in the query's RejectedRows when the chunk is emitted, in order.
+///
+/// Isolation re-runs about a failed call's rows again, so after a failure the stage hands the
+/// chunks that follow to the pool in pieces of batch_size / 16 rows (never below 64, nor above
+/// batch_size): a failing row then costs a small piece's re-runs, not a whole batch's. Each run
+/// of 16 pieces that succeed doubles the piece size again, back up to batch_size. The pieces
+/// of a chunk are reassembled like isolation's, so results and their order do not change.
 class PoolStage final : public AsyncOperatorState {
  public:
   /// `wake` is called after each completion, under the stage's lock.
@@ -78,8 +84,11 @@ class PoolStage final : public AsyncOperatorState {
 
   void dispatch(Batch chunk);
   /// Hands rows [offset, offset + args.num_rows()) of chunk `seq` to the pool. Any thread.
-  void call_piece(int64_t seq, int64_t offset, Batch args);
-  void complete(int64_t seq, int64_t offset, Batch args, CallResult result);
+  /// `first` marks a piece cut by dispatch (not by isolation): its outcome sizes later pieces.
+  void call_piece(int64_t seq, int64_t offset, Batch args, bool first);
+  void complete(int64_t seq, int64_t offset, Batch args, bool first, CallResult result);
+  /// Shrinks the piece size after a failure, doubles it after a run of successes. Under mu_.
+  void adapt_piece_rows(bool failed, bool first);
   /// The message of a failed piece that is split or nulled rather than failing the query;
   /// nullopt when it fails the query. One rethrow: a failing row fails many pieces.
   std::optional<std::string> isolation_message(const std::exception_ptr& error) const;
@@ -106,6 +115,8 @@ class PoolStage final : public AsyncOperatorState {
   mutable std::mutex mu_;
   std::map<int64_t, ChunkCalls> calls_;  ///< dispatched chunks, not yet emitted
   int64_t outstanding_ = 0;              ///< pieces dispatched, not yet completed
+  int64_t piece_rows_;                   ///< rows per piece dispatch cuts a chunk into
+  int64_t successes_ = 0;                ///< first pieces in a row that succeeded
 };
 
 }  // namespace ember

@@ -21,6 +21,8 @@ namespace detail {
 struct DataFrameAccess;
 }  // namespace detail
 
+class GroupedDataFrame;
+
 /// A lazy query. Every method returns a new DataFrame; nothing runs until collect/execute/write.
 class DataFrame {
  public:
@@ -34,6 +36,13 @@ class DataFrame {
   /// in partition order, so float sums are the same on every run.
   DataFrame agg(std::vector<Expr> aggregates) const;
   DataFrame repartition(int num_partitions) const;
+
+  // ---- relational operators
+  /// Groups rows by the values of `keys` (columns or expressions; nulls form one group) for
+  /// GroupedDataFrame::agg. Unknown columns are an InvalidArgument, keys of a type that cannot
+  /// be compared a TypeError, when agg() builds the plan.
+  GroupedDataFrame group_by(std::vector<Expr> keys) const;
+
   /// Output schema (types checked).
   Schema schema() const;
   /// Logical plan, optimized plan, actor pools and the resource budget.
@@ -54,6 +63,23 @@ class DataFrame {
   struct Plan;  ///< the query plan behind a frame; shared, so frames are cheap to copy
   explicit DataFrame(std::shared_ptr<const Plan> plan) : plan_(std::move(plan)) {}
   std::shared_ptr<const Plan> plan_;
+};
+
+/// A frame grouped by key expressions, waiting for its aggregates.
+class GroupedDataFrame {
+ public:
+  /// One row per distinct key: the key columns, then one column per aggregate (the aggregates
+  /// of agg(), plus count_distinct() and first()). Rows come out sorted by the keys, ascending,
+  /// nulls last, unless a sort follows. Partitions pre-aggregate in parallel; partial results
+  /// merge per key-hash partition in partition order, so float sums are the same on every run.
+  DataFrame agg(std::vector<Expr> aggregates) const;
+
+ private:
+  friend class DataFrame;
+  GroupedDataFrame(DataFrame frame, std::vector<Expr> keys)
+      : frame_(std::move(frame)), keys_(std::move(keys)) {}
+  DataFrame frame_;
+  std::vector<Expr> keys_;
 };
 
 /// One int64 column "id" = 0..n-1.

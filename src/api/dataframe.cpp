@@ -76,6 +76,19 @@ DataFrame DataFrame::repartition(int num_partitions) const {
   return frame(make_repartition(root_of(*this), num_partitions));
 }
 
+// ---- relational operators
+
+GroupedDataFrame DataFrame::group_by(std::vector<Expr> keys) const {
+  return GroupedDataFrame(*this, std::move(keys));
+}
+
+DataFrame GroupedDataFrame::agg(std::vector<Expr> aggregates) const {
+  std::vector<ExprPtr> keys, aggs;
+  for (const Expr& e : keys_) keys.push_back(detail::ExprAccess::node(e));
+  for (const Expr& e : aggregates) aggs.push_back(detail::ExprAccess::node(e));
+  return frame(make_group_by(root_of(frame_), std::move(keys), std::move(aggs)));
+}
+
 Schema DataFrame::schema() const { return root_of(*this)->schema; }
 
 std::string DataFrame::explain(const RunOptions& options) const {

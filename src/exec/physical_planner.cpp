@@ -7,8 +7,10 @@
 #include "exec/operators/filter_operator.h"
 #include "exec/operators/project_operator.h"
 #include "exec/sinks/aggregate_sink.h"
+#include "exec/sinks/group_by_sink.h"
 #include "exec/sinks/limit_sink.h"
 #include "exec/sinks/repartition_sink.h"
+#include "expr/expr_tree.h"
 #include "plan/logical_plan.h"
 
 namespace ember {
@@ -44,9 +46,28 @@ class PhysicalPlanner {
       return end(std::make_shared<LimitSink>(l->limit, l->schema), n.schema);
     if (const auto* r = dynamic_cast<const RepartitionNode*>(&n))
       return end(std::make_shared<RepartitionSink>(r->num_partitions, r->schema), n.schema);
-    if (const auto* g = dynamic_cast<const AggregateNode*>(&n))
-      return end(std::make_shared<AggregateSink>(g->exprs, g->child().schema, g->schema), n.schema);
+    if (const auto* g = dynamic_cast<const AggregateNode*>(&n)) return add_aggregate(*g);
+    // Relational operators.
+    if (const auto* g = dynamic_cast<const GroupByNode*>(&n))
+      return end(
+          std::make_shared<GroupBySink>(g->keys, g->aggregates, g->child().schema, g->schema),
+          n.schema);
     throw Error("internal: no physical operator for '" + n.describe() + "'");
+  }
+
+  /// A global aggregate; one that needs per-value state (count_distinct, first) runs as a
+  /// group-by without keys.
+  void add_aggregate(const AggregateNode& g) {
+    bool grouped = false;
+    for (const auto& e : g.exprs) {
+      const AggFunc f = aggregate_of(*e).agg;
+      grouped = grouped || f == AggFunc::CountDistinct || f == AggFunc::First;
+    }
+    if (grouped)
+      return end(std::make_shared<GroupBySink>(std::vector<ExprPtr>{}, g.exprs, g.child().schema,
+                                               g.schema),
+                 g.schema);
+    end(std::make_shared<AggregateSink>(g.exprs, g.child().schema, g.schema), g.schema);
   }
 
   void add_pool(const ActorPoolProjectNode& n) {

@@ -23,6 +23,14 @@ struct DataFrameAccess;
 
 class GroupedDataFrame;
 
+/// One key of sort() / top_k(): an expression over the frame and its direction. Nulls go last
+/// unless nulls_first, in either direction.
+struct SortKey {
+  Expr expr;
+  bool descending = false;
+  bool nulls_first = false;
+};
+
 /// A lazy query. Every method returns a new DataFrame; nothing runs until collect/execute/write.
 class DataFrame {
  public:
@@ -42,6 +50,17 @@ class DataFrame {
   /// GroupedDataFrame::agg. Unknown columns are an InvalidArgument, keys of a type that cannot
   /// be compared a TypeError, when agg() builds the plan.
   GroupedDataFrame group_by(std::vector<Expr> keys) const;
+  /// Every row, ordered by `keys` (the first key first); stable: rows with equal keys keep
+  /// their input order. Floats: NaN above every number. Each partition sorts its rows on its
+  /// own thread, then the sorted runs merge. TypeError for a key that cannot be ordered.
+  DataFrame sort(std::vector<SortKey> keys) const;
+  /// The first `n` rows of sort(keys), keeping at most n rows per partition as it runs;
+  /// sort(keys).limit(n) becomes this in the optimizer. InvalidArgument when n < 0.
+  DataFrame top_k(int64_t n, std::vector<SortKey> keys) const;
+  /// One row per distinct value of `columns` (all columns when empty), the first such row in
+  /// input order; rows come out sorted by those columns, as group_by's do. InvalidArgument
+  /// naming an unknown column.
+  DataFrame distinct(std::vector<std::string> columns = {}) const;
 
   /// Output schema (types checked).
   Schema schema() const;

@@ -89,6 +89,29 @@ DataFrame GroupedDataFrame::agg(std::vector<Expr> aggregates) const {
   return frame(make_group_by(root_of(frame_), std::move(keys), std::move(aggs)));
 }
 
+namespace {
+
+std::vector<SortSpec> sort_specs(const std::vector<SortKey>& keys) {
+  std::vector<SortSpec> out;
+  for (const SortKey& k : keys)
+    out.push_back({detail::ExprAccess::node(k.expr), k.descending, k.nulls_first});
+  return out;
+}
+
+}  // namespace
+
+DataFrame DataFrame::sort(std::vector<SortKey> keys) const {
+  return frame(make_sort(root_of(*this), sort_specs(keys)));
+}
+
+DataFrame DataFrame::top_k(int64_t n, std::vector<SortKey> keys) const {
+  return frame(make_top_k(root_of(*this), n, sort_specs(keys)));
+}
+
+DataFrame DataFrame::distinct(std::vector<std::string> columns) const {
+  return frame(make_distinct(root_of(*this), std::move(columns)));
+}
+
 Schema DataFrame::schema() const { return root_of(*this)->schema; }
 
 std::string DataFrame::explain(const RunOptions& options) const {

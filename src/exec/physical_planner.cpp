@@ -10,6 +10,7 @@
 #include "exec/sinks/group_by_sink.h"
 #include "exec/sinks/limit_sink.h"
 #include "exec/sinks/repartition_sink.h"
+#include "exec/sinks/sort_sink.h"
 #include "expr/expr_tree.h"
 #include "plan/logical_plan.h"
 
@@ -52,6 +53,8 @@ class PhysicalPlanner {
       return end(
           std::make_shared<GroupBySink>(g->keys, g->aggregates, g->child().schema, g->schema),
           n.schema);
+    if (const auto* s = dynamic_cast<const SortNode*>(&n)) return add_sort(s->keys, -1, n.schema);
+    if (const auto* t = dynamic_cast<const TopKNode*>(&n)) return add_sort(t->keys, t->k, n.schema);
     throw Error("internal: no physical operator for '" + n.describe() + "'");
   }
 
@@ -68,6 +71,17 @@ class PhysicalPlanner {
                                                g.schema),
                  g.schema);
     end(std::make_shared<AggregateSink>(g.exprs, g.child().schema, g.schema), g.schema);
+  }
+
+  /// A sort, or a top-k when `limit` >= 0.
+  void add_sort(const std::vector<SortSpec>& keys, int64_t limit, const Schema& schema) {
+    std::vector<ExprPtr> exprs;
+    std::vector<KeyOrder> order;
+    for (const auto& k : keys) {
+      exprs.push_back(k.expr);
+      order.push_back({k.descending, k.nulls_first});
+    }
+    end(std::make_shared<SortSink>(std::move(exprs), std::move(order), schema, limit), schema);
   }
 
   void add_pool(const ActorPoolProjectNode& n) {

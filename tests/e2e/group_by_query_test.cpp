@@ -30,10 +30,14 @@ Table make_table(int64_t n, uint32_t seed) {
   std::vector<std::optional<double>> v;
   for (int64_t i = 0; i < n; ++i) {
     const uint64_t r = rng();
-    k.push_back(r % 10 == 0 ? std::nullopt : std::optional<int64_t>((r >> 8) % 4 == 0 ? 1 : (r >> 12) % 50));
-    s.push_back(r % 13 == 0 ? std::nullopt : std::optional<std::string>("s" + std::to_string((r >> 20) % 3)));
-    v.push_back(r % 7 == 0 ? std::nullopt : std::optional<double>(static_cast<double>((r >> 24) % 1000) / 8.0));
-    w.push_back(r % 5 == 0 ? std::nullopt : std::optional<int64_t>(static_cast<int64_t>((r >> 32) % 17)));
+    k.push_back(r % 10 == 0 ? std::nullopt
+                            : std::optional<int64_t>((r >> 8) % 4 == 0 ? 1 : (r >> 12) % 50));
+    s.push_back(r % 13 == 0 ? std::nullopt
+                            : std::optional<std::string>("s" + std::to_string((r >> 20) % 3)));
+    v.push_back(r % 7 == 0 ? std::nullopt
+                           : std::optional<double>(static_cast<double>((r >> 24) % 1000) / 8.0));
+    w.push_back(r % 5 == 0 ? std::nullopt
+                           : std::optional<int64_t>(static_cast<int64_t>((r >> 32) % 17)));
   }
   return Table::from_columns({{"k", Column::from(k)},
                               {"s", Column::from(s)},
@@ -105,8 +109,9 @@ TEST_P(GroupByThreads, TwoKeysEveryAggregateMatchesReference) {
     SCOPED_TRACE("row " + std::to_string(row));
     EXPECT_EQ(opt_int(got.column("k"), row), std::get<0>(key).v);
     const Column gs = got.column("s");
-    EXPECT_EQ(gs.is_null(row) ? std::nullopt : std::optional<std::string>(gs.value<std::string>(row)),
-              std::get<1>(key).v);
+    EXPECT_EQ(
+        gs.is_null(row) ? std::nullopt : std::optional<std::string>(gs.value<std::string>(row)),
+        std::get<1>(key).v);
     EXPECT_EQ(got.column("rows").value<int64_t>(row), e.rows);
     EXPECT_EQ(got.column("n").value<int64_t>(row), e.count);
     EXPECT_EQ(got.column("dw").value<int64_t>(row), static_cast<int64_t>(e.distinct.size()));

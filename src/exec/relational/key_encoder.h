@@ -14,18 +14,19 @@ namespace ember {
 /// The encoded keys of one batch: row i is bytes[offsets[i], offsets[i + 1]).
 struct EncodedKeys {
   std::string bytes;
-  std::vector<int64_t> offsets;  ///< rows + 1 entries
+  std::vector<int64_t> offsets;   ///< rows + 1 entries
   std::vector<uint8_t> any_null;  ///< per row: 1 when one of its keys is null
 
   int64_t rows() const { return static_cast<int64_t>(offsets.size()) - 1; }
   std::string_view row(int64_t i) const {
-    return std::string_view(bytes.data() + offsets[static_cast<size_t>(i)],
-                            static_cast<size_t>(offsets[static_cast<size_t>(i) + 1] -
-                                                offsets[static_cast<size_t>(i)]));
+    return std::string_view(
+        bytes.data() + offsets[static_cast<size_t>(i)],
+        static_cast<size_t>(offsets[static_cast<size_t>(i) + 1] - offsets[static_cast<size_t>(i)]));
   }
 };
 
-/// Encodes `keys` (equal lengths, of key types: plan/nodes/group_by_node.h is_key_type; none at all gives `rows` empty keys) into `out`.
+/// Encodes `keys` (equal lengths, of key types: plan/nodes/group_by_node.h is_key_type; none at all
+/// gives `rows` empty keys) into `out`.
 void encode_keys(const std::vector<Column>& keys, int64_t rows, EncodedKeys& out);
 
 /// The key columns of `types` back from encoded rows, in the order given.

@@ -67,9 +67,8 @@ std::vector<int64_t> sorted_rows(const std::vector<Column>& keys, int64_t rows,
       std::stable_sort(idx.begin(), idx.end(), [v](int64_t x, int64_t y) { return v[x] < v[y]; });
     return idx;
   }
-  std::stable_sort(idx.begin(), idx.end(), [&](int64_t x, int64_t y) {
-    return compare_rows(keys, x, keys, y, order) < 0;
-  });
+  std::stable_sort(idx.begin(), idx.end(),
+                   [&](int64_t x, int64_t y) { return compare_rows(keys, x, keys, y, order) < 0; });
   return idx;
 }
 

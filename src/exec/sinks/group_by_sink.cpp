@@ -100,9 +100,8 @@ void GroupBySink::combine(GlobalSinkState& global, LocalSinkState& local) const 
   Split split;
   for (int r = 0; r < kMergePartitions; ++r) {
     split.emplace_back(prototype_);
-    split.back().merge(part.table, [r](uint64_t h) {
-      return merge_partition_of(h) == static_cast<size_t>(r);
-    });
+    split.back().merge(part.table,
+                       [r](uint64_t h) { return merge_partition_of(h) == static_cast<size_t>(r); });
   }
   auto& partials = global.as<Partials>();
   std::lock_guard<std::mutex> lock(partials.mu);

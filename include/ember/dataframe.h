@@ -11,6 +11,7 @@
 #include "ember/csv_options.h"
 #include "ember/expr.h"
 #include "ember/init.h"
+#include "ember/join_type.h"
 #include "ember/query_stats.h"
 #include "ember/run_options.h"
 #include "ember/types.h"
@@ -50,6 +51,15 @@ class DataFrame {
   /// GroupedDataFrame::agg. Unknown columns are an InvalidArgument, keys of a type that cannot
   /// be compared a TypeError, when agg() builds the plan.
   GroupedDataFrame group_by(std::vector<Expr> keys) const;
+  /// Rows of this frame (left) and `right` whose `on` columns are equal; null keys never
+  /// match. The output has this frame's columns, then right's other columns (semi and anti:
+  /// this frame's only); each key appears once, under its name (right and full joins take the
+  /// right row's key where no left row matched). A right column whose name is taken gets the
+  /// suffix "_right" (repeated until unique). The right side is built into a hash table; this
+  /// side streams through it, in order, matches in right-side order. InvalidArgument for a
+  /// missing key; TypeError naming both columns when key types differ.
+  DataFrame join(const DataFrame& right, std::vector<std::string> on,
+                 JoinType type = JoinType::Inner) const;
   /// Every row, ordered by `keys` (the first key first); stable: rows with equal keys keep
   /// their input order. Floats: NaN above every number. Each partition sorts its rows on its
   /// own thread, then the sorted runs merge. TypeError for a key that cannot be ordered.

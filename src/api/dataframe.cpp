@@ -100,6 +100,11 @@ std::vector<SortSpec> sort_specs(const std::vector<SortKey>& keys) {
 
 }  // namespace
 
+DataFrame DataFrame::join(const DataFrame& right, std::vector<std::string> on,
+                          JoinType type) const {
+  return frame(make_join(root_of(*this), root_of(right), std::move(on), type));
+}
+
 DataFrame DataFrame::sort(std::vector<SortKey> keys) const {
   return frame(make_sort(root_of(*this), sort_specs(keys)));
 }

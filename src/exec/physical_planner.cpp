@@ -5,9 +5,12 @@
 #include "ember/error.h"
 #include "exec/operators/actor_pool_operator.h"
 #include "exec/operators/filter_operator.h"
+#include "exec/operators/join_probe_operator.h"
 #include "exec/operators/project_operator.h"
 #include "exec/sinks/aggregate_sink.h"
 #include "exec/sinks/group_by_sink.h"
+#include "exec/sinks/join_build_sink.h"
+#include "exec/sinks/join_tail_sink.h"
 #include "exec/sinks/limit_sink.h"
 #include "exec/sinks/repartition_sink.h"
 #include "exec/sinks/sort_sink.h"
@@ -28,8 +31,12 @@ class PhysicalPlanner {
 
  private:
   void translate_tree(const LogicalNode& n) {
-    for (const auto& c : n.children) translate_tree(*c);
-    translate(n);
+    if (const auto* j = dynamic_cast<const JoinNode*>(&n)) {
+      translate_join(*j);
+    } else {
+      for (const auto& c : n.children) translate_tree(*c);
+      translate(n);
+    }
     if (!plan_.pipelines.empty() && !plan_.pipelines.back().breaker)
       plan_.pipelines.back().schema = n.schema;
   }
@@ -71,6 +78,31 @@ class PhysicalPlanner {
                                                g.schema),
                  g.schema);
     end(std::make_shared<AggregateSink>(g.exprs, g.child().schema, g.schema), g.schema);
+  }
+
+  /// A hash join: the right side's pipelines end in the build; the left side's last pipeline
+  /// probes as it streams; a right or full join then adds the unmatched build rows.
+  void translate_join(const JoinNode& j) {
+    JoinLayout layout;
+    layout.type = j.type;
+    layout.output = j.schema;
+    layout.left_columns = j.left().schema.num_fields();
+    for (const auto& k : j.on) {
+      layout.left_keys.push_back(j.left().schema.index_of(k));
+      layout.right_keys.push_back(j.right().schema.index_of(k));
+    }
+    for (int c = layout.left_columns; c < j.schema.num_fields(); ++c)
+      layout.right_columns.push_back(
+          j.right().schema.index_of(j.right_columns.at(j.schema.field(c).name)));
+    auto table = std::make_shared<JoinHashTable>(layout.right_keys);
+
+    translate_tree(j.right());
+    end(std::make_shared<JoinBuildSink>(table, j.right().schema), j.right().schema);
+    plan_.pipelines.pop_back();  // the probe side starts from its own source
+    translate_tree(j.left());
+    current().add(std::make_shared<JoinProbeOperator>(table, layout));
+    if (j.type == JoinType::Right || j.type == JoinType::Full)
+      end(std::make_shared<JoinTailSink>(table, layout), j.schema);
   }
 
   /// A sort, or a top-k when `limit` >= 0.

@@ -8,9 +8,9 @@ namespace {
 NodePtr prune(const NodePtr& n, const ColumnSet& required) {
   NodePtr self = n->without_unused_outputs(required);
   if (self->children.empty()) return self;
-  ColumnSet below = self->required_input(required);
   std::vector<NodePtr> children;
-  for (const auto& c : self->children) children.push_back(prune(c, below));
+  for (size_t i = 0; i < self->children.size(); ++i)
+    children.push_back(prune(self->children[i], self->required_input_of(i, required)));
   return self->over(std::move(children));
 }
 

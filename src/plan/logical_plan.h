@@ -7,6 +7,7 @@
 #include "plan/nodes/distinct.h"
 #include "plan/nodes/filter_node.h"
 #include "plan/nodes/group_by_node.h"
+#include "plan/nodes/join_node.h"
 #include "plan/nodes/limit_node.h"
 #include "plan/nodes/project_node.h"
 #include "plan/nodes/repartition_node.h"

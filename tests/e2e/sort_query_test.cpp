@@ -34,8 +34,9 @@ Table make_table(int64_t n, uint32_t seed) {
   for (int64_t i = 0; i < n; ++i) {
     const uint64_t r = rng();
     a.push_back(r % 9 == 0 ? std::nullopt : std::optional<int64_t>((r >> 8) % 40));
-    s.push_back(r % 11 == 0 ? std::nullopt
-                            : std::optional<std::string>(std::string(1, char('a' + (r >> 16) % 5))));
+    s.push_back(r % 11 == 0
+                    ? std::nullopt
+                    : std::optional<std::string>(std::string(1, char('a' + (r >> 16) % 5))));
     f.push_back(r % 17 == 0 ? std::nan("") : static_cast<double>((r >> 24) % 100) - 50.0);
     id.push_back(i);
   }
@@ -54,7 +55,8 @@ std::vector<int64_t> reference_order(const Table& t) {
     return a.is_null(i) ? std::make_tuple(0, int64_t{0}) : std::make_tuple(1, -a.value<int64_t>(i));
   };
   auto key_s = [&](int64_t i) {  // ascending, nulls last
-    return s.is_null(i) ? std::make_tuple(1, std::string()) : std::make_tuple(0, s.value<std::string>(i));
+    return s.is_null(i) ? std::make_tuple(1, std::string())
+                        : std::make_tuple(0, s.value<std::string>(i));
   };
   std::stable_sort(idx.begin(), idx.end(), [&](int64_t x, int64_t y) {
     if (key_a(x) != key_a(y)) return key_a(x) < key_a(y);
@@ -63,9 +65,7 @@ std::vector<int64_t> reference_order(const Table& t) {
   return idx;
 }
 
-std::vector<SortKey> keys() {
-  return {SortKey{col("a"), true, true}, SortKey{col("s")}};
-}
+std::vector<SortKey> keys() { return {SortKey{col("a"), true, true}, SortKey{col("s")}}; }
 
 }  // namespace
 
@@ -131,8 +131,8 @@ INSTANTIATE_TEST_SUITE_P(Threads, SortThreads, testing::Values(1, 2, 4));
 
 TEST(Sort, FloatsNaNAboveNumbersAndExpressionsAsKeys) {
   Table t = make_table(1000, 3);
-  Table got = from_table(t, 3).sort({SortKey{col("f")}, SortKey{col("id") % lit(int64_t{7})}})
-                  .collect();
+  Table got =
+      from_table(t, 3).sort({SortKey{col("f")}, SortKey{col("id") % lit(int64_t{7})}}).collect();
   const Column f = got.column("f");
   bool seen_nan = false;
   for (int64_t r = 0; r < got.num_rows(); ++r) {

@@ -33,13 +33,14 @@ TEST(TopKRewrite, LimitBelowSortIsNotMoved) {
 }
 
 TEST(ColumnPruning, BelowAGroupByOnlyKeysAndAggregateInputsAreRead) {
-  NodePtr wide = PlanBuilder(abc())
-                     .project({col("a"), col("b"), col("c"), (col("a") * lit(int64_t{2})).alias("d")})
-                     .build();
+  NodePtr wide =
+      PlanBuilder(abc())
+          .project({col("a"), col("b"), col("c"), (col("a") * lit(int64_t{2})).alias("d")})
+          .build();
   NodePtr plan = make_group_by(wide, {node(col("b"))}, {node(col("a").sum())});
   NodePtr out = prune_columns(plan);
-  EXPECT_EQ(lines(out), (std::vector<std::string>{"GroupBy [b] a.sum() AS a", "Project a, b",
-                                                  "TestSource"}));
+  EXPECT_EQ(lines(out),
+            (std::vector<std::string>{"GroupBy [b] a.sum() AS a", "Project a, b", "TestSource"}));
 }
 
 TEST(ColumnPruning, BelowASortTheKeysStay) {

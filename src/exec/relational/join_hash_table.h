@@ -1,0 +1,58 @@
+// The build side of a hash join, shared by the join's three physical parts: the build sink
+// fills it once, the probe operator reads it from every pipeline thread, and (for right and
+// full joins) the tail sink emits the build rows nothing matched.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ember/batch.h"
+#include "exec/relational/key_encoder.h"
+
+namespace ember {
+
+/// Build rows and an index from encoded key to rows. Written once by build() on the driver
+/// thread before the probe pipeline starts; after that only match flags change (atomically),
+/// so probes from many threads need no lock.
+class JoinHashTable {
+ public:
+  /// `key_indices`: the key columns' positions in the build rows.
+  explicit JoinHashTable(std::vector<int> key_indices) : key_indices_(std::move(key_indices)) {}
+
+  /// Takes the build side's rows (in partition order) and indexes them; null keys are left out
+  /// of the index (they never match). Replaces what an earlier run built.
+  void build(Batch rows);
+  const Batch& rows() const { return rows_; }
+
+  /// Calls `f(row)` for each build row whose key equals `key`, in build order.
+  template <class F>
+  void for_each_match(std::string_view key, F&& f) const {
+    auto it = head_.find(key);
+    if (it == head_.end()) return;
+    for (int64_t r = it->second; r >= 0; r = next_[static_cast<size_t>(r)]) f(r);
+  }
+  /// Records that build row `row` matched (any thread).
+  void mark_matched(int64_t row) const {
+    matched_[static_cast<size_t>(row)].store(1, std::memory_order_relaxed);
+  }
+  /// The build rows nothing matched, in build order. After the probe pipeline ended.
+  std::vector<int64_t> unmatched_rows() const;
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return hash_key(s); }
+  };
+  std::vector<int> key_indices_;
+  Batch rows_;
+  EncodedKeys keys_;  ///< the index's keys point into these bytes
+  std::unordered_map<std::string_view, int64_t, Hash> head_;  ///< key -> first row
+  std::vector<int64_t> next_;                                  ///< row -> next row, or -1
+  std::unique_ptr<std::atomic<uint8_t>[]> matched_;
+};
+
+}  // namespace ember

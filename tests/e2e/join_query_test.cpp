@@ -31,8 +31,9 @@ Table side(int64_t n, uint32_t seed, const std::string& payload) {
     const uint64_t r = rng();
     k1.push_back(r % 11 == 0 ? std::nullopt
                              : std::optional<int64_t>((r >> 8) % 3 == 0 ? 0 : (r >> 12) % 40));
-    k2.push_back(r % 13 == 0 ? std::nullopt
-                             : std::optional<std::string>(std::string(1, char('a' + (r >> 20) % 2))));
+    k2.push_back(r % 13 == 0
+                     ? std::nullopt
+                     : std::optional<std::string>(std::string(1, char('a' + (r >> 20) % 2))));
     v.push_back(i);
     x.push_back(static_cast<int64_t>(seed) * 1000000 + i);
   }
@@ -68,7 +69,8 @@ std::vector<std::string> reference(const Table& l, const Table& r, JoinType type
   std::vector<std::string> out;
   std::vector<bool> right_matched(static_cast<size_t>(r.num_rows()), false);
   for (int64_t i = 0; i < l.num_rows(); ++i) {
-    const std::string left = cell(lk1, i) + "|" + cell(lk2, i) + "|" + cell(lv, i) + "|" + cell(lx, i) + "|";
+    const std::string left =
+        cell(lk1, i) + "|" + cell(lk2, i) + "|" + cell(lv, i) + "|" + cell(lx, i) + "|";
     bool any = false;
     for (int64_t j = 0; j < r.num_rows(); ++j) {
       if (!eq(i, j)) continue;
@@ -79,7 +81,8 @@ std::vector<std::string> reference(const Table& l, const Table& r, JoinType type
     }
     if (type == JoinType::Semi && any) out.push_back(left);
     if (type == JoinType::Anti && !any) out.push_back(left);
-    if ((type == JoinType::Left || type == JoinType::Full) && !any) out.push_back(left + "null|null|");
+    if ((type == JoinType::Left || type == JoinType::Full) && !any)
+      out.push_back(left + "null|null|");
   }
   if (type == JoinType::Right || type == JoinType::Full) {
     for (int64_t j = 0; j < r.num_rows(); ++j)
@@ -115,19 +118,19 @@ TEST_P(JoinTypes, MatchesNestedLoopJoinAsMultiset) {
   EXPECT_EQ(rows_of(got), want);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    All, JoinTypes,
-    testing::Values(JoinCase{JoinType::Inner, 1}, JoinCase{JoinType::Inner, 2},
-                    JoinCase{JoinType::Inner, 4}, JoinCase{JoinType::Left, 1},
-                    JoinCase{JoinType::Left, 4}, JoinCase{JoinType::Right, 1},
-                    JoinCase{JoinType::Right, 2}, JoinCase{JoinType::Full, 1},
-                    JoinCase{JoinType::Full, 4}, JoinCase{JoinType::Semi, 2},
-                    JoinCase{JoinType::Anti, 1}, JoinCase{JoinType::Anti, 4}));
+INSTANTIATE_TEST_SUITE_P(All, JoinTypes,
+                         testing::Values(JoinCase{JoinType::Inner, 1}, JoinCase{JoinType::Inner, 2},
+                                         JoinCase{JoinType::Inner, 4}, JoinCase{JoinType::Left, 1},
+                                         JoinCase{JoinType::Left, 4}, JoinCase{JoinType::Right, 1},
+                                         JoinCase{JoinType::Right, 2}, JoinCase{JoinType::Full, 1},
+                                         JoinCase{JoinType::Full, 4}, JoinCase{JoinType::Semi, 2},
+                                         JoinCase{JoinType::Anti, 1}, JoinCase{JoinType::Anti, 4}));
 
 TEST(Join, ProbeOrderIsKeptAndThenGroupBy) {
   // Inner join keeps the left side's order; a group-by on the result sums correctly.
-  Table dim = Table::from_columns({{"k", Column::from(std::vector<int64_t>{0, 1, 2})},
-                                   {"name", Column::from(std::vector<std::string>{"a", "b", "c"})}});
+  Table dim =
+      Table::from_columns({{"k", Column::from(std::vector<int64_t>{0, 1, 2})},
+                           {"name", Column::from(std::vector<std::string>{"a", "b", "c"})}});
   Table got = range(1000, 4)
                   .with_column("k", col("id") % lit(int64_t{4}))
                   .join(from_table(dim), {"k"})

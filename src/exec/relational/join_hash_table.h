@@ -51,7 +51,7 @@ class JoinHashTable {
   Batch rows_;
   EncodedKeys keys_;  ///< the index's keys point into these bytes
   std::unordered_map<std::string_view, int64_t, Hash> head_;  ///< key -> first row
-  std::vector<int64_t> next_;                                  ///< row -> next row, or -1
+  std::vector<int64_t> next_;                                 ///< row -> next row, or -1
   std::unique_ptr<std::atomic<uint8_t>[]> matched_;
 };
 

@@ -61,12 +61,13 @@ NodePtr make_join(NodePtr left, NodePtr right, std::vector<std::string> on, Join
     if (!keys.insert(k).second) throw InvalidArgument("join: key '" + k + "' is named twice");
     const int l = left->schema.index_of(k), r = right->schema.index_of(k);
     if (l < 0)
-      throw InvalidArgument("join: key '" + k + "' is not a column of the left side; columns are: " +
-                            left->schema.to_string());
+      throw InvalidArgument(
+          "join: key '" + k +
+          "' is not a column of the left side; columns are: " + left->schema.to_string());
     if (r < 0)
-      throw InvalidArgument("join: key '" + k +
-                            "' is not a column of the right side; columns are: " +
-                            right->schema.to_string());
+      throw InvalidArgument(
+          "join: key '" + k +
+          "' is not a column of the right side; columns are: " + right->schema.to_string());
     const DataType lt = left->schema.field(l).type, rt = right->schema.field(r).type;
     if (lt != rt)
       throw TypeError("join: key columns differ in type: left '" + k + "' is " + lt.to_string() +

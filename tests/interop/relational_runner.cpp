@@ -42,7 +42,8 @@ void write_inputs(const std::string& dir) {
 
 CsvOptions fact_schema() {
   CsvOptions o;
-  o.schema = Schema({{"id", int64()}, {"k", int64()}, {"s", utf8()}, {"v", float64()}, {"w", int64()}});
+  o.schema =
+      Schema({{"id", int64()}, {"k", int64()}, {"s", utf8()}, {"v", float64()}, {"w", int64()}});
   return o;
 }
 
@@ -65,13 +66,12 @@ int main(int argc, char** argv) {
   DataFrame fact = read_csv(dir + "/fact.csv", fact_schema()).repartition(5);
   DataFrame dim = read_csv(dir + "/dim.csv", dim_schema()).repartition(3);
   std::vector<std::pair<std::string, DataFrame>> queries = {
-      {"group_by", fact.group_by({col("k"), col("s")})
-                       .agg({col("v").sum().alias("sum_v"), col("v").count().alias("n_v"),
-                             col("v").min().alias("min_v"), col("v").max().alias("max_v"),
-                             col("v").mean().alias("mean_v"),
-                             col("w").count_distinct().alias("nd_w"),
-                             col("w").first().alias("first_w"),
-                             lit(int64_t{1}).count().alias("rows")})},
+      {"group_by",
+       fact.group_by({col("k"), col("s")})
+           .agg({col("v").sum().alias("sum_v"), col("v").count().alias("n_v"),
+                 col("v").min().alias("min_v"), col("v").max().alias("max_v"),
+                 col("v").mean().alias("mean_v"), col("w").count_distinct().alias("nd_w"),
+                 col("w").first().alias("first_w"), lit(int64_t{1}).count().alias("rows")})},
       {"sort", fact.sort({SortKey{col("k"), true, true}, SortKey{col("s")}, SortKey{col("id")}})
                    .repartition(1)},
       {"top_k", fact.top_k(100, {SortKey{col("v"), true}, SortKey{col("id")}}).repartition(1)},

@@ -21,7 +21,9 @@ struct Doubler {
   }
 };
 
-Udf doubler() { return Udf::cls<Doubler>("doubler").returns(int64()).batch_size(100).concurrency(2); }
+Udf doubler() {
+  return Udf::cls<Doubler>("doubler").returns(int64()).batch_size(100).concurrency(2);
+}
 
 RunOptions two_threads() {
   RunOptions o;
@@ -55,7 +57,9 @@ TEST(RelationalUdf, InAGroupByKeyAndAnAggregateArgument) {
     EXPECT_EQ(r.table.column("m").value<int64_t>(m), m);
     EXPECT_EQ(r.table.column("total").value<int64_t>(m), want);
   }
-  EXPECT_NE(range(10).group_by({doubler()(col("id")).alias("d")}).agg({col("id").count()})
+  EXPECT_NE(range(10)
+                .group_by({doubler()(col("id")).alias("d")})
+                .agg({col("id").count()})
                 .explain()
                 .find("ActorPoolProject"),
             std::string::npos);
@@ -69,17 +73,35 @@ TEST(RelationalUdf, OnEitherSideOfAJoinAndAsASortKey) {
   EXPECT_EQ(r.table.num_rows(), 250);  // ids 0, 2, ..., 498 double to multiples of 4
 
   DataFrame right_udf = range(300, 3).with_column("k", doubler()(col("id"))).select({col("k")});
-  QueryResult r2 = range(500, 4).with_column("k", col("id") * lit(int64_t{4}))
+  QueryResult r2 = range(500, 4)
+                       .with_column("k", col("id") * lit(int64_t{4}))
                        .join(right_udf, {"k"}, JoinType::Semi)
                        .execute(two_threads());
   expect_once_per_actor(r2);
   EXPECT_EQ(r2.table.num_rows(), 150);  // 4 * id < 600
 
-  QueryResult r3 = range(200, 3)
-                       .sort({SortKey{doubler()(col("id")), true}})
-                       .execute(two_threads());
+  QueryResult r3 = range(200, 3).sort({SortKey{doubler()(col("id")), true}}).execute(two_threads());
   expect_once_per_actor(r3);
   ASSERT_EQ(r3.table.num_rows(), 200);
   EXPECT_EQ(r3.table.schema().to_string(), "id: int64");
   EXPECT_EQ(r3.table.column("id").value<int64_t>(0), 199);
+}
+
+TEST(RelationalUdf, RunsOnlyOnTheRowsASemiJoinKeeps) {
+  DataFrame wanted =
+      range(10, 1).with_column("k", col("id") * lit(int64_t{100})).select({col("k")});
+  DataFrame q = range(5000, 4)
+                    .with_column("k", col("id"))
+                    .with_column("score", doubler()(col("id")))
+                    .join(wanted, {"k"}, JoinType::Semi)
+                    .where(col("score") > lit(int64_t{100}));
+  QueryResult r = q.execute(two_threads());
+  expect_once_per_actor(r);
+  EXPECT_EQ(r.stats.udfs[0].rows, 10);  // the pool runs after the join, on its 10 rows
+  ASSERT_EQ(r.table.num_rows(), 9);
+  EXPECT_EQ(r.table.column("score").value<int64_t>(0), 200);
+  const std::string plan = q.explain();
+  EXPECT_LT(plan.find("ActorPoolProject", plan.find("== Optimized plan ==")),
+            plan.find("HashJoin semi", plan.find("== Optimized plan ==")))
+      << plan;
 }

@@ -33,7 +33,10 @@ std::string JoinNode::describe() const {
 }
 
 NodePtr JoinNode::with_children(std::vector<NodePtr> children) const {
-  return make_join(std::move(children.at(0)), std::move(children.at(1)), on, type);
+  // Keep the output names this join gave: pruning a side must not rename the other's columns.
+  std::map<std::string, std::string> names;
+  for (const auto& [output, input] : right_columns) names[input] = output;
+  return make_join(std::move(children.at(0)), std::move(children.at(1)), on, type, names);
 }
 
 ColumnSet JoinNode::required_input(const ColumnSet& required) const {
@@ -54,7 +57,8 @@ ColumnSet JoinNode::required_input_of(size_t child, const ColumnSet& required) c
   return out;
 }
 
-NodePtr make_join(NodePtr left, NodePtr right, std::vector<std::string> on, JoinType type) {
+NodePtr make_join(NodePtr left, NodePtr right, std::vector<std::string> on, JoinType type,
+                  const std::map<std::string, std::string>& names) {
   if (on.empty()) throw InvalidArgument("join needs at least one key column in `on`");
   std::set<std::string> keys;
   for (const auto& k : on) {
@@ -83,7 +87,8 @@ NodePtr make_join(NodePtr left, NodePtr right, std::vector<std::string> on, Join
     for (const Field& f : fields) taken.insert(f.name);
     for (const Field& f : right->schema.fields()) {
       if (keys.count(f.name)) continue;
-      std::string name = f.name;
+      auto given = names.find(f.name);
+      std::string name = given != names.end() ? given->second : f.name;
       while (taken.count(name)) name += "_right";
       taken.insert(name);
       n->right_columns[name] = f.name;

@@ -30,8 +30,10 @@ struct JoinNode final : LogicalNode {
 
 /// InvalidArgument for no keys or a key missing on a side; TypeError naming both columns for
 /// keys of different types. Right columns whose names clash with a left column get the
-/// suffix "_right" (again, until unique).
-NodePtr make_join(NodePtr left, NodePtr right, std::vector<std::string> on, JoinType type);
+/// suffix "_right" (again, until unique); `names` (right input name -> output name) fixes the
+/// names of a join being rebuilt.
+NodePtr make_join(NodePtr left, NodePtr right, std::vector<std::string> on, JoinType type,
+                  const std::map<std::string, std::string>& names = {});
 
 /// "inner", "left", ... for explain().
 const char* join_type_name(JoinType type);

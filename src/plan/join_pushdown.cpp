@@ -44,14 +44,15 @@ ExprPtr renamed(const ExprPtr& e, const std::map<std::string, std::string>& name
 
 NodePtr filtered(NodePtr input, const std::vector<ExprPtr>& parts) {
   if (parts.empty()) return input;
-  return push_filters_into_joins(push_down_filters(make_filter(std::move(input), conjunction(parts))));
+  return push_filters_into_joins(
+      push_down_filters(make_filter(std::move(input), conjunction(parts))));
 }
 
 /// The filter `f` over join `j`, with what it can routed below the join; null if nothing moves.
 NodePtr route(const FilterNode& f, const JoinNode& j) {
   const JoinType t = j.type;
-  const bool to_left = t == JoinType::Inner || t == JoinType::Left || t == JoinType::Semi ||
-                       t == JoinType::Anti;
+  const bool to_left =
+      t == JoinType::Inner || t == JoinType::Left || t == JoinType::Semi || t == JoinType::Anti;
   const bool to_right = t == JoinType::Inner || t == JoinType::Right;
   std::map<std::string, std::string> left_names, right_names = j.right_columns;
   for (const Field& fld : j.left().schema.fields()) left_names[fld.name] = fld.name;
@@ -95,7 +96,8 @@ bool passes_keys(const ProjectNode& project, const std::vector<std::string>& key
 /// True when a pool lies below `n` through projections and filters only.
 bool has_pool_below(const LogicalNode& n) {
   if (dynamic_cast<const ActorPoolProjectNode*>(&n)) return true;
-  const bool see_through = dynamic_cast<const ProjectNode*>(&n) || dynamic_cast<const FilterNode*>(&n);
+  const bool see_through =
+      dynamic_cast<const ProjectNode*>(&n) || dynamic_cast<const FilterNode*>(&n);
   return see_through && has_pool_below(n.child());
 }
 

@@ -5,11 +5,11 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "exec/relational/grouped_aggregate.h"
 #include "exec/relational/key_encoder.h"
+#include "exec/relational/key_index.h"
 
 namespace ember {
 
@@ -31,31 +31,24 @@ class GroupTable {
   /// Makes sure the empty key is a group (a global aggregate over no rows still has one row).
   void ensure_empty_key();
 
-  size_t size() const { return keys_.size(); }
+  size_t size() const { return hashes_.size(); }
   /// Group g's encoded key and its hash.
-  std::string_view key(size_t g) const { return *keys_[g]; }
+  std::string_view key(size_t g) const {
+    return std::string_view(arena_.data() + key_start_[g],
+                            static_cast<size_t>(key_start_[g + 1] - key_start_[g]));
+  }
   uint64_t hash(size_t g) const { return hashes_[g]; }
   const std::vector<GroupedAggregate>& aggregates() const { return aggregates_; }
-  /// Bytes held, roughly (keys and table overhead).
-  int64_t bytes() const { return bytes_; }
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return hash_key(s); }
-  };
-  struct Eq {
-    using is_transparent = void;
-    bool operator()(std::string_view a, std::string_view b) const { return a == b; }
-  };
   uint32_t group_of(std::string_view key, uint64_t hash);
 
-  std::unordered_map<std::string, uint32_t, Hash, Eq> index_;
-  std::vector<const std::string*> keys_;  ///< into index_'s nodes, which never move
-  std::vector<uint64_t> hashes_;
+  KeyIndex index_;                     ///< key -> group
+  std::string arena_;                  ///< every group's key, one after the other
+  std::vector<int64_t> key_start_{0};  ///< group g's key: arena_[key_start_[g], [g + 1])
+  std::vector<uint64_t> hashes_;       ///< per group
   std::vector<GroupedAggregate> aggregates_;
   std::vector<uint32_t> scratch_;  ///< group numbers of the batch being added
-  int64_t bytes_ = 0;
 };
 
 template <class Keep>
@@ -63,7 +56,7 @@ void GroupTable::merge(const GroupTable& later, Keep keep) {
   std::vector<uint32_t> into(later.size(), GroupedAggregate::kSkip);
   for (size_t g = 0; g < later.size(); ++g)
     if (keep(later.hashes_[g])) into[g] = group_of(later.key(g), later.hashes_[g]);
-  for (auto& a : aggregates_) a.resize(keys_.size());
+  for (auto& a : aggregates_) a.resize(size());
   for (size_t a = 0; a < aggregates_.size(); ++a) aggregates_[a].merge(later.aggregates_[a], into);
 }
 

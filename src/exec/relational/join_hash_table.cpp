@@ -1,5 +1,5 @@
-// Building the join index: rows chained per key, inserted back to front so chains run in
-// build order.
+// Building the join index: the first row of each key in the index, the others chained behind
+// it in build order.
 #include "exec/relational/join_hash_table.h"
 
 namespace ember {
@@ -10,16 +10,21 @@ void JoinHashTable::build(Batch rows) {
   std::vector<Column> keys;
   for (int k : key_indices_) keys.push_back(rows_.column(k));
   encode_keys(keys, n, keys_);
-  head_.clear();
-  head_.reserve(static_cast<size_t>(n));
+  index_ = KeyIndex();
+  index_.reserve(static_cast<size_t>(n));
   next_.assign(static_cast<size_t>(n), -1);
-  for (int64_t r = n - 1; r >= 0; --r) {
-    if (keys_.any_null[static_cast<size_t>(r)]) continue;
-    auto [it, inserted] = head_.try_emplace(keys_.row(r), r);
-    if (!inserted) {
-      next_[static_cast<size_t>(r)] = it->second;
-      it->second = r;
+  std::vector<int64_t> last(static_cast<size_t>(n), -1);  ///< per first row: its chain's end
+  for (int64_t r = 0; r < n; ++r) {
+    if (keys_.any_null[static_cast<size_t>(r)]) continue;  // a null key never matches
+    std::string_view key = keys_.row(r);
+    const int64_t head = index_.find_or_insert(
+        hash_key(key), [&](int64_t o) { return keys_.row(o) == key; }, r);
+    if (head == r) {
+      last[static_cast<size_t>(r)] = r;
+      continue;
     }
+    next_[static_cast<size_t>(last[static_cast<size_t>(head)])] = r;
+    last[static_cast<size_t>(head)] = r;
   }
   matched_ = std::make_unique<std::atomic<uint8_t>[]>(static_cast<size_t>(n));
   for (int64_t r = 0; r < n; ++r) matched_[static_cast<size_t>(r)].store(0);

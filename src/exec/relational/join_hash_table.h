@@ -7,11 +7,11 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "ember/batch.h"
 #include "exec/relational/key_encoder.h"
+#include "exec/relational/key_index.h"
 
 namespace ember {
 
@@ -31,9 +31,8 @@ class JoinHashTable {
   /// Calls `f(row)` for each build row whose key equals `key`, in build order.
   template <class F>
   void for_each_match(std::string_view key, F&& f) const {
-    auto it = head_.find(key);
-    if (it == head_.end()) return;
-    for (int64_t r = it->second; r >= 0; r = next_[static_cast<size_t>(r)]) f(r);
+    const int64_t head = index_.find(hash_key(key), [&](int64_t r) { return keys_.row(r) == key; });
+    for (int64_t r = head; r >= 0; r = next_[static_cast<size_t>(r)]) f(r);
   }
   /// Records that build row `row` matched (any thread).
   void mark_matched(int64_t row) const {
@@ -43,15 +42,11 @@ class JoinHashTable {
   std::vector<int64_t> unmatched_rows() const;
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return hash_key(s); }
-  };
   std::vector<int> key_indices_;
   Batch rows_;
-  EncodedKeys keys_;  ///< the index's keys point into these bytes
-  std::unordered_map<std::string_view, int64_t, Hash> head_;  ///< key -> first row
-  std::vector<int64_t> next_;                                 ///< row -> next row, or -1
+  EncodedKeys keys_;           ///< row r's key: keys_.row(r)
+  KeyIndex index_;             ///< key -> its first row
+  std::vector<int64_t> next_;  ///< row -> the next row with its key, or -1
   std::unique_ptr<std::atomic<uint8_t>[]> matched_;
 };
 

@@ -55,9 +55,18 @@ int compare_rows(const std::vector<Column>& a, int64_t i, const std::vector<Colu
 }
 
 std::vector<int64_t> sorted_rows(const std::vector<Column>& keys, int64_t rows,
-                                 const std::vector<KeyOrder>& order) {
+                                 const std::vector<KeyOrder>& order, int64_t limit) {
   std::vector<int64_t> idx(static_cast<size_t>(rows));
   std::iota(idx.begin(), idx.end(), int64_t{0});
+  if (limit >= 0 && limit < rows) {
+    // Ties broken by row number: the same rows a stable sort would put first.
+    std::partial_sort(idx.begin(), idx.begin() + limit, idx.end(), [&](int64_t x, int64_t y) {
+      const int c = compare_rows(keys, x, keys, y, order);
+      return c != 0 ? c < 0 : x < y;
+    });
+    idx.resize(static_cast<size_t>(limit));
+    return idx;
+  }
   if (keys.size() == 1 && keys[0].type().id() == TypeId::Int64 && keys[0].null_count() == 0) {
     // The common case: no per-comparison dispatch.
     const int64_t* v = keys[0].values<int64_t>();

@@ -19,7 +19,8 @@ int compare_rows(const std::vector<Column>& a, int64_t i, const std::vector<Colu
                  const std::vector<KeyOrder>& order);
 
 /// The row numbers of `keys` (equal lengths, `rows` rows) in key order; ties keep input order.
+/// Only the first `limit` of them when `limit` >= 0 (a partial sort: O(rows log limit)).
 std::vector<int64_t> sorted_rows(const std::vector<Column>& keys, int64_t rows,
-                                 const std::vector<KeyOrder>& order);
+                                 const std::vector<KeyOrder>& order, int64_t limit = -1);
 
 }  // namespace ember

@@ -42,8 +42,10 @@ Table fact_table(int64_t rows, int64_t dim_rows) {
 
 Table dim_table(int64_t rows) {
   std::vector<int64_t> dk(static_cast<size_t>(rows)), grp(dk.size());
-  for (int64_t i = 0; i < rows; ++i) dk[static_cast<size_t>(i)] = i, grp[static_cast<size_t>(i)] = i % 50;
-  return Table::from_columns({{"dk", Column::from(std::move(dk))}, {"grp", Column::from(std::move(grp))}});
+  for (int64_t i = 0; i < rows; ++i)
+    dk[static_cast<size_t>(i)] = i, grp[static_cast<size_t>(i)] = i % 50;
+  return Table::from_columns(
+      {{"dk", Column::from(std::move(dk))}, {"grp", Column::from(std::move(grp))}});
 }
 
 double median_seconds(int repeat, const std::function<void()>& run) {
@@ -68,7 +70,8 @@ int main(int argc, char** argv) {
   RunOptions o;
   o.threads = threads;
   // One partition per 1M rows, as a scan of a large file would give.
-  DataFrame fact = from_table(fact_table(rows, dim_rows), static_cast<int>(std::max<int64_t>(1, rows / 1'000'000)));
+  DataFrame fact = from_table(fact_table(rows, dim_rows),
+                              static_cast<int>(std::max<int64_t>(1, rows / 1'000'000)));
   DataFrame dim = from_table(dim_table(dim_rows), 1);
 
   struct Query {
@@ -79,7 +82,8 @@ int main(int argc, char** argv) {
       {"group_by_2keys_3aggs", fact.group_by({col("k1"), col("k2")})
                                    .agg({col("v").sum().alias("s"), col("v").count().alias("n"),
                                          col("w").max().alias("m")})},
-      {"join_then_group_by", fact.join(dim, {"dk"}).group_by({col("grp")}).agg({col("v").sum().alias("s")})},
+      {"join_then_group_by",
+       fact.join(dim, {"dk"}).group_by({col("grp")}).agg({col("v").sum().alias("s")})},
       {"sort", fact.sort({SortKey{col("v"), true}, SortKey{col("id")}})},
       {"top_100", fact.top_k(100, {SortKey{col("v"), true}, SortKey{col("id")}})},
   };
@@ -88,12 +92,15 @@ int main(int argc, char** argv) {
     const double secs = median_seconds(repeat, [&] { result = q.df.collect(o); });
     // A check both systems compute: rows, and the first column's value at the first and last row.
     const Column first = result.column(result.schema().field(0).name);
-    std::printf("{\"system\": \"ember\", \"query\": \"%s\", \"seconds\": %.4f, \"check\": \"%lld:%s:%s\"}\n",
-                q.name, secs, static_cast<long long>(result.num_rows()),
-                to_string(first.get(0)).c_str(), to_string(first.get(result.num_rows() - 1)).c_str());
+    std::printf(
+        "{\"system\": \"ember\", \"query\": \"%s\", \"seconds\": %.4f, \"check\": "
+        "\"%lld:%s:%s\"}\n",
+        q.name, secs, static_cast<long long>(result.num_rows()), to_string(first.get(0)).c_str(),
+        to_string(first.get(result.num_rows() - 1)).c_str());
   }
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  std::printf("{\"system\": \"ember\", \"peak_rss_mb\": %.0f}\n", static_cast<double>(usage.ru_maxrss) / 1024.0);
+  std::printf("{\"system\": \"ember\", \"peak_rss_mb\": %.0f}\n",
+              static_cast<double>(usage.ru_maxrss) / 1024.0);
   return 0;
 }

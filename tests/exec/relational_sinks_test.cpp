@@ -74,10 +74,12 @@ TEST(JoinSinks, BuildProbeAndTailOfAFullJoin) {
   auto table = std::make_shared<JoinHashTable>(std::vector<int>{0});
   JoinBuildSink build(table, right);
   auto g = build.global_state(2);
-  feed(build, *g, 1, {Batch(right, {Column::from(std::vector<std::optional<int64_t>>{2, std::nullopt}),
-                                    Column::from(std::vector<int64_t>{21, 22})})});
-  feed(build, *g, 0, {Batch(right, {Column::from(std::vector<int64_t>{1, 1}),
-                                    Column::from(std::vector<int64_t>{11, 12})})});
+  feed(build, *g, 1,
+       {Batch(right, {Column::from(std::vector<std::optional<int64_t>>{2, std::nullopt}),
+                      Column::from(std::vector<int64_t>{21, 22})})});
+  feed(build, *g, 0,
+       {Batch(right, {Column::from(std::vector<int64_t>{1, 1}),
+                      Column::from(std::vector<int64_t>{11, 12})})});
   build.finalize(*g);
 
   JoinLayout layout;
@@ -88,8 +90,9 @@ TEST(JoinSinks, BuildProbeAndTailOfAFullJoin) {
   layout.left_columns = 2;
   layout.right_columns = {1};
   JoinProbeOperator probe(table, layout);
-  Batch out = probe.execute(Batch(left, {Column::from(std::vector<std::optional<int64_t>>{1, 3, std::nullopt}),
-                                         Column::from(std::vector<int64_t>{100, 300, 400})}));
+  Batch out = probe.execute(
+      Batch(left, {Column::from(std::vector<std::optional<int64_t>>{1, 3, std::nullopt}),
+                   Column::from(std::vector<int64_t>{100, 300, 400})}));
   // Left row k=1 matches both right rows, in build (partition) order; 3 and null match none.
   ASSERT_EQ(out.num_rows(), 4);
   EXPECT_EQ(out.column(2).get(0), Value(int64_t{11}));

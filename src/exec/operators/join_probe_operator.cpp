@@ -10,26 +10,30 @@ Batch JoinProbeOperator::execute(const Batch& input) const {
   const int64_t n = input.num_rows();
   std::vector<Column> keys;
   for (int k : layout_.left_keys) keys.push_back(input.column(k));
+  // One int64 key: look values up as they are; otherwise encode every row's keys.
+  const bool ints = table_->int_keyed() && keys[0].type().id() == TypeId::Int64;
   EncodedKeys enc;
-  encode_keys(keys, n, enc);
+  if (!ints) encode_keys(keys, n, enc);
+  auto matches = [&](int64_t i, auto&& f) {
+    if (ints) {
+      if (!keys[0].is_null(i)) table_->for_each_int_match(keys[0].values<int64_t>()[i], f);
+    } else if (!enc.any_null[static_cast<size_t>(i)]) {  // a null key never matches
+      table_->for_each_match(enc.row(i), f);
+    }
+  };
 
   const bool keep_unmatched = type == JoinType::Left || type == JoinType::Full;
   const bool mark = type == JoinType::Right || type == JoinType::Full;
   std::vector<int64_t> left, right;
   for (int64_t i = 0; i < n; ++i) {
     bool any = false;
-    if (!enc.any_null[static_cast<size_t>(i)]) {  // a null key never matches
-      table_->for_each_match(enc.row(i), [&](int64_t r) {
-        if (type == JoinType::Semi || type == JoinType::Anti) {
-          any = true;
-          return;
-        }
-        any = true;
-        left.push_back(i);
-        right.push_back(r);
-        if (mark) table_->mark_matched(r);
-      });
-    }
+    matches(i, [&](int64_t r) {
+      any = true;
+      if (type == JoinType::Semi || type == JoinType::Anti) return;
+      left.push_back(i);
+      right.push_back(r);
+      if (mark) table_->mark_matched(r);
+    });
     if ((type == JoinType::Semi && any) || (type == JoinType::Anti && !any) ||
         (keep_unmatched && !any)) {
       left.push_back(i);

@@ -34,6 +34,14 @@ class JoinHashTable {
     const int64_t head = index_.find(hash_key(key), [&](int64_t r) { return keys_.row(r) == key; });
     for (int64_t r = head; r >= 0; r = next_[static_cast<size_t>(r)]) f(r);
   }
+  /// True when the key is one int64 column: probes may then use for_each_int_match.
+  bool int_keyed() const { return int_keys_ != nullptr; }
+  /// for_each_match for the int64 key `key`, without encoding it.
+  template <class F>
+  void for_each_int_match(int64_t key, F&& f) const {
+    const int64_t head = index_.find(hash_int(key), [&](int64_t r) { return int_keys_[r] == key; });
+    for (int64_t r = head; r >= 0; r = next_[static_cast<size_t>(r)]) f(r);
+  }
   /// Records that build row `row` matched (any thread).
   void mark_matched(int64_t row) const {
     matched_[static_cast<size_t>(row)].store(1, std::memory_order_relaxed);
@@ -44,9 +52,10 @@ class JoinHashTable {
  private:
   std::vector<int> key_indices_;
   Batch rows_;
-  EncodedKeys keys_;           ///< row r's key: keys_.row(r)
-  KeyIndex index_;             ///< key -> its first row
-  std::vector<int64_t> next_;  ///< row -> the next row with its key, or -1
+  EncodedKeys keys_;                   ///< row r's key: keys_.row(r)
+  KeyIndex index_;                     ///< key -> its first row
+  const int64_t* int_keys_ = nullptr;  ///< the key column's values when int_keyed()
+  std::vector<int64_t> next_;          ///< row -> the next row with its key, or -1
   std::unique_ptr<std::atomic<uint8_t>[]> matched_;
 };
 

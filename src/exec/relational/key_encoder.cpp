@@ -140,14 +140,22 @@ std::vector<Column> decode_keys(const std::vector<std::string_view>& rows,
   return out;
 }
 
-uint64_t hash_key(std::string_view key) {
-  uint64_t h = std::hash<std::string_view>()(key);
-  // std::hash may be weak in its high bits: mix them (splitmix64's finalizer).
+namespace {
+
+/// splitmix64's finalizer: every input bit reaches every output bit.
+uint64_t mix(uint64_t h) {
   h ^= h >> 30;
   h *= 0xbf58476d1ce4e5b9ULL;
   h ^= h >> 27;
   h *= 0x94d049bb133111ebULL;
   return h ^ (h >> 31);
 }
+
+}  // namespace
+
+// std::hash may be weak in its high bits: mix them.
+uint64_t hash_key(std::string_view key) { return mix(std::hash<std::string_view>()(key)); }
+
+uint64_t hash_int(int64_t key) { return mix(static_cast<uint64_t>(key)); }
 
 }  // namespace ember

@@ -35,5 +35,7 @@ std::vector<Column> decode_keys(const std::vector<std::string_view>& rows,
 
 /// A hash of an encoded key, spread over all 64 bits (the high bits pick a hash partition).
 uint64_t hash_key(std::string_view key);
+/// A hash of one int64 key (the fast path of a single non-null int64 key).
+uint64_t hash_int(int64_t key);
 
 }  // namespace ember

@@ -48,9 +48,7 @@ SortedRun RunBuilder::finish(const std::vector<KeyOrder>& order, int64_t limit) 
   }
   Batch all = concat_or_empty(schema_, batches_);
   std::vector<Column> keys = concat_keys(keys_, key_exprs_.size());
-  std::vector<int64_t> idx = sorted_rows(keys, all.num_rows(), order);
-  if (limit >= 0 && static_cast<int64_t>(idx.size()) > limit)
-    idx.resize(static_cast<size_t>(limit));
+  std::vector<int64_t> idx = sorted_rows(keys, all.num_rows(), order, limit);
   run.rows = gather(all, idx);
   for (const Column& k : keys) run.keys.push_back(gather(k, idx));
   batches_.clear();

@@ -104,6 +104,18 @@ TEST(JoinColumnPruning, EachSideSuppliesOnlyWhatIsRead) {
             "      TestSource\n");
 }
 
+TEST(JoinColumnPruning, ASideThatIsASourceIsNarrowedByAProjection) {
+  NodePtr j = join(PlanBuilder(fact()).build(), PlanBuilder(dim()).build(), JoinType::Inner);
+  NodePtr plan = make_project(j, {node(col("label"))});
+  EXPECT_EQ(to_string(*prune_columns(plan)),
+            "Project label\n"
+            "  HashJoin inner on [k] (right side builds)\n"
+            "    Project k\n"
+            "      TestSource\n"
+            "    Project k, label\n"
+            "      TestSource\n");
+}
+
 TEST(PoolPlacement, APoolRunsAfterASemiJoinThatDropsRows) {
   Udf u = test::stateful_udf("embed");
   NodePtr scored = PlanBuilder(fact()).pool(u, {"x"}, "score").build();

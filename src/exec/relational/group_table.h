@@ -38,6 +38,10 @@ class GroupTable {
                             static_cast<size_t>(key_start_[g + 1] - key_start_[g]));
   }
   uint64_t hash(size_t g) const { return hashes_[g]; }
+  /// Roughly the bytes the table holds (keys, index, per-group states), for the memory budget.
+  int64_t estimated_bytes() const {
+    return static_cast<int64_t>(arena_.size() + size() * (40 + 32 * aggregates_.size()));
+  }
   const std::vector<GroupedAggregate>& aggregates() const { return aggregates_; }
 
  private:

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -12,6 +13,7 @@
 #include "exec/relational/column_gather.h"
 #include "exec/relational/group_table.h"
 #include "exec/relational/row_order.h"
+#include "exec/relational/spill_file.h"
 #include "exec/sources/table_source.h"
 #include "expr/evaluate.h"
 #include "expr/expr_text.h"
@@ -24,10 +26,22 @@ namespace {
 
 using Split = std::vector<GroupTable>;  ///< one table per hash partition
 
+/// A partition's rows that came after its table passed its share of the memory budget: the
+/// key and input columns, one file per hash partition (empty while nothing spilled).
+struct Spilled {
+  std::vector<std::unique_ptr<SpillFile>> files;
+  std::vector<DataType> types;  ///< the keys', then the inputs'
+};
+
 struct Partials final : GlobalSinkState {
-  explicit Partials(int num_partitions) : by_partition(static_cast<size_t>(num_partitions)) {}
+  explicit Partials(int num_partitions)
+      : partitions(num_partitions),
+        by_partition(static_cast<size_t>(num_partitions)),
+        spilled(static_cast<size_t>(num_partitions)) {}
+  int partitions;
   std::mutex mu;
   std::vector<std::optional<Split>> by_partition;  ///< guarded by mu
+  std::vector<Spilled> spilled;                    ///< guarded by mu
 };
 
 struct PartitionTable final : LocalSinkState {
@@ -35,6 +49,7 @@ struct PartitionTable final : LocalSinkState {
   int partition;
   GroupTable table;
   EncodedKeys keys;  ///< scratch, reused batch after batch
+  Spilled spilled;
 };
 
 size_t merge_partition_of(uint64_t hash) {
@@ -64,6 +79,44 @@ void parallel_for(size_t n, unsigned threads, Work work) {
   if (error) std::rethrow_exception(error);
 }
 
+/// Opens one spill file per hash partition: from now on the partition's rows go there.
+void start_spilling(Spilled& spilled) {
+  for (int r = 0; r < GroupBySink::kMergePartitions; ++r)
+    spilled.files.push_back(std::make_unique<SpillFile>());
+}
+
+/// Writes a batch's key and input columns to the spill files of their rows' hash partitions.
+void spill_rows(Spilled& spilled, const EncodedKeys& keys, const std::vector<Column>& columns) {
+  if (spilled.types.empty())
+    for (const Column& c : columns) spilled.types.push_back(c.type());
+  std::vector<std::vector<int64_t>> rows(GroupBySink::kMergePartitions);
+  for (int64_t i = 0; i < keys.rows(); ++i)
+    rows[merge_partition_of(hash_key(keys.row(i)))].push_back(i);
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (rows[r].empty()) continue;
+    std::vector<Column> part;
+    for (const Column& c : columns) part.push_back(gather(c, rows[r]));
+    spilled.files[r]->write(part);
+  }
+}
+
+/// The groups of one hash partition's spilled rows, read back and aggregated.
+GroupTable replay(SpillFile& file, const std::vector<DataType>& types, size_t num_keys,
+                  const std::vector<GroupedAggregate>& prototype) {
+  GroupTable table(prototype);
+  EncodedKeys encoded;
+  for (auto& columns : file.read_all(types)) {
+    const int64_t n = columns.empty() ? 0 : columns[0].size();
+    std::vector<Column> keys(columns.begin(),
+                             columns.begin() + static_cast<std::ptrdiff_t>(num_keys));
+    std::vector<Column> inputs(columns.begin() + static_cast<std::ptrdiff_t>(num_keys),
+                               columns.end());
+    encode_keys(keys, n, encoded);
+    table.add(encoded, inputs);
+  }
+  return table;
+}
+
 }  // namespace
 
 GroupBySink::GroupBySink(std::vector<ExprPtr> keys, std::vector<ExprPtr> aggregates,
@@ -86,13 +139,25 @@ std::unique_ptr<LocalSinkState> GroupBySink::local_state(GlobalSinkState&, int p
   return std::make_unique<PartitionTable>(partition, GroupTable(prototype_));
 }
 
-void GroupBySink::sink(GlobalSinkState&, LocalSinkState& local, const Batch& batch) const {
+void GroupBySink::sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const {
   auto& part = local.as<PartitionTable>();
   std::vector<Column> keys, inputs;
   for (const auto& k : keys_) keys.push_back(evaluate(*k, batch));
   for (const auto& in : inputs_) inputs.push_back(evaluate(*in, batch));
   encode_keys(keys, batch.num_rows(), part.keys);
+  if (!part.spilled.files.empty()) {
+    keys.insert(keys.end(), inputs.begin(), inputs.end());
+    spill_rows(part.spilled, part.keys, keys);
+    return;
+  }
   part.table.add(part.keys, inputs);
+  // Past its share of the budget the table stops growing: later rows go to spill files by hash
+  // partition and are aggregated there one hash partition at a time, after the scan.
+  auto& partials = global.as<Partials>();
+  if (!keys_.empty() && partials.memory_budget_bytes > 0 &&
+      part.table.estimated_bytes() >
+          partials.memory_budget_bytes / std::max(1, partials.partitions))
+    start_spilling(part.spilled);
 }
 
 void GroupBySink::combine(GlobalSinkState& global, LocalSinkState& local) const {
@@ -106,6 +171,7 @@ void GroupBySink::combine(GlobalSinkState& global, LocalSinkState& local) const 
   auto& partials = global.as<Partials>();
   std::lock_guard<std::mutex> lock(partials.mu);
   partials.by_partition[static_cast<size_t>(part.partition)] = std::move(split);
+  partials.spilled[static_cast<size_t>(part.partition)] = std::move(part.spilled);
 }
 
 std::shared_ptr<const Source> GroupBySink::finalize(GlobalSinkState& global) const {
@@ -113,9 +179,17 @@ std::shared_ptr<const Source> GroupBySink::finalize(GlobalSinkState& global) con
   std::vector<GroupTable> merged;
   for (int r = 0; r < kMergePartitions; ++r) merged.emplace_back(prototype_);
   const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  // Partition by partition (its table, then its spilled rows), so first() sees the input order.
   parallel_for(merged.size(), threads, [&](size_t r) {
-    for (auto& part : partials.by_partition)
-      if (part) merged[r].merge((*part)[r], [](uint64_t) { return true; });
+    for (size_t p = 0; p < partials.by_partition.size(); ++p) {
+      if (partials.by_partition[p])
+        merged[r].merge((*partials.by_partition[p])[r], [](uint64_t) { return true; });
+      Spilled& spilled = partials.spilled[p];
+      if (spilled.files.empty()) continue;
+      GroupTable later = replay(*spilled.files[r], spilled.types, keys_.size(), prototype_);
+      spilled.files[r].reset();  // removes the file
+      merged[r].merge(later, [](uint64_t) { return true; });
+    }
   });
   if (keys_.empty()) merged[merge_partition_of(hash_key({}))].ensure_empty_key();
 

@@ -81,10 +81,11 @@ class SpillTest : public testing::TestWithParam<int> {
 
 TEST_P(SpillTest, GroupByPastTheBudgetMatchesInMemory) {
   Table t = make_table(60000, 3);
-  auto q = from_table(t, 6).group_by({col("k"), col("s")}).agg(
-      {col("v").sum().alias("sum"), col("v").count().alias("n"), col("v").min().alias("lo"),
-       col("v").max().alias("hi"), col("v").count_distinct().alias("dv"),
-       col("id").first().alias("first_id")});
+  auto q = from_table(t, 6)
+               .group_by({col("k"), col("s")})
+               .agg({col("v").sum().alias("sum"), col("v").count().alias("n"),
+                     col("v").min().alias("lo"), col("v").max().alias("hi"),
+                     col("v").count_distinct().alias("dv"), col("id").first().alias("first_id")});
   Table want = q.collect(options(GetParam(), 0));
   const int64_t made = SpillFile::files_created();
   Table got = q.collect(options(GetParam(), 1024));
@@ -103,6 +104,17 @@ TEST_P(SpillTest, SortPastTheBudgetIsAnExternalStableSort) {
   EXPECT_GT(SpillFile::files_created(), made) << "the tiny budget did not spill";
   expect_same(got, want);  // ties too: the id column is in the same order
   EXPECT_EQ(SpillFile::files_open(), 0);
+  EXPECT_TRUE(dir_empty());
+}
+
+TEST_P(SpillTest, SortOfAlreadySortedRowsSpillsAndKeepsThem) {
+  // Already in order: each run shares its input slice instead of a copy, and spills from it.
+  Table t = make_table(40000, 9);
+  auto q = from_table(t, 3).sort({SortKey{col("id")}});
+  const int64_t made = SpillFile::files_created();
+  Table got = q.collect(options(GetParam(), 64 * 1024));
+  EXPECT_GT(SpillFile::files_created(), made);
+  expect_same(got, t);
   EXPECT_TRUE(dir_empty());
 }
 

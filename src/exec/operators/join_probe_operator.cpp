@@ -25,6 +25,8 @@ Batch JoinProbeOperator::execute(const Batch& input) const {
   const bool keep_unmatched = type == JoinType::Left || type == JoinType::Full;
   const bool mark = type == JoinType::Right || type == JoinType::Full;
   std::vector<int64_t> left, right;
+  left.reserve(static_cast<size_t>(n));
+  right.reserve(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
     bool any = false;
     matches(i, [&](int64_t r) {

@@ -1,5 +1,8 @@
-// Row gathering: a plain copy loop for fixed-width columns without nulls, a builder otherwise.
+// Row gathering: the column itself when the rows are all of it in order, a plain copy loop for
+// fixed-width columns without nulls, a builder otherwise.
 #include "exec/relational/column_gather.h"
+
+#include "core/buffer_access.h"
 
 namespace ember {
 
@@ -7,15 +10,27 @@ namespace {
 
 template <class T>
 Column gather_fixed(const Column& c, const std::vector<int64_t>& rows) {
-  std::vector<T> out(rows.size());
+  const auto n = static_cast<int64_t>(rows.size());
+  std::shared_ptr<Buffer> values =
+      Buffer::allocate_uninitialized(n * static_cast<int64_t>(sizeof(T)));
+  T* out = reinterpret_cast<T*>(detail::BufferAccess::mutable_data(*values));
   const T* v = c.values<T>();
   for (size_t i = 0; i < rows.size(); ++i) out[i] = v[rows[i]];
-  return Column::from(std::move(out));
+  return Column::from_buffers(c.type(), n, 0, nullptr, std::move(values));
+}
+
+/// True when `rows` is 0, 1, ..., size - 1 (an inner join whose rows each matched once).
+bool is_identity(const std::vector<int64_t>& rows, int64_t size) {
+  if (static_cast<int64_t>(rows.size()) != size) return false;
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (rows[i] != static_cast<int64_t>(i)) return false;
+  return true;
 }
 
 }  // namespace
 
 Column gather(const Column& c, const std::vector<int64_t>& rows) {
+  if (is_identity(rows, c.size())) return c;  // columns are immutable: share it
   bool any_missing = false;
   for (int64_t r : rows) any_missing = any_missing || r < 0;
   if (!any_missing && c.null_count() == 0) {

@@ -69,7 +69,13 @@ void SpillFile::get(void* data, size_t n) {
 }
 
 void SpillFile::write(const std::vector<Column>& columns) {
-  for (const Column& c : columns) {
+  for (const Column& whole : columns) {
+    // A slice of a larger column is copied out first, so that only its own rows are written.
+    int64_t held = 0;
+    for (const auto* b : {&whole.validity_buffer(), &whole.values_buffer(), &whole.data_buffer()})
+      if (*b) held += (*b)->size();
+    const Column c =
+        whole.offset() != 0 || held > whole.byte_size() + 256 ? Column::concat({whole}) : whole;
     const int64_t head[6] = {c.size(),
                              c.null_count(),
                              c.offset(),

@@ -54,7 +54,7 @@ class JoinHashTable {
   Batch rows_;
   EncodedKeys keys_;                   ///< row r's key: keys_.row(r)
   KeyIndex index_;                     ///< key -> its first row
-  const int64_t* int_keys_ = nullptr;  ///< the key column's values when int_keyed()
+  const int64_t* int_keys_ = nullptr;  ///< the key column's values when int_keyed() (in rows_)
   std::vector<int64_t> next_;          ///< row -> the next row with its key, or -1
   std::unique_ptr<std::atomic<uint8_t>[]> matched_;
 };

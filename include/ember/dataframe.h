@@ -11,6 +11,7 @@
 #include "ember/csv_options.h"
 #include "ember/expr.h"
 #include "ember/init.h"
+#include "ember/join_type.h"
 #include "ember/query_stats.h"
 #include "ember/run_options.h"
 #include "ember/types.h"
@@ -20,6 +21,16 @@ namespace ember {
 namespace detail {
 struct DataFrameAccess;
 }  // namespace detail
+
+class GroupedDataFrame;
+
+/// One key of sort() / top_k(): an expression over the frame and its direction. Nulls go last
+/// unless nulls_first, in either direction.
+struct SortKey {
+  Expr expr;
+  bool descending = false;
+  bool nulls_first = false;
+};
 
 /// A lazy query. Every method returns a new DataFrame; nothing runs until collect/execute/write.
 class DataFrame {
@@ -34,6 +45,33 @@ class DataFrame {
   /// in partition order, so float sums are the same on every run.
   DataFrame agg(std::vector<Expr> aggregates) const;
   DataFrame repartition(int num_partitions) const;
+
+  // ---- relational operators
+  /// Groups rows by the values of `keys` (columns or expressions; nulls form one group) for
+  /// GroupedDataFrame::agg. Unknown columns are an InvalidArgument, keys of a type that cannot
+  /// be compared a TypeError, when agg() builds the plan.
+  GroupedDataFrame group_by(std::vector<Expr> keys) const;
+  /// Rows of this frame (left) and `right` whose `on` columns are equal; null keys never
+  /// match. The output has this frame's columns, then right's other columns (semi and anti:
+  /// this frame's only); each key appears once, under its name (right and full joins take the
+  /// right row's key where no left row matched). A right column whose name is taken gets the
+  /// suffix "_right" (repeated until unique). The right side is built into a hash table; this
+  /// side streams through it, in order, matches in right-side order. InvalidArgument for a
+  /// missing key; TypeError naming both columns when key types differ.
+  DataFrame join(const DataFrame& right, std::vector<std::string> on,
+                 JoinType type = JoinType::Inner) const;
+  /// Every row, ordered by `keys` (the first key first); stable: rows with equal keys keep
+  /// their input order. Floats: NaN above every number. Each partition sorts its rows on its
+  /// own thread, then the sorted runs merge. TypeError for a key that cannot be ordered.
+  DataFrame sort(std::vector<SortKey> keys) const;
+  /// The first `n` rows of sort(keys), keeping at most n rows per partition as it runs;
+  /// sort(keys).limit(n) becomes this in the optimizer. InvalidArgument when n < 0.
+  DataFrame top_k(int64_t n, std::vector<SortKey> keys) const;
+  /// One row per distinct value of `columns` (all columns when empty), the first such row in
+  /// input order; rows come out sorted by those columns, as group_by's do. InvalidArgument
+  /// naming an unknown column.
+  DataFrame distinct(std::vector<std::string> columns = {}) const;
+
   /// Output schema (types checked).
   Schema schema() const;
   /// Logical plan, optimized plan, actor pools and the resource budget.
@@ -54,6 +92,23 @@ class DataFrame {
   struct Plan;  ///< the query plan behind a frame; shared, so frames are cheap to copy
   explicit DataFrame(std::shared_ptr<const Plan> plan) : plan_(std::move(plan)) {}
   std::shared_ptr<const Plan> plan_;
+};
+
+/// A frame grouped by key expressions, waiting for its aggregates.
+class GroupedDataFrame {
+ public:
+  /// One row per distinct key: the key columns, then one column per aggregate (the aggregates
+  /// of agg(), plus count_distinct() and first()). Rows come out sorted by the keys, ascending,
+  /// nulls last, unless a sort follows. Partitions pre-aggregate in parallel; partial results
+  /// merge per key-hash partition in partition order, so float sums are the same on every run.
+  DataFrame agg(std::vector<Expr> aggregates) const;
+
+ private:
+  friend class DataFrame;
+  GroupedDataFrame(DataFrame frame, std::vector<Expr> keys)
+      : frame_(std::move(frame)), keys_(std::move(keys)) {}
+  DataFrame frame_;
+  std::vector<Expr> keys_;
 };
 
 /// One int64 column "id" = 0..n-1.

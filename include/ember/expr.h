@@ -35,6 +35,14 @@ class Expr {
   Expr max() const;
   /// Arithmetic mean of non-null int64 or float64 values (float64), null when none.
   Expr mean() const;
+  // ---- relational aggregates (DataFrame::agg and GroupedDataFrame::agg)
+  /// Number of distinct non-null values (int64, 0 when none). Floats compare by value, with
+  /// -0.0 equal to 0.0 and every NaN one value.
+  Expr count_distinct() const;
+  /// The first value in input order (partition order, then row order), null included: the
+  /// same on every run. Any type.
+  Expr first() const;
+
   /// Readable form, e.g. "((id * 3) + 1)".
   std::string to_string() const;
 

@@ -20,6 +20,10 @@ struct RunOptions {
   bool progress = false;
   /// Pipeline threads; 0 = the CPUs left after actor pools (at least 1).
   int threads = 0;
+  /// Bytes a query's group-bys, sorts and join builds may hold before they spill to temporary
+  /// files; 0 = a quarter of the machine's memory (or of resources->memory_bytes). The
+  /// environment variable EMBER_MEMORY_BUDGET (bytes) overrides 0.
+  int64_t memory_budget_bytes = 0;
 };
 
 }  // namespace ember

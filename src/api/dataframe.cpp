@@ -77,6 +77,47 @@ DataFrame DataFrame::repartition(int num_partitions) const {
   return frame(make_repartition(root_of(*this), num_partitions));
 }
 
+// ---- relational operators
+
+GroupedDataFrame DataFrame::group_by(std::vector<Expr> keys) const {
+  return GroupedDataFrame(*this, std::move(keys));
+}
+
+DataFrame GroupedDataFrame::agg(std::vector<Expr> aggregates) const {
+  std::vector<ExprPtr> keys, aggs;
+  for (const Expr& e : keys_) keys.push_back(detail::ExprAccess::node(e));
+  for (const Expr& e : aggregates) aggs.push_back(detail::ExprAccess::node(e));
+  return frame(make_group_by(root_of(frame_), std::move(keys), std::move(aggs)));
+}
+
+namespace {
+
+std::vector<SortSpec> sort_specs(const std::vector<SortKey>& keys) {
+  std::vector<SortSpec> out;
+  for (const SortKey& k : keys)
+    out.push_back({detail::ExprAccess::node(k.expr), k.descending, k.nulls_first});
+  return out;
+}
+
+}  // namespace
+
+DataFrame DataFrame::join(const DataFrame& right, std::vector<std::string> on,
+                          JoinType type) const {
+  return frame(make_join(root_of(*this), root_of(right), std::move(on), type));
+}
+
+DataFrame DataFrame::sort(std::vector<SortKey> keys) const {
+  return frame(make_sort(root_of(*this), sort_specs(keys)));
+}
+
+DataFrame DataFrame::top_k(int64_t n, std::vector<SortKey> keys) const {
+  return frame(make_top_k(root_of(*this), n, sort_specs(keys)));
+}
+
+DataFrame DataFrame::distinct(std::vector<std::string> columns) const {
+  return frame(make_distinct(root_of(*this), std::move(columns)));
+}
+
 Schema DataFrame::schema() const { return root_of(*this)->schema; }
 
 std::string DataFrame::explain(const RunOptions& options) const {

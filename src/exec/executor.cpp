@@ -1,10 +1,13 @@
 // A query's life: plan, admit, start pools, run pipelines, tear down, report.
 #include "exec/executor.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 
+#include "ember/error.h"
 #include "exec/physical_planner.h"
 #include "exec/pipeline_runner.h"
 #include "exec/pool_set.h"
@@ -31,7 +34,7 @@ std::unique_ptr<OutputSink> make_output_sink(const QueryOutput& out, const Schem
 /// Runs the pipelines in order on this (the driver) thread; each breaker's output becomes the
 /// next pipeline's source, and the last one's output sink yields the query's table.
 Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputSink& output,
-                    int threads) {
+                    int threads, int64_t memory_budget) {
   std::shared_ptr<const Source> carried;
   Table result(plan.schema, {});
   for (const Pipeline& p : plan.pipelines) {
@@ -40,6 +43,7 @@ Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputS
     if (p.breaker) sink = p.breaker.get();
     if (!p.breaker) query.rows_out = 0;  // count the query's output only
     std::unique_ptr<GlobalSinkState> state = sink->global_state(source.num_partitions());
+    state->memory_budget_bytes = memory_budget;
     run_pipeline(query, p, source, *sink, *state, threads);
     if (std::exception_ptr e = query.error()) std::rethrow_exception(e);
     if (p.breaker)
@@ -94,6 +98,25 @@ int pipeline_threads(const RunOptions& options, double cpus_left) {
   return std::max(1, static_cast<int>(std::floor(cpus_left + 1e-9)));
 }
 
+int64_t memory_budget(const RunOptions& options) {
+  if (options.memory_budget_bytes < 0)
+    throw InvalidArgument("RunOptions::memory_budget_bytes must be >= 0, got " +
+                          std::to_string(options.memory_budget_bytes));
+  if (options.memory_budget_bytes > 0) return options.memory_budget_bytes;
+  if (const char* env = std::getenv("EMBER_MEMORY_BUDGET"); env && *env) {
+    char* end = nullptr;
+    const long long v = std::strtoll(env, &end, 10);
+    if (*end != '\0' || v <= 0)
+      throw InvalidArgument(
+          std::string("EMBER_MEMORY_BUDGET must be a positive byte count, got '") + env + "'");
+    return v;
+  }
+  const int64_t memory = options.resources && options.resources->memory_bytes > 0
+                             ? options.resources->memory_bytes
+                             : ResourcePool::detect().memory_bytes;
+  return std::max<int64_t>(memory / 4, 64 << 20);
+}
+
 QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const QueryOutput& out) {
   auto start = std::chrono::steady_clock::now();
   NodePtr optimized = optimize(plan);
@@ -118,7 +141,8 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
     ProgressBar progress(query, options.progress, placement.ranks);
     std::unique_ptr<OutputSink> sink = make_output_sink(writing, physical.schema);
     result.table =
-        run_pipelines(query, physical, *sink, pipeline_threads(options, placement.cpus_left));
+        run_pipelines(query, physical, *sink, pipeline_threads(options, placement.cpus_left),
+                      memory_budget(options));
   }
   // Teardown on this, the driver thread: joins the actor threads (their UDFs' destructors run
   // there) and waits for worker processes. On an error, ~PoolSet does the same.

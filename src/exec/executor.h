@@ -28,4 +28,9 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
 /// leave free, and never fewer than one (so pools holding every CPU cannot starve the scan).
 int pipeline_threads(const RunOptions& options, double cpus_left);
 
+/// The bytes a query's spilling sinks may hold: RunOptions::memory_budget_bytes if set, else
+/// EMBER_MEMORY_BUDGET, else a quarter of the memory (at least 64 MiB). InvalidArgument for a
+/// negative option or a malformed variable.
+int64_t memory_budget(const RunOptions& options);
+
 }  // namespace ember

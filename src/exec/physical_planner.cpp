@@ -5,10 +5,16 @@
 #include "ember/error.h"
 #include "exec/operators/actor_pool_operator.h"
 #include "exec/operators/filter_operator.h"
+#include "exec/operators/join_probe_operator.h"
 #include "exec/operators/project_operator.h"
 #include "exec/sinks/aggregate_sink.h"
+#include "exec/sinks/group_by_sink.h"
+#include "exec/sinks/join_build_sink.h"
+#include "exec/sinks/join_tail_sink.h"
 #include "exec/sinks/limit_sink.h"
 #include "exec/sinks/repartition_sink.h"
+#include "exec/sinks/sort_sink.h"
+#include "expr/expr_tree.h"
 #include "plan/logical_plan.h"
 
 namespace ember {
@@ -25,8 +31,12 @@ class PhysicalPlanner {
 
  private:
   void translate_tree(const LogicalNode& n) {
-    for (const auto& c : n.children) translate_tree(*c);
-    translate(n);
+    if (const auto* j = dynamic_cast<const JoinNode*>(&n)) {
+      translate_join(*j);
+    } else {
+      for (const auto& c : n.children) translate_tree(*c);
+      translate(n);
+    }
     if (!plan_.pipelines.empty() && !plan_.pipelines.back().breaker)
       plan_.pipelines.back().schema = n.schema;
   }
@@ -44,9 +54,66 @@ class PhysicalPlanner {
       return end(std::make_shared<LimitSink>(l->limit, l->schema), n.schema);
     if (const auto* r = dynamic_cast<const RepartitionNode*>(&n))
       return end(std::make_shared<RepartitionSink>(r->num_partitions, r->schema), n.schema);
-    if (const auto* g = dynamic_cast<const AggregateNode*>(&n))
-      return end(std::make_shared<AggregateSink>(g->exprs, g->child().schema, g->schema), n.schema);
+    if (const auto* g = dynamic_cast<const AggregateNode*>(&n)) return add_aggregate(*g);
+    // Relational operators.
+    if (const auto* g = dynamic_cast<const GroupByNode*>(&n))
+      return end(
+          std::make_shared<GroupBySink>(g->keys, g->aggregates, g->child().schema, g->schema),
+          n.schema);
+    if (const auto* s = dynamic_cast<const SortNode*>(&n)) return add_sort(s->keys, -1, n.schema);
+    if (const auto* t = dynamic_cast<const TopKNode*>(&n)) return add_sort(t->keys, t->k, n.schema);
     throw Error("internal: no physical operator for '" + n.describe() + "'");
+  }
+
+  /// A global aggregate; one that needs per-value state (count_distinct, first) runs as a
+  /// group-by without keys.
+  void add_aggregate(const AggregateNode& g) {
+    bool grouped = false;
+    for (const auto& e : g.exprs) {
+      const AggFunc f = aggregate_of(*e).agg;
+      grouped = grouped || f == AggFunc::CountDistinct || f == AggFunc::First;
+    }
+    if (grouped)
+      return end(std::make_shared<GroupBySink>(std::vector<ExprPtr>{}, g.exprs, g.child().schema,
+                                               g.schema),
+                 g.schema);
+    end(std::make_shared<AggregateSink>(g.exprs, g.child().schema, g.schema), g.schema);
+  }
+
+  /// A hash join: the right side's pipelines end in the build; the left side's last pipeline
+  /// probes as it streams; a right or full join then adds the unmatched build rows.
+  void translate_join(const JoinNode& j) {
+    JoinLayout layout;
+    layout.type = j.type;
+    layout.output = j.schema;
+    layout.left_columns = j.left().schema.num_fields();
+    for (const auto& k : j.on) {
+      layout.left_keys.push_back(j.left().schema.index_of(k));
+      layout.right_keys.push_back(j.right().schema.index_of(k));
+    }
+    for (int c = layout.left_columns; c < j.schema.num_fields(); ++c)
+      layout.right_columns.push_back(
+          j.right().schema.index_of(j.right_columns.at(j.schema.field(c).name)));
+    auto table = std::make_shared<JoinHashTable>(layout.right_keys);
+
+    translate_tree(j.right());
+    end(std::make_shared<JoinBuildSink>(table, j.right().schema), j.right().schema);
+    plan_.pipelines.pop_back();  // the probe side starts from its own source
+    translate_tree(j.left());
+    current().add(std::make_shared<JoinProbeOperator>(table, layout));
+    if (j.type == JoinType::Right || j.type == JoinType::Full)
+      end(std::make_shared<JoinTailSink>(table, layout), j.schema);
+  }
+
+  /// A sort, or a top-k when `limit` >= 0.
+  void add_sort(const std::vector<SortSpec>& keys, int64_t limit, const Schema& schema) {
+    std::vector<ExprPtr> exprs;
+    std::vector<KeyOrder> order;
+    for (const auto& k : keys) {
+      exprs.push_back(k.expr);
+      order.push_back({k.descending, k.nulls_first});
+    }
+    end(std::make_shared<SortSink>(std::move(exprs), std::move(order), schema, limit), schema);
   }
 
   void add_pool(const ActorPoolProjectNode& n) {

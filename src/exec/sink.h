@@ -2,6 +2,7 @@
 // partition (local) and per pipeline run (global): Sink -> Combine -> Finalize.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "ember/batch.h"
@@ -23,6 +24,9 @@ class GlobalSinkState {
   const T& as() const {
     return static_cast<const T&>(*this);
   }
+  /// Bytes the sink may hold before it spills to temporary files (set by the executor before
+  /// any partition starts; 0 = unlimited).
+  int64_t memory_budget_bytes = 0;
 };
 
 /// A sink's state for one partition: used by one thread at a time, needs no locks.

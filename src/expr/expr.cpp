@@ -69,6 +69,10 @@ Expr Expr::min() const { return aggregate(AggFunc::Min, node_); }
 Expr Expr::max() const { return aggregate(AggFunc::Max, node_); }
 Expr Expr::mean() const { return aggregate(AggFunc::Mean, node_); }
 
+// Relational aggregates.
+Expr Expr::count_distinct() const { return aggregate(AggFunc::CountDistinct, node_); }
+Expr Expr::first() const { return aggregate(AggFunc::First, node_); }
+
 std::string Expr::to_string() const { return ember::to_string(*node_); }
 
 Expr col(std::string name) {

@@ -61,6 +61,10 @@ const char* to_string(AggFunc f) {
       return "max";
     case AggFunc::Mean:
       return "mean";
+    case AggFunc::CountDistinct:
+      return "count_distinct";
+    case AggFunc::First:
+      return "first";
   }
   return "?";
 }

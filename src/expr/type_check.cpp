@@ -75,7 +75,8 @@ bool is_ordered(const DataType& t) {
 }
 
 std::optional<DataType> aggregate_result_type(AggFunc f, const DataType& in) {
-  if (f == AggFunc::Count) return int64();
+  if (f == AggFunc::Count || f == AggFunc::CountDistinct) return int64();
+  if (f == AggFunc::First) return in;
   if (in.id() == TypeId::Null) return DataType();
   switch (f) {
     case AggFunc::Sum:
@@ -90,6 +91,8 @@ std::optional<DataType> aggregate_result_type(AggFunc f, const DataType& in) {
       if (is_ordered(in)) return in;
       break;
     case AggFunc::Count:
+    case AggFunc::CountDistinct:
+    case AggFunc::First:
       break;
   }
   return std::nullopt;

@@ -37,6 +37,12 @@ struct LogicalNode : std::enable_shared_from_this<LogicalNode> {
   /// The columns of its input (child 0) this node reads to produce the `required` columns of
   /// its output. Unused for a node without children.
   virtual ColumnSet required_input(const ColumnSet& required) const = 0;
+  /// The columns child `child` must supply; by default required_input() (one child). A node
+  /// with two children (a join) says what each side supplies.
+  virtual ColumnSet required_input_of(size_t child, const ColumnSet& required) const {
+    (void)child;
+    return required_input(required);
+  }
 
   /// This node computing only what `required` asks of its output (a projection drops the
   /// expressions nobody reads); by default the node itself.

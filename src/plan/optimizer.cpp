@@ -4,6 +4,7 @@
 #include "plan/actor_pool_extraction.h"
 #include "plan/column_pruning.h"
 #include "plan/filter_pushdown.h"
+#include "plan/join_pushdown.h"
 #include "plan/limit_pushdown.h"
 
 namespace ember {
@@ -11,6 +12,8 @@ namespace ember {
 NodePtr optimize(const NodePtr& plan) {
   NodePtr p = extract_actor_pools(plan);
   p = push_down_filters(p);
+  p = push_filters_into_joins(p);
+  p = place_pools_after_joins(p);
   p = push_down_limits(p);
   p = prune_columns(p);
   return p;

@@ -1,0 +1,67 @@
+// The hash table of a group-by: encoded key -> group number, and each aggregate's states.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "exec/relational/grouped_aggregate.h"
+#include "exec/relational/key_encoder.h"
+#include "exec/relational/key_index.h"
+
+namespace ember {
+
+/// Groups in the order they were first seen. Not thread-safe: one per partition (or per hash
+/// partition while partials merge).
+class GroupTable {
+ public:
+  /// `aggregates`: empty states, one per aggregate (copied).
+  explicit GroupTable(std::vector<GroupedAggregate> aggregates);
+  GroupTable(GroupTable&&) = default;
+  GroupTable& operator=(GroupTable&&) = default;
+
+  /// Adds one batch: its encoded keys and each aggregate's input column.
+  void add(const EncodedKeys& keys, const std::vector<Column>& inputs);
+  /// Adds the groups of `later` (whose rows come after this table's) for which `keep(hash)`
+  /// holds, by key.
+  template <class Keep>
+  void merge(const GroupTable& later, Keep keep);
+  /// Makes sure the empty key is a group (a global aggregate over no rows still has one row).
+  void ensure_empty_key();
+
+  size_t size() const { return hashes_.size(); }
+  /// Group g's encoded key and its hash.
+  std::string_view key(size_t g) const {
+    return std::string_view(arena_.data() + key_start_[g],
+                            static_cast<size_t>(key_start_[g + 1] - key_start_[g]));
+  }
+  uint64_t hash(size_t g) const { return hashes_[g]; }
+  /// Roughly the bytes the table holds (keys, index, per-group states), for the memory budget.
+  int64_t estimated_bytes() const {
+    return static_cast<int64_t>(arena_.size() + size() * (40 + 32 * aggregates_.size()));
+  }
+  const std::vector<GroupedAggregate>& aggregates() const { return aggregates_; }
+
+ private:
+  uint32_t group_of(std::string_view key, uint64_t hash);
+
+  KeyIndex index_;                     ///< key -> group
+  std::string arena_;                  ///< every group's key, one after the other
+  std::vector<int64_t> key_start_{0};  ///< group g's key: arena_[key_start_[g], [g + 1])
+  std::vector<uint64_t> hashes_;       ///< per group
+  std::vector<GroupedAggregate> aggregates_;
+  std::vector<uint32_t> scratch_;  ///< group numbers of the batch being added
+};
+
+template <class Keep>
+void GroupTable::merge(const GroupTable& later, Keep keep) {
+  std::vector<uint32_t> into(later.size(), GroupedAggregate::kSkip);
+  for (size_t g = 0; g < later.size(); ++g)
+    if (keep(later.hashes_[g])) into[g] = group_of(later.key(g), later.hashes_[g]);
+  for (auto& a : aggregates_) a.resize(size());
+  for (size_t a = 0; a < aggregates_.size(); ++a) aggregates_[a].merge(later.aggregates_[a], into);
+}
+
+}  // namespace ember

@@ -1,0 +1,231 @@
+// Grouped aggregate states: typed loops for sums and counts, scalar values for min/max/first.
+#include "exec/relational/grouped_aggregate.h"
+
+#include <cmath>
+#include <limits>
+
+#include "ember/error.h"
+#include "exec/relational/key_encoder.h"
+
+namespace ember {
+
+namespace {
+
+bool value_less(const Value& a, const Value& b) {
+  if (const auto* x = std::get_if<double>(&a)) {
+    const double y = std::get<double>(b);
+    if (std::isnan(*x)) return false;
+    if (std::isnan(y)) return true;
+    return *x < y;
+  }
+  return a < b;
+}
+
+}  // namespace
+
+GroupedAggregate::GroupedAggregate(AggFunc f, DataType input, DataType result, std::string label)
+    : func_(f), input_(std::move(input)), result_(std::move(result)), label_(std::move(label)) {}
+
+void GroupedAggregate::resize(size_t groups) {
+  count_.resize(groups, 0);
+  switch (func_) {
+    case AggFunc::Sum:
+    case AggFunc::Mean:
+      if (input_.id() == TypeId::Float64)
+        float_sum_.resize(groups, 0.0);
+      else
+        int_sum_.resize(groups, 0);
+      break;
+    case AggFunc::Min:
+    case AggFunc::Max:
+    case AggFunc::First:
+      best_.resize(groups);
+      break;
+    case AggFunc::CountDistinct:
+      distinct_.resize(groups);
+      break;
+    case AggFunc::Count:
+      break;
+  }
+}
+
+void GroupedAggregate::update(const Column& values, const std::vector<uint32_t>& group_of) {
+  const int64_t n = values.size();
+  switch (func_) {
+    case AggFunc::Count:
+      if (values.type().id() == TypeId::Null) return;
+      for (int64_t i = 0; i < n; ++i)
+        if (!values.is_null(i)) ++count_[group_of[static_cast<size_t>(i)]];
+      return;
+    case AggFunc::Sum:
+    case AggFunc::Mean:
+      return update_sum(values, group_of);
+    case AggFunc::Min:
+    case AggFunc::Max:
+      return update_best(values, group_of);
+    case AggFunc::First:
+      for (int64_t i = 0; i < n; ++i) {
+        const uint32_t g = group_of[static_cast<size_t>(i)];
+        if (count_[g]++ == 0) best_[g] = values.get(i);
+      }
+      return;
+    case AggFunc::CountDistinct: {
+      if (values.type().id() == TypeId::Null) return;
+      EncodedKeys enc;
+      encode_keys({values}, n, enc);
+      for (int64_t i = 0; i < n; ++i)
+        if (!values.is_null(i)) distinct_[group_of[static_cast<size_t>(i)]].emplace(enc.row(i));
+      return;
+    }
+  }
+}
+
+void GroupedAggregate::update_sum(const Column& values, const std::vector<uint32_t>& group_of) {
+  const int64_t n = values.size();
+  switch (values.type().id()) {
+    case TypeId::Int64: {
+      const int64_t* v = values.values<int64_t>();
+      for (int64_t i = 0; i < n; ++i) {
+        if (values.is_null(i)) continue;
+        const uint32_t g = group_of[static_cast<size_t>(i)];
+        int_sum_[g] += v[i];
+        ++count_[g];
+      }
+      return;
+    }
+    case TypeId::Float64: {
+      const double* v = values.values<double>();
+      for (int64_t i = 0; i < n; ++i) {
+        if (values.is_null(i)) continue;
+        const uint32_t g = group_of[static_cast<size_t>(i)];
+        float_sum_[g] += v[i];
+        ++count_[g];
+      }
+      return;
+    }
+    case TypeId::Boolean:
+      for (int64_t i = 0; i < n; ++i) {
+        if (values.is_null(i)) continue;
+        const uint32_t g = group_of[static_cast<size_t>(i)];
+        int_sum_[g] += values.value<bool>(i) ? 1 : 0;
+        ++count_[g];
+      }
+      return;
+    default:
+      return;  // Null input: nothing to add.
+  }
+}
+
+void GroupedAggregate::update_best(const Column& values, const std::vector<uint32_t>& group_of) {
+  const int64_t n = values.size();
+  if (values.type().id() == TypeId::Int64) {
+    // The hot case without a Value per row.
+    const int64_t* v = values.values<int64_t>();
+    for (int64_t i = 0; i < n; ++i) {
+      if (values.is_null(i)) continue;
+      const uint32_t g = group_of[static_cast<size_t>(i)];
+      int64_t* best = std::get_if<int64_t>(&best_[g]);
+      if (!best)
+        best_[g] = v[i];
+      else if (func_ == AggFunc::Min ? v[i] < *best : *best < v[i])
+        *best = v[i];
+      ++count_[g];
+    }
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (values.is_null(i)) continue;
+    const uint32_t g = group_of[static_cast<size_t>(i)];
+    offer(g, values.get(i));
+    ++count_[g];
+  }
+}
+
+void GroupedAggregate::offer(size_t g, const Value& candidate) {
+  Value& best = best_[g];
+  if (std::holds_alternative<std::monostate>(best)) {
+    best = candidate;
+    return;
+  }
+  const bool better =
+      func_ == AggFunc::Min ? value_less(candidate, best) : value_less(best, candidate);
+  if (better) best = candidate;
+}
+
+void GroupedAggregate::merge(const GroupedAggregate& later, const std::vector<uint32_t>& into) {
+  for (size_t g = 0; g < into.size(); ++g) {
+    const uint32_t t = into[g];
+    if (t == kSkip) continue;
+    switch (func_) {
+      case AggFunc::Sum:
+      case AggFunc::Mean:
+        if (input_.id() == TypeId::Float64)
+          float_sum_[t] += later.float_sum_[g];
+        else
+          int_sum_[t] += later.int_sum_[g];
+        break;
+      case AggFunc::Min:
+      case AggFunc::Max:
+        if (!std::holds_alternative<std::monostate>(later.best_[g])) offer(t, later.best_[g]);
+        break;
+      case AggFunc::First:
+        if (count_[t] == 0 && later.count_[g] > 0) best_[t] = later.best_[g];
+        break;
+      case AggFunc::CountDistinct:
+        distinct_[t].insert(later.distinct_[g].begin(), later.distinct_[g].end());
+        break;
+      case AggFunc::Count:
+        break;
+    }
+    count_[t] += later.count_[g];
+  }
+}
+
+Column GroupedAggregate::finish(const std::vector<uint32_t>& order) const {
+  switch (func_) {
+    case AggFunc::Count: {
+      std::vector<int64_t> out;
+      for (uint32_t g : order) out.push_back(count_[g]);
+      return Column::from(std::move(out));
+    }
+    case AggFunc::CountDistinct: {
+      std::vector<int64_t> out;
+      for (uint32_t g : order) out.push_back(static_cast<int64_t>(distinct_[g].size()));
+      return Column::from(std::move(out));
+    }
+    default:
+      break;
+  }
+  ColumnBuilder b(result_, static_cast<int64_t>(order.size()));
+  for (uint32_t g : order) {
+    if (result_.id() == TypeId::Null || (func_ != AggFunc::First && count_[g] == 0)) {
+      b.append_null();
+      continue;
+    }
+    const bool int_input = input_.id() != TypeId::Float64;
+    switch (func_) {
+      case AggFunc::Sum:
+        if (!int_input) {
+          b.append(float_sum_[g]);
+        } else if (int_sum_[g] > std::numeric_limits<int64_t>::max() ||
+                   int_sum_[g] < std::numeric_limits<int64_t>::min()) {
+          throw InvalidArgument("the result of " + label_ +
+                                " does not fit in int64; cast the input to float64 first");
+        } else {
+          b.append(static_cast<int64_t>(int_sum_[g]));
+        }
+        break;
+      case AggFunc::Mean: {
+        const double total = int_input ? static_cast<double>(int_sum_[g]) : float_sum_[g];
+        b.append(total / static_cast<double>(count_[g]));
+        break;
+      }
+      default:
+        b.append_value(best_[g]);
+        break;
+    }
+  }
+  return b.finish();
+}
+
+}  // namespace ember

@@ -1,0 +1,91 @@
+// Run building (concatenate, sort, gather) and a heap-based merge of runs.
+#include "exec/relational/sorted_run.h"
+
+#include <algorithm>
+#include <queue>
+
+#include "exec/relational/column_gather.h"
+#include "expr/evaluate.h"
+
+namespace ember {
+
+namespace {
+
+Batch concat_or_empty(const Schema& schema, const std::vector<Batch>& parts) {
+  if (!parts.empty()) return Batch::concat(parts);
+  std::vector<Column> empty;
+  for (const Field& f : schema.fields()) empty.push_back(Column::nulls(f.type, 0));
+  return Batch(schema, std::move(empty));
+}
+
+std::vector<Column> concat_keys(const std::vector<std::vector<Column>>& per_batch,
+                                size_t num_keys) {
+  std::vector<Column> out;
+  for (size_t k = 0; k < num_keys; ++k) {
+    std::vector<Column> pieces;
+    for (const auto& b : per_batch) pieces.push_back(b[k]);
+    out.push_back(pieces.size() == 1 ? pieces[0] : Column::concat(pieces));
+  }
+  return out;
+}
+
+}  // namespace
+
+void RunBuilder::add(const Batch& batch) {
+  if (batch.num_rows() == 0) return;
+  std::vector<Column> keys;
+  for (const auto& e : key_exprs_) keys.push_back(evaluate(*e, batch));
+  batches_.push_back(batch);
+  keys_.push_back(std::move(keys));
+  rows_ += batch.num_rows();
+}
+
+SortedRun RunBuilder::finish(const std::vector<KeyOrder>& order, int64_t limit) {
+  SortedRun run;
+  if (batches_.empty()) {
+    run.rows = concat_or_empty(schema_, {});
+    return run;
+  }
+  Batch all = concat_or_empty(schema_, batches_);
+  std::vector<Column> keys = concat_keys(keys_, key_exprs_.size());
+  std::vector<int64_t> idx = sorted_rows(keys, all.num_rows(), order, limit);
+  run.rows = gather(all, idx);
+  for (const Column& k : keys) run.keys.push_back(gather(k, idx));
+  batches_.clear();
+  keys_.clear();
+  rows_ = 0;
+  return run;
+}
+
+Batch merge_runs(const std::vector<SortedRun>& runs, const Schema& schema,
+                 const std::vector<KeyOrder>& order, int64_t limit) {
+  std::vector<Batch> parts;
+  std::vector<int64_t> start{0};
+  for (const auto& r : runs) {
+    parts.push_back(r.rows);
+    start.push_back(start.back() + r.rows.num_rows());
+  }
+  Batch all = concat_or_empty(schema, parts);
+  int64_t want = all.num_rows();
+  if (limit >= 0) want = std::min(want, limit);
+  // Heap of (run, row): smallest key first, ties to the earlier run.
+  using Cursor = std::pair<size_t, int64_t>;
+  auto after = [&](const Cursor& a, const Cursor& b) {
+    const int c = compare_rows(runs[a.first].keys, a.second, runs[b.first].keys, b.second, order);
+    return c != 0 ? c > 0 : a.first > b.first;
+  };
+  std::priority_queue<Cursor, std::vector<Cursor>, decltype(after)> heap(after);
+  for (size_t r = 0; r < runs.size(); ++r)
+    if (runs[r].rows.num_rows() > 0) heap.emplace(r, 0);
+  std::vector<int64_t> idx;
+  idx.reserve(static_cast<size_t>(want));
+  while (!heap.empty() && static_cast<int64_t>(idx.size()) < want) {
+    auto [r, row] = heap.top();
+    heap.pop();
+    idx.push_back(start[r] + row);
+    if (row + 1 < runs[r].rows.num_rows()) heap.emplace(r, row + 1);
+  }
+  return gather(all, idx);
+}
+
+}  // namespace ember

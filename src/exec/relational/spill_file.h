@@ -1,0 +1,48 @@
+// Temporary files that hold columns a sink cannot keep in memory: each column's Arrow buffers
+// written as they are, read back in the order written; the file is removed when it closes.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "ember/column.h"
+
+namespace ember {
+
+/// One spill file under the system temp directory (std::filesystem::temp_directory_path()).
+/// Written first (append), then read back from the start, once. The destructor closes and
+/// removes it, so a query that fails leaves nothing behind. Not thread-safe: one owner.
+class SpillFile {
+ public:
+  /// Creates the file. IoError when the temp directory refuses it.
+  SpillFile();
+  SpillFile(const SpillFile&) = delete;
+  SpillFile& operator=(const SpillFile&) = delete;
+  ~SpillFile();
+
+  /// Appends one group of equal-length columns. IoError when the disk refuses the write.
+  void write(const std::vector<Column>& columns);
+  /// The groups written, in order, each rebuilt with `types` (the types it was written with).
+  /// IoError on a short read.
+  std::vector<std::vector<Column>> read_all(const std::vector<DataType>& types);
+
+  const std::string& path() const { return path_; }
+  int64_t bytes_written() const { return bytes_; }
+  /// Spill files that exist now in this process (tests check they are all gone again).
+  static int64_t files_open();
+  /// Spill files made so far in this process.
+  static int64_t files_created();
+
+ private:
+  void put(const void* data, size_t n);
+  void get(void* data, size_t n);
+
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  int64_t bytes_ = 0;
+  int64_t groups_ = 0;
+};
+
+}  // namespace ember

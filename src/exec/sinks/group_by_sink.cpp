@@ -1,0 +1,233 @@
+// Hash group-by: per-partition tables, hash-partitioned merge, output sorted by key.
+#include "exec/sinks/group_by_sink.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "ember/error.h"
+#include "exec/relational/column_gather.h"
+#include "exec/relational/group_table.h"
+#include "exec/relational/row_order.h"
+#include "exec/relational/spill_file.h"
+#include "exec/sources/table_source.h"
+#include "expr/evaluate.h"
+#include "expr/expr_text.h"
+#include "expr/expr_tree.h"
+#include "expr/type_check.h"
+
+namespace ember {
+
+namespace {
+
+using Split = std::vector<GroupTable>;  ///< one table per hash partition
+
+/// A partition's rows that came after its table passed its share of the memory budget: the
+/// key and input columns, one file per hash partition (empty while nothing spilled).
+struct Spilled {
+  std::vector<std::unique_ptr<SpillFile>> files;
+  std::vector<DataType> types;  ///< the keys', then the inputs'
+};
+
+struct Partials final : GlobalSinkState {
+  explicit Partials(int num_partitions)
+      : partitions(num_partitions),
+        by_partition(static_cast<size_t>(num_partitions)),
+        spilled(static_cast<size_t>(num_partitions)) {}
+  int partitions;
+  std::mutex mu;
+  std::vector<std::optional<Split>> by_partition;  ///< guarded by mu
+  std::vector<Spilled> spilled;                    ///< guarded by mu
+};
+
+struct PartitionTable final : LocalSinkState {
+  PartitionTable(int p, GroupTable t) : partition(p), table(std::move(t)) {}
+  int partition;
+  GroupTable table;
+  EncodedKeys keys;  ///< scratch, reused batch after batch
+  Spilled spilled;
+};
+
+size_t merge_partition_of(uint64_t hash) {
+  return static_cast<size_t>(hash >> 60) % GroupBySink::kMergePartitions;
+}
+
+/// Runs `work(i)` for i in [0, n) on up to `threads` threads; rethrows the first error.
+template <class Work>
+void parallel_for(size_t n, unsigned threads, Work work) {
+  std::atomic<size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mu;
+  auto loop = [&] {
+    for (size_t i = next++; i < n; i = next++) {
+      try {
+        work(i);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mu);
+        if (!error) error = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(loop);
+  loop();
+  for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
+/// Opens one spill file per hash partition: from now on the partition's rows go there.
+void start_spilling(Spilled& spilled) {
+  for (int r = 0; r < GroupBySink::kMergePartitions; ++r)
+    spilled.files.push_back(std::make_unique<SpillFile>());
+}
+
+/// Writes a batch's key and input columns to the spill files of their rows' hash partitions.
+void spill_rows(Spilled& spilled, const EncodedKeys& keys, const std::vector<Column>& columns) {
+  if (spilled.types.empty())
+    for (const Column& c : columns) spilled.types.push_back(c.type());
+  std::vector<std::vector<int64_t>> rows(GroupBySink::kMergePartitions);
+  for (int64_t i = 0; i < keys.rows(); ++i)
+    rows[merge_partition_of(hash_key(keys.row(i)))].push_back(i);
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (rows[r].empty()) continue;
+    std::vector<Column> part;
+    for (const Column& c : columns) part.push_back(gather(c, rows[r]));
+    spilled.files[r]->write(part);
+  }
+}
+
+/// The groups of one hash partition's spilled rows, read back and aggregated.
+GroupTable replay(SpillFile& file, const std::vector<DataType>& types, size_t num_keys,
+                  const std::vector<GroupedAggregate>& prototype) {
+  GroupTable table(prototype);
+  EncodedKeys encoded;
+  for (auto& columns : file.read_all(types)) {
+    const int64_t n = columns.empty() ? 0 : columns[0].size();
+    std::vector<Column> keys(columns.begin(),
+                             columns.begin() + static_cast<std::ptrdiff_t>(num_keys));
+    std::vector<Column> inputs(columns.begin() + static_cast<std::ptrdiff_t>(num_keys),
+                               columns.end());
+    encode_keys(keys, n, encoded);
+    table.add(encoded, inputs);
+  }
+  return table;
+}
+
+}  // namespace
+
+GroupBySink::GroupBySink(std::vector<ExprPtr> keys, std::vector<ExprPtr> aggregates,
+                         const Schema& input, Schema result)
+    : keys_(std::move(keys)), result_(std::move(result)) {
+  for (size_t i = 0; i < aggregates.size(); ++i) {
+    const ExprNode& a = aggregate_of(*aggregates[i]);
+    inputs_.push_back(a.children[0]);
+    prototype_.emplace_back(a.agg, infer_type(*a.children[0], input),
+                            result_.field(static_cast<int>(keys_.size() + i)).type,
+                            to_string(*aggregates[i]));
+  }
+}
+
+std::unique_ptr<GlobalSinkState> GroupBySink::global_state(int num_partitions) const {
+  return std::make_unique<Partials>(num_partitions);
+}
+
+std::unique_ptr<LocalSinkState> GroupBySink::local_state(GlobalSinkState&, int partition) const {
+  return std::make_unique<PartitionTable>(partition, GroupTable(prototype_));
+}
+
+void GroupBySink::sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const {
+  auto& part = local.as<PartitionTable>();
+  std::vector<Column> keys, inputs;
+  for (const auto& k : keys_) keys.push_back(evaluate(*k, batch));
+  for (const auto& in : inputs_) inputs.push_back(evaluate(*in, batch));
+  encode_keys(keys, batch.num_rows(), part.keys);
+  if (!part.spilled.files.empty()) {
+    keys.insert(keys.end(), inputs.begin(), inputs.end());
+    spill_rows(part.spilled, part.keys, keys);
+    return;
+  }
+  part.table.add(part.keys, inputs);
+  // Past its share of the budget the table stops growing: later rows go to spill files by hash
+  // partition and are aggregated there one hash partition at a time, after the scan.
+  auto& partials = global.as<Partials>();
+  if (!keys_.empty() && partials.memory_budget_bytes > 0 &&
+      part.table.estimated_bytes() >
+          partials.memory_budget_bytes / std::max(1, partials.partitions))
+    start_spilling(part.spilled);
+}
+
+void GroupBySink::combine(GlobalSinkState& global, LocalSinkState& local) const {
+  auto& part = local.as<PartitionTable>();
+  Split split;
+  for (int r = 0; r < kMergePartitions; ++r) {
+    split.emplace_back(prototype_);
+    split.back().merge(part.table,
+                       [r](uint64_t h) { return merge_partition_of(h) == static_cast<size_t>(r); });
+  }
+  auto& partials = global.as<Partials>();
+  std::lock_guard<std::mutex> lock(partials.mu);
+  partials.by_partition[static_cast<size_t>(part.partition)] = std::move(split);
+  partials.spilled[static_cast<size_t>(part.partition)] = std::move(part.spilled);
+}
+
+std::shared_ptr<const Source> GroupBySink::finalize(GlobalSinkState& global) const {
+  auto& partials = global.as<Partials>();
+  std::vector<GroupTable> merged;
+  for (int r = 0; r < kMergePartitions; ++r) merged.emplace_back(prototype_);
+  const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  // Partition by partition (its table, then its spilled rows), so first() sees the input order.
+  parallel_for(merged.size(), threads, [&](size_t r) {
+    for (size_t p = 0; p < partials.by_partition.size(); ++p) {
+      if (partials.by_partition[p])
+        merged[r].merge((*partials.by_partition[p])[r], [](uint64_t) { return true; });
+      Spilled& spilled = partials.spilled[p];
+      if (spilled.files.empty()) continue;
+      GroupTable later = replay(*spilled.files[r], spilled.types, keys_.size(), prototype_);
+      spilled.files[r].reset();  // removes the file
+      merged[r].merge(later, [](uint64_t) { return true; });
+    }
+  });
+  if (keys_.empty()) merged[merge_partition_of(hash_key({}))].ensure_empty_key();
+
+  // Every group: hash partition by hash partition, each in first-seen order.
+  std::vector<std::string_view> key_rows;
+  for (size_t r = 0; r < merged.size(); ++r) {
+    for (size_t g = 0; g < merged[r].size(); ++g) {
+      key_rows.push_back(merged[r].key(g));
+    }
+  }
+  std::vector<DataType> key_types;
+  for (size_t k = 0; k < keys_.size(); ++k)
+    key_types.push_back(result_.field(static_cast<int>(k)).type);
+  std::vector<Column> key_columns = decode_keys(key_rows, key_types);
+  const auto rows = static_cast<int64_t>(key_rows.size());
+  std::vector<int64_t> order =
+      sorted_rows(key_columns, rows, std::vector<KeyOrder>(keys_.size(), KeyOrder{}));
+
+  std::vector<Column> columns;
+  for (const Column& k : key_columns) columns.push_back(gather(k, order));
+  for (size_t a = 0; a < prototype_.size(); ++a) {
+    // Each hash partition finishes its own groups; the pieces are then put in key order.
+    std::vector<Column> pieces;
+    for (const GroupTable& t : merged) {
+      std::vector<uint32_t> all(t.size());
+      for (size_t g = 0; g < all.size(); ++g) all[g] = static_cast<uint32_t>(g);
+      pieces.push_back(t.aggregates()[a].finish(all));
+    }
+    // The pieces concatenate in the order key_rows lists the groups, so `order` applies.
+    Column all = Column::concat(pieces);
+    columns.push_back(gather(all, order));
+  }
+  std::vector<Batch> batches;
+  if (rows > 0 || !columns.empty()) batches.emplace_back(result_, std::move(columns));
+  // Contiguous slices keep the key order across the next pipeline's partitions.
+  const int parts = static_cast<int>(std::clamp<int64_t>(rows / (64 * 1024), 1, 16));
+  return std::make_shared<TableSource>(Table(result_, std::move(batches)), parts,
+                                       keys_.empty() ? "Aggregate" : "GroupBy");
+}
+
+}  // namespace ember

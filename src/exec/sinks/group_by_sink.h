@@ -1,0 +1,43 @@
+// The breaker of a hash group-by: each partition pre-aggregates into its own table; finished
+// tables are split by key hash, and each hash partition merges on its own thread.
+#pragma once
+
+#include <vector>
+
+#include "exec/pipeline_breaker.h"
+#include "exec/relational/grouped_aggregate.h"
+#include "expr/expr_node.h"
+
+namespace ember {
+
+/// Groups rows by the values of its key expressions (nulls are one group) and computes each
+/// aggregate per group. The next pipeline reads one row per group, sorted by the keys
+/// (ascending, nulls last). With no keys it is a global aggregate: exactly one row.
+class GroupBySink final : public PipelineBreaker {
+ public:
+  /// `keys` and `aggregates` are expressions over `input`; `result` has the keys' columns,
+  /// then the aggregates'.
+  GroupBySink(std::vector<ExprPtr> keys, std::vector<ExprPtr> aggregates, const Schema& input,
+              Schema result);
+  std::unique_ptr<GlobalSinkState> global_state(int num_partitions) const override;
+  std::unique_ptr<LocalSinkState> local_state(GlobalSinkState& global,
+                                              int partition) const override;
+  void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const override;
+  /// Splits the partition's table by key hash (on the partition's pipeline thread).
+  void combine(GlobalSinkState& global, LocalSinkState& local) const override;
+  /// Merges each hash partition's tables in partition order (so float sums are reproducible),
+  /// hash partitions in parallel; then sorts the groups by key. InvalidArgument when an int64
+  /// sum overflows.
+  std::shared_ptr<const Source> finalize(GlobalSinkState& global) const override;
+
+  /// Hash partitions the partials are merged in.
+  static constexpr int kMergePartitions = 16;
+
+ private:
+  std::vector<ExprPtr> keys_;
+  std::vector<ExprPtr> inputs_;  ///< each aggregate's input expression
+  std::vector<GroupedAggregate> prototype_;
+  Schema result_;
+};
+
+}  // namespace ember

@@ -49,6 +49,11 @@ class DataFrame {
   /// As write_csv, with part-NNNNN.jsonl files.
   void write_jsonl(std::string dir, const RunOptions& options = {}) const;
 
+  // ---- nested data
+  /// One row per item of the list column `column` (which then holds the item), the other
+  /// columns repeated; a null or empty list gives no row (as DuckDB's unnest). Order is kept.
+  DataFrame explode(std::string column) const;
+
  private:
   friend struct detail::DataFrameAccess;
   struct Plan;  ///< the query plan behind a frame; shared, so frames are cheap to copy

@@ -76,6 +76,10 @@ DataFrame DataFrame::repartition(int num_partitions) const {
   return frame(make_repartition(root_of(*this), num_partitions));
 }
 
+DataFrame DataFrame::explode(std::string column) const {
+  return frame(make_explode(root_of(*this), std::move(column)));
+}
+
 Schema DataFrame::schema() const { return root_of(*this)->schema; }
 
 std::string DataFrame::explain(const RunOptions& options) const {

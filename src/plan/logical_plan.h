@@ -4,6 +4,7 @@
 #include "plan/logical_node.h"
 #include "plan/nodes/actor_pool_project_node.h"
 #include "plan/nodes/aggregate_node.h"
+#include "plan/nodes/explode_node.h"
 #include "plan/nodes/filter_node.h"
 #include "plan/nodes/limit_node.h"
 #include "plan/nodes/project_node.h"

@@ -13,8 +13,11 @@ namespace ember {
 /// partition's part was written, so that the query commits only a complete set.
 class FileSink final : public OutputSink {
  public:
+  /// InvalidArgument, before any work runs, when the format cannot hold a column's type.
   FileSink(std::string dir, Schema schema, FileFormat format)
-      : dir_(std::move(dir)), schema_(std::move(schema)), format_(format) {}
+      : dir_(std::move(dir)), schema_(std::move(schema)), format_(format) {
+    check_format_holds(schema_, format_);
+  }
   std::unique_ptr<GlobalSinkState> global_state(int num_partitions) const override;
   std::unique_ptr<LocalSinkState> local_state(GlobalSinkState& global,
                                               int partition) const override;

@@ -33,6 +33,10 @@ bool is_part_file_name(std::string_view name) {
   return false;
 }
 
+void check_format_holds(const Schema& schema, FileFormat format) {
+  if (format == FileFormat::Csv) check_csv_schema(schema);
+}
+
 std::unique_ptr<PartitionWriter> open_partition_writer(const std::string& dir, int partition,
                                                        const Schema& schema, FileFormat format) {
   if (partition < 0) throw InvalidArgument("partition numbers start at 0");

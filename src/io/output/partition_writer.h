@@ -34,6 +34,9 @@ class PartitionWriter {
   virtual void commit() = 0;
 };
 
+/// InvalidArgument, naming the column, when `format` cannot hold one of the schema's types.
+void check_format_holds(const Schema& schema, FileFormat format);
+
 /// Opens the writer of partition `partition` (file `part-NNNNN.<ext>`, five digits or more).
 /// Throws IoError when the temp file cannot be created.
 std::unique_ptr<PartitionWriter> open_partition_writer(const std::string& dir, int partition,

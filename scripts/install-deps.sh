@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # ccache is optional everywhere (the scripts use it when present); it makes rebuilds cheap.
-library=(cmake ninja-build g++ ccache libsimdjson-dev libdivide-dev)
+library=(cmake ninja-build g++ ccache libsimdjson-dev libdivide-dev
+         libsnappy-dev libzstd-dev zlib1g-dev liblz4-dev)
 example=(pkg-config libcli11-dev libhunspell-dev hunspell-en-us wordnet-base)
 tests=(libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev nodejs npm)
 duckdb=yes

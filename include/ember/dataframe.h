@@ -11,6 +11,7 @@
 #include "ember/csv_options.h"
 #include "ember/expr.h"
 #include "ember/init.h"
+#include "ember/parquet_options.h"
 #include "ember/query_stats.h"
 #include "ember/run_options.h"
 #include "ember/types.h"
@@ -67,5 +68,10 @@ DataFrame from_table(Table t, int num_partitions = 1);
 /// Header row, type inference over a sample; a glob reads many files.
 DataFrame read_csv(std::string path_or_glob, CsvOptions options = {});
 DataFrame read_jsonl(std::string path_or_glob);
+
+// ---- Parquet and Arrow IPC
+/// Parquet files: one partition per row group; only the columns the query reads are read, and
+/// a where() on a column with min/max statistics skips the row groups that cannot match.
+DataFrame read_parquet(std::string path_or_glob, ParquetOptions options = {});
 
 }  // namespace ember

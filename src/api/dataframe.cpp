@@ -5,6 +5,7 @@
 #include "exec/executor.h"
 #include "exec/explain.h"
 #include "exec/sources/file_scan_source.h"
+#include "exec/sources/parquet_source.h"
 #include "exec/sources/range_source.h"
 #include "exec/sources/table_source.h"
 #include "expr/expr_access.h"
@@ -37,6 +38,11 @@ DataFrame read_csv(std::string path_or_glob, CsvOptions options) {
 
 DataFrame read_jsonl(std::string path_or_glob) {
   return frame(make_source(std::make_shared<JsonlSource>(std::move(path_or_glob))));
+}
+
+DataFrame read_parquet(std::string path_or_glob, ParquetOptions options) {
+  return frame(
+      make_source(std::make_shared<ParquetSource>(std::move(path_or_glob), std::move(options))));
 }
 
 DataFrame DataFrame::select(std::vector<Expr> exprs) const {

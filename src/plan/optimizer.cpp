@@ -5,6 +5,7 @@
 #include "plan/column_pruning.h"
 #include "plan/filter_pushdown.h"
 #include "plan/limit_pushdown.h"
+#include "plan/scan_filters.h"
 
 namespace ember {
 
@@ -13,6 +14,7 @@ NodePtr optimize(const NodePtr& plan) {
   p = push_down_filters(p);
   p = push_down_limits(p);
   p = prune_columns(p);
+  p = push_filters_into_scans(p);
   return p;
 }
 

@@ -13,10 +13,10 @@ namespace {
 using Words = std::vector<std::optional<std::string>>;
 
 Table docs() {
-  return Table::from_columns(
-      {{"id", Column::from(std::vector<int64_t>{1, 2, 3, 4, 5})},
-       {"words", Column::from(std::vector<std::optional<Words>>{
-                     Words{"a", "b"}, std::nullopt, Words{}, Words{"c", std::nullopt}, Words{"d"}})}});
+  return Table::from_columns({{"id", Column::from(std::vector<int64_t>{1, 2, 3, 4, 5})},
+                              {"words", Column::from(std::vector<std::optional<Words>>{
+                                            Words{"a", "b"}, std::nullopt, Words{},
+                                            Words{"c", std::nullopt}, Words{"d"}})}});
 }
 
 /// A 4-float embedding per text (bytes folded into buckets), a list of its words' lengths, its
@@ -101,8 +101,8 @@ TEST(NestedQuery, ListFunctionsAndExplodeCompose) {
 
 TEST(NestedQuery, UdfsReturnAndTakeEveryTypeOnThreadsAndProcesses) {
   const Table input = Table::from_columns(
-      {{"text", Column::from(std::vector<std::optional<std::string>>{"abcd", std::nullopt, "zz",
-                                                                      ""})}});
+      {{"text",
+        Column::from(std::vector<std::optional<std::string>>{"abcd", std::nullopt, "zz", ""})}});
   for (Isolation iso : {Isolation::Thread, Isolation::Process}) {
     SCOPED_TRACE(iso == Isolation::Thread ? "threads" : "processes");
     auto features = [&](const std::string& what) {
@@ -112,8 +112,8 @@ TEST(NestedQuery, UdfsReturnAndTakeEveryTypeOnThreadsAndProcesses) {
           .batch_size(3)
           .isolation(iso);
     };
-    auto sum = Udf::cls<EmbeddingSum>("embedding_sum").returns(float32()).batch_size(2).isolation(
-        iso);
+    auto sum =
+        Udf::cls<EmbeddingSum>("embedding_sum").returns(float32()).batch_size(2).isolation(iso);
     const Table t = from_table(input, 2)
                         .with_column("embedding", features("embedding")(col("text")))
                         .with_column("bytes", features("bytes")(col("text")))

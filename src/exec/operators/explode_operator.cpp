@@ -9,7 +9,7 @@ namespace ember {
 
 Batch ExplodeOperator::execute(const Batch& input) const {
   const Column& lists = input.column(column_);
-  std::vector<int64_t> rows;  // input row of each output row
+  std::vector<int64_t> rows;   // input row of each output row
   std::vector<int64_t> items;  // item (row of lists.child()) of each output row
   for (int64_t r = 0; r < lists.size(); ++r) {
     if (lists.is_null(r)) continue;

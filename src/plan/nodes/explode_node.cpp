@@ -18,8 +18,8 @@ ColumnSet ExplodeNode::required_input(const ColumnSet& required) const {
 NodePtr make_explode(NodePtr input, std::string column) {
   const int i = input->schema.index_of(column);
   if (i < 0) {
-    throw InvalidArgument("explode: unknown column '" + column + "'; columns are: " +
-                          input->schema.to_string());
+    throw InvalidArgument("explode: unknown column '" + column +
+                          "'; columns are: " + input->schema.to_string());
   }
   const DataType& t = input->schema.field(i).type;
   if (!t.is_list()) {

@@ -23,10 +23,11 @@ std::string slurp(const std::string& path) {
 
 TEST(JsonlNested, ArraysReadAsLists) {
   TempDir dir;
-  const std::string path = dir.write("a.jsonl",
-                                     "{\"xs\":[1,2,null],\"tags\":[\"a\"],\"m\":[[1.5],[]],\"e\":[]}\n"
-                                     "{\"xs\":null,\"tags\":[],\"m\":[[2,3]],\"e\":[]}\n"
-                                     "{\"xs\":[],\"tags\":[null,\"b\"],\"m\":null}\n");
+  const std::string path =
+      dir.write("a.jsonl",
+                "{\"xs\":[1,2,null],\"tags\":[\"a\"],\"m\":[[1.5],[]],\"e\":[]}\n"
+                "{\"xs\":null,\"tags\":[],\"m\":[[2,3]],\"e\":[]}\n"
+                "{\"xs\":[],\"tags\":[null,\"b\"],\"m\":null}\n");
   const Table t = testing_io::read_jsonl_table(path);
   EXPECT_EQ(t.schema().to_string(),
             "xs: list<int64>, tags: list<utf8>, m: list<list<float64>>, e: list<utf8>");
@@ -61,14 +62,16 @@ TEST(JsonlNested, EveryTypeIsWrittenAndListsComeBack) {
        {"f", Column::from(std::vector<float>{0.5f, -1.0f})},
        {"b", Column::from(std::vector<std::vector<uint8_t>>{{'M', 'a', 'n'}, {0xff}})},
        {"t", Column::from(std::vector<Timestamp>{{1709294400250000}, {0}})},
-       {"w", Column::from(std::vector<std::optional<Words>>{Words{"x", std::nullopt}, std::nullopt})}});
+       {"w",
+        Column::from(std::vector<std::optional<Words>>{Words{"x", std::nullopt}, std::nullopt})}});
   auto w = open_partition_writer(dir.path(), 0, t.schema(), FileFormat::Jsonl);
   for (const Batch& b : t.batches()) w->write(b);
   w->commit();
   const std::string path = dir.file(part_file_name(0, FileFormat::Jsonl));
-  EXPECT_EQ(slurp(path),
-            "{\"i\":7,\"f\":0.5,\"b\":\"TWFu\",\"t\":\"2024-03-01 12:00:00.250000\",\"w\":[\"x\",null]}\n"
-            "{\"i\":null,\"f\":-1.0,\"b\":\"/w==\",\"t\":\"1970-01-01 00:00:00\",\"w\":null}\n");
+  EXPECT_EQ(
+      slurp(path),
+      "{\"i\":7,\"f\":0.5,\"b\":\"TWFu\",\"t\":\"2024-03-01 12:00:00.250000\",\"w\":[\"x\",null]}\n"
+      "{\"i\":null,\"f\":-1.0,\"b\":\"/w==\",\"t\":\"1970-01-01 00:00:00\",\"w\":null}\n");
   const Table back = testing_io::read_jsonl_table(path);
   EXPECT_EQ(back.column("w").get(0), t.column("w").get(0));
 }

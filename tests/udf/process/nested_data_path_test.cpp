@@ -29,7 +29,8 @@ std::vector<Column> newer_columns() {
     times.push_back(null ? std::nullopt : std::optional<Timestamp>(Timestamp{i * 86400000001LL}));
     std::vector<std::optional<std::string>> t;
     for (int k = 0; k < i % 4; ++k)
-      t.push_back(k == 1 ? std::nullopt : std::optional<std::string>(std::string(size_t(k + 1), 'x')));
+      t.push_back(k == 1 ? std::nullopt
+                         : std::optional<std::string>(std::string(size_t(k + 1), 'x')));
     tags.push_back(null ? std::nullopt : std::optional(t));
     embeddings.push_back({float(i), float(i) + 0.5f, -float(i)});
     nested.push_back({{i}, {}, {i, i + 1}});
@@ -37,8 +38,8 @@ std::vector<Column> newer_columns() {
   Column fixed = Column::from(embeddings);
   ColumnBuilder b(fixed_size_list(float32(), 3));
   for (int64_t i = 0; i < fixed.size(); ++i) b.append_from(fixed, i);
-  return {Column::from(i32),   Column::from(f32),  Column::from(bytes), Column::from(times),
-          Column::from(tags),  b.finish(),          Column::from(nested)};
+  return {Column::from(i32),  Column::from(f32), Column::from(bytes), Column::from(times),
+          Column::from(tags), b.finish(),        Column::from(nested)};
 }
 
 void expect_same_column(const Column& got, const Column& want) {
@@ -55,10 +56,8 @@ TEST(ProcessData, EveryNewerTypeAndSliceCrossesIntact) {
   echo->start();
   copy->start();
   for (const Column& c : newer_columns()) {
-    for (auto [offset, length] : {std::pair<int64_t, int64_t>{0, c.size()},
-                                  {3, c.size() - 3},
-                                  {13, 50},
-                                  {1, 0}}) {
+    for (auto [offset, length] :
+         {std::pair<int64_t, int64_t>{0, c.size()}, {3, c.size() - 3}, {13, 50}, {1, 0}}) {
       const Column piece = c.slice(offset, length);
       const Batch batch(Schema({{"c", piece.type()}}), {piece});
       SCOPED_TRACE(c.type().to_string() + " slice " + std::to_string(offset));

@@ -50,6 +50,13 @@ class DataFrame {
   /// As write_csv, with part-NNNNN.jsonl files.
   void write_jsonl(std::string dir, const RunOptions& options = {}) const;
 
+  // ---- Parquet and Arrow IPC
+  /// As write_csv, with part-NNNNN.parquet files: row groups of `options.row_group_rows`
+  /// rows, dictionary pages for low-cardinality strings, min/max statistics and null counts.
+  /// Lists (and fixed_size_lists, which Parquet stores as lists) are written as LIST columns.
+  void write_parquet(std::string dir, ParquetWriteOptions options = {},
+                     const RunOptions& run = {}) const;
+
   // ---- nested data
   /// One row per item of the list column `column` (which then holds the item), the other
   /// columns repeated; a null or empty list gives no row (as DuckDB's unnest). Order is kept.

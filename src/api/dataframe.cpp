@@ -102,6 +102,17 @@ void DataFrame::write_csv(std::string dir, const RunOptions& options) const {
   execute_plan(root_of(*this), options, QueryOutput{QueryOutput::Kind::Csv, std::move(dir)});
 }
 
+void DataFrame::write_parquet(std::string dir, ParquetWriteOptions options,
+                              const RunOptions& run) const {
+  if (options.row_group_rows < 1) {
+    throw InvalidArgument("ParquetWriteOptions::row_group_rows must be >= 1, got " +
+                          std::to_string(options.row_group_rows));
+  }
+  QueryOutput out{QueryOutput::Kind::Parquet, std::move(dir)};
+  out.parquet = options;
+  execute_plan(root_of(*this), run, out);
+}
+
 void DataFrame::write_jsonl(std::string dir, const RunOptions& options) const {
   execute_plan(root_of(*this), options, QueryOutput{QueryOutput::Kind::Jsonl, std::move(dir)});
 }

@@ -34,6 +34,8 @@ std::unique_ptr<OutputSink> make_output_sink(const QueryOutput& out, const Schem
     return std::make_unique<FileSink>(out.dir, schema, FileFormat::Csv);
   if (out.kind == QueryOutput::Kind::Jsonl)
     return std::make_unique<FileSink>(out.dir, schema, FileFormat::Jsonl);
+  if (out.kind == QueryOutput::Kind::Parquet)
+    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Parquet, out.parquet);
   return std::make_unique<CollectSink>(schema);
 }
 

@@ -14,8 +14,8 @@ namespace ember {
 class FileSink final : public OutputSink {
  public:
   /// InvalidArgument, before any work runs, when the format cannot hold a column's type.
-  FileSink(std::string dir, Schema schema, FileFormat format)
-      : dir_(std::move(dir)), schema_(std::move(schema)), format_(format) {
+  FileSink(std::string dir, Schema schema, FileFormat format, ParquetWriteOptions parquet = {})
+      : dir_(std::move(dir)), schema_(std::move(schema)), format_(format), parquet_(parquet) {
     check_format_holds(schema_, format_);
   }
   std::unique_ptr<GlobalSinkState> global_state(int num_partitions) const override;
@@ -30,6 +30,7 @@ class FileSink final : public OutputSink {
   std::string dir_;
   Schema schema_;
   FileFormat format_;
+  ParquetWriteOptions parquet_;
 };
 
 }  // namespace ember

@@ -13,8 +13,9 @@ std::unique_ptr<BatchReader> ParquetSource::open(int p, int64_t batch_rows) cons
 }
 
 std::string ParquetSource::describe() const {
-  std::string out = "ParquetScan " + pattern_ + " (" + std::to_string(scan_.files.size()) +
-                    " files, " + std::to_string(scan_.parts.size()) + " row groups";
+  std::string out =
+      "ParquetScan " + pattern_ + " (" + std::to_string(scan_.files.size()) + " files, " +
+      std::to_string(static_cast<int64_t>(scan_.parts.size()) + skipped_) + " row groups";
   if (skipped_) out += ", " + std::to_string(skipped_) + " skipped by statistics";
   out += ", columns ";
   for (size_t i = 0; i < scan_.column_names.size(); ++i)

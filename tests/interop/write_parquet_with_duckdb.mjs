@@ -7,7 +7,7 @@ import { createRequire } from 'module';
 const [outDir, npmDir, rowsArg] = process.argv.slice(2);
 const require = createRequire(npmDir + '/');
 const { DuckDBInstance } = require('@duckdb/node-api');
-const rows = Number(rowsArg ?? 3000);
+const rows = Number(rowsArg ?? 10000);
 
 const inst = await DuckDBInstance.create(':memory:');
 const con = await inst.connect();
@@ -34,6 +34,6 @@ const variants = [
 ];
 for (const [name, codec, extra] of variants) {
   await con.run(`copy t to '${outDir}/${name}.parquet' ` +
-                `(format parquet, compression ${codec}, row_group_size 1000${extra})`);
+                `(format parquet, compression ${codec}, row_group_size 2048${extra})`);
 }
 console.log(`wrote ${variants.length} files of ${rows} rows to ${outDir}`);

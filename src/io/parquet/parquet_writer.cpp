@@ -24,10 +24,14 @@ constexpr int64_t kPageRows = 64 * 1024;
 
 int32_t codec_of(Compression c) {
   switch (c) {
-    case Compression::Snappy: return kSnappy;
-    case Compression::Zstd: return kZstd;
-    case Compression::Gzip: return kGzip;
-    default: return kUncompressed;
+    case Compression::Snappy:
+      return kSnappy;
+    case Compression::Zstd:
+      return kZstd;
+    case Compression::Gzip:
+      return kGzip;
+    default:
+      return kUncompressed;
   }
 }
 
@@ -37,17 +41,29 @@ SchemaElement leaf_element(const DataType& t, const std::string& name) {
   e.name = name;
   e.repetition = kOptional;
   switch (t.id()) {
-    case TypeId::Boolean: e.type = kBoolean; break;
-    case TypeId::Int32: e.type = kInt32; break;
-    case TypeId::Int64: e.type = kInt64; break;
-    case TypeId::Float32: e.type = kFloat; break;
-    case TypeId::Float64: e.type = kDouble; break;
+    case TypeId::Boolean:
+      e.type = kBoolean;
+      break;
+    case TypeId::Int32:
+      e.type = kInt32;
+      break;
+    case TypeId::Int64:
+      e.type = kInt64;
+      break;
+    case TypeId::Float32:
+      e.type = kFloat;
+      break;
+    case TypeId::Float64:
+      e.type = kDouble;
+      break;
     case TypeId::Utf8:
       e.type = kByteArray;
       e.converted = kUtf8;
       e.logical.kind = Logical::kString;
       break;
-    case TypeId::Binary: e.type = kByteArray; break;
+    case TypeId::Binary:
+      e.type = kByteArray;
+      break;
     case TypeId::Timestamp:
       e.type = kInt64;
       e.converted = kTimestampMicros;
@@ -63,7 +79,9 @@ SchemaElement leaf_element(const DataType& t, const std::string& name) {
 // PLAIN bytes of one value, for statistics and dictionary keys.
 std::string plain_value(const Column& c, int64_t i) {
   const int w = c.type().byte_width();
-  if (w > 0) return std::string(reinterpret_cast<const char*>(c.values_buffer()->data()) + (c.offset() + i) * w, size_t(w));
+  if (w > 0)
+    return std::string(
+        reinterpret_cast<const char*>(c.values_buffer()->data()) + (c.offset() + i) * w, size_t(w));
   if (c.type().id() == TypeId::Boolean) return std::string(1, c.value<bool>(i) ? '\1' : '\0');
   return std::string(c.value<std::string_view>(i));
 }
@@ -71,12 +89,17 @@ std::string plain_value(const Column& c, int64_t i) {
 // Orders two non-null values of `c`'s type the way Parquet's statistics do.
 bool value_less(const Column& c, int64_t a, int64_t b) {
   switch (c.type().id()) {
-    case TypeId::Boolean: return !c.value<bool>(a) && c.value<bool>(b);
-    case TypeId::Int32: return c.value<int32_t>(a) < c.value<int32_t>(b);
+    case TypeId::Boolean:
+      return !c.value<bool>(a) && c.value<bool>(b);
+    case TypeId::Int32:
+      return c.value<int32_t>(a) < c.value<int32_t>(b);
     case TypeId::Int64:
-    case TypeId::Timestamp: return c.values<int64_t>()[a] < c.values<int64_t>()[b];
-    case TypeId::Float32: return c.value<float>(a) < c.value<float>(b);
-    case TypeId::Float64: return c.value<double>(a) < c.value<double>(b);
+    case TypeId::Timestamp:
+      return c.values<int64_t>()[a] < c.values<int64_t>()[b];
+    case TypeId::Float32:
+      return c.value<float>(a) < c.value<float>(b);
+    case TypeId::Float64:
+      return c.value<double>(a) < c.value<double>(b);
     default: {  // unsigned byte order
       const std::string_view x = c.value<std::string_view>(a), y = c.value<std::string_view>(b);
       return x < y;
@@ -149,7 +172,8 @@ void append_plain(std::string* out, const Column& v, const std::vector<int64_t>&
   const int w = v.type().byte_width();
   for (int64_t r : rows) {
     if (w > 0) {
-      out->append(reinterpret_cast<const char*>(v.values_buffer()->data()) + (v.offset() + r) * w, size_t(w));
+      out->append(reinterpret_cast<const char*>(v.values_buffer()->data()) + (v.offset() + r) * w,
+                  size_t(w));
     } else {
       const std::string_view s = v.value<std::string_view>(r);
       const uint32_t n = static_cast<uint32_t>(s.size());
@@ -179,14 +203,16 @@ struct ChunkWriter {
 };
 
 // Writes one column chunk of a row group; returns its metadata.
-ColumnMeta write_chunk(const Column& c, const std::string& name, int32_t codec, std::string* out, int64_t base) {
+ColumnMeta write_chunk(const Column& c, const std::string& name, int32_t codec, std::string* out,
+                       int64_t base) {
   const bool is_list = c.type().is_list();
   const Column& values = is_list ? c.child() : c;
   const SchemaElement leaf = leaf_element(values.type(), name);
   ColumnMeta m;
   m.type = *leaf.type;
   m.codec = codec;
-  m.path = is_list ? std::vector<std::string>{name, "list", "element"} : std::vector<std::string>{name};
+  m.path =
+      is_list ? std::vector<std::string>{name, "list", "element"} : std::vector<std::string>{name};
   ChunkWriter w{codec, out, base};
   const int64_t start = base + static_cast<int64_t>(out->size());
 
@@ -197,7 +223,8 @@ ColumnMeta write_chunk(const Column& c, const std::string& name, int32_t codec, 
   if (use_dict) {
     for (int64_t i = 0; i < values.size() && use_dict; ++i) {
       if (values.is_null(i)) continue;
-      auto [it, added] = dict.emplace(values.value<std::string_view>(i), static_cast<uint32_t>(dict.size()));
+      auto [it, added] =
+          dict.emplace(values.value<std::string_view>(i), static_cast<uint32_t>(dict.size()));
       if (added) dict_rows.push_back(i);
       use_dict = dict.size() <= 4096 && static_cast<int64_t>(dict.size()) * 4 <= values.size() + 64;
     }
@@ -256,7 +283,8 @@ ColumnMeta write_chunk(const Column& c, const std::string& name, int32_t codec, 
     first_page = false;
     m.num_values += h.num_values;
   }
-  m.encodings = use_dict ? std::vector<int32_t>{kPlain, kRle, kRleDictionary} : std::vector<int32_t>{kPlain, kRle};
+  m.encodings = use_dict ? std::vector<int32_t>{kPlain, kRle, kRleDictionary}
+                         : std::vector<int32_t>{kPlain, kRle};
   m.total_compressed_size = base + static_cast<int64_t>(out->size()) - start;
   m.total_uncompressed_size = w.uncompressed_total;
   return m;
@@ -272,19 +300,23 @@ void check_parquet_schema(const Schema& schema) {
   for (const Field& f : schema.fields()) {
     const DataType& t = f.type.is_list() ? f.type.element() : f.type;
     if (t.is_list())
-      throw InvalidArgument("Parquet output cannot hold column '" + f.name + "' of type " + f.type.to_string() +
-                            " (lists of lists); explode() or cast it first");
+      throw InvalidArgument("Parquet output cannot hold column '" + f.name + "' of type " +
+                            f.type.to_string() + " (lists of lists); explode() or cast it first");
     leaf_element(t, f.name);  // throws for the Null type
   }
 }
 
 ParquetWriter::ParquetWriter(const std::string& dir, const std::string& name, const Schema& schema,
                              ParquetWriteOptions options)
-    : file_(dir, name), schema_(schema), options_(options), pending_(size_t(schema.num_fields())),
+    : file_(dir, name),
+      schema_(schema),
+      options_(options),
+      pending_(size_t(schema.num_fields())),
       footer_(std::make_shared<Footer>()) {
   check_parquet_schema(schema_);
   if (options_.row_group_rows < 1)
-    throw InvalidArgument("ParquetWriteOptions::row_group_rows must be >= 1, got " + std::to_string(options_.row_group_rows));
+    throw InvalidArgument("ParquetWriteOptions::row_group_rows must be >= 1, got " +
+                          std::to_string(options_.row_group_rows));
   file_.write("PAR1");
   offset_ = 4;
   FileMetaData& m = footer_->meta;
@@ -317,13 +349,14 @@ ParquetWriter::ParquetWriter(const std::string& dir, const std::string& name, co
 
 void ParquetWriter::write(const Batch& batch) {
   if (!(batch.schema() == schema_)) {
-    throw InvalidArgument("batch schema (" + batch.schema().to_string() + ") differs from the output schema (" +
-                          schema_.to_string() + ")");
+    throw InvalidArgument("batch schema (" + batch.schema().to_string() +
+                          ") differs from the output schema (" + schema_.to_string() + ")");
   }
   int64_t pos = 0;
   while (pos < batch.num_rows()) {
     const int64_t take = std::min(batch.num_rows() - pos, options_.row_group_rows - pending_rows_);
-    for (int c = 0; c < batch.num_columns(); ++c) pending_[size_t(c)].push_back(batch.column(c).slice(pos, take));
+    for (int c = 0; c < batch.num_columns(); ++c)
+      pending_[size_t(c)].push_back(batch.column(c).slice(pos, take));
     pending_rows_ += take;
     pos += take;
     if (pending_rows_ == options_.row_group_rows) flush_row_group();

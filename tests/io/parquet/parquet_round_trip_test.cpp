@@ -27,24 +27,33 @@ Table sample(int64_t n) {
     f64.push_back(i % 7 == 0 ? std::nullopt : std::optional<double>(i * 0.125));
     f32.push_back(std::optional<float>(float(i) / 3));
     b.push_back(i % 5 == 0 ? std::nullopt : std::optional<bool>(i % 2 == 0));
-    low.push_back(i % 6 == 0 ? std::nullopt : std::optional<std::string>("k" + std::to_string(i % 5)));
+    low.push_back(i % 6 == 0 ? std::nullopt
+                             : std::optional<std::string>("k" + std::to_string(i % 5)));
     high.push_back(std::optional<std::string>("value number " + std::to_string(i)));
     bin.push_back(std::vector<uint8_t>{uint8_t(i), 0, uint8_t(i >> 8)});
     ts.push_back(i % 4 == 0 ? std::nullopt : std::optional<Timestamp>(Timestamp{i * 1000 - 99}));
     Words w;
-    for (int64_t k = 0; k < i % 4; ++k) w.push_back(k == 1 ? std::nullopt : std::optional<std::string>("w" + std::to_string(i + k)));
+    for (int64_t k = 0; k < i % 4; ++k)
+      w.push_back(k == 1 ? std::nullopt : std::optional<std::string>("w" + std::to_string(i + k)));
     tags.push_back(i % 10 == 3 ? std::nullopt : std::optional<Words>(w));
   }
   ColumnBuilder emb(fixed_size_list(float32(), 2));
   for (int64_t i = 0; i < n; ++i) {
-    if (i % 13 == 0) emb.append_null();
-    else emb.append_value(List{{float(i), Value{}}, float32()});
+    if (i % 13 == 0)
+      emb.append_null();
+    else
+      emb.append_value(List{{float(i), Value{}}, float32()});
   }
-  return Table::from_columns({{"i64", Column::from(i64)},  {"i32", Column::from(i32)},
-                              {"f64", Column::from(f64)},  {"f32", Column::from(f32)},
-                              {"b", Column::from(b)},      {"low", Column::from(low)},
-                              {"high", Column::from(high)}, {"bin", Column::from(bin)},
-                              {"ts", Column::from(ts)},    {"tags", Column::from(tags)},
+  return Table::from_columns({{"i64", Column::from(i64)},
+                              {"i32", Column::from(i32)},
+                              {"f64", Column::from(f64)},
+                              {"f32", Column::from(f32)},
+                              {"b", Column::from(b)},
+                              {"low", Column::from(low)},
+                              {"high", Column::from(high)},
+                              {"bin", Column::from(bin)},
+                              {"ts", Column::from(ts)},
+                              {"tags", Column::from(tags)},
                               {"emb", emb.finish()}});
 }
 
@@ -68,7 +77,8 @@ TEST_P(Codec, EveryTypeRoundTrips) {
   o.compression = GetParam();
   o.row_group_rows = 40000;
   auto w = open_partition_writer(dir.path(), 0, t.schema(), FileFormat::Parquet, o);
-  for (const Batch& b : t.batches()) w->write(b.slice(0, 30000)), w->write(b.slice(30000, n - 30000));
+  for (const Batch& b : t.batches())
+    w->write(b.slice(0, 30000)), w->write(b.slice(30000, n - 30000));
   w->commit();
   const std::string path = dir.file("part-00000.parquet");
   const ParquetFile footer = read_parquet_footer(path);
@@ -81,8 +91,10 @@ TEST_P(Codec, EveryTypeRoundTrips) {
             "bin: binary, ts: timestamp[us], tags: list<utf8>, emb: list<float32>");
   ASSERT_EQ(back.num_rows(), n);
   for (int c = 0; c < t.schema().num_fields(); ++c) {
-    const Column want = t.column(t.schema().field(c).name), got = back.column(t.schema().field(c).name);
-    for (int64_t i = 0; i < n; i += 1) ASSERT_EQ(got.get(i), want.get(i)) << t.schema().field(c).name << " row " << i;
+    const Column want = t.column(t.schema().field(c).name),
+                 got = back.column(t.schema().field(c).name);
+    for (int64_t i = 0; i < n; i += 1)
+      ASSERT_EQ(got.get(i), want.get(i)) << t.schema().field(c).name << " row " << i;
   }
   // Low-cardinality strings get a dictionary; statistics hold min, max and nulls.
   const auto& low = footer.meta.row_groups[0].columns[5];
@@ -99,7 +111,8 @@ INSTANTIATE_TEST_SUITE_P(Parquet, Codec,
 
 TEST(ParquetWriter, ColumnsParquetCannotHoldAreNamed) {
   try {
-    check_format_holds(Schema({{"ok", int64()}, {"nested", list(list(int64()))}}), FileFormat::Parquet);
+    check_format_holds(Schema({{"ok", int64()}, {"nested", list(list(int64()))}}),
+                       FileFormat::Parquet);
     FAIL();
   } catch (const InvalidArgument& e) {
     EXPECT_NE(std::string(e.what()).find("column 'nested'"), std::string::npos) << e.what();

@@ -56,6 +56,9 @@ class DataFrame {
   /// Lists (and fixed_size_lists, which Parquet stores as lists) are written as LIST columns.
   void write_parquet(std::string dir, ParquetWriteOptions options = {},
                      const RunOptions& run = {}) const;
+  /// As write_csv, with part-NNNNN.arrow files in the Arrow IPC file format (one record batch
+  /// per batch of rows), which pyarrow, polars and DuckDB open as they are.
+  void write_arrow(std::string dir, const RunOptions& options = {}) const;
 
   // ---- nested data
   /// One row per item of the list column `column` (which then holds the item), the other
@@ -80,5 +83,7 @@ DataFrame read_jsonl(std::string path_or_glob);
 /// Parquet files: one partition per row group; only the columns the query reads are read, and
 /// a where() on a column with min/max statistics skips the row groups that cannot match.
 DataFrame read_parquet(std::string path_or_glob, ParquetOptions options = {});
+/// Arrow IPC files (the file format, uncompressed): one partition per record batch.
+DataFrame read_arrow(std::string path_or_glob);
 
 }  // namespace ember

@@ -4,6 +4,7 @@
 #include "api/dataframe_access.h"
 #include "exec/executor.h"
 #include "exec/explain.h"
+#include "exec/sources/arrow_source.h"
 #include "exec/sources/file_scan_source.h"
 #include "exec/sources/parquet_source.h"
 #include "exec/sources/range_source.h"
@@ -43,6 +44,10 @@ DataFrame read_jsonl(std::string path_or_glob) {
 DataFrame read_parquet(std::string path_or_glob, ParquetOptions options) {
   return frame(
       make_source(std::make_shared<ParquetSource>(std::move(path_or_glob), std::move(options))));
+}
+
+DataFrame read_arrow(std::string path_or_glob) {
+  return frame(make_source(std::make_shared<ArrowSource>(std::move(path_or_glob))));
 }
 
 DataFrame DataFrame::select(std::vector<Expr> exprs) const {
@@ -111,6 +116,10 @@ void DataFrame::write_parquet(std::string dir, ParquetWriteOptions options,
   QueryOutput out{QueryOutput::Kind::Parquet, std::move(dir)};
   out.parquet = options;
   execute_plan(root_of(*this), run, out);
+}
+
+void DataFrame::write_arrow(std::string dir, const RunOptions& options) const {
+  execute_plan(root_of(*this), options, QueryOutput{QueryOutput::Kind::Arrow, std::move(dir)});
 }
 
 void DataFrame::write_jsonl(std::string dir, const RunOptions& options) const {

@@ -12,7 +12,7 @@ namespace ember {
 
 /// Where a query's rows go.
 struct QueryOutput {
-  enum class Kind { Collect, Csv, Jsonl, Parquet };
+  enum class Kind { Collect, Csv, Jsonl, Parquet, Arrow };
   Kind kind = Kind::Collect;
   std::string dir;                   ///< file kinds: the directory the query's files replace
   ParquetWriteOptions parquet = {};  ///< Parquet only

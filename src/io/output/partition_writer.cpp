@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "ember/error.h"
+#include "io/arrow/arrow_writer.h"
 #include "io/csv/csv_writer.h"
 #include "io/jsonl/jsonl_writer.h"
 #include "io/parquet/parquet_writer.h"
@@ -11,7 +12,8 @@
 namespace ember {
 namespace {
 
-constexpr FileFormat kFileFormats[] = {FileFormat::Csv, FileFormat::Jsonl, FileFormat::Parquet};
+constexpr FileFormat kFileFormats[] = {FileFormat::Csv, FileFormat::Jsonl, FileFormat::Parquet,
+                                       FileFormat::Arrow};
 
 }  // namespace
 
@@ -21,8 +23,10 @@ std::string_view file_extension(FileFormat format) {
       return "csv";
     case FileFormat::Jsonl:
       return "jsonl";
-    default:
+    case FileFormat::Parquet:
       return "parquet";
+    default:
+      return "arrow";
   }
 }
 
@@ -44,6 +48,7 @@ bool is_part_file_name(std::string_view name) {
 void check_format_holds(const Schema& schema, FileFormat format) {
   if (format == FileFormat::Csv) check_csv_schema(schema);
   if (format == FileFormat::Parquet) check_parquet_schema(schema);
+  if (format == FileFormat::Arrow) check_arrow_schema(schema);
 }
 
 std::unique_ptr<PartitionWriter> open_partition_writer(const std::string& dir, int partition,
@@ -54,6 +59,7 @@ std::unique_ptr<PartitionWriter> open_partition_writer(const std::string& dir, i
   if (format == FileFormat::Csv) return std::make_unique<CsvWriter>(dir, name, schema);
   if (format == FileFormat::Parquet)
     return std::make_unique<ParquetWriter>(dir, name, schema, parquet);
+  if (format == FileFormat::Arrow) return std::make_unique<ArrowWriter>(dir, name, schema);
   return std::make_unique<JsonlWriter>(dir, name, schema);
 }
 

@@ -11,9 +11,9 @@
 
 namespace ember {
 
-enum class FileFormat { Csv, Jsonl, Parquet };
+enum class FileFormat { Csv, Jsonl, Parquet, Arrow };
 
-/// The extension of a format's part files, without the dot: "csv", "jsonl", "parquet".
+/// The extension of a format's part files, without the dot: "csv", "jsonl", "parquet", "arrow".
 std::string_view file_extension(FileFormat format);
 
 /// The name of partition `partition`'s file: `part-NNNNN.<ext>` (five digits or more).

@@ -23,8 +23,8 @@ class HashedNgrams {
   std::vector<float> embed(std::string_view text) const;
 
  private:
-  std::array<uint8_t, 256> fold_{};          ///< lower-case letters and digits; the rest ' '
-  std::array<float, kDimensions> sign_{};    ///< +1 or -1 per bucket
+  std::array<uint8_t, 256> fold_{};        ///< lower-case letters and digits; the rest ' '
+  std::array<float, kDimensions> sign_{};  ///< +1 or -1 per bucket
   uint64_t seed_ = 0;
 };
 

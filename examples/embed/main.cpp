@@ -27,8 +27,10 @@ int main(int argc, char** argv) {
   int64_t max_docs = -1;
   int concurrency = 2;
   for (int a = 2; a + 1 < argc; a += 2) {
-    if (std::strcmp(argv[a], "--max-docs") == 0) max_docs = std::stoll(argv[a + 1]);
-    else if (std::strcmp(argv[a], "--concurrency") == 0) concurrency = std::stoi(argv[a + 1]);
+    if (std::strcmp(argv[a], "--max-docs") == 0)
+      max_docs = std::stoll(argv[a + 1]);
+    else if (std::strcmp(argv[a], "--concurrency") == 0)
+      concurrency = std::stoi(argv[a + 1]);
   }
   try {
     const std::string corpus = work + "/corpus";

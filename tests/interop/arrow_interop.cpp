@@ -40,7 +40,8 @@ Table expected() {
       xs.emplace_back(std::nullopt);
     } else {
       std::vector<std::optional<int64_t>> l;
-      for (int64_t k = 0; k < i % 4; ++k) l.push_back(k == 2 ? std::nullopt : std::optional<int64_t>(k * i));
+      for (int64_t k = 0; k < i % 4; ++k)
+        l.push_back(k == 2 ? std::nullopt : std::optional<int64_t>(k * i));
       xs.emplace_back(l);
     }
     if (i % 9 == 0)
@@ -48,11 +49,16 @@ Table expected() {
     else
       emb.append_value(List{{float(i), -float(i)}, float32()});
   }
-  return Table::from_columns({{"id", Column::from(id)},   {"i32", Column::from(i32)},
-                              {"f32", Column::from(f32)}, {"f64", Column::from(f64)},
-                              {"s", Column::from(s)},     {"b", Column::from(b)},
-                              {"ts", Column::from(ts)},   {"bin", Column::from(bin)},
-                              {"xs", Column::from(xs)},   {"emb", emb.finish()}});
+  return Table::from_columns({{"id", Column::from(id)},
+                              {"i32", Column::from(i32)},
+                              {"f32", Column::from(f32)},
+                              {"f64", Column::from(f64)},
+                              {"s", Column::from(s)},
+                              {"b", Column::from(b)},
+                              {"ts", Column::from(ts)},
+                              {"bin", Column::from(bin)},
+                              {"xs", Column::from(xs)},
+                              {"emb", emb.finish()}});
 }
 
 }  // namespace

@@ -6,7 +6,9 @@
 namespace ember {
 
 ArrowSource::ArrowSource(std::string pattern)
-    : pattern_(std::move(pattern)), scan_(plan_arrow_scan(pattern_)), paths_(expand_paths(pattern_)) {}
+    : pattern_(std::move(pattern)),
+      scan_(plan_arrow_scan(pattern_)),
+      paths_(expand_paths(pattern_)) {}
 
 std::unique_ptr<BatchReader> ArrowSource::open(int p, int64_t batch_rows) const {
   return open_arrow_part(scan_, p, batch_rows);

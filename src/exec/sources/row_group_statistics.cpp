@@ -83,8 +83,9 @@ std::optional<Bound> stat_bound(const parquet::LeafColumn& leaf, const parquet::
         int unit = e.logical.time_unit;
         if (e.logical.kind != Logical::kTimestamp)
           unit = e.converted && *e.converted == kTimestampMillis ? 1 : 2;
-        if (unit == 1) b.i *= 1000;
-        if (unit == 3) b.i = max ? (b.i + 999) / 1000 : b.i / 1000 - 1;  // widen, never narrow
+        // A bound that would overflow in microseconds proves nothing: no skipping on it.
+        if (unit == 1 && __builtin_mul_overflow(b.i, int64_t{1000}, &b.i)) return std::nullopt;
+        if (unit == 3) b.i = max ? b.i / 1000 + 1 : b.i / 1000 - 1;  // widen, never narrow
       }
       return b;
     }

@@ -40,16 +40,20 @@ ArrowField map_field(const fb::Field* f, const std::string& top, int depth) {
   ArrowField out;
   const std::string name = f->name() ? f->name()->str() : "";
   auto unsupported = [&](const std::string& what) {
-    return InvalidArgument("column '" + top + "' is " + what + ", which ember does not read from Arrow IPC");
+    return InvalidArgument("column '" + top + "' is " + what +
+                           ", which ember does not read from Arrow IPC");
   };
   if (f->dictionary()) throw unsupported("dictionary-encoded");
   auto child = [&]() {
-    if (!f->children() || f->children()->size() != 1) throw ParseError("a list field without one child");
+    if (!f->children() || f->children()->size() != 1)
+      throw ParseError("a list field without one child");
     out.children.push_back(map_field(f->children()->Get(0), top, depth + 1));
     return out.children.back().type;
   };
   switch (f->type_type()) {
-    case fb::Type::Bool: out.type = boolean(); break;
+    case fb::Type::Bool:
+      out.type = boolean();
+      break;
     case fb::Type::Int: {
       const auto* t = f->type_as_Int();
       if (!t || !t->is_signed() || (t->bitWidth() != 32 && t->bitWidth() != 64))
@@ -63,28 +67,43 @@ ArrowField map_field(const fb::Field* f, const std::string& top, int depth) {
       out.type = t->precision() == fb::Precision::SINGLE ? float32() : float64();
       break;
     }
-    case fb::Type::Utf8: out.type = utf8(); break;
-    case fb::Type::Binary: out.type = binary(); break;
+    case fb::Type::Utf8:
+      out.type = utf8();
+      break;
+    case fb::Type::Binary:
+      out.type = binary();
+      break;
     case fb::Type::Timestamp: {
       const auto* t = f->type_as_Timestamp();
       if (!t) throw ParseError("malformed timestamp type");
       out.type = timestamp_us();
       switch (t->unit()) {
-        case fb::TimeUnit::SECOND: out.multiply = 1000000; break;
-        case fb::TimeUnit::MILLISECOND: out.multiply = 1000; break;
-        case fb::TimeUnit::NANOSECOND: out.divide = 1000; break;
-        default: break;
+        case fb::TimeUnit::SECOND:
+          out.multiply = 1000000;
+          break;
+        case fb::TimeUnit::MILLISECOND:
+          out.multiply = 1000;
+          break;
+        case fb::TimeUnit::NANOSECOND:
+          out.divide = 1000;
+          break;
+        default:
+          break;
       }
       break;
     }
     case fb::Type::Date: {
       const auto* t = f->type_as_Date();
       out.type = timestamp_us();
-      if (t && t->unit() == fb::DateUnit::DAY) out.date_days = true;
-      else out.multiply = 1000;
+      if (t && t->unit() == fb::DateUnit::DAY)
+        out.date_days = true;
+      else
+        out.multiply = 1000;
       break;
     }
-    case fb::Type::List: out.type = list(child()); break;
+    case fb::Type::List:
+      out.type = list(child());
+      break;
     case fb::Type::FixedSizeList: {
       const auto* t = f->type_as_FixedSizeList();
       if (!t || t->listSize() < 1) throw ParseError("malformed fixed-size list");
@@ -106,7 +125,8 @@ std::shared_ptr<ArrowFile> read_footer(const std::string& path) {
   file->bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   const std::string& b = file->bytes;
   if (b.size() < 18 || b.compare(0, 6, "ARROW1") != 0 || b.compare(b.size() - 6, 6, "ARROW1") != 0)
-    throw ParseError(path + ": not an Arrow IPC file (bad magic number; expected ARROW1 at both ends)");
+    throw ParseError(path +
+                     ": not an Arrow IPC file (bad magic number; expected ARROW1 at both ends)");
   int32_t len;
   std::memcpy(&len, b.data() + b.size() - 10, 4);
   if (len <= 0 || static_cast<size_t>(len) > b.size() - 18)
@@ -115,7 +135,8 @@ std::shared_ptr<ArrowFile> read_footer(const std::string& path) {
   flatbuffers::Verifier v(start, static_cast<size_t>(len));
   if (!fb::VerifyFooterBuffer(v)) throw ParseError(path + ": corrupt footer");
   const fb::Footer* footer = fb::GetFooter(start);
-  if (!footer->schema() || !footer->schema()->fields()) throw ParseError(path + ": footer without a schema");
+  if (!footer->schema() || !footer->schema()->fields())
+    throw ParseError(path + ": footer without a schema");
   std::vector<Field> fields;
   for (const fb::Field* f : *footer->schema()->fields()) {
     const std::string name = f->name() ? f->name()->str() : "";
@@ -143,10 +164,12 @@ class BatchDecoder {
       : rb_(rb), body_(body), body_size_(body_size) {}
 
   Column column(const ArrowField& f) {
-    if (!rb_->nodes() || node_ >= rb_->nodes()->size()) throw std::runtime_error("too few field nodes");
+    if (!rb_->nodes() || node_ >= rb_->nodes()->size())
+      throw std::runtime_error("too few field nodes");
     const fb::FieldNode* node = rb_->nodes()->Get(node_++);
     const int64_t n = node->length(), nulls = node->null_count();
-    if (n < 0 || nulls < 0 || nulls > n || n > (int64_t{1} << 40)) throw std::runtime_error("bad field node");
+    if (n < 0 || nulls < 0 || nulls > n || n > (int64_t{1} << 40))
+      throw std::runtime_error("bad field node");
     auto [vp, vsize] = buffer();
     std::shared_ptr<Buffer> validity;
     if (nulls > 0) {
@@ -196,7 +219,9 @@ class BatchDecoder {
           } else {
             int64_t v;
             std::memcpy(&v, p + i * 8, 8);
-            out[i] = static_cast<int64_t>(static_cast<uint64_t>(v) * static_cast<uint64_t>(f.multiply)) / f.divide;
+            out[i] =
+                static_cast<int64_t>(static_cast<uint64_t>(v) * static_cast<uint64_t>(f.multiply)) /
+                f.divide;
           }
         }
         return Column::from_buffers(t, n, -1, validity, values);
@@ -206,9 +231,11 @@ class BatchDecoder {
 
  private:
   std::pair<const uint8_t*, int64_t> buffer() {
-    if (!rb_->buffers() || buffer_ >= rb_->buffers()->size()) throw std::runtime_error("too few buffers");
+    if (!rb_->buffers() || buffer_ >= rb_->buffers()->size())
+      throw std::runtime_error("too few buffers");
     const fb::Buffer* b = rb_->buffers()->Get(buffer_++);
-    if (b->offset() < 0 || b->length() < 0 || b->offset() > body_size_ || b->length() > body_size_ - b->offset())
+    if (b->offset() < 0 || b->length() < 0 || b->offset() > body_size_ ||
+        b->length() > body_size_ - b->offset())
       throw std::runtime_error("a buffer lies outside the record batch body");
     return {body_ + b->offset(), b->length()};
   }
@@ -260,7 +287,9 @@ class ArrowBatchReader final : public BatchReader {
       const fb::Block& blk = file_->blocks[size_t(batch_)];
       const std::string& b = file_->bytes;
       if (blk.offset() < 8 || blk.metaDataLength() < 8 || blk.bodyLength() < 0 ||
-          static_cast<uint64_t>(blk.offset()) + uint64_t(blk.metaDataLength()) + uint64_t(blk.bodyLength()) > b.size())
+          static_cast<uint64_t>(blk.offset()) + uint64_t(blk.metaDataLength()) +
+                  uint64_t(blk.bodyLength()) >
+              b.size())
         throw std::runtime_error("the block lies outside the file");
       const auto* p = reinterpret_cast<const uint8_t*>(b.data() + blk.offset());
       uint32_t marker;
@@ -268,18 +297,21 @@ class ArrowBatchReader final : public BatchReader {
       const int prefix = marker == 0xFFFFFFFFu ? 8 : 4;
       int32_t len;
       std::memcpy(&len, p + prefix - 4, 4);
-      if (len <= 0 || len > blk.metaDataLength() - prefix) throw std::runtime_error("bad message length");
+      if (len <= 0 || len > blk.metaDataLength() - prefix)
+        throw std::runtime_error("bad message length");
       flatbuffers::Verifier v(p + prefix, static_cast<size_t>(len));
       if (!fb::VerifyMessageBuffer(v)) throw std::runtime_error("corrupt message metadata");
       const fb::Message* m = fb::GetMessage(p + prefix);
       const fb::RecordBatch* rb = m->header_as_RecordBatch();
       if (!rb) throw std::runtime_error("the block is not a record batch");
-      if (rb->compression()) throw std::runtime_error("compressed record batches are not supported");
+      if (rb->compression())
+        throw std::runtime_error("compressed record batches are not supported");
       rows_ = rb->length();
       BatchDecoder d(rb, p + blk.metaDataLength(), blk.bodyLength());
       for (const ArrowField& f : file_->fields) {
         columns_.push_back(d.column(f));
-        if (columns_.back().size() != rows_) throw std::runtime_error("a column's length differs from the batch's");
+        if (columns_.back().size() != rows_)
+          throw std::runtime_error("a column's length differs from the batch's");
       }
     } catch (const std::runtime_error& e) {
       if (dynamic_cast<const Error*>(&e)) throw;
@@ -299,14 +331,17 @@ class ArrowBatchReader final : public BatchReader {
 
 ArrowScan plan_arrow_scan(const std::string& path_or_glob) {
   ArrowScan scan;
-  for (const std::string& path : expand_paths(path_or_glob)) scan.files.push_back(read_footer(path));
+  for (const std::string& path : expand_paths(path_or_glob))
+    scan.files.push_back(read_footer(path));
   scan.schema = scan.files.front()->schema;
   for (size_t f = 0; f < scan.files.size(); ++f) {
     if (!(scan.files[f]->schema == scan.schema))
-      throw InvalidArgument(scan.files[f]->path + " has columns " + scan.files[f]->schema.to_string() + ", " +
-                            scan.files[0]->path + " has " + scan.schema.to_string() +
+      throw InvalidArgument(scan.files[f]->path + " has columns " +
+                            scan.files[f]->schema.to_string() + ", " + scan.files[0]->path +
+                            " has " + scan.schema.to_string() +
                             "; the files of one scan must share a schema");
-    for (size_t b = 0; b < scan.files[f]->blocks.size(); ++b) scan.parts.push_back({int(f), int(b)});
+    for (size_t b = 0; b < scan.files[f]->blocks.size(); ++b)
+      scan.parts.push_back({int(f), int(b)});
   }
   return scan;
 }

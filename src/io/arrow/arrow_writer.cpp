@@ -24,17 +24,29 @@ flatbuffers::Offset<fb::Field> field_of(flatbuffers::FlatBufferBuilder& b, const
   fb::Type type = fb::Type::NONE;
   flatbuffers::Offset<void> body;
   switch (t.id()) {
-    case TypeId::Boolean: type = fb::Type::Bool, body = fb::CreateBool(b).Union(); break;
-    case TypeId::Int32: type = fb::Type::Int, body = fb::CreateInt(b, 32, true).Union(); break;
-    case TypeId::Int64: type = fb::Type::Int, body = fb::CreateInt(b, 64, true).Union(); break;
+    case TypeId::Boolean:
+      type = fb::Type::Bool, body = fb::CreateBool(b).Union();
+      break;
+    case TypeId::Int32:
+      type = fb::Type::Int, body = fb::CreateInt(b, 32, true).Union();
+      break;
+    case TypeId::Int64:
+      type = fb::Type::Int, body = fb::CreateInt(b, 64, true).Union();
+      break;
     case TypeId::Float32:
-      type = fb::Type::FloatingPoint, body = fb::CreateFloatingPoint(b, fb::Precision::SINGLE).Union();
+      type = fb::Type::FloatingPoint,
+      body = fb::CreateFloatingPoint(b, fb::Precision::SINGLE).Union();
       break;
     case TypeId::Float64:
-      type = fb::Type::FloatingPoint, body = fb::CreateFloatingPoint(b, fb::Precision::DOUBLE).Union();
+      type = fb::Type::FloatingPoint,
+      body = fb::CreateFloatingPoint(b, fb::Precision::DOUBLE).Union();
       break;
-    case TypeId::Utf8: type = fb::Type::Utf8, body = fb::CreateUtf8(b).Union(); break;
-    case TypeId::Binary: type = fb::Type::Binary, body = fb::CreateBinary(b).Union(); break;
+    case TypeId::Utf8:
+      type = fb::Type::Utf8, body = fb::CreateUtf8(b).Union();
+      break;
+    case TypeId::Binary:
+      type = fb::Type::Binary, body = fb::CreateBinary(b).Union();
+      break;
     case TypeId::Timestamp:
       type = fb::Type::Timestamp;
       body = fb::CreateTimestamp(b, fb::TimeUnit::MICROSECOND, b.CreateString("UTC")).Union();
@@ -48,7 +60,8 @@ flatbuffers::Offset<fb::Field> field_of(flatbuffers::FlatBufferBuilder& b, const
       type = fb::Type::FixedSizeList, body = fb::CreateFixedSizeList(b, t.list_size()).Union();
       break;
     default:
-      throw InvalidArgument("Arrow IPC output cannot hold column '" + name + "' of type " + t.to_string());
+      throw InvalidArgument("Arrow IPC output cannot hold column '" + name + "' of type " +
+                            t.to_string());
   }
   return fb::CreateField(b, b.CreateString(name), true, type, body, 0, b.CreateVector(children));
 }
@@ -83,8 +96,10 @@ struct Body {
   void column(const Column& c) {
     const int64_t n = c.size();
     nodes.emplace_back(n, c.null_count());
-    if (c.null_count() > 0) add_bits(c.validity_bits(), c.offset(), n);
-    else add(nullptr, 0);
+    if (c.null_count() > 0)
+      add_bits(c.validity_bits(), c.offset(), n);
+    else
+      add(nullptr, 0);
     switch (c.type().id()) {
       case TypeId::Boolean:
         add_bits(c.bool_bits(), c.offset(), n);
@@ -154,8 +169,8 @@ ArrowWriter::~ArrowWriter() = default;
 
 void ArrowWriter::write(const Batch& batch) {
   if (!(batch.schema() == schema_)) {
-    throw InvalidArgument("batch schema (" + batch.schema().to_string() + ") differs from the output schema (" +
-                          schema_.to_string() + ")");
+    throw InvalidArgument("batch schema (" + batch.schema().to_string() +
+                          ") differs from the output schema (" + schema_.to_string() + ")");
   }
   if (batch.num_rows() == 0) return;
   Body body;
@@ -166,7 +181,8 @@ void ArrowWriter::write(const Batch& batch) {
   b.Finish(fb::CreateMessage(b, fb::MetadataVersion::V5, fb::MessageHeader::RecordBatch, rb.Union(),
                              static_cast<int64_t>(body.bytes.size())));
   const std::string meta = frame(b);
-  blocks_->batches.emplace_back(offset_, static_cast<int32_t>(meta.size()), static_cast<int64_t>(body.bytes.size()));
+  blocks_->batches.emplace_back(offset_, static_cast<int32_t>(meta.size()),
+                                static_cast<int64_t>(body.bytes.size()));
   file_.write(meta);
   file_.write(body.bytes);
   offset_ += static_cast<int64_t>(meta.size() + body.bytes.size());

@@ -27,9 +27,19 @@ double big_endian_decimal(const char* p, int32_t n) {
   return v;
 }
 
+// Out-of-range values in a (corrupt or odd) file wrap instead of overflowing: garbage in,
+// garbage out, but never undefined behaviour.
+int64_t wrapping(uint64_t v) { return static_cast<int64_t>(v); }
+int64_t mul(int64_t a, int64_t b) {
+  return wrapping(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+int64_t add(int64_t a, int64_t b) {
+  return wrapping(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+
 int64_t to_micros(int64_t v, int unit) {
-  if (unit == 1) return v * 1000;
-  if (unit == 3) return v >= 0 ? v / 1000 : -((-v + 999) / 1000);
+  if (unit == 1) return mul(v, 1000);
+  if (unit == 3) return v / 1000 - (v % 1000 < 0 ? 1 : 0);  // floor, for times before 1970
   return v;
 }
 
@@ -82,11 +92,11 @@ Column dense_values(const ChunkData& d, const LeafColumn& leaf) {
       std::vector<int64_t> out(static_cast<size_t>(n));
       for (int64_t i = 0; i < n; ++i) {
         if (phys == kInt32) {  // DATE: days
-          out[size_t(i)] = int64_t{load<int32_t>(p + i * 4)} * 86400 * 1000000;
+          out[size_t(i)] = mul(load<int32_t>(p + i * 4), 86400 * int64_t{1000000});
         } else if (phys == kInt96) {  // nanoseconds of the day, then the Julian day
           const int64_t nanos = load<int64_t>(p + i * 12);
           const int64_t day = load<int32_t>(p + i * 12 + 8);
-          out[size_t(i)] = (day - 2440588) * 86400 * 1000000 + nanos / 1000;
+          out[size_t(i)] = add(mul(day - 2440588, 86400 * int64_t{1000000}), nanos / 1000);
         } else {
           int unit = e.logical.time_unit;
           if (e.logical.kind != Logical::kTimestamp)

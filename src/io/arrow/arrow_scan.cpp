@@ -35,6 +35,19 @@ struct ArrowFile {
 
 namespace {
 
+// FlatBuffers are verified relative to their first byte, but read through typed pointers: a
+// buffer at an odd place in the file is copied to 8-byte aligned memory first.
+class AlignedCopy {
+ public:
+  AlignedCopy(const char* p, size_t n) : words_((n + 7) / 8) {
+    if (n) std::memcpy(words_.data(), p, n);
+  }
+  const uint8_t* data() const { return reinterpret_cast<const uint8_t*>(words_.data()); }
+
+ private:
+  std::vector<uint64_t> words_;
+};
+
 ArrowField map_field(const fb::Field* f, const std::string& top, int depth) {
   if (!f || depth > 8) throw ParseError("malformed schema");
   ArrowField out;
@@ -131,7 +144,8 @@ std::shared_ptr<ArrowFile> read_footer(const std::string& path) {
   std::memcpy(&len, b.data() + b.size() - 10, 4);
   if (len <= 0 || static_cast<size_t>(len) > b.size() - 18)
     throw ParseError(path + ": footer length " + std::to_string(len) + " does not fit the file");
-  const auto* start = reinterpret_cast<const uint8_t*>(b.data() + b.size() - 10 - len);
+  const AlignedCopy footer_bytes(b.data() + b.size() - 10 - len, static_cast<size_t>(len));
+  const uint8_t* start = footer_bytes.data();
   flatbuffers::Verifier v(start, static_cast<size_t>(len));
   if (!fb::VerifyFooterBuffer(v)) throw ParseError(path + ": corrupt footer");
   const fb::Footer* footer = fb::GetFooter(start);
@@ -299,9 +313,10 @@ class ArrowBatchReader final : public BatchReader {
       std::memcpy(&len, p + prefix - 4, 4);
       if (len <= 0 || len > blk.metaDataLength() - prefix)
         throw std::runtime_error("bad message length");
-      flatbuffers::Verifier v(p + prefix, static_cast<size_t>(len));
+      const AlignedCopy meta(reinterpret_cast<const char*>(p + prefix), static_cast<size_t>(len));
+      flatbuffers::Verifier v(meta.data(), static_cast<size_t>(len));
       if (!fb::VerifyMessageBuffer(v)) throw std::runtime_error("corrupt message metadata");
-      const fb::Message* m = fb::GetMessage(p + prefix);
+      const fb::Message* m = fb::GetMessage(meta.data());
       const fb::RecordBatch* rb = m->header_as_RecordBatch();
       if (!rb) throw std::runtime_error("the block is not a record batch");
       if (rb->compression())

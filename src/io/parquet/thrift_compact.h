@@ -10,7 +10,7 @@
 namespace ember::thrift {
 
 /// Compact-protocol type codes.
-enum Type : uint8_t {
+enum WireType : uint8_t {
   kStop = 0,
   kTrue = 1,
   kFalse = 2,

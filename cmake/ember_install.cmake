@@ -25,10 +25,12 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION libdevel)
-# A consumer links libember.a against simdjson, found through simdjson's CMake package.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS libsimdjson-dev)
+# A consumer links libember.a against simdjson (found through its CMake package), the Parquet
+# page codecs (linked by name) and, with the MPI runner built in, Open MPI.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS
+    "libsimdjson-dev, libsnappy-dev, libzstd-dev, zlib1g-dev, liblz4-dev")
 if(EMBER_MPI)
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libsimdjson-dev, libopenmpi-dev")
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libopenmpi-dev")
 endif()
 set(CPACK_GENERATOR DEB)
 # cpack installs the whole build tree; only the library's rules exist, so the package holds

@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(csv_reader jsonl_reader csv_split_equivalence)
+all_targets=(csv_reader jsonl_reader csv_split_equivalence parquet_reader arrow_reader)
 seconds=60
 jobs=1
 targets=()

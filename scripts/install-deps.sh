@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # ccache is optional everywhere (the scripts use it when present); it makes rebuilds cheap.
-library=(cmake ninja-build g++ ccache libsimdjson-dev libdivide-dev)
+library=(cmake ninja-build g++ ccache libsimdjson-dev libdivide-dev
+         libsnappy-dev libzstd-dev zlib1g-dev liblz4-dev flatbuffers-compiler libflatbuffers-dev)
 example=(pkg-config libcli11-dev libhunspell-dev hunspell-en-us wordnet-base)
 tests=(libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev nodejs npm)
 # Open MPI: the distributed runner (optional for the library; the tests and ./run.sh --ranks use it).
@@ -42,10 +43,13 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# DuckDB for the interop test and the benchmarks (a native build shipped in the npm package).
+# DuckDB for the interop test and the benchmarks (a native build shipped in the npm package),
+# and apache-arrow (JavaScript) for the Arrow IPC interop test.
 npm_dir=.cache/npm
-if [[ "$duckdb" == yes && ! -d "$npm_dir/node_modules/@duckdb/node-api" ]]; then
+if [[ "$duckdb" == yes && ( ! -d "$npm_dir/node_modules/@duckdb/node-api" ||
+      ! -d "$npm_dir/node_modules/apache-arrow" ) ]]; then
   echo "installing DuckDB's npm package into $npm_dir (for the interop test)" >&2
   mkdir -p "$npm_dir"
-  (cd "$npm_dir" && npm install --no-audit --no-fund --silent @duckdb/node-api@1.5.6-r.1 >/dev/null)
+  (cd "$npm_dir" && npm install --no-audit --no-fund --silent @duckdb/node-api@1.5.6-r.1 \
+     apache-arrow@21.2.0 >/dev/null)
 fi

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ember/error.h"
@@ -48,7 +49,11 @@ class Buffer {
 /// An immutable column: cheap to copy (buffers are shared). Layout per type:
 ///  - Boolean: validity bitmap + bit-packed values
 ///  - Int64/Float64: validity bitmap + fixed-width values
-///  - Utf8: validity bitmap + int32 offsets (length+1) + character data
+///  - Int32/Float32: validity bitmap + 4-byte values; Timestamp: like Int64 (microseconds)
+///  - Utf8/Binary: validity bitmap + int32 offsets (length+1) + character data
+///  - List: validity bitmap + int32 offsets (length+1) into a child column of the items
+///  - FixedSizeList(n): validity bitmap + a child column of n items per row (row i is items
+///    [(offset()+i)*n, (offset()+i+1)*n) of the child)
 ///  - Null: length only, every slot null
 /// A column may be a zero-copy slice: `offset()` is the logical start inside its buffers.
 class Column {
@@ -63,6 +68,22 @@ class Column {
   static Column from(std::vector<std::optional<double>> v);
   static Column from(std::vector<std::optional<bool>> v);
   static Column from(std::vector<std::optional<std::string>> v);
+  static Column from(std::vector<int32_t> v);
+  static Column from(std::vector<float> v);
+  static Column from(std::vector<Timestamp> v);
+  /// A binary column, one byte string per row.
+  static Column from(std::vector<std::vector<uint8_t>> v);
+  static Column from(std::vector<std::optional<int32_t>> v);
+  static Column from(std::vector<std::optional<float>> v);
+  static Column from(std::vector<std::optional<Timestamp>> v);
+  static Column from(std::vector<std::optional<std::vector<uint8_t>>> v);
+  /// A list(T) column, one list per row; T is any element type `from` accepts (an optional
+  /// T gives null items). Cast to fixed_size_list(T, n) when every list has n items.
+  template <class T>
+  static Column from(std::vector<std::vector<T>> v);
+  /// As above, a nullopt row being a null list.
+  template <class T>
+  static Column from(std::vector<std::optional<std::vector<T>>> v);
   /// `n` nulls of type `type`.
   static Column nulls(DataType type, int64_t n);
   /// `n` copies of a scalar (null scalar gives nulls of `type`).
@@ -72,6 +93,11 @@ class Column {
   static Column from_buffers(DataType type, int64_t length, int64_t null_count,
                              std::shared_ptr<Buffer> validity, std::shared_ptr<Buffer> values,
                              std::shared_ptr<Buffer> data = nullptr, int64_t offset = 0);
+  /// Assembles a List (`offsets`: int32, length+1 from `offset`, indexing rows of `child`) or a
+  /// FixedSizeList (`offsets` null; row i is child rows [(offset+i)*n, (offset+i+1)*n)).
+  static Column nested(DataType type, int64_t length, int64_t null_count,
+                       std::shared_ptr<Buffer> validity, std::shared_ptr<Buffer> offsets,
+                       Column child, int64_t offset = 0);
   /// Concatenates columns of one type (copies).
   static Column concat(const std::vector<Column>& parts);
 
@@ -91,6 +117,20 @@ class Column {
   /// Value at row i as a variant (monostate for null).
   Value get(int64_t i) const;
 
+  /// The items of the list at row i (List or FixedSizeList) as a zero-copy slice of child().
+  Column list(int64_t i) const;
+  /// Item range [first, last) of row i inside child() (List or FixedSizeList).
+  std::pair<int64_t, int64_t> list_range(int64_t i) const {
+    if (type_.id() == TypeId::FixedSizeList) {
+      const int64_t n = type_.list_size();
+      return {(offset_ + i) * n, (offset_ + i + 1) * n};
+    }
+    const int32_t* o = offsets();
+    return {o[i], o[i + 1]};
+  }
+  /// The items of every row of a list column, unsliced (List and FixedSizeList only).
+  const Column& child() const;
+
   /// Zero-copy slice [offset, offset+length).
   Column slice(int64_t offset, int64_t length) const;
   /// Gathers the rows where `mask` (a Boolean column of equal length) is true (null = false).
@@ -107,7 +147,8 @@ class Column {
   }
   /// Bit-packed booleans (bit index offset()+i).
   const uint8_t* bool_bits() const { return values_->data(); }
-  /// Utf8 offsets already adjusted by offset(): string i is chars()[offsets()[i], offsets()[i+1]).
+  /// Utf8/Binary/List offsets already adjusted by offset(): string i is
+  /// chars()[offsets()[i], offsets()[i+1]).
   const int32_t* offsets() const {
     return reinterpret_cast<const int32_t*>(values_->data()) + offset_;
   }
@@ -129,6 +170,11 @@ class Column {
   std::shared_ptr<Buffer> validity_;
   std::shared_ptr<Buffer> values_;
   std::shared_ptr<Buffer> data_;
+  std::shared_ptr<const Column> child_;  // List and FixedSizeList items
+
+  // Builds a list column from int32 offsets and the items (row validity in `valid`, if any).
+  static Column list_from(const std::vector<int32_t>& offsets, Column child,
+                          const std::vector<bool>& valid);
 };
 
 template <>
@@ -150,14 +196,61 @@ inline bool Column::value<bool>(int64_t i) const {
   return bit_at(bool_bits(), offset_ + i);
 }
 template <>
+inline int32_t Column::value<int32_t>(int64_t i) const {
+  if (type_.id() != TypeId::Int32)
+    throw TypeError("column is " + type_.to_string() + ", not int32");
+  return values<int32_t>()[i];
+}
+template <>
+inline float Column::value<float>(int64_t i) const {
+  if (type_.id() != TypeId::Float32)
+    throw TypeError("column is " + type_.to_string() + ", not float32");
+  return values<float>()[i];
+}
+template <>
+inline Timestamp Column::value<Timestamp>(int64_t i) const {
+  if (type_.id() != TypeId::Timestamp)
+    throw TypeError("column is " + type_.to_string() + ", not timestamp[us]");
+  return Timestamp{values<int64_t>()[i]};
+}
+/// Utf8 text, or the bytes of a binary value.
+template <>
 inline std::string_view Column::value<std::string_view>(int64_t i) const {
-  if (type_.id() != TypeId::Utf8) throw TypeError("column is " + type_.to_string() + ", not utf8");
+  if (type_.id() != TypeId::Utf8 && type_.id() != TypeId::Binary)
+    throw TypeError("column is " + type_.to_string() + ", not utf8");
   const int32_t* o = offsets();
   return std::string_view(chars() + o[i], static_cast<size_t>(o[i + 1] - o[i]));
 }
 template <>
 inline std::string Column::value<std::string>(int64_t i) const {
   return std::string(value<std::string_view>(i));
+}
+
+template <class T>
+Column Column::from(std::vector<std::vector<T>> v) {
+  std::vector<T> items;
+  std::vector<int32_t> offsets{0};
+  offsets.reserve(v.size() + 1);
+  for (auto& l : v) {
+    for (auto&& x : l) items.push_back(std::move(x));
+    offsets.push_back(static_cast<int32_t>(items.size()));
+  }
+  return list_from(offsets, from(std::move(items)), {});
+}
+
+template <class T>
+Column Column::from(std::vector<std::optional<std::vector<T>>> v) {
+  std::vector<T> items;
+  std::vector<int32_t> offsets{0};
+  std::vector<bool> valid;
+  for (auto& l : v) {
+    valid.push_back(l.has_value());
+    if (l) {
+      for (auto&& x : *l) items.push_back(std::move(x));
+    }
+    offsets.push_back(static_cast<int32_t>(items.size()));
+  }
+  return list_from(offsets, from(std::move(items)), valid);
 }
 
 /// Builds a column row by row (amortised growth). Not thread-safe.
@@ -172,11 +265,16 @@ class ColumnBuilder {
   void append(bool v);
   void append(int64_t v);
   void append(double v);
+  void append(int32_t v);
+  void append(float v);
+  void append(Timestamp v);
+  /// Text for utf8, bytes for binary.
   void append(std::string_view v);
   void append(const char* v) { append(std::string_view(v)); }
-  /// Appends a scalar; it must match the builder's type (or be null). Int64 widens to Float64.
+  /// Appends a scalar; it must match the builder's type (or be null). Int64 widens to Float64
+  /// and narrows to Int32 (range checked); a List fills a list or fixed_size_list builder.
   void append_value(const Value& v);
-  /// Appends row i of `c` (same type).
+  /// Appends row i of `c` (same type; a list row also fills a fixed_size_list of its size).
   void append_from(const Column& c, int64_t i);
   void reserve(int64_t rows);
   int64_t size() const;
@@ -186,6 +284,7 @@ class ColumnBuilder {
 
  private:
   struct State;
+  void check_list_size(int64_t n) const;
   std::unique_ptr<State> s_;
 };
 

@@ -12,6 +12,7 @@
 #include "ember/expr.h"
 #include "ember/init.h"
 #include "ember/join_type.h"
+#include "ember/parquet_options.h"
 #include "ember/query_stats.h"
 #include "ember/run_options.h"
 #include "ember/types.h"
@@ -87,6 +88,21 @@ class DataFrame {
   /// As write_csv, with part-NNNNN.jsonl files.
   void write_jsonl(std::string dir, const RunOptions& options = {}) const;
 
+  // ---- Parquet and Arrow IPC
+  /// As write_csv, with part-NNNNN.parquet files: row groups of `options.row_group_rows`
+  /// rows, dictionary pages for low-cardinality strings, min/max statistics and null counts.
+  /// Lists (and fixed_size_lists, which Parquet stores as lists) are written as LIST columns.
+  void write_parquet(std::string dir, ParquetWriteOptions options = {},
+                     const RunOptions& run = {}) const;
+  /// As write_csv, with part-NNNNN.arrow files in the Arrow IPC file format (one record batch
+  /// per batch of rows), which pyarrow, polars and DuckDB open as they are.
+  void write_arrow(std::string dir, const RunOptions& options = {}) const;
+
+  // ---- nested data
+  /// One row per item of the list column `column` (which then holds the item), the other
+  /// columns repeated; a null or empty list gives no row (as DuckDB's unnest). Order is kept.
+  DataFrame explode(std::string column) const;
+
  private:
   friend struct detail::DataFrameAccess;
   struct Plan;  ///< the query plan behind a frame; shared, so frames are cheap to copy
@@ -117,5 +133,12 @@ DataFrame from_table(Table t, int num_partitions = 1);
 /// Header row, type inference over a sample; a glob reads many files.
 DataFrame read_csv(std::string path_or_glob, CsvOptions options = {});
 DataFrame read_jsonl(std::string path_or_glob);
+
+// ---- Parquet and Arrow IPC
+/// Parquet files: one partition per row group; only the columns the query reads are read, and
+/// a where() on a column with min/max statistics skips the row groups that cannot match.
+DataFrame read_parquet(std::string path_or_glob, ParquetOptions options = {});
+/// Arrow IPC files (the file format, uncompressed): one partition per record batch.
+DataFrame read_arrow(std::string path_or_glob);
 
 }  // namespace ember

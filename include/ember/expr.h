@@ -1,6 +1,7 @@
 // Expressions: column references, literals, operators, casts and UDF calls.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,7 +19,9 @@ class Expr {
  public:
   /// Renames the result column.
   Expr alias(std::string name) const;
-  /// Converts to another type (int64<->float64<->utf8<->bool). A failed utf8 parse gives null.
+  /// Converts to another type: between bool, int32, int64, float32, float64 and utf8, between
+  /// int64/utf8 and timestamp_us, utf8 to binary, and list(T) <-> fixed_size_list(T, n) (a list
+  /// of another length gives null). A failed utf8 parse or an out-of-range number gives null.
   Expr cast(DataType to) const;
   /// True where the value is null (never null itself).
   Expr is_null() const;
@@ -42,6 +45,13 @@ class Expr {
   /// The first value in input order (partition order, then row order), null included: the
   /// same on every run. Any type.
   Expr first() const;
+
+  // ---- lists (list and fixed_size_list columns)
+  /// Number of items of each list (int64; null for a null list).
+  Expr list_size() const;
+  /// Item `i` of each list (0-based; a negative i counts from the end), of the element type;
+  /// null where the list is null or shorter.
+  Expr list_get(int64_t i) const;
 
   /// Readable form, e.g. "((id * 3) + 1)".
   std::string to_string() const;

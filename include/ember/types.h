@@ -11,7 +11,20 @@
 namespace ember {
 
 /// Physical/logical type tag. Null is the type of `lit(Value{})` and coerces to any type.
-enum class TypeId : uint8_t { Null, Boolean, Int64, Float64, Utf8, List };
+/// New tags go at the end: the tag travels as a byte between processes.
+enum class TypeId : uint8_t {
+  Null,
+  Boolean,
+  Int64,
+  Float64,
+  Utf8,
+  List,
+  Int32,
+  Float32,
+  Binary,
+  Timestamp,  ///< microseconds since the Unix epoch, UTC, stored as int64
+  FixedSizeList
+};
 
 /// A column type. Cheap to copy; compares by value.
 class DataType {
@@ -20,18 +33,32 @@ class DataType {
   explicit DataType(TypeId id) : id_(id) {}
   /// A list type with the given element type.
   static DataType list_of(DataType element);
+  /// A list type whose every value has exactly `n` items (n >= 1).
+  static DataType fixed_size_list_of(DataType element, int32_t n);
 
   TypeId id() const { return id_; }
   /// Element type of a list (Null type for other types).
   const DataType& element() const;
-  bool is_numeric() const { return id_ == TypeId::Int64 || id_ == TypeId::Float64; }
-  /// "bool", "int64", "float64", "utf8", "list<int64>", "null".
+  /// Items per value of a fixed_size_list (0 for other types).
+  int32_t list_size() const { return list_size_; }
+  bool is_numeric() const {
+    return id_ == TypeId::Int64 || id_ == TypeId::Float64 || id_ == TypeId::Int32 ||
+           id_ == TypeId::Float32;
+  }
+  bool is_integer() const { return id_ == TypeId::Int64 || id_ == TypeId::Int32; }
+  /// List or FixedSizeList.
+  bool is_list() const { return id_ == TypeId::List || id_ == TypeId::FixedSizeList; }
+  /// Bytes per value of a fixed-width type (int32/float32: 4; int64/float64/timestamp: 8),
+  /// 0 for the others.
+  int byte_width() const;
+  /// "bool", "int64", "float64", "utf8", "list<int64>", "fixed_size_list<float32, 384>", "null".
   std::string to_string() const;
   bool operator==(const DataType& o) const;
   bool operator!=(const DataType& o) const { return !(*this == o); }
 
  private:
   TypeId id_ = TypeId::Null;
+  int32_t list_size_ = 0;
   std::shared_ptr<const DataType> element_;
 };
 
@@ -40,6 +67,14 @@ DataType int64();
 DataType float64();
 DataType utf8();
 DataType list(DataType element);
+DataType int32();
+DataType float32();
+/// Arbitrary bytes (Arrow "binary"): the layout of utf8 without the UTF-8 requirement.
+DataType binary();
+/// Microseconds since 1970-01-01T00:00:00 UTC.
+DataType timestamp_us();
+/// Lists of exactly `n` items each, e.g. an embedding: fixed_size_list(float32(), 384).
+DataType fixed_size_list(DataType element, int32_t n);
 
 /// A named, typed column slot.
 struct Field {
@@ -66,8 +101,29 @@ class Schema {
   std::vector<Field> fields_;
 };
 
-/// A scalar: null, bool, int64, float64 or utf8.
-using Value = std::variant<std::monostate, bool, int64_t, double, std::string>;
+struct Timestamp;
+struct List;
+
+/// A scalar: null, bool, int64, float64, utf8, float32, binary bytes, a timestamp or a list.
+/// int32 values are held as int64. The alternatives' order is fixed (index() is serialised).
+using Value = std::variant<std::monostate, bool, int64_t, double, std::string, float,
+                           std::vector<uint8_t>, Timestamp, List>;
+
+/// A point in time: microseconds since 1970-01-01T00:00:00 UTC.
+struct Timestamp {
+  int64_t micros = 0;
+  bool operator==(const Timestamp& o) const { return micros == o.micros; }
+  bool operator<(const Timestamp& o) const { return micros < o.micros; }
+};
+
+/// A list value: its items (each may be null). `element` is the items' type when known.
+struct List {
+  std::vector<Value> items;
+  DataType element;
+  bool operator==(const List& o) const;
+  /// Lexicographic by items.
+  bool operator<(const List& o) const;
+};
 
 /// The DataType of a scalar (Null for monostate).
 DataType type_of(const Value& v);

@@ -5,7 +5,9 @@
 #include "dist/launch.h"
 #include "exec/executor.h"
 #include "exec/explain.h"
+#include "exec/sources/arrow_source.h"
 #include "exec/sources/file_scan_source.h"
+#include "exec/sources/parquet_source.h"
 #include "exec/sources/range_source.h"
 #include "exec/sources/table_source.h"
 #include "expr/expr_access.h"
@@ -38,6 +40,15 @@ DataFrame read_csv(std::string path_or_glob, CsvOptions options) {
 
 DataFrame read_jsonl(std::string path_or_glob) {
   return frame(make_source(std::make_shared<JsonlSource>(std::move(path_or_glob))));
+}
+
+DataFrame read_parquet(std::string path_or_glob, ParquetOptions options) {
+  return frame(
+      make_source(std::make_shared<ParquetSource>(std::move(path_or_glob), std::move(options))));
+}
+
+DataFrame read_arrow(std::string path_or_glob) {
+  return frame(make_source(std::make_shared<ArrowSource>(std::move(path_or_glob))));
 }
 
 DataFrame DataFrame::select(std::vector<Expr> exprs) const {
@@ -118,6 +129,10 @@ DataFrame DataFrame::distinct(std::vector<std::string> columns) const {
   return frame(make_distinct(root_of(*this), std::move(columns)));
 }
 
+DataFrame DataFrame::explode(std::string column) const {
+  return frame(make_explode(root_of(*this), std::move(column)));
+}
+
 Schema DataFrame::schema() const { return root_of(*this)->schema; }
 
 std::string DataFrame::explain(const RunOptions& options) const {
@@ -134,6 +149,21 @@ QueryResult DataFrame::execute(const RunOptions& options) const {
 void DataFrame::write_csv(std::string dir, const RunOptions& options) const {
   dist::require_init_under_launcher();
   execute_plan(root_of(*this), options, QueryOutput{QueryOutput::Kind::Csv, std::move(dir)});
+}
+
+void DataFrame::write_parquet(std::string dir, ParquetWriteOptions options,
+                              const RunOptions& run) const {
+  if (options.row_group_rows < 1) {
+    throw InvalidArgument("ParquetWriteOptions::row_group_rows must be >= 1, got " +
+                          std::to_string(options.row_group_rows));
+  }
+  QueryOutput out{QueryOutput::Kind::Parquet, std::move(dir)};
+  out.parquet = options;
+  execute_plan(root_of(*this), run, out);
+}
+
+void DataFrame::write_arrow(std::string dir, const RunOptions& options) const {
+  execute_plan(root_of(*this), options, QueryOutput{QueryOutput::Kind::Arrow, std::move(dir)});
 }
 
 void DataFrame::write_jsonl(std::string dir, const RunOptions& options) const {

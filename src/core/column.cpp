@@ -83,18 +83,38 @@ Column utf8_from(const std::vector<V>& v, Get get) {
 }
 
 // Buffer bytes the column needs, used to reject undersized raw buffers.
-int64_t needed_value_bytes(TypeId id, int64_t end) {
-  switch (id) {
+int64_t needed_value_bytes(const DataType& type, int64_t end) {
+  switch (type.id()) {
     case TypeId::Boolean:
       return bitmap::bytes_for(end);
-    case TypeId::Int64:
-    case TypeId::Float64:
-      return end * 8;
     case TypeId::Utf8:
+    case TypeId::Binary:
+    case TypeId::List:
       return (end + 1) * 4;
     default:
-      return 0;
+      return end * type.byte_width();
   }
+}
+
+bool has_offsets(TypeId id) {
+  return id == TypeId::Utf8 || id == TypeId::Binary || id == TypeId::List;
+}
+
+// Binary shares utf8's layout; only the type differs.
+template <class V, class Get>
+Column binary_from(const std::vector<V>& v, Get get) {
+  std::vector<std::optional<std::string>> text;
+  text.reserve(v.size());
+  for (const V& b : v) {
+    const std::vector<uint8_t>* p = get(b);
+    if (p)
+      text.emplace_back(std::string(p->begin(), p->end()));
+    else
+      text.emplace_back();
+  }
+  Column c = Column::from(std::move(text));
+  return Column::from_buffers(binary(), c.size(), c.null_count(), c.validity_buffer(),
+                              c.values_buffer(), c.data_buffer());
 }
 
 }  // namespace
@@ -142,19 +162,149 @@ Column Column::from(std::vector<std::optional<std::string>> v) {
   return utf8_from(v, [](const std::optional<std::string>& s) { return s ? &*s : nullptr; });
 }
 
+Column Column::from(std::vector<int32_t> v) { return fixed_from(v, int32()); }
+Column Column::from(std::vector<float> v) { return fixed_from(v, float32()); }
+Column Column::from(std::vector<std::optional<int32_t>> v) {
+  return fixed_from_optional(v, int32());
+}
+Column Column::from(std::vector<std::optional<float>> v) {
+  return fixed_from_optional(v, float32());
+}
+
+Column Column::from(std::vector<Timestamp> v) {
+  std::vector<int64_t> micros;
+  micros.reserve(v.size());
+  for (const Timestamp& t : v) micros.push_back(t.micros);
+  return fixed_from(micros, timestamp_us());
+}
+
+Column Column::from(std::vector<std::optional<Timestamp>> v) {
+  std::vector<std::optional<int64_t>> micros;
+  micros.reserve(v.size());
+  for (const auto& t : v) micros.push_back(t ? std::optional<int64_t>(t->micros) : std::nullopt);
+  return fixed_from_optional(micros, timestamp_us());
+}
+
+Column Column::from(std::vector<std::vector<uint8_t>> v) {
+  return binary_from(v, [](const std::vector<uint8_t>& b) { return &b; });
+}
+
+Column Column::from(std::vector<std::optional<std::vector<uint8_t>>> v) {
+  return binary_from(v, [](const std::optional<std::vector<uint8_t>>& b) {
+    return b ? &*b : static_cast<const std::vector<uint8_t>*>(nullptr);
+  });
+}
+
+Column Column::list_from(const std::vector<int32_t>& offsets, Column child,
+                         const std::vector<bool>& valid) {
+  const int64_t n = static_cast<int64_t>(offsets.size()) - 1;
+  auto o = Buffer::allocate_uninitialized(static_cast<int64_t>(offsets.size()) * 4);
+  std::memcpy(detail::BufferAccess::mutable_data(*o), offsets.data(), offsets.size() * 4);
+  std::shared_ptr<Buffer> validity;
+  int64_t nulls = 0;
+  if (!valid.empty()) {
+    validity = Buffer::allocate(bitmap::bytes_for(n));
+    for (int64_t i = 0; i < n; ++i) {
+      if (valid[size_t(i)])
+        set_bit(detail::BufferAccess::mutable_data(*validity), i);
+      else
+        ++nulls;
+    }
+  }
+  DataType type = ember::list(child.type());
+  return nested(std::move(type), n, nulls, std::move(validity), std::move(o), std::move(child));
+}
+
+Column Column::nested(DataType type, int64_t length, int64_t null_count,
+                      std::shared_ptr<Buffer> validity, std::shared_ptr<Buffer> offsets,
+                      Column child, int64_t offset) {
+  if (!type.is_list()) {
+    throw InvalidArgument("Column::nested builds list columns, not " + type.to_string());
+  }
+  if (length < 0 || offset < 0) {
+    throw InvalidArgument("column length and offset must be >= 0, got length " +
+                          std::to_string(length) + ", offset " + std::to_string(offset));
+  }
+  if (child.type() != type.element() && type.element().id() != TypeId::Null) {
+    throw InvalidArgument(type.to_string() + " column cannot hold items of type " +
+                          child.type().to_string());
+  }
+  if (type.id() == TypeId::List) {
+    if (!offsets || offsets->size() < (offset + length + 1) * 4) {
+      throw InvalidArgument(type.to_string() + " column of " + std::to_string(offset + length) +
+                            " rows needs " + std::to_string((offset + length + 1) * 4) +
+                            " offset bytes");
+    }
+    const int32_t* o = reinterpret_cast<const int32_t*>(offsets->data()) + offset;
+    if (o[0] < 0 || o[length] < o[0] || o[length] > child.size()) {
+      throw InvalidArgument(type.to_string() + " column offsets [" + std::to_string(o[0]) + ", " +
+                            std::to_string(o[length]) + "] do not fit its " +
+                            std::to_string(child.size()) + " items");
+    }
+  } else {
+    offsets = nullptr;
+    if (child.size() < (offset + length) * type.list_size()) {
+      throw InvalidArgument(type.to_string() + " column of " + std::to_string(offset + length) +
+                            " rows needs " + std::to_string((offset + length) * type.list_size()) +
+                            " items, the child has " + std::to_string(child.size()));
+    }
+  }
+  if (validity && validity->size() < bitmap::bytes_for(offset + length)) {
+    throw InvalidArgument("validity bitmap too small for " + std::to_string(offset + length) +
+                          " rows");
+  }
+  if (null_count < 0)
+    null_count = validity ? length - bitmap::count_set(validity->data(), offset, length) : 0;
+  Column c;
+  c.type_ = std::move(type);
+  c.length_ = length;
+  c.offset_ = offset;
+  c.null_count_ = validity ? null_count : 0;
+  c.validity_ = c.null_count_ ? std::move(validity) : nullptr;
+  c.values_ = std::move(offsets);
+  c.child_ = std::make_shared<const Column>(std::move(child));
+  return c;
+}
+
+const Column& Column::child() const {
+  if (!child_) throw TypeError("column is " + type_.to_string() + ", not a list");
+  return *child_;
+}
+
+Column Column::list(int64_t i) const {
+  if (!type_.is_list()) throw TypeError("column is " + type_.to_string() + ", not a list");
+  if (i < 0 || i >= length_) {
+    throw InvalidArgument("row " + std::to_string(i) + " is out of range for a column of " +
+                          std::to_string(length_) + " rows");
+  }
+  const auto [first, last] = list_range(i);
+  return child_->slice(first, last - first);
+}
+
 Column Column::nulls(DataType type, int64_t n) {
   if (n < 0) throw InvalidArgument("column length must be >= 0, got " + std::to_string(n));
-  if (type.id() == TypeId::List) throw InvalidArgument("list columns are not supported yet");
   if (type.id() == TypeId::Null) return from_buffers(type, n, n, nullptr, nullptr);
   auto validity = n ? Buffer::allocate(bitmap::bytes_for(n)) : nullptr;
-  auto values = Buffer::allocate(needed_value_bytes(type.id(), n));
-  auto chars = type.id() == TypeId::Utf8 ? Buffer::allocate(0) : nullptr;
+  if (type.id() == TypeId::List)
+    return nested(type, n, n, std::move(validity), Buffer::allocate((n + 1) * 4),
+                  nulls(type.element(), 0));
+  if (type.id() == TypeId::FixedSizeList)
+    return nested(type, n, n, std::move(validity), nullptr,
+                  nulls(type.element(), n * type.list_size()));
+  auto values = Buffer::allocate(needed_value_bytes(type, n));
+  auto chars = has_offsets(type.id()) ? Buffer::allocate(0) : nullptr;
   return from_buffers(type, n, n, std::move(validity), std::move(values), std::move(chars));
 }
 
 Column Column::repeat(const Value& v, DataType type, int64_t n) {
   if (n < 0) throw InvalidArgument("column length must be >= 0, got " + std::to_string(n));
   if (std::holds_alternative<std::monostate>(v)) return nulls(type, n);
+  if (v.index() > 4 || type.id() > TypeId::Utf8) {
+    // The newer types go through the builder, which knows their conversions.
+    ColumnBuilder b(type, n);
+    for (int64_t i = 0; i < n; ++i) b.append_value(v);
+    return b.finish();
+  }
   if (type.id() == TypeId::Float64 && std::holds_alternative<int64_t>(v)) {
     return fixed_from(std::vector<double>(size_t(n), double(std::get<int64_t>(v))), type);
   }
@@ -198,7 +348,7 @@ Column Column::from_buffers(DataType type, int64_t length, int64_t null_count,
                           std::to_string(length) + ", offset " + std::to_string(offset));
   }
   const TypeId id = type.id();
-  if (id == TypeId::List) throw InvalidArgument("list columns are not supported yet");
+  if (type.is_list()) throw InvalidArgument("list columns are assembled with Column::nested");
   Column c;
   c.type_ = type;
   c.length_ = length;
@@ -208,16 +358,17 @@ Column Column::from_buffers(DataType type, int64_t length, int64_t null_count,
     return c;
   }
   if (!values) throw InvalidArgument(type.to_string() + " column needs a values buffer");
-  if (values->size() < needed_value_bytes(id, offset + length)) {
+  if (values->size() < needed_value_bytes(type, offset + length)) {
     throw InvalidArgument(type.to_string() + " column of " + std::to_string(offset + length) +
-                          " rows needs " + std::to_string(needed_value_bytes(id, offset + length)) +
+                          " rows needs " +
+                          std::to_string(needed_value_bytes(type, offset + length)) +
                           " value bytes, the buffer has " + std::to_string(values->size()));
   }
   if (validity && validity->size() < bitmap::bytes_for(offset + length)) {
     throw InvalidArgument("validity bitmap too small for " + std::to_string(offset + length) +
                           " rows");
   }
-  if (id == TypeId::Utf8 && !data) data = Buffer::allocate(0);
+  if (has_offsets(id) && !data) data = Buffer::allocate(0);
   if (null_count < 0) {
     // Unknown: count it, so null_count() is always exact.
     null_count = validity ? length - bitmap::count_set(validity->data(), offset, length) : 0;
@@ -226,7 +377,7 @@ Column Column::from_buffers(DataType type, int64_t length, int64_t null_count,
   // A bitmap with no zero bits carries no information; dropping it enables all-valid fast paths.
   c.validity_ = c.null_count_ ? std::move(validity) : nullptr;
   c.values_ = std::move(values);
-  c.data_ = id == TypeId::Utf8 ? std::move(data) : nullptr;
+  c.data_ = has_offsets(id) ? std::move(data) : nullptr;
   return c;
 }
 
@@ -245,6 +396,25 @@ Value Column::get(int64_t i) const {
       return value<double>(i);
     case TypeId::Utf8:
       return std::string(value<std::string_view>(i));
+    case TypeId::Int32:
+      return int64_t{value<int32_t>(i)};
+    case TypeId::Float32:
+      return value<float>(i);
+    case TypeId::Timestamp:
+      return value<Timestamp>(i);
+    case TypeId::Binary: {
+      const std::string_view b = value<std::string_view>(i);
+      return std::vector<uint8_t>(b.begin(), b.end());
+    }
+    case TypeId::List:
+    case TypeId::FixedSizeList: {
+      const auto [first, last] = list_range(i);
+      List l;
+      l.element = type_.element();
+      l.items.reserve(static_cast<size_t>(last - first));
+      for (int64_t j = first; j < last; ++j) l.items.push_back(child_->get(j));
+      return l;
+    }
     default:
       return Value{};
   }
@@ -275,15 +445,20 @@ int64_t Column::byte_size() const {
   switch (type_.id()) {
     case TypeId::Boolean:
       return n + bitmap::bytes_for(length_);
-    case TypeId::Int64:
-    case TypeId::Float64:
-      return n + 8 * length_;
-    case TypeId::Utf8: {
+    case TypeId::Utf8:
+    case TypeId::Binary: {
       const int32_t* o = offsets();
       return n + 4 * (length_ + 1) + (o[length_] - o[0]);
     }
+    case TypeId::List:
+    case TypeId::FixedSizeList: {
+      if (length_ == 0) return n;
+      const int64_t first = list_range(0).first, last = list_range(length_ - 1).second;
+      const int64_t offsets_bytes = type_.id() == TypeId::List ? 4 * (length_ + 1) : 0;
+      return n + offsets_bytes + child_->slice(first, last - first).byte_size();
+    }
     default:
-      return n;
+      return n + type_.byte_width() * length_;
   }
 }
 

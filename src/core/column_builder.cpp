@@ -43,26 +43,31 @@ struct ColumnBuilder::State {
   bool has_validity = false;  // allocated lazily at the first null
   GrowableBuffer validity;
   GrowableBuffer values;  // fixed-width values, bit-packed booleans or int32 offsets
-  GrowableBuffer chars;   // utf8 only
+  GrowableBuffer chars;   // utf8 and binary only
   int64_t chars_used = 0;
+  std::unique_ptr<ColumnBuilder> items;  // list and fixed_size_list only
+
+  bool has_offsets() const {
+    return type.id() == TypeId::Utf8 || type.id() == TypeId::Binary || type.id() == TypeId::List;
+  }
 
   int64_t value_bytes(int64_t rows) const {
     switch (type.id()) {
       case TypeId::Boolean:
         return bitmap::bytes_for(rows);
       case TypeId::Utf8:
+      case TypeId::Binary:
+      case TypeId::List:
         return (rows + 1) * 4;
-      case TypeId::Null:
-        return 0;
       default:
-        return rows * 8;
+        return rows * type.byte_width();
     }
   }
 
   void reserve_rows(int64_t rows) {
     if (rows <= row_capacity) return;
     const int64_t cap = std::max(rows, row_capacity * 2);
-    if (type.id() != TypeId::Null) values.ensure(value_bytes(cap));
+    if (value_bytes(cap) > 0) values.ensure(value_bytes(cap));
     if (has_validity) validity.ensure(bitmap::bytes_for(cap));
     row_capacity = cap;
   }
@@ -86,6 +91,27 @@ struct ColumnBuilder::State {
   void init_buffers() {
     values.zero_fill = type.id() == TypeId::Boolean;
     chars.zero_fill = false;
+    if (type.is_list()) items = std::make_unique<ColumnBuilder>(type.element());
+  }
+
+  template <class T>
+  void put(T v) {
+    grow_one();
+    reinterpret_cast<T*>(values.data())[length] = v;
+    commit_valid();
+  }
+
+  // Ends a list row whose items were just appended to `items`.
+  void end_list_row() {
+    grow_one();
+    const int64_t end = items->size();
+    if (type.id() == TypeId::List) {
+      if (end > std::numeric_limits<int32_t>::max())
+        throw InvalidArgument("a list column holds at most 2^31-1 items in all");
+      if (length == 0) offsets()[0] = 0;
+      offsets()[length + 1] = static_cast<int32_t>(end);
+    }
+    commit_valid();
   }
 
   [[noreturn]] void mismatch(const char* what) const {
@@ -95,7 +121,6 @@ struct ColumnBuilder::State {
 };
 
 ColumnBuilder::ColumnBuilder(DataType type, int64_t capacity) : s_(std::make_unique<State>()) {
-  if (type.id() == TypeId::List) throw InvalidArgument("list columns are not supported yet");
   s_->type = std::move(type);
   s_->init_buffers();
   s_->reserve_rows(std::max<int64_t>(capacity, 0));
@@ -108,12 +133,16 @@ ColumnBuilder::~ColumnBuilder() = default;
 void ColumnBuilder::append_null() {
   State& s = *s_;
   s.grow_one();
-  if (s.type.id() == TypeId::Utf8) {
+  if (s.has_offsets()) {
     if (s.length == 0) s.offsets()[0] = 0;
-    s.offsets()[s.length + 1] = static_cast<int32_t>(s.chars_used);
+    s.offsets()[s.length + 1] =
+        static_cast<int32_t>(s.type.id() == TypeId::List ? s.items->size() : s.chars_used);
   }
-  if (s.type.id() == TypeId::Int64 || s.type.id() == TypeId::Float64)
-    reinterpret_cast<int64_t*>(s.values.data())[s.length] = 0;  // deterministic bytes under nulls
+  if (s.type.id() == TypeId::FixedSizeList) {
+    for (int32_t k = 0; k < s.type.list_size(); ++k) s.items->append_null();
+  }
+  if (const int w = s.type.byte_width())  // deterministic bytes under nulls
+    std::memset(s.values.data() + s.length * w, 0, static_cast<size_t>(w));
   if (s.type.id() != TypeId::Null && !s.has_validity) s.start_validity();
   ++s.length;
   ++s.null_count;
@@ -129,24 +158,51 @@ void ColumnBuilder::append(bool v) {
 
 void ColumnBuilder::append(int64_t v) {
   State& s = *s_;
-  if (s.type.id() == TypeId::Float64) return append(static_cast<double>(v));
-  if (s.type.id() != TypeId::Int64) s.mismatch("int64");
-  s.grow_one();
-  reinterpret_cast<int64_t*>(s.values.data())[s.length] = v;
-  s.commit_valid();
+  switch (s.type.id()) {
+    case TypeId::Int64:
+      return s.put(v);
+    case TypeId::Float64:
+      return s.put(static_cast<double>(v));
+    case TypeId::Float32:
+      return s.put(static_cast<float>(v));
+    case TypeId::Int32:
+      if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
+        throw InvalidArgument("value " + std::to_string(v) + " does not fit an int32 column");
+      }
+      return s.put(static_cast<int32_t>(v));
+    default:
+      s.mismatch("int64");
+  }
+}
+
+void ColumnBuilder::append(int32_t v) {
+  if (s_->type.id() == TypeId::Int32) return s_->put(v);
+  append(static_cast<int64_t>(v));
 }
 
 void ColumnBuilder::append(double v) {
   State& s = *s_;
+  if (s.type.id() == TypeId::Float32) return s.put(static_cast<float>(v));
   if (s.type.id() != TypeId::Float64) s.mismatch("float64");
-  s.grow_one();
-  reinterpret_cast<double*>(s.values.data())[s.length] = v;
-  s.commit_valid();
+  s.put(v);
+}
+
+void ColumnBuilder::append(float v) {
+  State& s = *s_;
+  if (s.type.id() == TypeId::Float64) return s.put(static_cast<double>(v));
+  if (s.type.id() != TypeId::Float32) s.mismatch("float32");
+  s.put(v);
+}
+
+void ColumnBuilder::append(Timestamp v) {
+  State& s = *s_;
+  if (s.type.id() != TypeId::Timestamp) s.mismatch("timestamp[us]");
+  s.put(v.micros);
 }
 
 void ColumnBuilder::append(std::string_view v) {
   State& s = *s_;
-  if (s.type.id() != TypeId::Utf8) s.mismatch("utf8");
+  if (s.type.id() != TypeId::Utf8 && s.type.id() != TypeId::Binary) s.mismatch("utf8");
   const int64_t end = s.chars_used + static_cast<int64_t>(v.size());
   if (end > std::numeric_limits<int32_t>::max()) {
     throw InvalidArgument("utf8 column would hold " + std::to_string(end) +
@@ -171,13 +227,40 @@ void ColumnBuilder::append_value(const Value& v) {
       return append(std::get<int64_t>(v));
     case 3:
       return append(std::get<double>(v));
-    default:
+    case 4:
       return append(std::string_view(std::get<std::string>(v)));
+    case 5:
+      return append(std::get<float>(v));
+    case 6: {
+      if (s_->type.id() != TypeId::Binary) s_->mismatch("binary");
+      const auto& b = std::get<std::vector<uint8_t>>(v);
+      return append(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
+    }
+    case 7:
+      return append(std::get<Timestamp>(v));
+    default: {
+      State& s = *s_;
+      if (!s.type.is_list()) s.mismatch("list");
+      const List& l = std::get<List>(v);
+      check_list_size(static_cast<int64_t>(l.items.size()));
+      for (const Value& item : l.items) s.items->append_value(item);
+      return s.end_list_row();
+    }
+  }
+}
+
+void ColumnBuilder::check_list_size(int64_t n) const {
+  const DataType& t = s_->type;
+  if (t.id() == TypeId::FixedSizeList && n != t.list_size()) {
+    throw InvalidArgument("a list of " + std::to_string(n) + " items does not fit a " +
+                          t.to_string() + " column");
   }
 }
 
 void ColumnBuilder::append_from(const Column& c, int64_t i) {
-  if (c.type() != s_->type) {
+  const bool list_into_list =
+      c.type().is_list() && s_->type.is_list() && c.type().element() == s_->type.element();
+  if (c.type() != s_->type && !list_into_list) {
     throw InvalidArgument("cannot append a row of a " + c.type().to_string() + " column to a " +
                           s_->type.to_string() + " column builder");
   }
@@ -190,7 +273,21 @@ void ColumnBuilder::append_from(const Column& c, int64_t i) {
     case TypeId::Float64:
       return append(c.value<double>(i));
     case TypeId::Utf8:
+    case TypeId::Binary:
       return append(c.value<std::string_view>(i));
+    case TypeId::Int32:
+      return append(c.value<int32_t>(i));
+    case TypeId::Float32:
+      return append(c.value<float>(i));
+    case TypeId::Timestamp:
+      return append(c.value<Timestamp>(i));
+    case TypeId::List:
+    case TypeId::FixedSizeList: {
+      const auto [first, last] = c.list_range(i);
+      check_list_size(last - first);
+      for (int64_t j = first; j < last; ++j) s_->items->append_from(c.child(), j);
+      return s_->end_list_row();
+    }
     default:
       return append_null();
   }
@@ -206,13 +303,20 @@ Column ColumnBuilder::finish() {
   Column out;
   if (type.id() == TypeId::Null) {
     out = Column::nulls(type, s.length);
+  } else if (type.is_list()) {
+    if (type.id() == TypeId::List) {
+      s.values.ensure(s.value_bytes(s.length));
+      if (s.length == 0) s.offsets()[0] = 0;
+    }
+    out = Column::nested(type, s.length, s.null_count, s.has_validity ? s.validity.buf : nullptr,
+                         type.id() == TypeId::List ? s.values.buf : nullptr, s.items->finish());
   } else {
     s.values.ensure(s.value_bytes(s.length));  // an empty builder still needs offsets[0]
-    if (type.id() == TypeId::Utf8 && s.length == 0) s.offsets()[0] = 0;
+    if (s.has_offsets() && s.length == 0) s.offsets()[0] = 0;
     s.chars.ensure(s.chars_used);
     out = Column::from_buffers(type, s.length, s.null_count,
                                s.has_validity ? s.validity.buf : nullptr, s.values.buf,
-                               type.id() == TypeId::Utf8 ? s.chars.buf : nullptr);
+                               s.has_offsets() ? s.chars.buf : nullptr);
   }
   s_ = std::make_unique<State>();
   s_->type = type;

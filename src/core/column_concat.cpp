@@ -29,15 +29,43 @@ std::shared_ptr<Buffer> concat_validity(const std::vector<Column>& parts, int64_
   return out;
 }
 
-std::shared_ptr<Buffer> concat_fixed(const std::vector<Column>& parts, int64_t total) {
-  auto out = Buffer::allocate_uninitialized(total * 8);
+std::shared_ptr<Buffer> concat_fixed(const std::vector<Column>& parts, int64_t total, int width) {
+  auto out = Buffer::allocate_uninitialized(total * width);
   uint8_t* d = detail::BufferAccess::mutable_data(*out);
   for (const Column& p : parts) {
     if (p.size() == 0) continue;
-    std::memcpy(d, p.values<int64_t>(), static_cast<size_t>(p.size()) * 8);
-    d += p.size() * 8;
+    std::memcpy(d, p.values_buffer()->data() + p.offset() * width,
+                static_cast<size_t>(p.size()) * width);
+    d += p.size() * width;
   }
   return out;
+}
+
+// Lists: offsets rebased as for strings, and the parts' item ranges concatenated.
+Column concat_lists(const DataType& type, const std::vector<Column>& parts, int64_t total,
+                    std::shared_ptr<Buffer> validity, int64_t null_count) {
+  std::vector<Column> items;
+  std::shared_ptr<Buffer> offsets;
+  if (type.id() == TypeId::List) offsets = Buffer::allocate_uninitialized((total + 1) * 4);
+  int32_t* o =
+      offsets ? reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*offsets)) : nullptr;
+  int64_t row = 0, pos = 0;
+  for (const Column& p : parts) {
+    if (p.size() == 0) continue;
+    const int64_t first = p.list_range(0).first, last = p.list_range(p.size() - 1).second;
+    if (o) {
+      for (int64_t i = 0; i < p.size(); ++i)
+        o[row + i] = static_cast<int32_t>(p.list_range(i).first - first + pos);
+    }
+    items.push_back(p.child().slice(first, last - first));
+    pos += last - first;
+    row += p.size();
+  }
+  if (pos > std::numeric_limits<int32_t>::max())
+    throw InvalidArgument("concatenated list column would hold more than 2^31-1 items");
+  if (o) o[total] = static_cast<int32_t>(pos);
+  return Column::nested(type, total, null_count, std::move(validity), std::move(offsets),
+                        Column::concat(items));
 }
 
 std::shared_ptr<Buffer> concat_bools(const std::vector<Column>& parts, int64_t total) {
@@ -52,7 +80,7 @@ std::shared_ptr<Buffer> concat_bools(const std::vector<Column>& parts, int64_t t
   return out;
 }
 
-Column concat_utf8(const std::vector<Column>& parts, int64_t total,
+Column concat_utf8(const DataType& type, const std::vector<Column>& parts, int64_t total,
                    std::shared_ptr<Buffer> validity, int64_t null_count) {
   int64_t chars = 0;
   for (const Column& p : parts) {
@@ -80,7 +108,7 @@ Column concat_utf8(const std::vector<Column>& parts, int64_t total,
     row += p.size();
   }
   o[total] = pos;
-  return Column::from_buffers(utf8(), total, null_count, std::move(validity), std::move(offsets),
+  return Column::from_buffers(type, total, null_count, std::move(validity), std::move(offsets),
                               std::move(data));
 }
 
@@ -109,9 +137,17 @@ Column Column::concat(const std::vector<Column>& parts) {
       return from_buffers(type, total, null_count, std::move(validity), concat_bools(parts, total));
     case TypeId::Int64:
     case TypeId::Float64:
-      return from_buffers(type, total, null_count, std::move(validity), concat_fixed(parts, total));
+    case TypeId::Int32:
+    case TypeId::Float32:
+    case TypeId::Timestamp:
+      return from_buffers(type, total, null_count, std::move(validity),
+                          concat_fixed(parts, total, type.byte_width()));
     case TypeId::Utf8:
-      return concat_utf8(parts, total, std::move(validity), null_count);
+    case TypeId::Binary:
+      return concat_utf8(type, parts, total, std::move(validity), null_count);
+    case TypeId::List:
+    case TypeId::FixedSizeList:
+      return concat_lists(type, parts, total, std::move(validity), null_count);
     default:
       throw InvalidArgument("cannot concatenate " + type.to_string() + " columns");
   }

@@ -65,6 +65,19 @@ std::shared_ptr<Buffer> gather_validity(const Column& c, const Selection& sel, i
 }
 
 std::shared_ptr<Buffer> gather_fixed(const Column& c, const Selection& sel, int64_t n) {
+  if (c.type().byte_width() == 4) {
+    auto out = Buffer::allocate_uninitialized(n * 4);
+    auto* d = reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*out));
+    const int32_t* v = c.values<int32_t>();
+    int64_t k = 0;
+    for_each_selected(
+        sel, c.size(), [&](int64_t i) { d[k++] = v[i]; },
+        [&](int64_t base, int64_t len) {
+          std::memcpy(d + k, v + base, static_cast<size_t>(len) * 4);
+          k += len;
+        });
+    return out;
+  }
   auto out = Buffer::allocate_uninitialized(n * 8);
   compress_fixed_width(c.values<int64_t>(), sel.bits, sel.start, c.size(),
                        reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out)));
@@ -88,6 +101,33 @@ std::shared_ptr<Buffer> gather_bools(const Column& c, const Selection& sel, int6
         k += len;
       });
   return out;
+}
+
+// Lists keep the items of the selected rows: the row selection widened to item ranges.
+Column gather_list(const Column& c, const Selection& sel, int64_t n, std::shared_ptr<Buffer> valid,
+                   int64_t null_count) {
+  const Column& items = c.child();
+  auto item_bits = Buffer::allocate(bitmap::bytes_for(items.size()));
+  uint8_t* ib = detail::BufferAccess::mutable_data(*item_bits);
+  std::shared_ptr<Buffer> offsets;
+  if (c.type().id() == TypeId::List) offsets = Buffer::allocate_uninitialized((n + 1) * 4);
+  int32_t* o =
+      offsets ? reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*offsets)) : nullptr;
+  int64_t k = 0, pos = 0;
+  auto keep = [&](int64_t i) {
+    const auto [first, last] = c.list_range(i);
+    bitmap::set_range(ib, first, last - first);
+    if (o) o[k] = static_cast<int32_t>(pos);
+    pos += last - first;
+    ++k;
+  };
+  for_each_selected(sel, c.size(), keep, [&](int64_t base, int64_t len) {
+    for (int64_t j = 0; j < len; ++j) keep(base + j);
+  });
+  if (o) o[n] = static_cast<int32_t>(pos);
+  const Column mask = Column::from_buffers(boolean(), items.size(), 0, nullptr, item_bits);
+  return Column::nested(c.type(), n, null_count, std::move(valid), std::move(offsets),
+                        items.filter(mask));
 }
 
 Column gather_utf8(const Column& c, const Selection& sel, int64_t n, std::shared_ptr<Buffer> valid,
@@ -115,7 +155,7 @@ Column gather_utf8(const Column& c, const Selection& sel, int64_t n, std::shared
   for_each_selected(
       sel, c.size(), [&](int64_t i) { copy_run(i, 1); }, copy_run);
   o[n] = pos;
-  return Column::from_buffers(utf8(), n, null_count, std::move(valid), std::move(offsets),
+  return Column::from_buffers(c.type(), n, null_count, std::move(valid), std::move(offsets),
                               std::move(data));
 }
 
@@ -143,9 +183,16 @@ Column Column::filter(const Column& mask) const {
       return from_buffers(type_, n, nulls, std::move(validity), gather_bools(*this, sel, n));
     case TypeId::Int64:
     case TypeId::Float64:
+    case TypeId::Int32:
+    case TypeId::Float32:
+    case TypeId::Timestamp:
       return from_buffers(type_, n, nulls, std::move(validity), gather_fixed(*this, sel, n));
     case TypeId::Utf8:
+    case TypeId::Binary:
       return gather_utf8(*this, sel, n, std::move(validity), nulls);
+    case TypeId::List:
+    case TypeId::FixedSizeList:
+      return gather_list(*this, sel, n, std::move(validity), nulls);
     default:
       throw InvalidArgument("cannot filter a " + type_.to_string() + " column");
   }

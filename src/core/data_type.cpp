@@ -2,6 +2,7 @@
 #include <memory>
 #include <string>
 
+#include "ember/error.h"
 #include "ember/types.h"
 
 namespace ember {
@@ -10,6 +11,31 @@ DataType DataType::list_of(DataType element) {
   DataType t(TypeId::List);
   t.element_ = std::make_shared<const DataType>(std::move(element));
   return t;
+}
+
+DataType DataType::fixed_size_list_of(DataType element, int32_t n) {
+  if (n < 1) {
+    throw InvalidArgument("fixed_size_list needs at least 1 item per list, got " +
+                          std::to_string(n));
+  }
+  DataType t(TypeId::FixedSizeList);
+  t.list_size_ = n;
+  t.element_ = std::make_shared<const DataType>(std::move(element));
+  return t;
+}
+
+int DataType::byte_width() const {
+  switch (id_) {
+    case TypeId::Int32:
+    case TypeId::Float32:
+      return 4;
+    case TypeId::Int64:
+    case TypeId::Float64:
+    case TypeId::Timestamp:
+      return 8;
+    default:
+      return 0;
+  }
 }
 
 const DataType& DataType::element() const {
@@ -32,14 +58,24 @@ std::string DataType::to_string() const {
       return "utf8";
     case TypeId::List:
       return "list<" + element().to_string() + ">";
+    case TypeId::Int32:
+      return "int32";
+    case TypeId::Float32:
+      return "float32";
+    case TypeId::Binary:
+      return "binary";
+    case TypeId::Timestamp:
+      return "timestamp[us]";
+    case TypeId::FixedSizeList:
+      return "fixed_size_list<" + element().to_string() + ", " + std::to_string(list_size_) + ">";
   }
   return "unknown";
 }
 
 bool DataType::operator==(const DataType& o) const {
   if (id_ != o.id_) return false;
-  if (id_ != TypeId::List) return true;
-  return element() == o.element();
+  if (!is_list()) return true;
+  return list_size_ == o.list_size_ && element() == o.element();
 }
 
 DataType boolean() { return DataType(TypeId::Boolean); }
@@ -47,5 +83,12 @@ DataType int64() { return DataType(TypeId::Int64); }
 DataType float64() { return DataType(TypeId::Float64); }
 DataType utf8() { return DataType(TypeId::Utf8); }
 DataType list(DataType element) { return DataType::list_of(std::move(element)); }
+DataType int32() { return DataType(TypeId::Int32); }
+DataType float32() { return DataType(TypeId::Float32); }
+DataType binary() { return DataType(TypeId::Binary); }
+DataType timestamp_us() { return DataType(TypeId::Timestamp); }
+DataType fixed_size_list(DataType element, int32_t n) {
+  return DataType::fixed_size_list_of(std::move(element), n);
+}
 
 }  // namespace ember

@@ -28,6 +28,10 @@ std::unique_ptr<OutputSink> make_output_sink(const QueryOutput& out, const Schem
     return std::make_unique<FileSink>(out.dir, schema, FileFormat::Csv);
   if (out.kind == QueryOutput::Kind::Jsonl)
     return std::make_unique<FileSink>(out.dir, schema, FileFormat::Jsonl);
+  if (out.kind == QueryOutput::Kind::Parquet)
+    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Parquet, out.parquet);
+  if (out.kind == QueryOutput::Kind::Arrow)
+    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Arrow);
   return std::make_unique<CollectSink>(schema);
 }
 

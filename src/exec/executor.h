@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "ember/parquet_options.h"
 #include "ember/query_stats.h"
 #include "ember/run_options.h"
 #include "plan/logical_node.h"
@@ -11,9 +12,10 @@ namespace ember {
 
 /// Where a query's rows go.
 struct QueryOutput {
-  enum class Kind { Collect, Csv, Jsonl };
+  enum class Kind { Collect, Csv, Jsonl, Parquet, Arrow };
   Kind kind = Kind::Collect;
-  std::string dir;  ///< Csv / Jsonl: the directory the query's files replace
+  std::string dir;                   ///< file kinds: the directory the query's files replace
+  ParquetWriteOptions parquet = {};  ///< Parquet only
 };
 
 /// Optimizes and runs `plan`. Admission happens before any actor is constructed: a query whose

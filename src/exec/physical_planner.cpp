@@ -4,6 +4,7 @@
 
 #include "ember/error.h"
 #include "exec/operators/actor_pool_operator.h"
+#include "exec/operators/explode_operator.h"
 #include "exec/operators/filter_operator.h"
 #include "exec/operators/join_probe_operator.h"
 #include "exec/operators/project_operator.h"
@@ -50,6 +51,9 @@ class PhysicalPlanner {
     if (const auto* f = dynamic_cast<const FilterNode*>(&n))
       return current().add(std::make_shared<FilterOperator>(f->predicate, f->child().schema));
     if (const auto* a = dynamic_cast<const ActorPoolProjectNode*>(&n)) return add_pool(*a);
+    if (const auto* x = dynamic_cast<const ExplodeNode*>(&n))
+      return current().add(
+          std::make_shared<ExplodeOperator>(x->child().schema.index_of(x->column), x->schema));
     if (const auto* l = dynamic_cast<const LimitNode*>(&n))
       return end(std::make_shared<LimitSink>(l->limit, l->schema), n.schema);
     if (const auto* r = dynamic_cast<const RepartitionNode*>(&n))

@@ -3,12 +3,14 @@
 
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <string_view>
 #include <vector>
 
 #include "core/bit_packing.h"
 #include "core/bitmap.h"
 #include "core/buffer_access.h"
+#include "core/timestamp_text.h"
 #include "ember/error.h"
 #include "expr/fused_kernels.h"
 #include "expr/kernel_input.h"
@@ -171,12 +173,102 @@ Column from_utf8(const Column& c, const DataType& to) {
   }
 }
 
+// The same buffers under another type of one layout (timestamp <-> int64, utf8 -> binary).
+Column relabelled(const Column& c, const DataType& to) {
+  return Column::from_buffers(to, c.size(), c.null_count(), c.validity_buffer(), c.values_buffer(),
+                              c.data_buffer(), c.offset());
+}
+
+// int32/float32 <-> int64/float64, element by element; values a narrower type cannot hold
+// (out of int32's range) become null.
+template <class From, class To>
+Column convert_fixed(const Column& c, const DataType& to) {
+  const int64_t n = c.size();
+  const From* src = c.values<From>();
+  auto out = Buffer::allocate_uninitialized(n * int64_t(sizeof(To)));
+  To* d = reinterpret_cast<To*>(detail::BufferAccess::mutable_data(*out));
+  bool lost = false;
+  for (int64_t i = 0; i < n; ++i) {
+    if constexpr (std::is_same_v<To, int32_t>) {
+      const bool fits = src[i] >= -2147483648.0 && src[i] <= 2147483647.0;
+      d[i] = fits ? static_cast<int32_t>(src[i]) : 0;
+      lost |= !fits;
+    } else {
+      d[i] = static_cast<To>(src[i]);
+    }
+  }
+  if (!lost) return Column::from_buffers(to, n, c.null_count(), copied_validity(c), out);
+  auto ok = kernel::bits_where(
+      n, [src](int64_t i) { return src[i] >= -2147483648.0 && src[i] <= 2147483647.0; });
+  auto valid = bitmap::and_of(ok->data(), 0, c.validity_bits(), c.offset(), n);
+  return Column::from_buffers(to, n, -1, valid, out);
+}
+
+// list(T) <-> fixed_size_list(T, n): a list of another length becomes null.
+Column cast_list(const Column& c, const DataType& to) {
+  ColumnBuilder b(to, c.size());
+  for (int64_t i = 0; i < c.size(); ++i) {
+    const auto [first, last] = c.list_range(i);
+    if (c.is_null(i) || (to.id() == TypeId::FixedSizeList && last - first != to.list_size()))
+      b.append_null();
+    else
+      b.append_from(c, i);
+  }
+  return b.finish();
+}
+
+Column timestamp_from_utf8(const Column& c) {
+  ColumnBuilder b(timestamp_us(), c.size());
+  for (int64_t i = 0; i < c.size(); ++i) {
+    const auto t = c.is_null(i) ? std::nullopt : parse_timestamp(c.value<std::string_view>(i));
+    if (t)
+      b.append(Timestamp{*t});
+    else
+      b.append_null();
+  }
+  return b.finish();
+}
+
+Column timestamp_to_utf8(const Column& c) {
+  ColumnBuilder b(utf8(), c.size());
+  for (int64_t i = 0; i < c.size(); ++i) {
+    if (c.is_null(i))
+      b.append_null();
+    else
+      b.append(format_timestamp(c.values<int64_t>()[i]));
+  }
+  return b.finish();
+}
+
+// Casts that involve the types added after the first four.
+std::optional<Column> cast_newer(const Column& c, const DataType& to) {
+  const TypeId from = c.type().id();
+  if (c.type().is_list()) return cast_list(c, to);
+  if (from == TypeId::Timestamp)
+    return to.id() == TypeId::Utf8 ? timestamp_to_utf8(c) : relabelled(c, int64());
+  if (to.id() == TypeId::Timestamp)
+    return from == TypeId::Utf8 ? timestamp_from_utf8(c) : relabelled(c, to);
+  if (to.id() == TypeId::Binary) return relabelled(c, to);
+  if (from == TypeId::Int32) return cast_column(convert_fixed<int32_t, int64_t>(c, int64()), to);
+  if (from == TypeId::Float32) return cast_column(convert_fixed<float, double>(c, float64()), to);
+  if (to.id() == TypeId::Int32) {
+    const Column wide = cast_column(c, float64());  // exact for every int32
+    return convert_fixed<double, int32_t>(wide, to);
+  }
+  if (to.id() == TypeId::Float32)
+    return convert_fixed<double, float>(cast_column(c, float64()), to);
+  return std::nullopt;
+}
+
 }  // namespace
 
 Column cast_column(const Column& c, const DataType& to) {
   const TypeId from = c.type().id();
   if (c.type() == to) return c;
   if (from == TypeId::Null) return Column::nulls(to, c.size());
+  if (from > TypeId::Utf8 || to.id() > TypeId::Utf8) {
+    if (auto out = cast_newer(c, to)) return *out;
+  }
   if (to.id() == TypeId::Utf8) return to_utf8(c);
   if (from == TypeId::Utf8) return from_utf8(c, to);
   if (from == TypeId::Boolean) return bool_to_fixed(c, to);

@@ -7,7 +7,9 @@
 #include "expr/comparison_kernels.h"
 #include "expr/expr_text.h"
 #include "expr/expr_tree.h"
+#include "expr/list_kernels.h"
 #include "expr/logical_kernels.h"
+#include "expr/operand_widening.h"
 #include "expr/type_rules.h"
 
 namespace ember {
@@ -35,6 +37,10 @@ Column evaluate_binary(const ExprNode& e, const Batch& input) {
   if (type->id() == TypeId::Null || n == 0) return Column::nulls(*type, n);
   coerce_null(a, b);
   coerce_null(b, a);
+  if (op_class(e.binary) != OpClass::Logical) {
+    a = widened(std::move(a));
+    b = widened(std::move(b));
+  }
   // Kernels take at most one scalar; two literals are folded by materialising one.
   if (a.is_scalar && b.is_scalar) a = Operand::of(Column::repeat(a.scalar, a.type, n));
   switch (op_class(e.binary)) {
@@ -53,7 +59,7 @@ Column evaluate_unary(const ExprNode& e, const Batch& input) {
   const auto type = unary_result_type(e.unary, c.type());
   if (!type) throw_unary_type_error(e, c.type());
   if (type->id() == TypeId::Null || c.size() == 0) return Column::nulls(*type, c.size());
-  return e.unary == UnaryOp::Not ? logical_not(c) : negate(c);
+  return e.unary == UnaryOp::Not ? logical_not(c) : negate(widened(c));
 }
 
 Column evaluate_udf(const ExprNode& e, const Batch& input) {
@@ -95,6 +101,17 @@ Column evaluate(const ExprNode& e, const Batch& input) {
     }
     case ExprKind::IsNull:
       return is_null_mask(evaluate(*e.children[0], input));
+    case ExprKind::ListSize:
+    case ExprKind::ListGet: {
+      Column c = evaluate(*e.children[0], input);
+      if (c.type().id() == TypeId::Null)
+        return Column::nulls(e.kind == ExprKind::ListSize ? int64() : DataType(), c.size());
+      if (!c.type().is_list()) {
+        throw TypeError("cannot apply a list function to " + c.type().to_string() + " in " +
+                        to_string(e));
+      }
+      return e.kind == ExprKind::ListSize ? list_sizes(c) : list_items_at(c, e.index);
+    }
     case ExprKind::Alias:
       return evaluate(*e.children[0], input);
     case ExprKind::UdfCall:

@@ -63,6 +63,21 @@ Expr Expr::is_null() const {
   return make(std::move(n));
 }
 
+Expr Expr::list_size() const {
+  ExprNode n;
+  n.kind = ExprKind::ListSize;
+  n.children = {node_};
+  return make(std::move(n));
+}
+
+Expr Expr::list_get(int64_t i) const {
+  ExprNode n;
+  n.kind = ExprKind::ListGet;
+  n.index = i;
+  n.children = {node_};
+  return make(std::move(n));
+}
+
 Expr Expr::sum() const { return aggregate(AggFunc::Sum, node_); }
 Expr Expr::count() const { return aggregate(AggFunc::Count, node_); }
 Expr Expr::min() const { return aggregate(AggFunc::Min, node_); }

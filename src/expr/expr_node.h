@@ -12,7 +12,19 @@
 
 namespace ember {
 
-enum class ExprKind { Column, Literal, Binary, Unary, Cast, IsNull, Alias, UdfCall, Aggregate };
+enum class ExprKind {
+  Column,
+  Literal,
+  Binary,
+  Unary,
+  Cast,
+  IsNull,
+  Alias,
+  UdfCall,
+  Aggregate,
+  ListSize,
+  ListGet
+};
 enum class BinaryOp { Add, Sub, Mul, Div, Mod, Eq, Ne, Lt, Le, Gt, Ge, And, Or };
 enum class UnaryOp { Not, Negate };
 /// Aggregate functions, valid only as the top of an expression given to DataFrame::agg.
@@ -26,6 +38,7 @@ struct Expr::Node {
   UnaryOp unary = UnaryOp::Not;
   AggFunc agg = AggFunc::Sum;                         ///< Aggregate
   DataType cast_to;                                   ///< Cast
+  int64_t index = 0;                                  ///< ListGet
   std::vector<std::shared_ptr<const Node>> children;  ///< operands / UDF arguments
   std::shared_ptr<const UdfHandle> udf;               ///< UdfCall
 };

@@ -94,6 +94,10 @@ std::string to_string(const ExprNode& e) {
       return to_string(*e.children[0]) + ".cast(" + e.cast_to.to_string() + ")";
     case ExprKind::IsNull:
       return to_string(*e.children[0]) + ".is_null()";
+    case ExprKind::ListSize:
+      return to_string(*e.children[0]) + ".list_size()";
+    case ExprKind::ListGet:
+      return to_string(*e.children[0]) + ".list_get(" + std::to_string(e.index) + ")";
     case ExprKind::Alias:
       return to_string(*e.children[0]) + ".alias(" + quoted(e.name) + ")";
     case ExprKind::UdfCall: {

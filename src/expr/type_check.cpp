@@ -51,6 +51,17 @@ DataType infer(const ExprNode& e, const Schema& input, const ExprNode& root) {
     case ExprKind::IsNull:
       infer(*e.children[0], input, root);
       return boolean();
+    case ExprKind::ListSize:
+    case ExprKind::ListGet: {
+      const DataType t = infer(*e.children[0], input, root);
+      if (t.id() == TypeId::Null) return e.kind == ExprKind::ListSize ? int64() : DataType();
+      if (!t.is_list()) {
+        throw TypeError(std::string("cannot apply ") +
+                        (e.kind == ExprKind::ListSize ? "list_size()" : "list_get()") + " to " +
+                        t.to_string() + " in " + to_string(root) + "; it takes a list");
+      }
+      return e.kind == ExprKind::ListSize ? int64() : t.element();
+    }
     case ExprKind::Alias:
       return infer(*e.children[0], input, root);
     case ExprKind::UdfCall: {
@@ -70,8 +81,13 @@ DataType infer(const ExprNode& e, const Schema& input, const ExprNode& root) {
   throw Error("unknown expression kind in " + to_string(root));
 }
 
+// Aggregates take the original four types; int32/float32 are cast to int64/float64 first.
+bool is_wide_number(const DataType& t) {
+  return t.id() == TypeId::Int64 || t.id() == TypeId::Float64;
+}
+
 bool is_ordered(const DataType& t) {
-  return t.is_numeric() || t.id() == TypeId::Boolean || t.id() == TypeId::Utf8;
+  return is_wide_number(t) || t.id() == TypeId::Boolean || t.id() == TypeId::Utf8;
 }
 
 std::optional<DataType> aggregate_result_type(AggFunc f, const DataType& in) {
@@ -81,10 +97,10 @@ std::optional<DataType> aggregate_result_type(AggFunc f, const DataType& in) {
   switch (f) {
     case AggFunc::Sum:
       if (in.id() == TypeId::Boolean) return int64();
-      if (in.is_numeric()) return in;
+      if (is_wide_number(in)) return in;
       break;
     case AggFunc::Mean:
-      if (in.is_numeric()) return float64();
+      if (is_wide_number(in)) return float64();
       break;
     case AggFunc::Min:
     case AggFunc::Max:

@@ -9,7 +9,7 @@ namespace ember {
 namespace {
 bool is_castable_id(TypeId id) {
   return id == TypeId::Boolean || id == TypeId::Int64 || id == TypeId::Float64 ||
-         id == TypeId::Utf8;
+         id == TypeId::Utf8 || id == TypeId::Int32 || id == TypeId::Float32;
 }
 }  // namespace
 
@@ -38,14 +38,16 @@ std::optional<DataType> binary_result_type(BinaryOp op, const DataType& l, const
   const DataType& b = r_null ? l : r;
   switch (op_class(op)) {
     case OpClass::Arithmetic:
+      // int32 and float32 widen: the result is int64 or float64.
       if (!a.is_numeric() || !b.is_numeric()) return std::nullopt;
-      return a.id() == TypeId::Int64 && b.id() == TypeId::Int64 ? int64() : float64();
+      return a.is_integer() && b.is_integer() ? int64() : float64();
     case OpClass::Logical:
       if (a.id() != TypeId::Boolean || b.id() != TypeId::Boolean) return std::nullopt;
       return boolean();
     case OpClass::Comparison:
       if (a.is_numeric() && b.is_numeric()) return boolean();
-      if (a.id() == b.id() && (a.id() == TypeId::Utf8 || a.id() == TypeId::Boolean)) {
+      if (a.id() == b.id() && (a.id() == TypeId::Utf8 || a.id() == TypeId::Boolean ||
+                               a.id() == TypeId::Binary || a.id() == TypeId::Timestamp)) {
         return boolean();
       }
       return std::nullopt;
@@ -58,14 +60,19 @@ std::optional<DataType> unary_result_type(UnaryOp op, const DataType& t) {
   if (op == UnaryOp::Not) {
     if (t.id() == TypeId::Boolean) return t;
   } else if (t.is_numeric()) {
-    return t;
+    return t.is_integer() ? int64() : float64();
   }
   return std::nullopt;
 }
 
 bool can_cast(const DataType& from, const DataType& to) {
-  if (!is_castable_id(to.id())) return false;
-  return from.id() == TypeId::Null || is_castable_id(from.id());
+  if (from.id() == TypeId::Null || from == to) return true;
+  if (from.is_list() && to.is_list()) return from.element() == to.element();
+  const TypeId f = from.id(), t = to.id();
+  if (t == TypeId::Timestamp) return f == TypeId::Int64 || f == TypeId::Utf8;
+  if (f == TypeId::Timestamp) return t == TypeId::Int64 || t == TypeId::Utf8;
+  if (t == TypeId::Binary) return f == TypeId::Utf8;
+  return is_castable_id(to.id()) && is_castable_id(from.id());
 }
 
 void throw_binary_type_error(const ExprNode& e, const DataType& l, const DataType& r) {
@@ -80,7 +87,9 @@ void throw_unary_type_error(const ExprNode& e, const DataType& t) {
 
 void throw_cast_type_error(const ExprNode& e, const DataType& from) {
   throw TypeError("cannot cast " + from.to_string() + " to " + e.cast_to.to_string() + " in " +
-                  to_string(e) + "; casts go between bool, int64, float64 and utf8");
+                  to_string(e) +
+                  "; casts go between bool, int32, int64, float32, float64 and utf8, "
+                  "int64/utf8 and timestamp, utf8 to binary, and lists of one element type");
 }
 
 }  // namespace ember

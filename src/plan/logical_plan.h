@@ -5,6 +5,7 @@
 #include "plan/nodes/actor_pool_project_node.h"
 #include "plan/nodes/aggregate_node.h"
 #include "plan/nodes/distinct.h"
+#include "plan/nodes/explode_node.h"
 #include "plan/nodes/filter_node.h"
 #include "plan/nodes/group_by_node.h"
 #include "plan/nodes/join_node.h"

@@ -6,6 +6,7 @@
 #include "plan/filter_pushdown.h"
 #include "plan/join_pushdown.h"
 #include "plan/limit_pushdown.h"
+#include "plan/scan_filters.h"
 
 namespace ember {
 
@@ -16,6 +17,7 @@ NodePtr optimize(const NodePtr& plan) {
   p = place_pools_after_joins(p);
   p = push_down_limits(p);
   p = prune_columns(p);
+  p = push_filters_into_scans(p);
   return p;
 }
 

@@ -2,11 +2,13 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "core/batch_reader.h"
 #include "ember/types.h"
+#include "expr/expr_node.h"
 
 namespace ember {
 
@@ -24,6 +26,20 @@ class Source {
   /// The files this source reads, as it names them; none for a source in memory. Lets a write
   /// refuse to replace a directory that its own query reads.
   virtual std::vector<std::string> files() const { return {}; }
+
+  // ---- scans that can narrow what they read (Parquet)
+  /// This source producing only `columns` (a subset of its schema, in schema order), or null
+  /// when it reads whole rows anyway (the plan then drops what nobody reads).
+  virtual std::shared_ptr<const Source> with_columns(const std::set<std::string>& columns) const {
+    (void)columns;
+    return nullptr;
+  }
+  /// This source skipping parts whose rows cannot satisfy `predicate` (the filter still runs
+  /// above it), or null when it cannot tell.
+  virtual std::shared_ptr<const Source> with_filter(const ExprPtr& predicate) const {
+    (void)predicate;
+    return nullptr;
+  }
 };
 
 }  // namespace ember

@@ -103,6 +103,10 @@ std::string InitArgs::serialize() const {
   std::string out;
   put_le<uint32_t>(out, static_cast<uint32_t>(items_.size()));
   for (const auto& [key, value] : items_) {
+    if (value.index() > 4) {
+      throw InvalidArgument("init arg '" + key + "' is a " + type_of(value).to_string() +
+                            "; init args are bool, integers, float64 or strings");
+    }
     put_bytes(out, key);
     out.push_back(static_cast<char>(static_cast<Tag>(value.index())));
     if (auto* b = std::get_if<bool>(&value)) out.push_back(*b ? 1 : 0);

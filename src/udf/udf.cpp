@@ -73,7 +73,8 @@ Udf Udf::fn(std::string name, std::function<Column(const Batch&)> f) {
 
 Udf Udf::returns(DataType type) const {
   if (type.id() == TypeId::Null)
-    reject(*spec_, ".returns() needs a concrete type (bool, int64, float64, utf8, list), not null");
+    reject(*spec_,
+           ".returns() needs a concrete type (e.g. int64, float32, utf8, list(T)), not null");
   return with([&](UdfSpec& s) { s.return_type = std::move(type); });
 }
 

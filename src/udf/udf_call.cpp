@@ -34,7 +34,24 @@ Column call_chunk(const UdfSpec& spec, const Batch& chunk) {
 
 }  // namespace
 
-void check_udf_result(const UdfSpec& spec, const Column& result, int64_t expected_rows) {
+namespace {
+
+// list(T) -> fixed_size_list(T, n) when every non-null list has n items; otherwise unchanged.
+void fit_fixed_size(const DataType& declared, Column& result) {
+  if (declared.id() != TypeId::FixedSizeList || result.type() != list(declared.element())) return;
+  for (int64_t i = 0; i < result.size(); ++i) {
+    const auto [first, last] = result.list_range(i);
+    if (!result.is_null(i) && last - first != declared.list_size()) return;
+  }
+  ColumnBuilder b(declared, result.size());
+  for (int64_t i = 0; i < result.size(); ++i) b.append_from(result, i);
+  result = b.finish();
+}
+
+}  // namespace
+
+void check_udf_result(const UdfSpec& spec, Column& result, int64_t expected_rows) {
+  if (spec.return_type) fit_fixed_size(*spec.return_type, result);
   const bool type_ok = !spec.return_type || result.type() == *spec.return_type;
   if (result.size() == expected_rows && type_ok) return;
   std::string expected = std::to_string(expected_rows) + " rows";

@@ -11,7 +11,9 @@ namespace ember {
 
 /// Throws UdfError unless `result` has exactly `expected_rows` rows of the declared type:
 /// "udf 'x' returned 10 rows of utf8, expected 12 rows of int64".
-void check_udf_result(const UdfSpec& spec, const Column& result, int64_t expected_rows);
+/// A list(T) result declared fixed_size_list(T, n) is converted in place when every list has n
+/// items (Column::from builds list(T) from vectors).
+void check_udf_result(const UdfSpec& spec, Column& result, int64_t expected_rows);
 /// Input shape for error messages: "2 args (text: utf8, n: int64), 512 rows".
 std::string describe_args(const Batch& args);
 /// Runs a stateless UDF over `args` in chunks of spec.batch_size, checks each result and

@@ -27,7 +27,8 @@ std::unique_ptr<GlobalSinkState> FileSink::global_state(int num_partitions) cons
 }
 
 std::unique_ptr<LocalSinkState> FileSink::local_state(GlobalSinkState&, int partition) const {
-  return std::make_unique<PartWriter>(open_partition_writer(dir_, partition, schema_, format_));
+  return std::make_unique<PartWriter>(
+      open_partition_writer(dir_, partition, schema_, format_, parquet_));
 }
 
 void FileSink::sink(GlobalSinkState&, LocalSinkState& local, const Batch& batch) const {

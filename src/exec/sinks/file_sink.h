@@ -13,8 +13,11 @@ namespace ember {
 /// partition's part was written, so that the query commits only a complete set.
 class FileSink final : public OutputSink {
  public:
-  FileSink(std::string dir, Schema schema, FileFormat format)
-      : dir_(std::move(dir)), schema_(std::move(schema)), format_(format) {}
+  /// InvalidArgument, before any work runs, when the format cannot hold a column's type.
+  FileSink(std::string dir, Schema schema, FileFormat format, ParquetWriteOptions parquet = {})
+      : dir_(std::move(dir)), schema_(std::move(schema)), format_(format), parquet_(parquet) {
+    check_format_holds(schema_, format_);
+  }
   std::unique_ptr<GlobalSinkState> global_state(int num_partitions) const override;
   std::unique_ptr<LocalSinkState> local_state(GlobalSinkState& global,
                                               int partition) const override;
@@ -27,6 +30,7 @@ class FileSink final : public OutputSink {
   std::string dir_;
   Schema schema_;
   FileFormat format_;
+  ParquetWriteOptions parquet_;
 };
 
 }  // namespace ember

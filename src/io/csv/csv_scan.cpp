@@ -43,7 +43,16 @@ void validate_options(const CsvOptions& options) {
   }
   if (options.schema) {
     std::vector<std::string> names;
-    for (const Field& f : options.schema->fields()) names.push_back(f.name);
+    for (const Field& f : options.schema->fields()) {
+      names.push_back(f.name);
+      const TypeId id = f.type.id();
+      if (id != TypeId::Int64 && id != TypeId::Float64 && id != TypeId::Boolean &&
+          id != TypeId::Utf8) {
+        throw InvalidArgument("CSV column '" + f.name + "' cannot be read as " +
+                              f.type.to_string() +
+                              "; use int64, float64, bool or utf8 and cast() afterwards");
+      }
+    }
     const std::string repeated = repeated_names(names);
     if (!repeated.empty()) {
       throw InvalidArgument("CsvOptions::schema names a column more than once: " + repeated +

@@ -2,6 +2,7 @@
 #include "io/csv/csv_writer.h"
 
 #include "core/bitmap.h"
+#include "core/timestamp_text.h"
 #include "ember/error.h"
 #include "io/number_text.h"
 
@@ -17,6 +18,16 @@ bool needs_quotes(std::string_view s) {
 }
 
 }  // namespace
+
+void check_csv_schema(const Schema& schema) {
+  for (const Field& f : schema.fields()) {
+    if (f.type.is_list() || f.type.id() == TypeId::Binary) {
+      throw InvalidArgument("CSV cannot hold column '" + f.name + "' of type " +
+                            f.type.to_string() +
+                            "; write it with write_jsonl or write_parquet, or select it away");
+    }
+  }
+}
 
 CsvWriter::CsvWriter(const std::string& dir, const std::string& name, const Schema& schema)
     : file_(dir, name), schema_(schema) {
@@ -64,6 +75,15 @@ void CsvWriter::append_row(const Batch& batch, int64_t row) {
         break;
       case TypeId::Utf8:
         append_text(col.value<std::string_view>(row));
+        break;
+      case TypeId::Int32:
+        append_int64(out_, col.values<int32_t>()[row]);
+        break;
+      case TypeId::Float32:
+        append_float64(out_, col.values<float>()[row]);
+        break;
+      case TypeId::Timestamp:
+        out_.append(format_timestamp(col.values<int64_t>()[row]));
         break;
       default:
         throw InvalidArgument("cannot write a " + col.type().to_string() + " column to CSV");

@@ -12,6 +12,9 @@ namespace ember {
 /// (a delimiter, quote, \r or \n inside, or a leading/trailing space); a null is an empty field
 /// and an empty string is `""`; floats are written in shortest round-trip form, booleans as
 /// true/false. Output is gathered in a large buffer and written in big blocks.
+/// InvalidArgument naming the first column CSV cannot hold (lists, binary).
+void check_csv_schema(const Schema& schema);
+
 class CsvWriter final : public PartitionWriter {
  public:
   CsvWriter(const std::string& dir, const std::string& name, const Schema& schema);

@@ -2,6 +2,7 @@
 #include "io/jsonl/jsonl_split_reader.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 #include "ember/error.h"
@@ -131,6 +132,13 @@ class JsonlSplitReader final : public BatchReader {
         if (t != element_type::BOOL) fail_type(c, key, t);
         b.append(v.get_bool().value_unsafe());
         return;
+      case TypeId::List: {
+        if (t != element_type::ARRAY) fail_type(c, key, t);
+        std::optional<Value> list = list_value(v, schema_.field(int(c)).type);
+        if (!list) fail_type(c, key, element_type::ARRAY);
+        b.append_value(*list);
+        return;
+      }
       default:
         // utf8 holds strings as text and anything else (objects, arrays, numbers, booleans) as
         // its JSON text; simdjson has already checked the UTF-8.
@@ -142,13 +150,51 @@ class JsonlSplitReader final : public BatchReader {
     }
   }
 
+  /// A JSON value as a Value of `type` (a list's items recursively), or nullopt when it does
+  /// not fit (e.g. a string among a list<int64>'s items).
+  static std::optional<Value> list_value(element v, const DataType& type) {
+    const element_type t = v.type();
+    if (t == element_type::NULL_VALUE) return Value{};
+    switch (type.id()) {
+      case TypeId::Int64:
+        if (t != element_type::INT64) return std::nullopt;
+        return Value(v.get_int64().value_unsafe());
+      case TypeId::Float64:
+        if (t == element_type::INT64) return Value(double(v.get_int64().value_unsafe()));
+        if (t == element_type::UINT64) return Value(double(v.get_uint64().value_unsafe()));
+        if (t != element_type::DOUBLE) return std::nullopt;
+        return Value(v.get_double().value_unsafe());
+      case TypeId::Boolean:
+        if (t != element_type::BOOL) return std::nullopt;
+        return Value(v.get_bool().value_unsafe());
+      case TypeId::List: {
+        if (t != element_type::ARRAY) return std::nullopt;
+        List out;
+        out.element = type.element();
+        const simdjson::dom::array items = v.get_array().value_unsafe();
+        for (element item : items) {
+          std::optional<Value> x = list_value(item, type.element());
+          if (!x) return std::nullopt;
+          out.items.push_back(std::move(*x));
+        }
+        return Value(std::move(out));
+      }
+      default:
+        if (t == element_type::STRING) return Value(std::string(v.get_string().value_unsafe()));
+        return Value(std::string(simdjson::minify(v)));
+    }
+  }
+
   [[noreturn]] void fail_type(size_t c, std::string_view key, element_type got) const {
     const std::string_view line = lines_.line();
     const int64_t column = jsonl_key_column(line, key);
     const Field& f = schema_.field(static_cast<int>(c));
-    throw ParseError::at(lines_.path(), lines_.line_number(), column,
-                         "key '" + f.name + "' holds " + kind_name(got) + " but its column is " +
-                             f.type.to_string() + " (inferred from the first lines of the input)");
+    throw ParseError::at(
+        lines_.path(), lines_.line_number(), column,
+        "key '" + f.name + "' holds " + kind_name(got) +
+            (got == element_type::ARRAY && f.type.is_list() ? " whose items do not fit" : "") +
+            " but its column is " + f.type.to_string() +
+            " (inferred from the first lines of the input)");
   }
 
   LineReader lines_;

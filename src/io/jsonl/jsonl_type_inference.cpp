@@ -46,10 +46,63 @@ void JsonlTypeInference::observe(simdjson::dom::object object, const LineReader&
         break;
       case simdjson::dom::element_type::NULL_VALUE:
         break;
-      default:  // strings, objects, arrays
+      case simdjson::dom::element_type::ARRAY:
+        k.kinds |= kArray;
+        if (!k.items) k.items = std::make_unique<ItemKinds>();
+        observe_items(field.value.get_array().value_unsafe(), *k.items, 1);
+        break;
+      default:  // strings, objects
         k.kinds |= kText;
     }
   }
+}
+
+void JsonlTypeInference::observe_items(simdjson::dom::array array, ItemKinds& into, int depth) {
+  for (simdjson::dom::element item : array) {
+    switch (item.type()) {
+      case simdjson::dom::element_type::INT64:
+        into.kinds |= kInt;
+        break;
+      case simdjson::dom::element_type::DOUBLE:
+        into.kinds |= kFloat;
+        break;
+      case simdjson::dom::element_type::BOOL:
+        into.kinds |= kBool;
+        break;
+      case simdjson::dom::element_type::NULL_VALUE:
+        break;
+      case simdjson::dom::element_type::ARRAY:
+        // Arrays nest as lists a few levels deep; deeper ones stay JSON text.
+        if (depth >= 4) {
+          into.kinds |= kText;
+          break;
+        }
+        into.kinds |= kArray;
+        if (!into.items) into.items = std::make_unique<ItemKinds>();
+        observe_items(item.get_array().value_unsafe(), *into.items, depth + 1);
+        break;
+      default:  // strings, objects, integers beyond int64 (kept as their text, never rounded)
+        into.kinds |= kText;
+    }
+  }
+}
+
+bool JsonlTypeInference::consistent(const ItemKinds& items) {
+  const uint8_t k = items.kinds;
+  if ((k & ~(kInt | kFloat)) == 0) return true;  // numbers, or nothing but nulls
+  if (k == kBool || k == kText) return true;
+  return k == kArray && items.items && consistent(*items.items);
+}
+
+DataType JsonlTypeInference::type_of_kinds(uint8_t kinds, const ItemKinds* items) {
+  const bool numbers = (kinds & ~(kInt | kFloat)) == 0;
+  if (kinds == kInt) return int64();
+  if (numbers && (kinds & kFloat) != 0) return float64();
+  if (kinds == kBool) return boolean();
+  if (kinds == kArray && items) {
+    return list(items->kinds == 0 ? utf8() : type_of_kinds(items->kinds, items->items.get()));
+  }
+  return utf8();
 }
 
 Schema JsonlTypeInference::schema() const {
@@ -66,6 +119,8 @@ Schema JsonlTypeInference::schema() const {
       throw *k.beyond_int64;  // integers only, one of them beyond int64
     } else if (k.kinds == kBool) {
       type = boolean();
+    } else if (k.kinds == kArray && consistent(*k.items)) {
+      type = type_of_kinds(k.kinds, k.items.get());
     }
     fields.push_back(Field{k.name, type});
   }

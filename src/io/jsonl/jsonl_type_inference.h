@@ -4,6 +4,7 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,8 +19,10 @@ namespace ember {
 
 /// Collects keys in first-seen order and the kinds of value each holds. A key's type: int64
 /// when every non-null value is an integer, float64 when numbers mix integers and fractions,
-/// bool when all are booleans, otherwise (strings, nested objects/arrays kept as raw JSON text,
-/// mixed kinds, or null in every sampled row) utf8.
+/// bool when all are booleans, list(T) when all are arrays whose items have one kind (T inferred
+/// the same way from the items; utf8 when no item was seen), otherwise (arrays of mixed items
+/// kept as raw JSON text, strings, objects kept as raw JSON text, mixed
+/// kinds, or null in every sampled row) utf8.
 ///
 /// Integers beyond int64 (up to 2^64 - 1; simdjson rejects larger ones as malformed) are never
 /// rounded to float64 in silence: a key whose sampled numbers are all integers, one of them
@@ -33,10 +36,20 @@ class JsonlTypeInference {
   Schema schema() const;
 
  private:
-  enum Kind : uint8_t { kInt = 1, kFloat = 2, kBool = 4, kText = 8, kBigInt = 16 };
+  enum Kind : uint8_t { kInt = 1, kFloat = 2, kBool = 4, kText = 8, kBigInt = 16, kArray = 32 };
+  /// The kinds of the items of a key's arrays (and of their arrays' items, and so on).
+  struct ItemKinds {
+    uint8_t kinds = 0;
+    std::unique_ptr<ItemKinds> items;
+  };
+  static void observe_items(simdjson::dom::array array, ItemKinds& into, int depth);
+  static DataType type_of_kinds(uint8_t kinds, const ItemKinds* items);
+  /// True when the items have one kind (integers and fractions count as one) at every level.
+  static bool consistent(const ItemKinds& items);
   struct Key {
     std::string name;
     uint8_t kinds = 0;
+    std::unique_ptr<ItemKinds> items;        ///< when the key holds arrays
     int64_t last_object = -1;                ///< the latest object (by count) that held the key
     std::optional<ParseError> beyond_int64;  ///< at the first integer beyond int64
   };

@@ -4,7 +4,9 @@
 #include <cmath>
 
 #include "core/bitmap.h"
+#include "core/timestamp_text.h"
 #include "ember/error.h"
+#include "io/base64.h"
 #include "io/number_text.h"
 
 namespace ember {
@@ -36,6 +38,58 @@ void append_json_string(std::string& out, std::string_view s) {
   out.push_back('"');
 }
 
+/// Appends row `row` of `col` (not null) as JSON: numbers, booleans, strings, binary as a
+/// base64 string, timestamps as "YYYY-MM-DD HH:MM:SS[.ffffff]" (UTC), lists as arrays.
+void append_json_value(std::string& out, const Column& col, int64_t row) {
+  switch (col.type().id()) {
+    case TypeId::Int64:
+      return append_int64(out, col.values<int64_t>()[row]);
+    case TypeId::Int32:
+      return append_int64(out, col.values<int32_t>()[row]);
+    case TypeId::Float64:
+    case TypeId::Float32: {
+      const double v = col.type().id() == TypeId::Float64 ? col.values<double>()[row]
+                                                          : double(col.values<float>()[row]);
+      if (std::isfinite(v)) {
+        append_float64(out, v);
+      } else {
+        out.append("null");  // JSON has no NaN or infinity
+      }
+      return;
+    }
+    case TypeId::Boolean:
+      out.append(get_bit(col.bool_bits(), col.offset() + row) ? "true" : "false");
+      return;
+    case TypeId::Utf8:
+      return append_json_string(out, col.value<std::string_view>(row));
+    case TypeId::Binary:
+      out.push_back('"');
+      append_base64(out, col.value<std::string_view>(row));
+      out.push_back('"');
+      return;
+    case TypeId::Timestamp:
+      return append_json_string(out, format_timestamp(col.values<int64_t>()[row]));
+    case TypeId::List:
+    case TypeId::FixedSizeList: {
+      const auto [first, last] = col.list_range(row);
+      const Column& items = col.child();
+      out.push_back('[');
+      for (int64_t j = first; j < last; ++j) {
+        if (j > first) out.push_back(',');
+        if (items.is_null(j)) {
+          out.append("null");
+        } else {
+          append_json_value(out, items, j);
+        }
+      }
+      out.push_back(']');
+      return;
+    }
+    default:
+      throw InvalidArgument("cannot write a " + col.type().to_string() + " column to JSON");
+  }
+}
+
 }  // namespace
 
 JsonlWriter::JsonlWriter(const std::string& dir, const std::string& name, const Schema& schema)
@@ -58,28 +112,7 @@ void JsonlWriter::append_row(const Batch& batch, int64_t row) {
       out_.append("null");
       continue;
     }
-    switch (col.type().id()) {
-      case TypeId::Int64:
-        append_int64(out_, col.values<int64_t>()[row]);
-        break;
-      case TypeId::Float64: {
-        const double v = col.values<double>()[row];
-        if (std::isfinite(v)) {
-          append_float64(out_, v);
-        } else {
-          out_.append("null");  // JSON has no NaN or infinity
-        }
-        break;
-      }
-      case TypeId::Boolean:
-        out_.append(get_bit(col.bool_bits(), col.offset() + row) ? "true" : "false");
-        break;
-      case TypeId::Utf8:
-        append_json_string(out_, col.value<std::string_view>(row));
-        break;
-      default:
-        throw InvalidArgument("cannot write a " + col.type().to_string() + " column to JSON");
-    }
+    append_json_value(out_, col, row);
   }
   out_.append("}\n");
 }

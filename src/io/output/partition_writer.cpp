@@ -4,18 +4,30 @@
 #include <cstdio>
 
 #include "ember/error.h"
+#include "io/arrow/arrow_writer.h"
 #include "io/csv/csv_writer.h"
 #include "io/jsonl/jsonl_writer.h"
+#include "io/parquet/parquet_writer.h"
 
 namespace ember {
 namespace {
 
-constexpr FileFormat kFileFormats[] = {FileFormat::Csv, FileFormat::Jsonl};
+constexpr FileFormat kFileFormats[] = {FileFormat::Csv, FileFormat::Jsonl, FileFormat::Parquet,
+                                       FileFormat::Arrow};
 
 }  // namespace
 
 std::string_view file_extension(FileFormat format) {
-  return format == FileFormat::Csv ? "csv" : "jsonl";
+  switch (format) {
+    case FileFormat::Csv:
+      return "csv";
+    case FileFormat::Jsonl:
+      return "jsonl";
+    case FileFormat::Parquet:
+      return "parquet";
+    default:
+      return "arrow";
+  }
 }
 
 std::string part_file_name(int partition, FileFormat format) {
@@ -33,11 +45,21 @@ bool is_part_file_name(std::string_view name) {
   return false;
 }
 
+void check_format_holds(const Schema& schema, FileFormat format) {
+  if (format == FileFormat::Csv) check_csv_schema(schema);
+  if (format == FileFormat::Parquet) check_parquet_schema(schema);
+  if (format == FileFormat::Arrow) check_arrow_schema(schema);
+}
+
 std::unique_ptr<PartitionWriter> open_partition_writer(const std::string& dir, int partition,
-                                                       const Schema& schema, FileFormat format) {
+                                                       const Schema& schema, FileFormat format,
+                                                       const ParquetWriteOptions& parquet) {
   if (partition < 0) throw InvalidArgument("partition numbers start at 0");
   const std::string name = part_file_name(partition, format);
   if (format == FileFormat::Csv) return std::make_unique<CsvWriter>(dir, name, schema);
+  if (format == FileFormat::Parquet)
+    return std::make_unique<ParquetWriter>(dir, name, schema, parquet);
+  if (format == FileFormat::Arrow) return std::make_unique<ArrowWriter>(dir, name, schema);
   return std::make_unique<JsonlWriter>(dir, name, schema);
 }
 

@@ -7,12 +7,13 @@
 #include <string_view>
 
 #include "ember/batch.h"
+#include "ember/parquet_options.h"
 
 namespace ember {
 
-enum class FileFormat { Csv, Jsonl };
+enum class FileFormat { Csv, Jsonl, Parquet, Arrow };
 
-/// The extension of a format's part files, without the dot: "csv", "jsonl".
+/// The extension of a format's part files, without the dot: "csv", "jsonl", "parquet", "arrow".
 std::string_view file_extension(FileFormat format);
 
 /// The name of partition `partition`'s file: `part-NNNNN.<ext>` (five digits or more).
@@ -34,9 +35,14 @@ class PartitionWriter {
   virtual void commit() = 0;
 };
 
+/// InvalidArgument, naming the column, when `format` cannot hold one of the schema's types.
+void check_format_holds(const Schema& schema, FileFormat format);
+
 /// Opens the writer of partition `partition` (file `part-NNNNN.<ext>`, five digits or more).
 /// Throws IoError when the temp file cannot be created.
+/// `parquet` applies to the Parquet format only.
 std::unique_ptr<PartitionWriter> open_partition_writer(const std::string& dir, int partition,
-                                                       const Schema& schema, FileFormat format);
+                                                       const Schema& schema, FileFormat format,
+                                                       const ParquetWriteOptions& parquet = {});
 
 }  // namespace ember

@@ -11,6 +11,12 @@ NodePtr SourceNode::with_children(std::vector<NodePtr> children) const {
   return shared_from_this();
 }
 
+NodePtr SourceNode::without_unused_outputs(const ColumnSet& required) const {
+  if (required.size() >= static_cast<size_t>(schema.num_fields())) return shared_from_this();
+  if (auto narrowed = source->with_columns(required)) return make_source(std::move(narrowed));
+  return shared_from_this();
+}
+
 NodePtr make_source(std::shared_ptr<const Source> source) {
   auto n = std::make_shared<SourceNode>();
   n->schema = source->schema();

@@ -13,6 +13,8 @@ struct SourceNode final : LogicalNode {
   NodePtr with_children(std::vector<NodePtr> children) const override;
   ColumnSet required_input(const ColumnSet&) const override { return {}; }
   std::vector<std::string> files() const override { return source->files(); }
+  /// A scan that can read fewer columns reads only the required ones.
+  NodePtr without_unused_outputs(const ColumnSet& required) const override;
 };
 
 NodePtr make_source(std::shared_ptr<const Source> source);

@@ -13,8 +13,8 @@
 namespace ember::process {
 
 /// Plans where `columns` go in a region: one descriptor per column (buffers 64-byte aligned,
-/// padded to whole cache lines). Returns the region bytes needed. Throws UdfError for a type
-/// that cannot cross processes (lists).
+/// padded to whole cache lines). Returns the region bytes needed. Every type crosses: a list's
+/// item column is laid out in the same region, its descriptor in the list's `data` buffer.
 int64_t plan_columns(const std::vector<Column>& columns, std::vector<ColumnDesc>* descs);
 
 /// Copies each column's bytes to where `descs` (from plan_columns) says, inside `base`.

@@ -218,7 +218,7 @@ void WorkerServer::open_result_region() {
 }
 
 bool WorkerServer::describe_in_place(const Column& result) {
-  if (result.type().id() == TypeId::List) return false;
+  if (result.type().is_list()) return false;  // its items' descriptor must be written out
   ColumnDesc d;
   d.type_id = static_cast<uint8_t>(result.type().id());
   d.length = result.size();

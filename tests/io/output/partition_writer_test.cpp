@@ -107,12 +107,15 @@ TEST(PartitionWriter, OpeningInAMissingDirectoryIsAnIoError) {
 TEST(PartitionWriter, PartFileNames) {
   EXPECT_EQ(part_file_name(7, FileFormat::Csv), "part-00007.csv");
   EXPECT_EQ(part_file_name(123456, FileFormat::Jsonl), "part-123456.jsonl");
+  EXPECT_EQ(part_file_name(3, FileFormat::Parquet), "part-00003.parquet");
+  EXPECT_EQ(part_file_name(3, FileFormat::Arrow), "part-00003.arrow");
   // Every format's parts, and only parts: the output directory checks count them as ember's.
-  for (const FileFormat f : {FileFormat::Csv, FileFormat::Jsonl}) {
+  for (const FileFormat f :
+       {FileFormat::Csv, FileFormat::Jsonl, FileFormat::Parquet, FileFormat::Arrow}) {
     EXPECT_TRUE(is_part_file_name(part_file_name(0, f))) << file_extension(f);
   }
   for (const char* n : {"part-.csv", "part-1.jsonl"}) EXPECT_TRUE(is_part_file_name(n)) << n;
-  for (const char* n : {"part-1.parquet", "part-1csv", "part-1.csvx", "data.csv", "_SUCCESS",
+  for (const char* n : {"part-1.orc", "part-1csv", "part-1.csvx", "data.csv", "_SUCCESS",
                         ".part-00001.csv.tmp", "part-1.jsonl.tmp"})
     EXPECT_FALSE(is_part_file_name(n)) << n;
 }

@@ -137,7 +137,7 @@ TEST(StagedOutput, WritesThroughALinkIntoTheDirectoryItNames) {
 }
 
 TEST(StagedOutput, ForeignEntriesMakeTheTargetIrreplaceable) {
-  for (const std::string foreign : {"notes.txt", "part-00000.parquet", "_SUCCESS.bak"}) {
+  for (const std::string foreign : {"notes.txt", "part-00000.orc", "_SUCCESS.bak"}) {
     TempDir dir;
     make_old_output(dir, 1);
     dir.write("out/" + foreign, "mine");
@@ -286,7 +286,7 @@ TEST(OutputDir, OutputFileNames) {
   for (const char* n : {"part-00000.csv", "part-123456.jsonl", "_SUCCESS", ".part-00001.csv.tmp",
                         ".part-00002.jsonl.tmp"})
     EXPECT_TRUE(is_output_file_name(n)) << n;
-  for (const char* n : {"notes.txt", "part-0.parquet", "data.csv", ".part-00001.csv", "_SUCCESS2",
+  for (const char* n : {"notes.txt", "part-0.orc", "data.csv", ".part-00001.csv", "_SUCCESS2",
                         ".tmp", "..tmp", "part-.csvx"})
     EXPECT_FALSE(is_output_file_name(n)) << n;
 }

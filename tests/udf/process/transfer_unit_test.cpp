@@ -109,3 +109,39 @@ TEST(OutputRelay, PrefixesLinesAndCutsRunawayLines) {
 
 }  // namespace
 }  // namespace ember::test
+
+namespace ember::test {
+namespace {
+
+TEST(ColumnTransfer, ListSlicesCarryOnlyTheirItems) {
+  std::vector<std::vector<int64_t>> lists;
+  for (int i = 0; i < 100; ++i) lists.push_back(std::vector<int64_t>(size_t(i % 10), i));
+  const Column all = Column::from(lists);
+  const Column piece = all.slice(40, 20);  // byte-aligned: no neighbouring rows come along
+  std::vector<process::ColumnDesc> descs;
+  const int64_t bytes = process::plan_columns({piece}, &descs);
+  auto region = process::SharedRegion::create("ember-test", static_cast<size_t>(bytes));
+  process::copy_columns({piece}, descs, region.map->data());
+  const Column back = process::copy_column(descs[0], *region.map);
+  ASSERT_EQ(back.type(), list(int64()));
+  ASSERT_EQ(back.size(), 20);
+  int64_t items = 0;
+  for (int64_t i = 0; i < 20; ++i) {
+    EXPECT_EQ(back.get(i), piece.get(i)) << i;
+    items += piece.list(i).size();
+  }
+  EXPECT_EQ(back.child().size(), items) << "only the slice's items travel";
+}
+
+TEST(ColumnTransfer, ACorruptListDescriptorIsAnErrorNotACrash) {
+  auto region = process::SharedRegion::create("ember-test", 64);
+  process::ColumnDesc d;
+  d.type_id = static_cast<uint8_t>(TypeId::List);
+  d.length = 3;
+  EXPECT_THROW(process::copy_column(d, *region.map), Error);
+  d.data = {0, sizeof(process::ColumnDesc), 1, {}};  // zeros: no items and no offsets
+  EXPECT_ANY_THROW(process::copy_column(d, *region.map));
+}
+
+}  // namespace
+}  // namespace ember::test

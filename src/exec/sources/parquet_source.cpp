@@ -1,0 +1,66 @@
+// ParquetSource: the planned scan, narrowed by the optimizer (columns, row groups).
+#include "exec/sources/parquet_source.h"
+
+#include "exec/sources/row_group_statistics.h"
+
+namespace ember {
+
+ParquetSource::ParquetSource(std::string pattern, ParquetOptions options)
+    : pattern_(std::move(pattern)), scan_(plan_parquet_scan(pattern_, options.columns)) {}
+
+std::unique_ptr<BatchReader> ParquetSource::open(int p, int64_t batch_rows) const {
+  return open_parquet_part(scan_, p, batch_rows);
+}
+
+std::string ParquetSource::describe() const {
+  std::string out =
+      "ParquetScan " + pattern_ + " (" + std::to_string(scan_.files.size()) + " files, " +
+      std::to_string(static_cast<int64_t>(scan_.parts.size()) + skipped_) + " row groups";
+  if (skipped_) out += ", " + std::to_string(skipped_) + " skipped by statistics";
+  out += ", columns ";
+  for (size_t i = 0; i < scan_.column_names.size(); ++i)
+    out += (i ? ", " : "") + scan_.column_names[i];
+  return out + ")";
+}
+
+std::vector<std::string> ParquetSource::files() const {
+  std::vector<std::string> out;
+  for (const auto& f : scan_.files) out.push_back(f->path);
+  return out;
+}
+
+std::shared_ptr<const Source> ParquetSource::with_columns(
+    const std::set<std::string>& columns) const {
+  std::shared_ptr<ParquetSource> s(new ParquetSource(*this));
+  std::vector<Field> fields;
+  std::vector<std::string> names;
+  for (const Field& f : scan_.schema.fields()) {
+    if (!columns.count(f.name)) continue;
+    fields.push_back(f);
+    names.push_back(f.name);
+  }
+  // A query that reads no column still needs the row counts: keep the cheapest column.
+  if (fields.empty() && !scan_.schema.fields().empty()) {
+    fields.push_back(scan_.schema.field(0));
+    names.push_back(fields.back().name);
+  }
+  if (names.size() == scan_.column_names.size()) return nullptr;
+  s->scan_.schema = Schema(std::move(fields));
+  s->scan_.column_names = std::move(names);
+  return s;
+}
+
+std::shared_ptr<const Source> ParquetSource::with_filter(const ExprPtr& predicate) const {
+  std::vector<ParquetScan::Part> kept;
+  for (const ParquetScan::Part& part : scan_.parts) {
+    if (row_group_may_match(*predicate, *scan_.files[size_t(part.file)], part.row_group))
+      kept.push_back(part);
+  }
+  if (kept.size() == scan_.parts.size()) return nullptr;
+  std::shared_ptr<ParquetSource> s(new ParquetSource(*this));
+  s->skipped_ = skipped_ + static_cast<int64_t>(scan_.parts.size() - kept.size());
+  s->scan_.parts = std::move(kept);
+  return s;
+}
+
+}  // namespace ember

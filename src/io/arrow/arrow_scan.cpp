@@ -1,0 +1,370 @@
+// Arrow IPC reading: every FlatBuffer is verified before use, every buffer range and offset is
+// checked against the body, so a corrupt file is a ParseError and never a wild read.
+#include "io/arrow/arrow_scan.h"
+
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+#include "core/bitmap.h"
+#include "core/buffer_access.h"
+#include "ember/error.h"
+#include "io/arrow/File_generated.h"
+#include "io/arrow/Message_generated.h"
+#include "io/file_split.h"
+
+namespace ember {
+
+namespace fb = org::apache::arrow::flatbuf;
+
+/// An ember type and how its stored values convert (timestamps to microseconds, dates).
+struct ArrowField {
+  DataType type;
+  int64_t multiply = 1, divide = 1;  ///< timestamps: to microseconds
+  bool date_days = false;
+  std::vector<ArrowField> children;
+};
+
+struct ArrowFile {
+  std::string path;
+  std::string bytes;
+  std::vector<ArrowField> fields;
+  Schema schema;
+  std::vector<fb::Block> blocks;
+};
+
+namespace {
+
+// FlatBuffers are verified relative to their first byte, but read through typed pointers: a
+// buffer at an odd place in the file is copied to 8-byte aligned memory first.
+class AlignedCopy {
+ public:
+  AlignedCopy(const char* p, size_t n) : words_((n + 7) / 8) {
+    if (n) std::memcpy(words_.data(), p, n);
+  }
+  const uint8_t* data() const { return reinterpret_cast<const uint8_t*>(words_.data()); }
+
+ private:
+  std::vector<uint64_t> words_;
+};
+
+ArrowField map_field(const fb::Field* f, const std::string& top, int depth) {
+  if (!f || depth > 8) throw ParseError("malformed schema");
+  ArrowField out;
+  const std::string name = f->name() ? f->name()->str() : "";
+  auto unsupported = [&](const std::string& what) {
+    return InvalidArgument("column '" + top + "' is " + what +
+                           ", which ember does not read from Arrow IPC");
+  };
+  if (f->dictionary()) throw unsupported("dictionary-encoded");
+  auto child = [&]() {
+    if (!f->children() || f->children()->size() != 1)
+      throw ParseError("a list field without one child");
+    out.children.push_back(map_field(f->children()->Get(0), top, depth + 1));
+    return out.children.back().type;
+  };
+  switch (f->type_type()) {
+    case fb::Type::Bool:
+      out.type = boolean();
+      break;
+    case fb::Type::Int: {
+      const auto* t = f->type_as_Int();
+      if (!t || !t->is_signed() || (t->bitWidth() != 32 && t->bitWidth() != 64))
+        throw unsupported("an integer type other than int32/int64");
+      out.type = t->bitWidth() == 32 ? int32() : int64();
+      break;
+    }
+    case fb::Type::FloatingPoint: {
+      const auto* t = f->type_as_FloatingPoint();
+      if (!t || t->precision() == fb::Precision::HALF) throw unsupported("float16");
+      out.type = t->precision() == fb::Precision::SINGLE ? float32() : float64();
+      break;
+    }
+    case fb::Type::Utf8:
+      out.type = utf8();
+      break;
+    case fb::Type::Binary:
+      out.type = binary();
+      break;
+    case fb::Type::Timestamp: {
+      const auto* t = f->type_as_Timestamp();
+      if (!t) throw ParseError("malformed timestamp type");
+      out.type = timestamp_us();
+      switch (t->unit()) {
+        case fb::TimeUnit::SECOND:
+          out.multiply = 1000000;
+          break;
+        case fb::TimeUnit::MILLISECOND:
+          out.multiply = 1000;
+          break;
+        case fb::TimeUnit::NANOSECOND:
+          out.divide = 1000;
+          break;
+        default:
+          break;
+      }
+      break;
+    }
+    case fb::Type::Date: {
+      const auto* t = f->type_as_Date();
+      out.type = timestamp_us();
+      if (t && t->unit() == fb::DateUnit::DAY)
+        out.date_days = true;
+      else
+        out.multiply = 1000;
+      break;
+    }
+    case fb::Type::List:
+      out.type = list(child());
+      break;
+    case fb::Type::FixedSizeList: {
+      const auto* t = f->type_as_FixedSizeList();
+      if (!t || t->listSize() < 1) throw ParseError("malformed fixed-size list");
+      out.type = fixed_size_list(child(), t->listSize());
+      break;
+    }
+    default:
+      throw unsupported("of Arrow type " + std::string(fb::EnumNameType(f->type_type())));
+  }
+  (void)name;
+  return out;
+}
+
+std::shared_ptr<ArrowFile> read_footer(const std::string& path) {
+  auto file = std::make_shared<ArrowFile>();
+  file->path = path;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError("cannot open '" + path + "'");
+  file->bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  const std::string& b = file->bytes;
+  if (b.size() < 18 || b.compare(0, 6, "ARROW1") != 0 || b.compare(b.size() - 6, 6, "ARROW1") != 0)
+    throw ParseError(path +
+                     ": not an Arrow IPC file (bad magic number; expected ARROW1 at both ends)");
+  int32_t len;
+  std::memcpy(&len, b.data() + b.size() - 10, 4);
+  if (len <= 0 || static_cast<size_t>(len) > b.size() - 18)
+    throw ParseError(path + ": footer length " + std::to_string(len) + " does not fit the file");
+  const AlignedCopy footer_bytes(b.data() + b.size() - 10 - len, static_cast<size_t>(len));
+  const uint8_t* start = footer_bytes.data();
+  flatbuffers::Verifier v(start, static_cast<size_t>(len));
+  if (!fb::VerifyFooterBuffer(v)) throw ParseError(path + ": corrupt footer");
+  const fb::Footer* footer = fb::GetFooter(start);
+  if (!footer->schema() || !footer->schema()->fields())
+    throw ParseError(path + ": footer without a schema");
+  std::vector<Field> fields;
+  for (const fb::Field* f : *footer->schema()->fields()) {
+    const std::string name = f->name() ? f->name()->str() : "";
+    try {
+      file->fields.push_back(map_field(f, name, 0));
+    } catch (const InvalidArgument& e) {
+      throw InvalidArgument(path + ": " + e.what());
+    } catch (const ParseError& e) {
+      throw ParseError(path + ": column '" + name + "': " + e.what());
+    }
+    fields.push_back(Field{name, file->fields.back().type});
+  }
+  file->schema = Schema(std::move(fields));
+  if (footer->dictionaries() && footer->dictionaries()->size() > 0)
+    throw InvalidArgument(path + ": dictionary batches are not read by ember");
+  if (footer->recordBatches())
+    for (const fb::Block* blk : *footer->recordBatches()) file->blocks.push_back(*blk);
+  return file;
+}
+
+// Rebuilds columns from one record batch's nodes and buffers, checking every range.
+class BatchDecoder {
+ public:
+  BatchDecoder(const fb::RecordBatch* rb, const uint8_t* body, int64_t body_size)
+      : rb_(rb), body_(body), body_size_(body_size) {}
+
+  Column column(const ArrowField& f) {
+    if (!rb_->nodes() || node_ >= rb_->nodes()->size())
+      throw std::runtime_error("too few field nodes");
+    const fb::FieldNode* node = rb_->nodes()->Get(node_++);
+    const int64_t n = node->length(), nulls = node->null_count();
+    if (n < 0 || nulls < 0 || nulls > n || n > (int64_t{1} << 40))
+      throw std::runtime_error("bad field node");
+    auto [vp, vsize] = buffer();
+    std::shared_ptr<Buffer> validity;
+    if (nulls > 0) {
+      if (vsize < bitmap::bytes_for(n)) throw std::runtime_error("validity buffer too small");
+      validity = copy(vp, bitmap::bytes_for(n));
+    }
+    const DataType& t = f.type;
+    switch (t.id()) {
+      case TypeId::List: {
+        auto offsets = checked_offsets(n);
+        const int32_t* o = reinterpret_cast<const int32_t*>(offsets->data());
+        Column items = column(f.children[0]);
+        if (o[n] > items.size()) throw std::runtime_error("list offsets past the items");
+        return Column::nested(t, n, -1, validity, offsets, std::move(items));
+      }
+      case TypeId::FixedSizeList: {
+        Column items = column(f.children[0]);
+        if (items.size() < n * t.list_size()) throw std::runtime_error("too few list items");
+        return Column::nested(t, n, -1, validity, nullptr, std::move(items));
+      }
+      case TypeId::Utf8:
+      case TypeId::Binary: {
+        auto offsets = checked_offsets(n);
+        const int32_t* o = reinterpret_cast<const int32_t*>(offsets->data());
+        auto [dp, dsize] = buffer();
+        if (o[n] > dsize) throw std::runtime_error("string offsets past the data");
+        return Column::from_buffers(t, n, -1, validity, offsets, copy(dp, dsize));
+      }
+      case TypeId::Boolean: {
+        auto [p, size] = buffer();
+        if (size < bitmap::bytes_for(n)) throw std::runtime_error("values buffer too small");
+        return Column::from_buffers(t, n, -1, validity, copy(p, bitmap::bytes_for(n)));
+      }
+      default: {
+        auto [p, size] = buffer();
+        const int w = f.date_days ? 4 : t.byte_width();
+        if (size < n * w) throw std::runtime_error("values buffer too small");
+        if (t.id() != TypeId::Timestamp || (f.multiply == 1 && f.divide == 1 && !f.date_days))
+          return Column::from_buffers(t, n, -1, validity, copy(p, n * w));
+        auto values = Buffer::allocate(n * 8);
+        auto* out = reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*values));
+        for (int64_t i = 0; i < n; ++i) {
+          if (f.date_days) {
+            int32_t d;
+            std::memcpy(&d, p + i * 4, 4);
+            out[i] = int64_t{d} * 86400 * 1000000;
+          } else {
+            int64_t v;
+            std::memcpy(&v, p + i * 8, 8);
+            out[i] =
+                static_cast<int64_t>(static_cast<uint64_t>(v) * static_cast<uint64_t>(f.multiply)) /
+                f.divide;
+          }
+        }
+        return Column::from_buffers(t, n, -1, validity, values);
+      }
+    }
+  }
+
+ private:
+  std::pair<const uint8_t*, int64_t> buffer() {
+    if (!rb_->buffers() || buffer_ >= rb_->buffers()->size())
+      throw std::runtime_error("too few buffers");
+    const fb::Buffer* b = rb_->buffers()->Get(buffer_++);
+    if (b->offset() < 0 || b->length() < 0 || b->offset() > body_size_ ||
+        b->length() > body_size_ - b->offset())
+      throw std::runtime_error("a buffer lies outside the record batch body");
+    return {body_ + b->offset(), b->length()};
+  }
+
+  static std::shared_ptr<Buffer> copy(const uint8_t* p, int64_t size) {
+    auto out = Buffer::allocate(size);
+    if (size) std::memcpy(detail::BufferAccess::mutable_data(*out), p, static_cast<size_t>(size));
+    return out;
+  }
+
+  std::shared_ptr<Buffer> checked_offsets(int64_t n) {
+    auto [p, size] = buffer();
+    if (n == 0 && size == 0) return Buffer::allocate(4);
+    if (size < (n + 1) * 4) throw std::runtime_error("offsets buffer too small");
+    auto out = copy(p, (n + 1) * 4);
+    const int32_t* o = reinterpret_cast<const int32_t*>(out->data());
+    if (o[0] < 0) throw std::runtime_error("negative offset");
+    for (int64_t i = 0; i < n; ++i)
+      if (o[i + 1] < o[i]) throw std::runtime_error("offsets decrease");
+    return out;
+  }
+
+  const fb::RecordBatch* rb_;
+  const uint8_t* body_;
+  int64_t body_size_;
+  flatbuffers::uoffset_t node_ = 0, buffer_ = 0;
+};
+
+class ArrowBatchReader final : public BatchReader {
+ public:
+  ArrowBatchReader(std::shared_ptr<const ArrowFile> file, int batch, int64_t batch_rows)
+      : file_(std::move(file)), batch_(batch), batch_rows_(batch_rows) {}
+
+  std::optional<Batch> next() override {
+    if (!loaded_) load();
+    if (pos_ >= rows_) return std::nullopt;
+    const int64_t n = std::min(batch_rows_, rows_ - pos_);
+    std::vector<Column> cols;
+    for (const Column& c : columns_) cols.push_back(c.slice(pos_, n));
+    pos_ += n;
+    if (cols.empty()) return Batch::empty_with_rows(n);
+    return Batch(file_->schema, std::move(cols));
+  }
+
+ private:
+  void load() {
+    loaded_ = true;
+    try {
+      const fb::Block& blk = file_->blocks[size_t(batch_)];
+      const std::string& b = file_->bytes;
+      if (blk.offset() < 8 || blk.metaDataLength() < 8 || blk.bodyLength() < 0 ||
+          static_cast<uint64_t>(blk.offset()) + uint64_t(blk.metaDataLength()) +
+                  uint64_t(blk.bodyLength()) >
+              b.size())
+        throw std::runtime_error("the block lies outside the file");
+      const auto* p = reinterpret_cast<const uint8_t*>(b.data() + blk.offset());
+      uint32_t marker;
+      std::memcpy(&marker, p, 4);
+      const int prefix = marker == 0xFFFFFFFFu ? 8 : 4;
+      int32_t len;
+      std::memcpy(&len, p + prefix - 4, 4);
+      if (len <= 0 || len > blk.metaDataLength() - prefix)
+        throw std::runtime_error("bad message length");
+      const AlignedCopy meta(reinterpret_cast<const char*>(p + prefix), static_cast<size_t>(len));
+      flatbuffers::Verifier v(meta.data(), static_cast<size_t>(len));
+      if (!fb::VerifyMessageBuffer(v)) throw std::runtime_error("corrupt message metadata");
+      const fb::Message* m = fb::GetMessage(meta.data());
+      const fb::RecordBatch* rb = m->header_as_RecordBatch();
+      if (!rb) throw std::runtime_error("the block is not a record batch");
+      if (rb->compression())
+        throw std::runtime_error("compressed record batches are not supported");
+      rows_ = rb->length();
+      BatchDecoder d(rb, p + blk.metaDataLength(), blk.bodyLength());
+      for (const ArrowField& f : file_->fields) {
+        columns_.push_back(d.column(f));
+        if (columns_.back().size() != rows_)
+          throw std::runtime_error("a column's length differs from the batch's");
+      }
+    } catch (const std::runtime_error& e) {
+      if (dynamic_cast<const Error*>(&e)) throw;
+      throw ParseError(file_->path + ": record batch " + std::to_string(batch_) + ": " + e.what());
+    }
+  }
+
+  std::shared_ptr<const ArrowFile> file_;
+  int batch_;
+  int64_t batch_rows_;
+  bool loaded_ = false;
+  int64_t rows_ = 0, pos_ = 0;
+  std::vector<Column> columns_;
+};
+
+}  // namespace
+
+ArrowScan plan_arrow_scan(const std::string& path_or_glob) {
+  ArrowScan scan;
+  for (const std::string& path : expand_paths(path_or_glob))
+    scan.files.push_back(read_footer(path));
+  scan.schema = scan.files.front()->schema;
+  for (size_t f = 0; f < scan.files.size(); ++f) {
+    if (!(scan.files[f]->schema == scan.schema))
+      throw InvalidArgument(scan.files[f]->path + " has columns " +
+                            scan.files[f]->schema.to_string() + ", " + scan.files[0]->path +
+                            " has " + scan.schema.to_string() +
+                            "; the files of one scan must share a schema");
+    for (size_t b = 0; b < scan.files[f]->blocks.size(); ++b)
+      scan.parts.push_back({int(f), int(b)});
+  }
+  return scan;
+}
+
+std::unique_ptr<BatchReader> open_arrow_part(const ArrowScan& scan, int p, int64_t batch_rows) {
+  if (batch_rows <= 0) throw InvalidArgument("batch rows must be positive");
+  const ArrowScan::Part part = scan.parts.at(size_t(p));
+  return std::make_unique<ArrowBatchReader>(scan.files[size_t(part.file)], part.batch, batch_rows);
+}
+
+}  // namespace ember

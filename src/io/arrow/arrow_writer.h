@@ -1,0 +1,33 @@
+// Writing one partition as one Arrow IPC file (the "file format": magic, schema, record
+// batches, footer), so that pyarrow, polars and DuckDB users open it without conversion.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io/output/atomic_file.h"
+#include "io/output/partition_writer.h"
+
+namespace ember {
+
+/// InvalidArgument naming the first column Arrow IPC output cannot hold (the Null type).
+void check_arrow_schema(const Schema& schema);
+
+class ArrowWriter final : public PartitionWriter {
+ public:
+  ArrowWriter(const std::string& dir, const std::string& name, const Schema& schema);
+  ~ArrowWriter() override;
+  /// Each batch becomes one record batch.
+  void write(const Batch& batch) override;
+  void commit() override;
+
+ private:
+  struct Blocks;
+  AtomicFile file_;
+  Schema schema_;
+  int64_t offset_ = 0;
+  std::unique_ptr<Blocks> blocks_;
+};
+
+}  // namespace ember

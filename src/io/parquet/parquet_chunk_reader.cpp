@@ -1,0 +1,312 @@
+// Page by page: header, decompression, levels, then values (plain, dictionary or delta).
+#include "io/parquet/parquet_chunk_reader.h"
+
+#include <bit>
+#include <cstring>
+#include <stdexcept>
+
+#include "io/parquet/parquet_codecs.h"
+
+namespace ember::parquet {
+
+namespace {
+
+constexpr int32_t kMaxPageBytes = 512 << 20;
+constexpr int32_t kMaxPageValues = 64 << 20;
+
+int bit_width_of(int max_level) {
+  return max_level == 0 ? 0 : std::bit_width(static_cast<unsigned>(max_level));
+}
+
+int fixed_width(const SchemaElement& e) {
+  switch (*e.type) {
+    case kBoolean:
+      return 1;
+    case kInt32:
+    case kFloat:
+      return 4;
+    case kInt64:
+    case kDouble:
+      return 8;
+    case kInt96:
+      return 12;
+    default:
+      return 0;
+  }
+}
+
+std::string encoding_name(int32_t e) {
+  switch (e) {
+    case kPlain:
+      return "PLAIN";
+    case kPlainDictionary:
+      return "PLAIN_DICTIONARY";
+    case kRle:
+      return "RLE";
+    case kBitPacked:
+      return "BIT_PACKED";
+    case kDeltaBinaryPacked:
+      return "DELTA_BINARY_PACKED";
+    case kDeltaLengthByteArray:
+      return "DELTA_LENGTH_BYTE_ARRAY";
+    case kDeltaByteArray:
+      return "DELTA_BYTE_ARRAY";
+    case kRleDictionary:
+      return "RLE_DICTIONARY";
+    case kByteStreamSplit:
+      return "BYTE_STREAM_SPLIT";
+    default:
+      return "encoding " + std::to_string(e);
+  }
+}
+
+class ChunkDecoder {
+ public:
+  ChunkDecoder(const ColumnMeta& meta, const LeafColumn& leaf) : meta_(meta), leaf_(leaf) {
+    out_.width = fixed_width(leaf.element);
+    out_.is_arrays = out_.width == 0;
+    fixed_len_ = leaf.element.type_length;
+    if (*leaf.element.type == kFixedLenByteArray && fixed_len_ <= 0)
+      throw std::runtime_error("FIXED_LEN_BYTE_ARRAY without a length");
+  }
+
+  ChunkData run(std::string_view bytes) {
+    size_t pos = 0;
+    while (out_.num_values < meta_.num_values) {
+      if (pos >= bytes.size()) throw std::runtime_error("column chunk ends before its values");
+      size_t header_bytes = 0;
+      const PageHeader h = read_page_header(reinterpret_cast<const uint8_t*>(bytes.data()) + pos,
+                                            bytes.size() - pos, &header_bytes);
+      pos += header_bytes;
+      if (h.compressed_size < 0 || h.uncompressed_size < 0 ||
+          static_cast<size_t>(h.compressed_size) > bytes.size() - pos)
+        throw std::runtime_error("page runs past the column chunk");
+      // Pages are at most a few MiB in practice: a header claiming more is corrupt, and is
+      // refused before anything that large is allocated.
+      if (h.uncompressed_size > kMaxPageBytes || h.num_values > kMaxPageValues ||
+          h.num_values > meta_.num_values - out_.num_values)
+        throw std::runtime_error("page header claims " + std::to_string(h.num_values) +
+                                 " values in " + std::to_string(h.uncompressed_size) + " bytes");
+      const std::string_view body = bytes.substr(pos, static_cast<size_t>(h.compressed_size));
+      pos += static_cast<size_t>(h.compressed_size);
+      switch (h.type) {
+        case kDictionaryPage:
+          dictionary(h, decompress(meta_.codec, body, static_cast<size_t>(h.uncompressed_size)));
+          break;
+        case kDataPage:
+          data_v1(h, decompress(meta_.codec, body, static_cast<size_t>(h.uncompressed_size)));
+          break;
+        case kDataPageV2:
+          data_v2(h, body);
+          break;
+        default:
+          break;  // index pages carry nothing ember needs
+      }
+    }
+    return std::move(out_);
+  }
+
+ private:
+  void dictionary(const PageHeader& h, const std::string& page) {
+    if (h.encoding != kPlain && h.encoding != kPlainDictionary)
+      throw std::runtime_error("dictionary page in " + encoding_name(h.encoding));
+    if (h.num_values < 0) throw std::runtime_error("negative dictionary size");
+    dict_fixed_.clear();
+    dict_arrays_ = ByteArrays();
+    const auto* p = reinterpret_cast<const uint8_t*>(page.data());
+    plain(p, p + page.size(), h.num_values, &dict_fixed_, &dict_arrays_);
+    has_dict_ = true;
+  }
+
+  // Levels of one page: RLE (v1 with a 4-byte length prefix unless `size` is given).
+  void levels(const uint8_t** p, const uint8_t* end, int max, int64_t n, std::vector<int16_t>* out,
+              int64_t given_size) {
+    if (max == 0) return;
+    uint64_t size;
+    if (given_size >= 0) {
+      size = static_cast<uint64_t>(given_size);
+    } else {
+      if (end - *p < 4) throw std::runtime_error("level data ends early");
+      uint32_t s;
+      std::memcpy(&s, *p, 4);
+      *p += 4;
+      size = s;
+    }
+    if (size > static_cast<uint64_t>(end - *p))
+      throw std::runtime_error("level data past its page");
+    std::vector<uint32_t> v(static_cast<size_t>(n));
+    decode_rle(*p, size, bit_width_of(max), n, v.data());
+    for (uint32_t x : v) {
+      if (x > static_cast<uint32_t>(max)) throw std::runtime_error("level above its maximum");
+      out->push_back(static_cast<int16_t>(x));
+    }
+    *p += size;
+  }
+
+  int64_t present_in_page(int64_t n, size_t first_def) const {
+    if (leaf_.max_def == 0) return n;
+    int64_t k = 0;
+    for (size_t i = first_def; i < out_.defs.size(); ++i) k += out_.defs[i] == leaf_.max_def;
+    return k;
+  }
+
+  void data_v1(const PageHeader& h, const std::string& page) {
+    if (h.num_values < 0) throw std::runtime_error("negative value count");
+    const auto* p = reinterpret_cast<const uint8_t*>(page.data());
+    const uint8_t* end = p + page.size();
+    const size_t first_def = out_.defs.size();
+    levels(&p, end, leaf_.max_rep, h.num_values, &out_.reps, -1);
+    levels(&p, end, leaf_.max_def, h.num_values, &out_.defs, -1);
+    values(h.encoding, p, end, present_in_page(h.num_values, first_def));
+    out_.num_values += h.num_values;
+  }
+
+  void data_v2(const PageHeader& h, std::string_view body) {
+    if (h.num_values < 0 || h.def_levels_bytes < 0 || h.rep_levels_bytes < 0 ||
+        static_cast<size_t>(h.def_levels_bytes) + static_cast<size_t>(h.rep_levels_bytes) >
+            body.size())
+      throw std::runtime_error("page levels run past the page");
+    const auto* p = reinterpret_cast<const uint8_t*>(body.data());
+    const uint8_t* end = p + body.size();
+    const size_t first_def = out_.defs.size();
+    levels(&p, end, leaf_.max_rep, h.num_values, &out_.reps, h.rep_levels_bytes);
+    levels(&p, end, leaf_.max_def, h.num_values, &out_.defs, h.def_levels_bytes);
+    const size_t level_bytes = static_cast<size_t>(h.def_levels_bytes + h.rep_levels_bytes);
+    const std::string_view rest = body.substr(level_bytes);
+    const int64_t uncompressed = int64_t{h.uncompressed_size} - static_cast<int64_t>(level_bytes);
+    if (uncompressed < 0) throw std::runtime_error("page sizes disagree");
+    const std::string page = h.is_compressed
+                                 ? decompress(meta_.codec, rest, static_cast<size_t>(uncompressed))
+                                 : std::string(rest);
+    const auto* v = reinterpret_cast<const uint8_t*>(page.data());
+    values(h.encoding, v, v + page.size(), present_in_page(h.num_values, first_def));
+    out_.num_values += h.num_values;
+  }
+
+  // PLAIN values into `fixed` or `arrays`.
+  void plain(const uint8_t* p, const uint8_t* end, int64_t n, std::string* fixed,
+             ByteArrays* arrays) {
+    const int32_t type = *leaf_.element.type;
+    if (type == kBoolean) {
+      if (static_cast<uint64_t>(n + 7) / 8 > static_cast<uint64_t>(end - p))
+        throw std::runtime_error("PLAIN booleans past their page");
+      for (int64_t i = 0; i < n; ++i)
+        fixed->push_back(static_cast<char>((p[i >> 3] >> (i & 7)) & 1));
+      return;
+    }
+    if (out_.width > 0) {
+      const uint64_t bytes = static_cast<uint64_t>(n) * static_cast<uint64_t>(out_.width);
+      if (bytes > static_cast<uint64_t>(end - p))
+        throw std::runtime_error("PLAIN values past their page");
+      fixed->append(reinterpret_cast<const char*>(p), bytes);
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      uint32_t len;
+      if (type == kFixedLenByteArray) {
+        len = static_cast<uint32_t>(fixed_len_);
+      } else {
+        if (end - p < 4) throw std::runtime_error("PLAIN byte array past its page");
+        std::memcpy(&len, p, 4);
+        p += 4;
+      }
+      if (len > static_cast<uint64_t>(end - p))
+        throw std::runtime_error("PLAIN byte array past its page");
+      arrays->add(reinterpret_cast<const char*>(p), len);
+      p += len;
+    }
+  }
+
+  void dictionary_indices(const uint8_t* p, const uint8_t* end, int64_t n) {
+    if (!has_dict_) throw std::runtime_error("dictionary-encoded page without a dictionary page");
+    if (n == 0) return;
+    if (p >= end) throw std::runtime_error("dictionary indices missing");
+    const int width = *p++;
+    std::vector<uint32_t> idx(static_cast<size_t>(n));
+    decode_rle(p, static_cast<size_t>(end - p), width, n, idx.data());
+    const uint64_t dict_size = out_.is_arrays
+                                   ? static_cast<uint64_t>(dict_arrays_.size())
+                                   : dict_fixed_.size() / static_cast<uint64_t>(out_.width);
+    for (uint32_t k : idx) {
+      if (k >= dict_size) throw std::runtime_error("dictionary index out of range");
+      if (out_.is_arrays) {
+        const int32_t b = dict_arrays_.offsets[k], e = dict_arrays_.offsets[k + 1];
+        out_.arrays.add(dict_arrays_.bytes.data() + b, static_cast<size_t>(e - b));
+      } else {
+        out_.fixed.append(dict_fixed_, size_t(k) * size_t(out_.width), size_t(out_.width));
+      }
+    }
+  }
+
+  void values(int32_t encoding, const uint8_t* p, const uint8_t* end, int64_t n) {
+    const int32_t type = *leaf_.element.type;
+    switch (encoding) {
+      case kPlain:
+        return plain(p, end, n, &out_.fixed, &out_.arrays);
+      case kPlainDictionary:
+      case kRleDictionary:
+        return dictionary_indices(p, end, n);
+      case kRle: {
+        if (type != kBoolean) break;
+        if (end - p < 4) throw std::runtime_error("RLE booleans end early");
+        std::vector<uint32_t> v(static_cast<size_t>(n));
+        decode_rle(p + 4, static_cast<size_t>(end - p - 4), 1, n, v.data());
+        for (uint32_t x : v) out_.fixed.push_back(static_cast<char>(x));
+        return;
+      }
+      case kDeltaBinaryPacked: {
+        if (type != kInt32 && type != kInt64) break;
+        std::vector<int64_t> v;
+        decode_delta_binary_packed(&p, end, n, &v);
+        if (static_cast<int64_t>(v.size()) < n) throw std::runtime_error("too few DELTA values");
+        for (int64_t i = 0; i < n; ++i) {
+          if (type == kInt32) {
+            const int32_t x = static_cast<int32_t>(v[size_t(i)]);
+            out_.fixed.append(reinterpret_cast<const char*>(&x), 4);
+          } else {
+            out_.fixed.append(reinterpret_cast<const char*>(&v[size_t(i)]), 8);
+          }
+        }
+        return;
+      }
+      case kDeltaLengthByteArray:
+        if (!out_.is_arrays) break;
+        return decode_delta_length_byte_array(p, end, n, &out_.arrays);
+      case kDeltaByteArray:
+        if (!out_.is_arrays) break;
+        return decode_delta_byte_array(p, end, n, &out_.arrays);
+      case kByteStreamSplit: {
+        if (out_.is_arrays || type == kBoolean) break;
+        const size_t w = static_cast<size_t>(out_.width);
+        if (static_cast<uint64_t>(n) * w > static_cast<uint64_t>(end - p))
+          throw std::runtime_error("BYTE_STREAM_SPLIT values past their page");
+        const size_t base = out_.fixed.size();
+        out_.fixed.resize(base + static_cast<size_t>(n) * w);
+        for (int64_t i = 0; i < n; ++i)
+          for (size_t b = 0; b < w; ++b)
+            out_.fixed[base + size_t(i) * w + b] = static_cast<char>(p[b * size_t(n) + size_t(i)]);
+        return;
+      }
+      default:
+        break;
+    }
+    throw std::runtime_error("unsupported encoding " + encoding_name(encoding));
+  }
+
+  const ColumnMeta& meta_;
+  const LeafColumn& leaf_;
+  int32_t fixed_len_ = 0;
+  ChunkData out_;
+  bool has_dict_ = false;
+  std::string dict_fixed_;
+  ByteArrays dict_arrays_;
+};
+
+}  // namespace
+
+ChunkData read_chunk(std::string_view bytes, const ColumnMeta& meta, const LeafColumn& leaf) {
+  if (meta.num_values < 0) throw std::runtime_error("negative value count");
+  return ChunkDecoder(meta, leaf).run(bytes);
+}
+
+}  // namespace ember::parquet

@@ -1,0 +1,135 @@
+// Codec calls: each library's one-shot API, sizes checked on both sides.
+#include "io/parquet/parquet_codecs.h"
+
+#include <lz4.h>
+#include <snappy.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <stdexcept>
+
+#include "io/parquet/parquet_metadata.h"
+
+namespace ember::parquet {
+
+namespace {
+
+std::string inflate_gzip(std::string_view in, size_t out_size) {
+  std::string out(out_size, '\0');
+  z_stream s{};
+  // 16 + MAX_WBITS: a gzip header (what Parquet writers emit); +32 would also accept zlib.
+  if (inflateInit2(&s, 32 + MAX_WBITS) != Z_OK) throw std::runtime_error("zlib init failed");
+  s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  s.avail_in = static_cast<uInt>(in.size());
+  s.next_out = reinterpret_cast<Bytef*>(out.data());
+  s.avail_out = static_cast<uInt>(out.size());
+  const int rc = inflate(&s, Z_FINISH);
+  const size_t produced = out.size() - s.avail_out;
+  inflateEnd(&s);
+  if (rc != Z_STREAM_END || produced != out_size) throw std::runtime_error("corrupt GZIP page");
+  return out;
+}
+
+std::string deflate_gzip(std::string_view in) {
+  z_stream s{};
+  if (deflateInit2(&s, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) !=
+      Z_OK)
+    throw std::runtime_error("zlib init failed");
+  std::string out(deflateBound(&s, static_cast<uLong>(in.size())) + 32, '\0');
+  s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  s.avail_in = static_cast<uInt>(in.size());
+  s.next_out = reinterpret_cast<Bytef*>(out.data());
+  s.avail_out = static_cast<uInt>(out.size());
+  const int rc = deflate(&s, Z_FINISH);
+  out.resize(out.size() - s.avail_out);
+  deflateEnd(&s);
+  if (rc != Z_STREAM_END) throw std::runtime_error("gzip compression failed");
+  return out;
+}
+
+}  // namespace
+
+std::string codec_name(int32_t codec) {
+  switch (codec) {
+    case kUncompressed:
+      return "UNCOMPRESSED";
+    case kSnappy:
+      return "SNAPPY";
+    case kGzip:
+      return "GZIP";
+    case kLzo:
+      return "LZO";
+    case kBrotli:
+      return "BROTLI";
+    case kLz4:
+      return "LZ4";
+    case kZstd:
+      return "ZSTD";
+    case kLz4Raw:
+      return "LZ4_RAW";
+    default:
+      return "codec " + std::to_string(codec);
+  }
+}
+
+std::string decompress(int32_t codec, std::string_view in, size_t out_size) {
+  if (out_size > (size_t{1} << 31)) throw std::runtime_error("page larger than 2 GiB");
+  switch (codec) {
+    case kUncompressed:
+      if (in.size() != out_size) throw std::runtime_error("page size mismatch");
+      return std::string(in);
+    case kSnappy: {
+      size_t n = 0;
+      if (!snappy::GetUncompressedLength(in.data(), in.size(), &n) || n != out_size)
+        throw std::runtime_error("corrupt SNAPPY page");
+      std::string out;
+      if (!snappy::Uncompress(in.data(), in.size(), &out))
+        throw std::runtime_error("corrupt SNAPPY page");
+      return out;
+    }
+    case kZstd: {
+      std::string out(out_size, '\0');
+      const size_t n = ZSTD_decompress(out.data(), out.size(), in.data(), in.size());
+      if (ZSTD_isError(n) || n != out_size) throw std::runtime_error("corrupt ZSTD page");
+      return out;
+    }
+    case kGzip:
+      return inflate_gzip(in, out_size);
+    case kLz4Raw: {
+      std::string out(out_size, '\0');
+      const int n = LZ4_decompress_safe(in.data(), out.data(), static_cast<int>(in.size()),
+                                        static_cast<int>(out.size()));
+      if (n < 0 || static_cast<size_t>(n) != out_size)
+        throw std::runtime_error("corrupt LZ4_RAW page");
+      return out;
+    }
+    default:
+      throw std::runtime_error("unsupported compression " + codec_name(codec) +
+                               " (ember reads UNCOMPRESSED, SNAPPY, GZIP, ZSTD and LZ4_RAW)");
+  }
+}
+
+std::string compress(int32_t codec, std::string_view in) {
+  switch (codec) {
+    case kUncompressed:
+      return std::string(in);
+    case kSnappy: {
+      std::string out;
+      snappy::Compress(in.data(), in.size(), &out);
+      return out;
+    }
+    case kZstd: {
+      std::string out(ZSTD_compressBound(in.size()), '\0');
+      const size_t n = ZSTD_compress(out.data(), out.size(), in.data(), in.size(), 3);
+      if (ZSTD_isError(n)) throw std::runtime_error("zstd compression failed");
+      out.resize(n);
+      return out;
+    }
+    case kGzip:
+      return deflate_gzip(in);
+    default:
+      throw std::runtime_error("cannot write " + codec_name(codec));
+  }
+}
+
+}  // namespace ember::parquet

@@ -1,0 +1,20 @@
+// Page compression through the system libraries: Snappy, Zstd, Gzip (zlib), LZ4 raw.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace ember::parquet {
+
+/// Decompresses `in` (codec per parquet_metadata.h) into exactly `out_size` bytes; throws
+/// std::runtime_error for an unsupported codec or corrupt data.
+std::string decompress(int32_t codec, std::string_view in, size_t out_size);
+
+/// Compresses with `codec` (Uncompressed, Snappy, Gzip or Zstd).
+std::string compress(int32_t codec, std::string_view in);
+
+/// The codec's name for messages ("SNAPPY", "LZ4_RAW", ...).
+std::string codec_name(int32_t codec);
+
+}  // namespace ember::parquet

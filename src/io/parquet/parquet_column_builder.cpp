@@ -1,0 +1,213 @@
+// Dense values first (one per non-null item), then nulls and list boundaries from the levels.
+#include "io/parquet/parquet_column_builder.h"
+
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "core/bitmap.h"
+#include "core/buffer_access.h"
+
+namespace ember::parquet {
+
+namespace {
+
+template <class T>
+T load(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+// A big-endian two's-complement integer of up to 16 bytes, as a double.
+double big_endian_decimal(const char* p, int32_t n) {
+  if (n == 0) return 0;
+  double v = static_cast<signed char>(p[0]);
+  for (int32_t i = 1; i < n; ++i) v = v * 256 + static_cast<unsigned char>(p[i]);
+  return v;
+}
+
+// Out-of-range values in a (corrupt or odd) file wrap instead of overflowing: garbage in,
+// garbage out, but never undefined behaviour.
+int64_t wrapping(uint64_t v) { return static_cast<int64_t>(v); }
+int64_t mul(int64_t a, int64_t b) {
+  return wrapping(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+int64_t add(int64_t a, int64_t b) {
+  return wrapping(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+
+int64_t to_micros(int64_t v, int unit) {
+  if (unit == 1) return mul(v, 1000);
+  if (unit == 3) return v / 1000 - (v % 1000 < 0 ? 1 : 0);  // floor, for times before 1970
+  return v;
+}
+
+// The dense (null-free) column of the chunk's values, in the leaf's ember type.
+Column dense_values(const ChunkData& d, const LeafColumn& leaf) {
+  const SchemaElement& e = leaf.element;
+  const DataType& type = leaf.is_list ? leaf.field.type.element() : leaf.field.type;
+  if (d.is_arrays) {
+    const int64_t n = d.arrays.size();
+    if (type.id() == TypeId::Float64) {  // decimal stored as bytes
+      std::vector<double> out(static_cast<size_t>(n));
+      const double scale =
+          std::pow(10.0, e.logical.kind == Logical::kDecimal ? e.logical.scale : e.scale);
+      for (int64_t i = 0; i < n; ++i) {
+        const int32_t b = d.arrays.offsets[size_t(i)], len = d.arrays.offsets[size_t(i) + 1] - b;
+        out[size_t(i)] = big_endian_decimal(d.arrays.bytes.data() + b, len) / scale;
+      }
+      return Column::from(std::move(out));
+    }
+    auto offsets = Buffer::allocate_uninitialized((n + 1) * 4);
+    std::memcpy(detail::BufferAccess::mutable_data(*offsets), d.arrays.offsets.data(),
+                size_t(n + 1) * 4);
+    auto bytes = Buffer::allocate_uninitialized(static_cast<int64_t>(d.arrays.bytes.size()));
+    if (!d.arrays.bytes.empty())
+      std::memcpy(detail::BufferAccess::mutable_data(*bytes), d.arrays.bytes.data(),
+                  d.arrays.bytes.size());
+    return Column::from_buffers(type, n, 0, nullptr, std::move(offsets), std::move(bytes));
+  }
+  const int64_t n = static_cast<int64_t>(d.fixed.size()) / d.width;
+  const char* p = d.fixed.data();
+  const int32_t phys = *e.type;
+  const bool decimal =
+      e.logical.kind == Logical::kDecimal || (e.converted && *e.converted == kDecimal);
+  if (decimal) {
+    const double scale =
+        std::pow(10.0, e.logical.kind == Logical::kDecimal ? e.logical.scale : e.scale);
+    std::vector<double> out(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i)
+      out[size_t(i)] =
+          (phys == kInt32 ? load<int32_t>(p + i * 4) : double(load<int64_t>(p + i * 8))) / scale;
+    return Column::from(std::move(out));
+  }
+  switch (type.id()) {
+    case TypeId::Boolean: {
+      std::vector<bool> out(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) out[size_t(i)] = p[i] != 0;
+      return Column::from(std::move(out));
+    }
+    case TypeId::Timestamp: {
+      std::vector<int64_t> out(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) {
+        if (phys == kInt32) {  // DATE: days
+          out[size_t(i)] = mul(load<int32_t>(p + i * 4), 86400 * int64_t{1000000});
+        } else if (phys == kInt96) {  // nanoseconds of the day, then the Julian day
+          const int64_t nanos = load<int64_t>(p + i * 12);
+          const int64_t day = load<int32_t>(p + i * 12 + 8);
+          out[size_t(i)] = add(mul(day - 2440588, 86400 * int64_t{1000000}), nanos / 1000);
+        } else {
+          int unit = e.logical.time_unit;
+          if (e.logical.kind != Logical::kTimestamp)
+            unit = e.converted && *e.converted == kTimestampMillis ? 1 : 2;
+          out[size_t(i)] = to_micros(load<int64_t>(p + i * 8), unit);
+        }
+      }
+      Column c = Column::from(std::move(out));
+      return Column::from_buffers(timestamp_us(), n, 0, nullptr, c.values_buffer());
+    }
+    case TypeId::Int64:
+      if (phys == kInt32) {  // unsigned 32-bit
+        std::vector<int64_t> out(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i) out[size_t(i)] = load<uint32_t>(p + i * 4);
+        return Column::from(std::move(out));
+      }
+      [[fallthrough]];
+    default: {
+      const int w = type.byte_width();
+      if (w != d.width) throw std::runtime_error("value width does not match the column type");
+      auto values = Buffer::allocate_uninitialized(n * w);
+      if (n) std::memcpy(detail::BufferAccess::mutable_data(*values), p, size_t(n) * size_t(w));
+      return Column::from_buffers(type, n, 0, nullptr, std::move(values));
+    }
+  }
+}
+
+// `dense` spread over `valid.size()` slots, null where valid is 0.
+Column spread(const Column& dense, const std::vector<uint8_t>& valid, int64_t present) {
+  const int64_t n = static_cast<int64_t>(valid.size());
+  if (present != dense.size()) throw std::runtime_error("levels and values disagree");
+  if (present == n) return dense;
+  auto validity = Buffer::allocate(bitmap::bytes_for(n));
+  uint8_t* bits = detail::BufferAccess::mutable_data(*validity);
+  const int w = dense.type().byte_width();
+  if (w > 0) {
+    auto values = Buffer::allocate(n * w);
+    uint8_t* out = detail::BufferAccess::mutable_data(*values);
+    const uint8_t* in = dense.values_buffer()->data();
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (!valid[size_t(i)]) continue;
+      set_bit(bits, i);
+      std::memcpy(out + i * w, in + k++ * w, size_t(w));
+    }
+    return Column::from_buffers(dense.type(), n, n - present, std::move(validity),
+                                std::move(values));
+  }
+  ColumnBuilder b(dense.type(), n);
+  int64_t k = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (valid[size_t(i)])
+      b.append_from(dense, k++);
+    else
+      b.append_null();
+  }
+  return b.finish();
+}
+
+}  // namespace
+
+Column build_column(ChunkData d, const LeafColumn& leaf, int64_t rows) {
+  const Column dense = dense_values(d, leaf);
+  const int64_t n = d.num_values;
+  if (!leaf.is_list) {
+    if (n != rows)
+      throw std::runtime_error("column chunk holds " + std::to_string(n) + " values for " +
+                               std::to_string(rows) + " rows");
+    if (leaf.max_def == 0) return spread(dense, std::vector<uint8_t>(size_t(n), 1), dense.size());
+    std::vector<uint8_t> valid(static_cast<size_t>(n));
+    int64_t present = 0;
+    for (int64_t i = 0; i < n; ++i) present += valid[size_t(i)] = d.defs[size_t(i)] == leaf.max_def;
+    return spread(dense, valid, present);
+  }
+  if (static_cast<int64_t>(d.defs.size()) != n || static_cast<int64_t>(d.reps.size()) != n)
+    throw std::runtime_error("list levels are missing");
+  std::vector<int32_t> offsets{0};
+  std::vector<bool> list_valid;
+  std::vector<uint8_t> item_valid;
+  int64_t present = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const int16_t def = d.defs[size_t(i)];
+    if (d.reps[size_t(i)] == 0) {
+      if (i > 0) offsets.push_back(static_cast<int32_t>(item_valid.size()));
+      list_valid.push_back(def >= leaf.list_def);
+    } else if (i == 0) {
+      throw std::runtime_error("a list continues before it starts");
+    }
+    if (def > leaf.list_def) {
+      const bool v = def == leaf.max_def;
+      item_valid.push_back(v);
+      present += v;
+    }
+  }
+  if (n > 0) offsets.push_back(static_cast<int32_t>(item_valid.size()));
+  if (static_cast<int64_t>(list_valid.size()) != rows)
+    throw std::runtime_error("column chunk holds " + std::to_string(list_valid.size()) +
+                             " lists for " + std::to_string(rows) + " rows");
+  Column items = spread(dense, item_valid, present);
+  bool any_null = false;
+  for (bool v : list_valid) any_null |= !v;
+  std::shared_ptr<Buffer> validity;
+  if (any_null) {
+    validity = Buffer::allocate(bitmap::bytes_for(rows));
+    for (int64_t i = 0; i < rows; ++i)
+      if (list_valid[size_t(i)]) set_bit(detail::BufferAccess::mutable_data(*validity), i);
+  }
+  auto off = Buffer::allocate_uninitialized(static_cast<int64_t>(offsets.size()) * 4);
+  std::memcpy(detail::BufferAccess::mutable_data(*off), offsets.data(), offsets.size() * 4);
+  return Column::nested(leaf.field.type, rows, -1, std::move(validity), std::move(off),
+                        std::move(items));
+}
+
+}  // namespace ember::parquet

@@ -1,0 +1,212 @@
+// Parquet scan planning and row-group reading. A row group's chunks are read with pread, one
+// column at a time, and handed out in batches of the requested size.
+#include "io/parquet/parquet_scan.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include "ember/error.h"
+#include "io/file_split.h"
+#include "io/parquet/parquet_chunk_reader.h"
+#include "io/parquet/parquet_column_builder.h"
+
+namespace ember {
+
+namespace {
+
+// An open file descriptor, closed on scope exit.
+struct Fd {
+  explicit Fd(const std::string& path) : fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
+    if (fd < 0) throw IoError("cannot open '" + path + "': " + std::strerror(errno));
+  }
+  ~Fd() { ::close(fd); }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int fd;
+};
+
+std::string read_range(const Fd& f, const std::string& path, int64_t offset, int64_t size) {
+  std::string out(static_cast<size_t>(size), '\0');
+  int64_t done = 0;
+  while (done < size) {
+    const ssize_t n =
+        ::pread(f.fd, out.data() + done, static_cast<size_t>(size - done), offset + done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw IoError("cannot read '" + path + "': " + std::strerror(errno));
+    if (n == 0) throw ParseError(path + ": file ends inside a column chunk (truncated?)");
+    done += n;
+  }
+  return out;
+}
+
+}  // namespace
+
+ParquetFile read_parquet_footer(const std::string& path) {
+  Fd f(path);
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0) throw IoError("cannot stat '" + path + "': " + std::strerror(errno));
+  ParquetFile file;
+  file.path = path;
+  file.size = st.st_size;
+  if (file.size < 12)
+    throw ParseError(path + ": not a Parquet file (" + std::to_string(file.size) +
+                     " bytes, no PAR1 magic)");
+  const std::string head = read_range(f, path, 0, 4);
+  const std::string tail = read_range(f, path, file.size - 8, 8);
+  if (head != "PAR1" || tail.substr(4) != "PAR1")
+    throw ParseError(path + ": not a Parquet file (bad magic number; expected PAR1 at both ends)");
+  uint32_t len;
+  std::memcpy(&len, tail.data(), 4);
+  if (len > static_cast<uint64_t>(file.size) - 12)
+    throw ParseError(path + ": footer length " + std::to_string(len) + " is larger than the file");
+  const std::string footer = read_range(f, path, file.size - 8 - len, len);
+  try {
+    file.meta =
+        parquet::read_file_metadata(reinterpret_cast<const uint8_t*>(footer.data()), footer.size());
+    file.schema = parquet::map_schema(file.meta);
+    for (size_t g = 0; g < file.meta.row_groups.size(); ++g) {
+      const auto& rg = file.meta.row_groups[g];
+      if (static_cast<int>(rg.columns.size()) != file.schema.num_leaves)
+        throw std::runtime_error("row group " + std::to_string(g) + " has " +
+                                 std::to_string(rg.columns.size()) + " column chunks for " +
+                                 std::to_string(file.schema.num_leaves) + " leaf columns");
+      if (rg.num_rows < 0)
+        throw std::runtime_error("row group " + std::to_string(g) + " has a negative row count");
+    }
+  } catch (const std::runtime_error& e) {
+    throw ParseError(path + ": corrupt footer: " + e.what());
+  }
+  return file;
+}
+
+ParquetScan plan_parquet_scan(const std::string& path_or_glob,
+                              const std::vector<std::string>& columns) {
+  ParquetScan scan;
+  for (const std::string& path : expand_paths(path_or_glob))
+    scan.files.push_back(std::make_shared<const ParquetFile>(read_parquet_footer(path)));
+  const ParquetFile& first = *scan.files.front();
+  std::vector<std::string> names = columns;
+  if (names.empty()) {
+    for (const auto& c : first.schema.columns) names.push_back(c.field.name);
+  }
+  std::vector<Field> fields;
+  for (const std::string& name : names) {
+    const parquet::LeafColumn* found = nullptr;
+    for (const auto& c : first.schema.columns)
+      if (c.field.name == name) found = &c;
+    if (!found) {
+      for (const auto& [n, why] : first.schema.unsupported)
+        if (n == name)
+          throw InvalidArgument(first.path + ": column '" + name + "' is " + why +
+                                ", which ember does not read");
+      std::string have;
+      for (const auto& c : first.schema.columns) have += (have.empty() ? "" : ", ") + c.field.name;
+      throw InvalidArgument(first.path + ": no column '" + name + "'; columns are: " + have);
+    }
+    fields.push_back(found->field);
+  }
+  if (columns.empty() && !first.schema.unsupported.empty()) {
+    const auto& [n, why] = first.schema.unsupported.front();
+    throw InvalidArgument(
+        first.path + ": column '" + n + "' is " + why +
+        ", which ember does not read; name the columns to read in ParquetOptions::columns");
+  }
+  scan.schema = Schema(fields);
+  scan.column_names = names;
+  for (size_t f = 0; f < scan.files.size(); ++f) {
+    const ParquetFile& file = *scan.files[f];
+    for (const Field& want : fields) {
+      bool ok = false;
+      for (const auto& c : file.schema.columns) ok |= c.field == want;
+      if (!ok)
+        throw InvalidArgument(file.path + ": column '" + want.name + "' is missing or not " +
+                              want.type.to_string() + " as in " + first.path +
+                              "; the files of one scan must share a schema");
+    }
+    for (size_t g = 0; g < file.meta.row_groups.size(); ++g)
+      scan.parts.push_back({static_cast<int>(f), static_cast<int>(g)});
+  }
+  return scan;
+}
+
+namespace {
+
+class RowGroupReader final : public BatchReader {
+ public:
+  RowGroupReader(std::shared_ptr<const ParquetFile> file, int row_group,
+                 std::vector<std::string> names, Schema schema, int64_t batch_rows)
+      : file_(std::move(file)),
+        row_group_(row_group),
+        names_(std::move(names)),
+        schema_(std::move(schema)),
+        batch_rows_(batch_rows) {}
+
+  std::optional<Batch> next() override {
+    if (!loaded_) load();
+    if (pos_ >= rows_) return std::nullopt;
+    const int64_t n = std::min(batch_rows_, rows_ - pos_);
+    std::vector<Column> cols;
+    for (const Column& c : columns_) cols.push_back(c.slice(pos_, n));
+    pos_ += n;
+    if (cols.empty()) return Batch::empty_with_rows(n);
+    return Batch(schema_, std::move(cols));
+  }
+
+ private:
+  void load() {
+    loaded_ = true;
+    const parquet::RowGroup& rg = file_->meta.row_groups[size_t(row_group_)];
+    rows_ = rg.num_rows;
+    Fd f(file_->path);
+    for (const std::string& name : names_) {
+      const parquet::LeafColumn* leaf = nullptr;
+      for (const auto& c : file_->schema.columns)
+        if (c.field.name == name) leaf = &c;
+      const parquet::ColumnMeta& meta = rg.columns[size_t(leaf->leaf_index)];
+      try {
+        int64_t start = meta.data_page_offset;
+        if (meta.dictionary_page_offset && *meta.dictionary_page_offset > 0 &&
+            *meta.dictionary_page_offset < start)
+          start = *meta.dictionary_page_offset;
+        const int64_t size = meta.total_compressed_size;
+        if (start < 4 || size < 0 || start > file_->size || size > file_->size - start)
+          throw std::runtime_error("column chunk [" + std::to_string(start) + ", +" +
+                                   std::to_string(size) + ") lies outside the file");
+        if (meta.type != *leaf->element.type)
+          throw std::runtime_error("chunk type differs from the schema");
+        const std::string bytes = read_range(f, file_->path, start, size);
+        columns_.push_back(
+            parquet::build_column(parquet::read_chunk(bytes, meta, *leaf), *leaf, rows_));
+      } catch (const std::exception& e) {
+        if (dynamic_cast<const Error*>(&e)) throw;
+        throw ParseError(file_->path + ": row group " + std::to_string(row_group_) + ", column '" +
+                         name + "': " + e.what());
+      }
+    }
+  }
+
+  std::shared_ptr<const ParquetFile> file_;
+  int row_group_;
+  std::vector<std::string> names_;
+  Schema schema_;
+  int64_t batch_rows_;
+  bool loaded_ = false;
+  int64_t rows_ = 0, pos_ = 0;
+  std::vector<Column> columns_;
+};
+
+}  // namespace
+
+std::unique_ptr<BatchReader> open_parquet_part(const ParquetScan& scan, int p, int64_t batch_rows) {
+  if (batch_rows <= 0) throw InvalidArgument("batch rows must be positive");
+  const ParquetScan::Part part = scan.parts.at(size_t(p));
+  return std::make_unique<RowGroupReader>(scan.files[size_t(part.file)], part.row_group,
+                                          scan.column_names, scan.schema, batch_rows);
+}
+
+}  // namespace ember

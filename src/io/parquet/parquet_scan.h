@@ -1,0 +1,51 @@
+// Planning a Parquet scan: the files of a glob, their footers and schemas, and the partitions
+// (one per row group); and reading one partition's columns.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/batch_reader.h"
+#include "ember/types.h"
+#include "io/parquet/parquet_metadata.h"
+#include "io/parquet/parquet_schema.h"
+
+namespace ember {
+
+/// One file of a scan: its footer and columns.
+struct ParquetFile {
+  std::string path;
+  int64_t size = 0;
+  parquet::FileMetaData meta;
+  parquet::FileSchema schema;
+};
+
+/// A planned scan. `columns[i]` is the position, among each file's schema columns, of output
+/// field i (files must agree on names and types).
+struct ParquetScan {
+  Schema schema;
+  std::vector<std::shared_ptr<const ParquetFile>> files;
+  struct Part {
+    int file;
+    int row_group;
+  };
+  std::vector<Part> parts;
+  std::vector<std::string> column_names;
+};
+
+/// Expands the glob, reads every footer, and keeps `columns` (all when empty, in file order).
+/// Throws IoError for unreadable files, ParseError naming the file for a corrupt footer, and
+/// InvalidArgument for an unknown column or files whose schemas differ.
+ParquetScan plan_parquet_scan(const std::string& path_or_glob,
+                              const std::vector<std::string>& columns);
+
+/// Opens partition `p` of `scan`, reading only `scan.column_names`. Corrupt data is a
+/// ParseError naming the file, row group and column.
+std::unique_ptr<BatchReader> open_parquet_part(const ParquetScan& scan, int p, int64_t batch_rows);
+
+/// Reads a footer (for tests and the fuzz target): ParseError naming `path` when corrupt.
+ParquetFile read_parquet_footer(const std::string& path);
+
+}  // namespace ember

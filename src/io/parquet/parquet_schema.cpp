@@ -1,0 +1,124 @@
+// Schema mapping: a depth-first walk of the flattened schema list.
+#include "io/parquet/parquet_schema.h"
+
+#include <stdexcept>
+
+namespace ember::parquet {
+
+namespace {
+
+bool is_decimal(const SchemaElement& e) {
+  return e.logical.kind == Logical::kDecimal || (e.converted && *e.converted == kDecimal);
+}
+
+bool is_list_group(const SchemaElement& e) {
+  return !e.type && (e.logical.kind == Logical::kList || (e.converted && *e.converted == kList));
+}
+
+// Leaves under schema[i] (itself one when primitive); advances nothing.
+int count_leaves(const std::vector<SchemaElement>& s, size_t* i, int depth) {
+  if (*i >= s.size() || depth > 64) throw std::runtime_error("schema tree is malformed");
+  const SchemaElement& e = s[(*i)++];
+  if (e.type) return 1;
+  if (e.num_children < 0) throw std::runtime_error("schema tree is malformed");
+  int n = 0;
+  for (int c = 0; c < e.num_children; ++c) n += count_leaves(s, i, depth + 1);
+  return n;
+}
+
+}  // namespace
+
+DataType leaf_type(const SchemaElement& e) {
+  const int32_t conv = e.converted.value_or(-1);
+  const Logical& l = e.logical;
+  if (is_decimal(e)) return float64();
+  switch (*e.type) {
+    case kBoolean:
+      return boolean();
+    case kInt32:
+      if (l.kind == Logical::kDate || conv == kDate) return timestamp_us();
+      if ((l.kind == Logical::kInteger && !l.is_signed && l.bit_width == 32) || conv == kUint32)
+        return int64();
+      return int32();
+    case kInt64:
+      if (l.kind == Logical::kTimestamp || conv == kTimestampMillis || conv == kTimestampMicros)
+        return timestamp_us();
+      return int64();
+    case kInt96:
+      return timestamp_us();
+    case kFloat:
+      return float32();
+    case kDouble:
+      return float64();
+    case kByteArray:
+      if (l.kind == Logical::kString || conv == kUtf8 || conv == kJson || conv == 4 /*ENUM*/)
+        return utf8();
+      return binary();
+    default:
+      return binary();
+  }
+}
+
+FileSchema map_schema(const FileMetaData& meta) {
+  const auto& s = meta.schema;
+  if (s.empty() || s[0].type) throw std::runtime_error("the schema has no root group");
+  FileSchema out;
+  size_t i = 1;
+  int leaf = 0;
+  for (int f = 0; f < s[0].num_children; ++f) {
+    if (i >= s.size()) throw std::runtime_error("schema tree is malformed");
+    const size_t top = i;
+    const SchemaElement& e = s[top];
+    size_t walk = top;
+    const int leaves = count_leaves(s, &walk, 0);
+    LeafColumn c;
+    c.leaf_index = leaf;
+    c.field.name = e.name;
+    const int own_def = e.repetition == kOptional ? 1 : 0;
+    if (e.type && e.repetition != kRepeated) {
+      c.element = e;
+      c.max_def = own_def;
+      c.field.type = leaf_type(e);
+      out.columns.push_back(c);
+    } else if (e.type) {  // a repeated primitive: a list of required items
+      c.element = e;
+      c.is_list = true;
+      c.max_def = 1;
+      c.max_rep = 1;
+      c.list_def = 0;
+      c.field.type = list(leaf_type(e));
+      out.columns.push_back(c);
+    } else if (is_list_group(e) && e.num_children == 1 && top + 1 < s.size() &&
+               s[top + 1].repetition == kRepeated) {
+      const SchemaElement& rep = s[top + 1];
+      const SchemaElement* item = nullptr;
+      int item_def = 0;
+      if (rep.type) {
+        item = &rep;  // legacy 2-level: the repeated field is the item
+      } else if (rep.num_children == 1 && top + 2 < s.size() && s[top + 2].type &&
+                 s[top + 2].repetition != kRepeated) {
+        item = &s[top + 2];
+        item_def = item->repetition == kOptional ? 1 : 0;
+      }
+      if (item) {
+        c.element = *item;
+        c.is_list = true;
+        c.list_def = own_def;
+        c.max_def = own_def + 1 + item_def;
+        c.max_rep = 1;
+        c.field.type = list(leaf_type(*item));
+        out.columns.push_back(c);
+      } else {
+        out.unsupported.emplace_back(e.name, "a list of lists or of structs");
+      }
+    } else {
+      out.unsupported.emplace_back(e.name, e.type ? "a repeated field" : "a struct or map");
+    }
+    i = walk;
+    leaf += leaves;
+  }
+  out.num_leaves = leaf;
+  return out;
+}
+
+}  // namespace ember::parquet

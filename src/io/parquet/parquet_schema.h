@@ -1,0 +1,38 @@
+// From a Parquet schema tree to ember fields: flat columns and one-level lists (the 3-level
+// LIST layout and the legacy 2-level one), with the definition/repetition levels of each.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ember/types.h"
+#include "io/parquet/parquet_metadata.h"
+
+namespace ember::parquet {
+
+/// One ember column and the Parquet leaf that stores it.
+struct LeafColumn {
+  Field field;            ///< name and ember type (list(T) for a list)
+  int leaf_index = 0;     ///< position among the row group's column chunks
+  SchemaElement element;  ///< the primitive leaf
+  int max_def = 0, max_rep = 0;
+  bool is_list = false;
+  int list_def = 0;  ///< lists: the definition level of an empty (non-null) list
+};
+
+/// The columns of a file. A field ember cannot read (a struct, a map, a list of lists) gives
+/// `unsupported` its name and why; it is an error only when the query reads it.
+struct FileSchema {
+  std::vector<LeafColumn> columns;
+  std::vector<std::pair<std::string, std::string>> unsupported;
+  int num_leaves = 0;
+};
+
+/// Throws std::runtime_error for a malformed schema tree.
+FileSchema map_schema(const FileMetaData& meta);
+
+/// The ember type a primitive leaf reads as (logical and converted types applied).
+DataType leaf_type(const SchemaElement& e);
+
+}  // namespace ember::parquet

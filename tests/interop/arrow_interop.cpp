@@ -1,0 +1,103 @@
+// The ember side of the Arrow IPC interop test, around check_arrow_with_apache_arrow.mjs:
+//   ember_interop_arrow write DIR   writes a table of every type (formulas below) with
+//                                   write_arrow to DIR/ember/, three partitions;
+//   ember_interop_arrow check DIR   reads DIR/js/*.arrow (written by npm apache-arrow from the
+//                                   same formulas) with read_arrow and checks every value.
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <string>
+
+#include "ember/ember.h"
+
+using namespace ember;
+
+namespace {
+
+constexpr int64_t kRows = 5000;
+
+Table expected() {
+  std::vector<int64_t> id;
+  std::vector<std::optional<int32_t>> i32;
+  std::vector<float> f32;
+  std::vector<std::optional<double>> f64;
+  std::vector<std::optional<std::string>> s;
+  std::vector<std::optional<bool>> b;
+  std::vector<std::optional<Timestamp>> ts;
+  std::vector<std::vector<uint8_t>> bin;
+  std::vector<std::optional<std::vector<std::optional<int64_t>>>> xs;
+  ColumnBuilder emb(fixed_size_list(float32(), 2));
+  for (int64_t i = 0; i < kRows; ++i) {
+    id.push_back(i);
+    i32.push_back(i % 7 == 0 ? std::nullopt : std::optional<int32_t>(int32_t(i * 3 - 100)));
+    f32.push_back(float(i) / 4);
+    f64.push_back(i % 5 == 0 ? std::nullopt : std::optional<double>(double(i) * 1.5));
+    s.push_back(i % 11 == 0 ? std::nullopt : std::optional<std::string>("s" + std::to_string(i)));
+    b.push_back(i % 13 == 0 ? std::nullopt : std::optional<bool>(i % 3 == 0));
+    ts.push_back(i % 2 ? std::nullopt : std::optional<Timestamp>(Timestamp{(i * 1000 + 1) * 1000}));
+    bin.push_back({uint8_t(i % 256), 0, 255});
+    if (i % 4 == 0) {
+      xs.emplace_back(std::nullopt);
+    } else {
+      std::vector<std::optional<int64_t>> l;
+      for (int64_t k = 0; k < i % 4; ++k)
+        l.push_back(k == 2 ? std::nullopt : std::optional<int64_t>(k * i));
+      xs.emplace_back(l);
+    }
+    if (i % 9 == 0)
+      emb.append_null();
+    else
+      emb.append_value(List{{float(i), -float(i)}, float32()});
+  }
+  return Table::from_columns({{"id", Column::from(id)},
+                              {"i32", Column::from(i32)},
+                              {"f32", Column::from(f32)},
+                              {"f64", Column::from(f64)},
+                              {"s", Column::from(s)},
+                              {"b", Column::from(b)},
+                              {"ts", Column::from(ts)},
+                              {"bin", Column::from(bin)},
+                              {"xs", Column::from(xs)},
+                              {"emb", emb.finish()}});
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  init(argc, argv);
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: %s write|check DIR\n", argv[0]);
+    return 2;
+  }
+  const std::string dir = argv[2];
+  try {
+    const Table want = expected();
+    if (std::strcmp(argv[1], "write") == 0) {
+      from_table(want, 3).write_arrow(dir + "/ember");
+      return 0;
+    }
+    const Table got = read_arrow(dir + "/js/*.arrow").collect();
+    if (!(got.schema() == want.schema())) {
+      std::fprintf(stderr, "schema %s, expected %s\n", got.schema().to_string().c_str(),
+                   want.schema().to_string().c_str());
+      return 1;
+    }
+    for (int c = 0; c < want.schema().num_fields(); ++c) {
+      const std::string& name = want.schema().field(c).name;
+      const Column g = got.column(name), w = want.column(name);
+      for (int64_t i = 0; i < kRows; ++i) {
+        if (!(g.get(i) == w.get(i))) {
+          std::fprintf(stderr, "row %lld column %s: got %s, want %s\n", static_cast<long long>(i),
+                       name.c_str(), to_string(g.get(i)).c_str(), to_string(w.get(i)).c_str());
+          return 1;
+        }
+      }
+    }
+    std::printf("ember read apache-arrow's file: %lld rows, every value matches\n",
+                static_cast<long long>(got.num_rows()));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

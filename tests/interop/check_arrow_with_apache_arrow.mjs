@@ -1,0 +1,72 @@
+// npm apache-arrow reads the Arrow IPC files ember wrote (DIR/ember/part-*.arrow) and checks
+// every value against the formulas of arrow_interop.cpp; then writes the same table itself
+// (DIR/js/data.arrow) for ember to read. Usage: node check_arrow_with_apache_arrow.mjs DIR NPM_DIR
+import { createRequire } from 'module';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'fs';
+
+const [dir, npmDir] = process.argv.slice(2);
+const require = createRequire(npmDir + '/');
+const A = require('apache-arrow');
+const N = 5000;
+
+const expected = {
+  id: (i) => BigInt(i),
+  i32: (i) => (i % 7 === 0 ? null : i * 3 - 100),
+  f32: (i) => Math.fround(i / 4),
+  f64: (i) => (i % 5 === 0 ? null : i * 1.5),
+  s: (i) => (i % 11 === 0 ? null : `s${i}`),
+  b: (i) => (i % 13 === 0 ? null : i % 3 === 0),
+  ts: (i) => (i % 2 ? null : i * 1000 + 1),  // milliseconds, as apache-arrow shows microseconds
+  bin: (i) => [i % 256, 0, 255],
+  xs: (i) => (i % 4 === 0 ? null : Array.from({ length: i % 4 }, (_, k) => (k === 2 ? null : BigInt(k * i)))),
+  emb: (i) => (i % 9 === 0 ? null : [Math.fround(i), Math.fround(-i)]),
+};
+const types = {
+  id: new A.Int64(), i32: new A.Int32(), f32: new A.Float32(), f64: new A.Float64(), s: new A.Utf8(),
+  b: new A.Bool(), ts: new A.TimestampMicrosecond('UTC'), bin: new A.Binary(),
+  xs: new A.List(new A.Field('item', new A.Int64(), true)),
+  emb: new A.FixedSizeList(2, new A.Field('item', new A.Float32(), true)),
+};
+
+const norm = (v) => {
+  if (v === null || v === undefined) return null;
+  if (v instanceof Uint8Array) return Array.from(v);
+  if (typeof v === 'object' && typeof v[Symbol.iterator] === 'function') return Array.from(v, norm);
+  return v;
+};
+const same = (a, b) => JSON.stringify(a, (k, x) => (typeof x === 'bigint' ? `${x}n` : x)) ===
+                       JSON.stringify(b, (k, x) => (typeof x === 'bigint' ? `${x}n` : x));
+
+let rows = [];
+const files = readdirSync(`${dir}/ember`).filter((f) => f.endsWith('.arrow')).sort();
+for (const f of files) {
+  const t = A.tableFromIPC(readFileSync(`${dir}/ember/${f}`));
+  for (const [name, type] of Object.entries(types)) {
+    const field = t.schema.fields.find((x) => x.name === name);
+    if (!field || String(field.type) !== String(type)) {
+      console.error(`${f}: column ${name} is ${field && field.type}, expected ${type}`);
+      process.exit(1);
+    }
+  }
+  for (let r = 0; r < t.numRows; r++) rows.push(Object.fromEntries(Object.keys(types).map((k) => [k, norm(t.getChild(k).get(r))])));
+}
+if (rows.length !== N) { console.error(`read ${rows.length} rows, expected ${N}`); process.exit(1); }
+rows.sort((a, b) => (a.id < b.id ? -1 : 1));
+for (let i = 0; i < N; i++) {
+  for (const [name, f] of Object.entries(expected)) {
+    if (!same(rows[i][name], f(i))) {
+      console.error(`row ${i} column ${name}: got ${JSON.stringify(rows[i][name], (k, x) => String(x))}, want ${f(i)}`);
+      process.exit(1);
+    }
+  }
+}
+console.log(`apache-arrow read ember's ${files.length} files: ${N} rows, every value matches`);
+
+const col = (f) => Array.from({ length: N }, (_, i) => f(i));
+const columns = {};
+for (const [name, f] of Object.entries(expected)) {
+  const values = name === 'bin' ? col((i) => new Uint8Array(f(i))) : col(f);
+  columns[name] = A.vectorFromArray(values, types[name]);
+}
+mkdirSync(`${dir}/js`, { recursive: true });
+writeFileSync(`${dir}/js/data.arrow`, A.tableToIPC(new A.Table(columns), 'file'));

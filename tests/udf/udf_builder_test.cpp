@@ -180,7 +180,8 @@ TEST(UdfBuilder, TimeoutAndMaxConcurrencyValidateAndRecord) {
   const UdfSpec& s = *detail::UdfAccess::spec(udf);
   EXPECT_EQ(s.timeout, milliseconds(250));
   EXPECT_EQ(s.max_concurrency, 8);
-  const UdfSpec& d = *detail::UdfAccess::spec(stateful());
+  const Udf plain = stateful();  // the spec lives as long as its Udf
+  const UdfSpec& d = *detail::UdfAccess::spec(plain);
   EXPECT_EQ(d.timeout, milliseconds(0)) << "no timeout by default";
   EXPECT_EQ(d.max_concurrency, 1);
   std::string msg = error_of([] { stateful().timeout(milliseconds(0)); });

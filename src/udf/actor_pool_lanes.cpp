@@ -162,10 +162,14 @@ void ActorPool::Impl::serve(ActorSlot& slot, size_t i, uint64_t generation) {
     ActorTask task;
     if (!take_task_locked(slot, task)) {
       // Idle: sleep until woken, or until the earliest retry is due.
-      if (delayed.empty())
+      // The due time is copied: wait_until reads it again after waking, when another lane
+      // may have taken (and erased) that retry.
+      if (delayed.empty()) {
         slot.wake.wait(lock);
-      else
-        slot.wake.wait_until(lock, delayed.begin()->first);
+      } else {
+        const Clock::time_point due = delayed.begin()->first;
+        slot.wake.wait_until(lock, due);
+      }
       continue;
     }
     Lane& lane = slot.lanes[i];

@@ -35,6 +35,15 @@ struct ArrowFile {
 
 namespace {
 
+/// A copy of a FlatBuffers struct read byte-wise: in a corrupt file a vector of structs may sit
+/// at an offset that is not a multiple of the struct's alignment.
+template <class T>
+T unaligned(const T* p) {
+  T out;
+  std::memcpy(static_cast<void*>(&out), p, sizeof(T));
+  return out;
+}
+
 // FlatBuffers are verified relative to their first byte, but read through typed pointers: a
 // buffer at an odd place in the file is copied to 8-byte aligned memory first.
 class AlignedCopy {
@@ -166,8 +175,19 @@ std::shared_ptr<ArrowFile> read_footer(const std::string& path) {
   file->schema = Schema(std::move(fields));
   if (footer->dictionaries() && footer->dictionaries()->size() > 0)
     throw InvalidArgument(path + ": dictionary batches are not read by ember");
-  if (footer->recordBatches())
-    for (const fb::Block* blk : *footer->recordBatches()) file->blocks.push_back(*blk);
+  if (footer->recordBatches()) {
+    // Blocks follow each other through the file without overlapping, as every writer lays
+    // them out: a footer naming one block many times would decode it again for each.
+    int64_t end_of_previous = 0;
+    for (const fb::Block* blk : *footer->recordBatches()) {
+      const fb::Block block = unaligned(blk);
+      if (block.offset() < end_of_previous || block.metaDataLength() < 0 || block.bodyLength() < 0)
+        throw ParseError(path + ": record batch block " + std::to_string(file->blocks.size()) +
+                         " overlaps the one before it");
+      end_of_previous = block.offset() + block.metaDataLength() + block.bodyLength();
+      file->blocks.push_back(block);
+    }
+  }
   return file;
 }
 
@@ -180,8 +200,8 @@ class BatchDecoder {
   Column column(const ArrowField& f) {
     if (!rb_->nodes() || node_ >= rb_->nodes()->size())
       throw std::runtime_error("too few field nodes");
-    const fb::FieldNode* node = rb_->nodes()->Get(node_++);
-    const int64_t n = node->length(), nulls = node->null_count();
+    const fb::FieldNode node = unaligned(rb_->nodes()->Get(node_++));
+    const int64_t n = node.length(), nulls = node.null_count();
     if (n < 0 || nulls < 0 || nulls > n || n > (int64_t{1} << 40))
       throw std::runtime_error("bad field node");
     auto [vp, vsize] = buffer();
@@ -247,11 +267,11 @@ class BatchDecoder {
   std::pair<const uint8_t*, int64_t> buffer() {
     if (!rb_->buffers() || buffer_ >= rb_->buffers()->size())
       throw std::runtime_error("too few buffers");
-    const fb::Buffer* b = rb_->buffers()->Get(buffer_++);
-    if (b->offset() < 0 || b->length() < 0 || b->offset() > body_size_ ||
-        b->length() > body_size_ - b->offset())
+    const fb::Buffer b = unaligned(rb_->buffers()->Get(buffer_++));
+    if (b.offset() < 0 || b.length() < 0 || b.offset() > body_size_ ||
+        b.length() > body_size_ - b.offset())
       throw std::runtime_error("a buffer lies outside the record batch body");
-    return {body_ + b->offset(), b->length()};
+    return {body_ + b.offset(), b.length()};
   }
 
   static std::shared_ptr<Buffer> copy(const uint8_t* p, int64_t size) {
@@ -322,6 +342,12 @@ class ArrowBatchReader final : public BatchReader {
       if (rb->compression())
         throw std::runtime_error("compressed record batches are not supported");
       rows_ = rb->length();
+      // Every column but a null-typed one needs at least a bit per row in the body; a batch
+      // of no such columns is still held to 2^24 rows, so a corrupt length cannot make the
+      // reader hand out empty batches for ever.
+      if (rows_ < 0 || (rows_ > (int64_t{1} << 24) && rows_ / 8 > blk.bodyLength()))
+        throw std::runtime_error("a length of " + std::to_string(rows_) + " rows in a body of " +
+                                 std::to_string(blk.bodyLength()) + " bytes");
       BatchDecoder d(rb, p + blk.metaDataLength(), blk.bodyLength());
       for (const ArrowField& f : file_->fields) {
         columns_.push_back(d.column(f));

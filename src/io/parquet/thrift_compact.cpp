@@ -99,10 +99,21 @@ void CompactReader::skip(uint8_t type, int depth) {
     case kMap: {
       const uint64_t n = varint();
       if (n == 0) return;
+      // Every entry takes at least a byte: a count past the metadata's end is corrupt (and
+      // would otherwise loop for as long as it says).
+      if (n > static_cast<uint64_t>(end_ - p_))
+        throw std::runtime_error("map longer than metadata");
       const uint8_t kv = byte();
+      // Booleans in a map take a byte each, as in a list.
+      auto skip_element = [&](uint8_t t) {
+        if (t == kTrue || t == kFalse)
+          byte();
+        else
+          skip(t, depth + 1);
+      };
       for (uint64_t i = 0; i < n; ++i) {
-        skip(kv >> 4, depth + 1);
-        skip(kv & 0x0f, depth + 1);
+        skip_element(kv >> 4);
+        skip_element(kv & 0x0f);
       }
       return;
     }

@@ -10,11 +10,14 @@
 #include <thread>
 #include <vector>
 
+#include "pool_test_udfs.h"
 #include "udf/actor_pool.h"
 #include "udf/udf_access.h"
 
 namespace ember {
 namespace {
+
+using pool_test::numbers;
 
 /// Per actor: constructions, calls running now and their peak.
 struct Overlap {
@@ -47,12 +50,6 @@ class PeakRecorder {
  private:
   size_t id_;
 };
-
-Batch numbers(int64_t start, int64_t n) {
-  std::vector<int64_t> v;
-  for (int64_t i = 0; i < n; ++i) v.push_back(start + i);
-  return Batch(Schema({{"x", int64()}}), {Column::from(std::move(v))});
-}
 
 TEST(ActorPoolConcurrency, EachActorServesMaxConcurrencyCallsAtOnce) {
   overlap.reset();

@@ -11,11 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "pool_test_udfs.h"
 #include "udf/actor_pool.h"
 #include "udf/udf_access.h"
 
 namespace ember {
 namespace {
+
+using pool_test::numbers;
 
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
@@ -64,12 +67,6 @@ class Flaky {
   int64_t bad_;
   int64_t retry_after_ms_;
 };
-
-Batch numbers(int64_t start, int64_t n) {
-  std::vector<int64_t> v;
-  for (int64_t i = 0; i < n; ++i) v.push_back(start + i);
-  return Batch(Schema({{"x", int64()}}), {Column::from(std::move(v))});
-}
 
 /// Outcomes in the order they were delivered, with a bounded wait.
 class Outcomes {

@@ -16,17 +16,13 @@
 namespace ember {
 namespace {
 
+using pool_test::numbers;
+
 using pool_test::counts;
 using pool_test::Doubler;
 using pool_test::gate;
 
 /// Rows start, start+1, ... in an int64 column "x".
-Batch numbers(int64_t start, int64_t n) {
-  std::vector<int64_t> v;
-  for (int64_t i = 0; i < n; ++i) v.push_back(start + i);
-  return Batch(Schema({{"x", int64()}}), {Column::from(std::move(v))});
-}
-
 /// Outcomes delivered to `done` callbacks, with a bounded wait for them.
 class Outcomes {
  public:

@@ -1,5 +1,6 @@
 // Test UDF classes for actor pool tests: they count constructions, destructions, the threads
-// they run on and overlapping calls, in process-wide atomics reset by each test.
+// they run on and overlapping calls, in process-wide atomics reset by each test; and the
+// argument batches those tests dispatch.
 #pragma once
 
 #include <array>
@@ -14,6 +15,13 @@
 #include "ember/udf.h"
 
 namespace ember::pool_test {
+
+/// One int64 column "x" holding start, start + 1, ..., start + n - 1.
+inline Batch numbers(int64_t start, int64_t n) {
+  std::vector<int64_t> v;
+  for (int64_t i = 0; i < n; ++i) v.push_back(start + i);
+  return Batch(Schema({{"x", int64()}}), {Column::from(std::move(v))});
+}
 
 struct Counts {
   std::atomic<int> constructed{0}, destroyed{0}, wrong_thread{0}, overlapping{0};

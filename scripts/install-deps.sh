@@ -44,12 +44,15 @@ if ((${#missing[@]})); then
 fi
 
 # DuckDB for the interop test and the benchmarks (a native build shipped in the npm package),
-# and apache-arrow (JavaScript) for the Arrow IPC interop test.
+# apache-arrow (JavaScript) for the Arrow IPC interop test, and hyparquet (a second, independent
+# Parquet reader, with its codecs) for the Parquet interop test. One npm command installs them
+# all: npm prunes what a later install does not name.
 npm_dir=.cache/npm
 if [[ "$duckdb" == yes && ( ! -d "$npm_dir/node_modules/@duckdb/node-api" ||
-      ! -d "$npm_dir/node_modules/apache-arrow" ) ]]; then
+      ! -d "$npm_dir/node_modules/apache-arrow" ||
+      ! -d "$npm_dir/node_modules/hyparquet-compressors" ) ]]; then
   echo "installing DuckDB's npm package into $npm_dir (for the interop test)" >&2
   mkdir -p "$npm_dir"
   (cd "$npm_dir" && npm install --no-audit --no-fund --silent @duckdb/node-api@1.5.6-r.1 \
-     apache-arrow@21.2.0 >/dev/null)
+     apache-arrow@21.2.0 hyparquet@1.33.0 hyparquet-compressors@1.1.2 >/dev/null)
 fi

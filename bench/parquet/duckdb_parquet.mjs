@@ -1,0 +1,42 @@
+// DuckDB's side of the Parquet benchmark, and the generator of its input.
+//   node duckdb_parquet.mjs NPM_DIR generate FILE ROWS
+//       writes FILE: ROWS rows, 8 columns of mixed types, Snappy, DuckDB's default row groups
+//   node duckdb_parquet.mjs NPM_DIR run FILE OUT_DIR THREADS REPEAT
+//       reads FILE into memory and writes it back (COPY TO, Snappy), REPEAT times each; prints
+//       one JSON line per operation with the median seconds and a check of what was read
+import { createRequire } from 'module';
+import path from 'path';
+
+const [npm, mode, file, ...rest] = process.argv.slice(2);
+const require = createRequire(path.resolve(npm) + '/');
+const { DuckDBInstance } = require('@duckdb/node-api');
+
+if (mode === 'generate') {
+  const inst = await DuckDBInstance.create(':memory:');
+  const con = await inst.connect();
+  await con.run(`copy (select i::BIGINT as id, (hash(i) % 1000)::INTEGER as qty,
+      (hash(i * 3) % 10000000) / 100.0 as price, ((hash(i * 5) % 100000) / 1000.0)::FLOAT as score,
+      'category-' || (i % 20) as category, 'user-' || (hash(i * 7) % 100000000) as name,
+      timestamp '2024-01-01' + to_microseconds(i * 1000) as ts, hash(i) % 3 = 0 as flag
+    from range(${rest[0]}) r(i)) to '${file}' (format parquet, compression snappy)`);
+  process.exit(0);
+}
+
+const [outDir, threads, repeat] = rest;
+const inst = await DuckDBInstance.create(':memory:', { threads });
+const con = await inst.connect();
+const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+async function timed(sql) {
+  const times = [];
+  for (let r = 0; r < Number(repeat); r++) {
+    const t0 = process.hrtime.bigint();
+    await con.run(sql);
+    times.push(Number(process.hrtime.bigint() - t0) / 1e9);
+  }
+  return median(times);
+}
+const read = await timed(`create or replace table t as select * from read_parquet('${file}')`);
+const check = (await con.runAndReadAll('select count(*), sum(id), sum(qty) from t')).getRows()[0].join(':');
+console.log(JSON.stringify({ system: 'duckdb', op: 'read', seconds: read, check }));
+const write = await timed(`copy t to '${outDir}/duckdb.parquet' (format parquet, compression snappy)`);
+console.log(JSON.stringify({ system: 'duckdb', op: 'write', seconds: write }));

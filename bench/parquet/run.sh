@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Parquet, ember vs DuckDB, in one run on one file that DuckDB generates (8 columns of mixed
+# types, Snappy; ~1 GB at the default 35M rows), 2 threads each: read into memory, write back,
+# and the peak RSS of ember streaming Parquet -> filter -> Parquet. Prints a markdown table of
+# median seconds and ratios.
+#   bench/parquet/run.sh [BUILD_DIR] [ROWS] [REPEAT]     (default build, 35M rows, 3)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$root/build}
+rows=${2:-35000000}
+repeat=${3:-3}
+npm=${EMBER_NPM_DIR:-$root/.cache/npm}
+work=${EMBER_BENCH_DIR:-$build/bench/parquet/data}
+ninja -C "$build" parquet_bench >/dev/null
+mkdir -p "$work"
+file=$work/input-$rows.parquet
+[[ -f $file ]] || node "$root/bench/parquet/duckdb_parquet.mjs" "$npm" generate "$file" "$rows"
+ember=$("$build/bench/parquet/parquet_bench" read "$file" "$work" 2 "$repeat")
+duck=$(node "$root/bench/parquet/duckdb_parquet.mjs" "$npm" run "$file" "$work" 2 "$repeat")
+pipe=$("$build/bench/parquet/parquet_bench" pipeline "$file" "$work" 2)
+python3 - "$ember" "$duck" "$pipe" "$file" <<'PY'
+import json, os, sys
+ember = {r["op"]: r for r in map(json.loads, sys.argv[1].splitlines())}
+duck = {r["op"]: r for r in map(json.loads, sys.argv[2].splitlines())}
+pipe = json.loads(sys.argv[3])
+size = os.path.getsize(sys.argv[4])
+print(f"{sys.argv[4]}: {size / 1e9:.2f} GB, 2 threads each, medians\n")
+print("| operation | ember (s) | DuckDB (s) | ratio | target <= 1.5 |")
+print("|---|---|---|---|---|")
+for op in ("read", "write"):
+    e, d = ember[op]["seconds"], duck[op]["seconds"]
+    print(f"| {op} | {e:.2f} | {d:.2f} | {e / d:.2f} | {'yes' if e / d <= 1.5 else '**no**'} |")
+same = ember["read"]["check"] == duck["read"]["check"]
+print(f"\nsame rows and sums read: {'yes' if same else 'no'} ({ember['read']['check']} vs {duck['read']['check']})")
+rss = pipe["peak_rss_mb"]
+print(f"Parquet -> filter -> Parquet: {pipe['seconds']:.2f} s, {pipe['rows']:,} rows kept, "
+      f"peak RSS {rss:.0f} MB (target < 512: {'yes' if rss < 512 else '**no**'})")
+PY

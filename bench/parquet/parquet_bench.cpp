@@ -66,12 +66,14 @@ int pipeline(const std::string& file, const std::string& out, RunOptions run) {
   const double secs = seconds_of([&] {
     read_parquet(file).where(col("price") > lit(50000.0)).write_parquet(out + "/filtered", {}, run);
   });
-  const int64_t kept = read_parquet(out + "/filtered/*.parquet").select({col("id")}).collect().num_rows();
+  const int64_t kept =
+      read_parquet(out + "/filtered/*.parquet").select({col("id")}).collect().num_rows();
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  std::printf("{\"system\": \"ember\", \"op\": \"pipeline\", \"seconds\": %.4f, \"rows\": %lld, "
-              "\"peak_rss_mb\": %.0f}\n",
-              secs, static_cast<long long>(kept), static_cast<double>(usage.ru_maxrss) / 1024.0);
+  std::printf(
+      "{\"system\": \"ember\", \"op\": \"pipeline\", \"seconds\": %.4f, \"rows\": %lld, "
+      "\"peak_rss_mb\": %.0f}\n",
+      secs, static_cast<long long>(kept), static_cast<double>(usage.ru_maxrss) / 1024.0);
   return 0;
 }
 

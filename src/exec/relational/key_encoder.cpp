@@ -18,46 +18,167 @@ double canonical(double v) {
   if (std::isnan(v)) return std::numeric_limits<double>::quiet_NaN();
   return v == 0.0 ? 0.0 : v;
 }
+float canonical(float v) {
+  if (std::isnan(v)) return std::numeric_limits<float>::quiet_NaN();
+  return v == 0.0f ? 0.0f : v;
+}
 
-int64_t cell_size(const Column& c, int64_t i) {
-  if (c.is_null(i)) return 1;
-  switch (c.type().id()) {
+/// Bytes of a non-null fixed-width cell's value (0 for types that are not fixed-width).
+int fixed_width(TypeId id) {
+  switch (id) {
     case TypeId::Boolean:
-      return 2;
-    case TypeId::Utf8: {
-      const int32_t* o = c.offsets();
-      return 1 + 4 + (o[i + 1] - o[i]);
-    }
+      return 1;
+    case TypeId::Int32:
+    case TypeId::Float32:
+      return 4;
+    case TypeId::Int64:
+    case TypeId::Float64:
+    case TypeId::Timestamp:
+      return 8;
     default:
-      return 9;
+      return 0;
   }
 }
 
-void write_cell(const Column& c, int64_t i, char* out) {
+// A cell is a null/valid byte, then for a valid one: the value's bytes (fixed width), a 4-byte
+// length and the bytes (utf8, binary), or a 4-byte item count and each item as a cell (lists).
+int64_t cell_size(const Column& c, int64_t i) {
+  if (c.is_null(i)) return 1;
+  const TypeId id = c.type().id();
+  if (const int w = fixed_width(id)) return 1 + w;
+  if (c.type().is_list()) {
+    const auto [first, last] = c.list_range(i);
+    int64_t n = 1 + 4;
+    for (int64_t k = first; k < last; ++k) n += cell_size(c.child(), k);
+    return n;
+  }
+  const int32_t* o = c.offsets();  // utf8, binary
+  return 1 + 4 + (o[i + 1] - o[i]);
+}
+
+/// Writes cell i of `c` at `out`; returns the byte after it.
+char* write_cell(const Column& c, int64_t i, char* out) {
   if (c.is_null(i)) {
     *out = kNull;
-    return;
+    return out + 1;
   }
   *out++ = kValid;
   switch (c.type().id()) {
     case TypeId::Boolean:
       *out = c.value<bool>(i) ? 1 : 0;
-      return;
-    case TypeId::Int64: {
-      const int64_t v = c.values<int64_t>()[i];
-      std::memcpy(out, &v, 8);
-      return;
+      return out + 1;
+    case TypeId::Int32:
+      std::memcpy(out, c.values<int32_t>() + i, 4);
+      return out + 4;
+    case TypeId::Int64:
+    case TypeId::Timestamp:
+      std::memcpy(out, c.values<int64_t>() + i, 8);
+      return out + 8;
+    case TypeId::Float32: {
+      const float v = canonical(c.values<float>()[i]);
+      std::memcpy(out, &v, 4);
+      return out + 4;
     }
     case TypeId::Float64: {
       const double v = canonical(c.values<double>()[i]);
       std::memcpy(out, &v, 8);
-      return;
+      return out + 8;
     }
-    default: {
+    case TypeId::List:
+    case TypeId::FixedSizeList: {
+      const auto [first, last] = c.list_range(i);
+      const auto n = static_cast<uint32_t>(last - first);
+      std::memcpy(out, &n, 4);
+      out += 4;
+      for (int64_t k = first; k < last; ++k) out = write_cell(c.child(), k, out);
+      return out;
+    }
+    default: {  // utf8, binary
       std::string_view s = c.value<std::string_view>(i);
       const auto n = static_cast<uint32_t>(s.size());
       std::memcpy(out, &n, 4);
       std::memcpy(out + 4, s.data(), s.size());
+      return out + 4 + s.size();
+    }
+  }
+}
+
+template <class T>
+T read_as(const char*& p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  p += sizeof v;
+  return v;
+}
+
+/// Reads one cell of `type` at `p` (advancing it) as a Value: the path of list items.
+Value read_value(const char*& p, const DataType& type) {
+  if (*p++ == kNull) return Value();
+  switch (type.id()) {
+    case TypeId::Boolean:
+      return Value(*p++ != 0);
+    case TypeId::Int32:
+      return Value(int64_t{read_as<int32_t>(p)});
+    case TypeId::Int64:
+      return Value(read_as<int64_t>(p));
+    case TypeId::Timestamp:
+      return Value(Timestamp{read_as<int64_t>(p)});
+    case TypeId::Float32:
+      return Value(read_as<float>(p));
+    case TypeId::Float64:
+      return Value(read_as<double>(p));
+    case TypeId::List:
+    case TypeId::FixedSizeList: {
+      List list{{}, type.element()};
+      const auto n = read_as<uint32_t>(p);
+      for (uint32_t k = 0; k < n; ++k) list.items.push_back(read_value(p, type.element()));
+      return Value(std::move(list));
+    }
+    case TypeId::Binary: {
+      const auto n = read_as<uint32_t>(p);
+      std::vector<uint8_t> bytes(p, p + n);
+      p += n;
+      return Value(std::move(bytes));
+    }
+    default: {
+      const auto n = read_as<uint32_t>(p);
+      std::string text(p, n);
+      p += n;
+      return Value(std::move(text));
+    }
+  }
+}
+
+/// Appends the cell at `p` (advancing it) to `b`, of the builder's type.
+void read_cell(const char*& p, const DataType& type, ColumnBuilder& b) {
+  if (type.is_list() || *p == kNull) {
+    b.append_value(read_value(p, type));
+    return;
+  }
+  ++p;
+  switch (type.id()) {
+    case TypeId::Boolean:
+      b.append(*p++ != 0);
+      return;
+    case TypeId::Int32:
+      b.append(read_as<int32_t>(p));
+      return;
+    case TypeId::Int64:
+      b.append(read_as<int64_t>(p));
+      return;
+    case TypeId::Timestamp:
+      b.append(Timestamp{read_as<int64_t>(p)});
+      return;
+    case TypeId::Float32:
+      b.append(read_as<float>(p));
+      return;
+    case TypeId::Float64:
+      b.append(read_as<double>(p));
+      return;
+    default: {  // utf8, binary
+      const auto n = read_as<uint32_t>(p);
+      b.append(std::string_view(p, n));
+      p += n;
       return;
     }
   }
@@ -72,8 +193,9 @@ void encode_keys(const std::vector<Column>& keys, int64_t rows, EncodedKeys& out
   // Pass 1: each row's size, as offsets[i + 1] before the prefix sum.
   for (const Column& c : keys) {
     const TypeId id = c.type().id();
-    if (c.null_count() == 0 && (id == TypeId::Int64 || id == TypeId::Float64)) {
-      for (size_t i = 0; i < n; ++i) out.offsets[i + 1] += 9;
+    if (c.null_count() == 0 && fixed_width(id) > 0) {
+      const int64_t w = 1 + fixed_width(id);
+      for (size_t i = 0; i < n; ++i) out.offsets[i + 1] += w;
       continue;
     }
     for (size_t i = 0; i < n; ++i) {
@@ -88,11 +210,8 @@ void encode_keys(const std::vector<Column>& keys, int64_t rows, EncodedKeys& out
   std::vector<int64_t> cursor(out.offsets.begin(), out.offsets.end() - 1);
   char* base = out.bytes.data();
   for (const Column& c : keys) {
-    for (size_t i = 0; i < n; ++i) {
-      const auto row = static_cast<int64_t>(i);
-      write_cell(c, row, base + cursor[i]);
-      cursor[i] += cell_size(c, row);
-    }
+    for (size_t i = 0; i < n; ++i)
+      cursor[i] = write_cell(c, static_cast<int64_t>(i), base + cursor[i]) - base;
   }
 }
 
@@ -102,38 +221,7 @@ std::vector<Column> decode_keys(const std::vector<std::string_view>& rows,
   for (const DataType& t : types) builders.emplace_back(t, static_cast<int64_t>(rows.size()));
   for (std::string_view row : rows) {
     const char* p = row.data();
-    for (size_t k = 0; k < types.size(); ++k) {
-      if (*p++ == kNull) {
-        builders[k].append_null();
-        continue;
-      }
-      switch (types[k].id()) {
-        case TypeId::Boolean:
-          builders[k].append(*p++ != 0);
-          break;
-        case TypeId::Int64: {
-          int64_t v;
-          std::memcpy(&v, p, 8);
-          builders[k].append(v);
-          p += 8;
-          break;
-        }
-        case TypeId::Float64: {
-          double v;
-          std::memcpy(&v, p, 8);
-          builders[k].append(v);
-          p += 8;
-          break;
-        }
-        default: {
-          uint32_t len;
-          std::memcpy(&len, p, 4);
-          builders[k].append(std::string_view(p + 4, len));
-          p += 4 + len;
-          break;
-        }
-      }
-    }
+    for (size_t k = 0; k < types.size(); ++k) read_cell(p, types[k], builders[k]);
   }
   std::vector<Column> out;
   for (auto& b : builders) out.push_back(b.finish());

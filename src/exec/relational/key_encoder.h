@@ -25,8 +25,7 @@ struct EncodedKeys {
   }
 };
 
-/// Encodes `keys` (equal lengths, of key types: plan/nodes/group_by_node.h is_key_type; none at all
-/// gives `rows` empty keys) into `out`.
+/// Encodes `keys` (equal lengths, of any types; none at all gives `rows` empty keys) into `out`.
 void encode_keys(const std::vector<Column>& keys, int64_t rows, EncodedKeys& out);
 
 /// The key columns of `types` back from encoded rows, in the order given.

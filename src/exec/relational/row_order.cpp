@@ -21,17 +21,50 @@ int compare_doubles(double x, double y) {
   return three_way(x, y);
 }
 
+int compare_floats(float x, float y) {
+  const bool nx = std::isnan(x), ny = std::isnan(y);
+  if (nx || ny) return nx == ny ? 0 : (nx ? 1 : -1);
+  return three_way(x, y);
+}
+
+int compare_cells(const Column& a, int64_t i, const Column& b, int64_t j);
+
+/// Lists compare item by item (a null item after every value), then a shorter list first.
+int compare_lists(const Column& a, int64_t i, const Column& b, int64_t j) {
+  const auto [af, al] = a.list_range(i);
+  const auto [bf, bl] = b.list_range(j);
+  for (int64_t x = af, y = bf; x < al && y < bl; ++x, ++y) {
+    const bool xn = a.child().is_null(x), yn = b.child().is_null(y);
+    if (xn || yn) {
+      if (xn == yn) continue;
+      return xn ? 1 : -1;
+    }
+    if (const int c = compare_cells(a.child(), x, b.child(), y)) return c;
+  }
+  return three_way(al - af, bl - bf);
+}
+
 /// Compares two non-null cells of one type.
 int compare_cells(const Column& a, int64_t i, const Column& b, int64_t j) {
   switch (a.type().id()) {
     case TypeId::Boolean:
       return three_way<int>(a.value<bool>(i), b.value<bool>(j));
+    case TypeId::Int32:
+      return three_way(a.values<int32_t>()[i], b.values<int32_t>()[j]);
     case TypeId::Int64:
+    case TypeId::Timestamp:
       return three_way(a.values<int64_t>()[i], b.values<int64_t>()[j]);
+    case TypeId::Float32:
+      return compare_floats(a.values<float>()[i], b.values<float>()[j]);
     case TypeId::Float64:
       return compare_doubles(a.values<double>()[i], b.values<double>()[j]);
     case TypeId::Utf8:
+    case TypeId::Binary:
+      // Bytes compare unsigned, as std::string_view's char_traits do.
       return a.value<std::string_view>(i).compare(b.value<std::string_view>(j));
+    case TypeId::List:
+    case TypeId::FixedSizeList:
+      return compare_lists(a, i, b, j);
     default:
       return 0;
   }

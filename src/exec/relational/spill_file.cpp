@@ -68,25 +68,60 @@ void SpillFile::get(void* data, size_t n) {
     throw IoError("spill file " + path_ + " ended early: it was changed while the query ran");
 }
 
+namespace {
+
+/// Bytes the column's buffers hold, its list items' included: more than byte_size() when the
+/// column is a slice of a larger one.
+int64_t held_bytes(const Column& c) {
+  int64_t held = 0;
+  for (const auto* b : {&c.validity_buffer(), &c.values_buffer(), &c.data_buffer()})
+    if (*b) held += (*b)->size();
+  return c.type().is_list() ? held + held_bytes(c.child()) : held;
+}
+
+/// The column with buffers of its own rows only. (Concatenating a column with nothing copies
+/// it; Column::concat of one part would share it.)
+Column compacted(const Column& c) {
+  if (c.offset() == 0 && held_bytes(c) <= c.byte_size() + 256) return c;
+  return Column::concat({c, c.slice(0, 0)});
+}
+
+}  // namespace
+
 void SpillFile::write(const std::vector<Column>& columns) {
-  for (const Column& whole : columns) {
-    // A slice of a larger column is copied out first, so that only its own rows are written.
-    int64_t held = 0;
-    for (const auto* b : {&whole.validity_buffer(), &whole.values_buffer(), &whole.data_buffer()})
-      if (*b) held += (*b)->size();
-    const Column c =
-        whole.offset() != 0 || held > whole.byte_size() + 256 ? Column::concat({whole}) : whole;
-    const int64_t head[6] = {c.size(),
-                             c.null_count(),
-                             c.offset(),
-                             size_of(c.validity_buffer()),
-                             size_of(c.values_buffer()),
-                             size_of(c.data_buffer())};
-    put(head, sizeof head);
-    for (const auto* b : {&c.validity_buffer(), &c.values_buffer(), &c.data_buffer()})
-      if (*b) put((*b)->data(), static_cast<size_t>((*b)->size()));
-  }
+  // A slice of a larger column is copied out first, so that only its own rows are written.
+  for (const Column& c : columns) put_column(compacted(c));
   ++groups_;
+}
+
+void SpillFile::put_column(const Column& c) {
+  const int64_t head[6] = {c.size(),
+                           c.null_count(),
+                           c.offset(),
+                           size_of(c.validity_buffer()),
+                           size_of(c.values_buffer()),
+                           size_of(c.data_buffer())};
+  put(head, sizeof head);
+  for (const auto* b : {&c.validity_buffer(), &c.values_buffer(), &c.data_buffer()})
+    if (*b) put((*b)->data(), static_cast<size_t>((*b)->size()));
+  // A list's items follow it, as one more column (itself a list for a list of lists).
+  if (c.type().is_list()) put_column(c.child());
+}
+
+Column SpillFile::get_column(const DataType& type) {
+  int64_t head[6];
+  get(head, sizeof head);
+  std::shared_ptr<Buffer> bufs[3];
+  for (int i = 0; i < 3; ++i) {
+    if (head[3 + i] == kAbsent) continue;
+    bufs[i] = Buffer::allocate_uninitialized(head[3 + i]);
+    get(detail::BufferAccess::mutable_data(*bufs[i]), static_cast<size_t>(head[3 + i]));
+  }
+  if (type.is_list()) {
+    Column items = get_column(type.element());
+    return Column::nested(type, head[0], head[1], bufs[0], bufs[1], std::move(items), head[2]);
+  }
+  return Column::from_buffers(type, head[0], head[1], bufs[0], bufs[1], bufs[2], head[2]);
 }
 
 std::vector<std::vector<Column>> SpillFile::read_all(const std::vector<DataType>& types) {
@@ -95,18 +130,7 @@ std::vector<std::vector<Column>> SpillFile::read_all(const std::vector<DataType>
   std::vector<std::vector<Column>> groups;
   for (int64_t g = 0; g < groups_; ++g) {
     std::vector<Column> columns;
-    for (const DataType& type : types) {
-      int64_t head[6];
-      get(head, sizeof head);
-      std::shared_ptr<Buffer> bufs[3];
-      for (int i = 0; i < 3; ++i) {
-        if (head[3 + i] == kAbsent) continue;
-        bufs[i] = Buffer::allocate_uninitialized(head[3 + i]);
-        get(detail::BufferAccess::mutable_data(*bufs[i]), static_cast<size_t>(head[3 + i]));
-      }
-      columns.push_back(
-          Column::from_buffers(type, head[0], head[1], bufs[0], bufs[1], bufs[2], head[2]));
-    }
+    for (const DataType& type : types) columns.push_back(get_column(type));
     groups.push_back(std::move(columns));
   }
   return groups;

@@ -1,5 +1,6 @@
 // Temporary files that hold columns a sink cannot keep in memory: each column's Arrow buffers
-// written as they are, read back in the order written; the file is removed when it closes.
+// written as they are (a list's items after it), read back in the order written; the file is
+// removed when it closes.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +39,8 @@ class SpillFile {
  private:
   void put(const void* data, size_t n);
   void get(void* data, size_t n);
+  void put_column(const Column& c);
+  Column get_column(const DataType& type);
 
   std::string path_;
   std::FILE* file_ = nullptr;

@@ -9,19 +9,6 @@
 
 namespace ember {
 
-bool is_key_type(const DataType& type) {
-  switch (type.id()) {
-    case TypeId::Null:
-    case TypeId::Boolean:
-    case TypeId::Int64:
-    case TypeId::Float64:
-    case TypeId::Utf8:
-      return true;
-    default:
-      return false;
-  }
-}
-
 std::string GroupByNode::describe() const {
   return "GroupBy [" + describe_expressions(keys) + "] " + describe_expressions(aggregates);
 }
@@ -62,11 +49,6 @@ NodePtr make_group_by(NodePtr input, std::vector<ExprPtr> keys, std::vector<Expr
                             "' in group_by(...).agg: it is a key; give the aggregate another "
                             "name with .alias(...)");
     fields.push_back(f);
-  }
-  for (const Field& f : key_schema.fields()) {
-    if (!is_key_type(f.type))
-      throw TypeError("group_by key '" + f.name + "' is " + f.type.to_string() +
-                      "; keys are bool, int64, float64 or utf8");
   }
   auto n = std::make_shared<GroupByNode>();
   n->schema = Schema(std::move(fields));

@@ -18,9 +18,6 @@ struct GroupByNode final : LogicalNode {
   NodePtr with_expressions(NodePtr input, std::vector<ExprPtr> exprs) const override;
 };
 
-/// True when a column of `type` can be a group, join, distinct or sort key.
-bool is_key_type(const DataType& type);
-
 /// Keys must be expressions of a groupable type; aggregates as in make_aggregate. Checks types
 /// (TypeError / InvalidArgument naming the column) and that output names are unique.
 NodePtr make_group_by(NodePtr input, std::vector<ExprPtr> keys, std::vector<ExprPtr> aggregates);

@@ -4,7 +4,6 @@
 #include <set>
 
 #include "ember/error.h"
-#include "plan/nodes/group_by_node.h"
 
 namespace ember {
 
@@ -76,9 +75,6 @@ NodePtr make_join(NodePtr left, NodePtr right, std::vector<std::string> on, Join
     if (lt != rt)
       throw TypeError("join: key columns differ in type: left '" + k + "' is " + lt.to_string() +
                       ", right '" + k + "' is " + rt.to_string() + "; cast one side first");
-    if (!is_key_type(lt))
-      throw TypeError("join: key '" + k + "' is " + lt.to_string() +
-                      "; keys are bool, int64, float64 or utf8");
   }
   auto n = std::make_shared<JoinNode>();
   std::vector<Field> fields = left->schema.fields();

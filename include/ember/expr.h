@@ -45,6 +45,9 @@ class Expr {
   /// The first value in input order (partition order, then row order), null included: the
   /// same on every run. Any type.
   Expr first() const;
+  /// Every value of the group in input order (as first()), nulls included, as one list(T)
+  /// (DuckDB's list(); Spark's collect_list drops nulls). Any type, lists too.
+  Expr list() const;
 
   // ---- lists (list and fixed_size_list columns)
   /// Number of items of each list (int64; null for a null list).

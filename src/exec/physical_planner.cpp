@@ -69,13 +69,13 @@ class PhysicalPlanner {
     throw Error("internal: no physical operator for '" + n.describe() + "'");
   }
 
-  /// A global aggregate; one that needs per-value state (count_distinct, first) runs as a
-  /// group-by without keys.
+  /// A global aggregate; one that needs per-value state (count_distinct, first, list) runs as
+  /// a group-by without keys.
   void add_aggregate(const AggregateNode& g) {
     bool grouped = false;
     for (const auto& e : g.exprs) {
       const AggFunc f = aggregate_of(*e).agg;
-      grouped = grouped || f == AggFunc::CountDistinct || f == AggFunc::First;
+      grouped = grouped || f == AggFunc::CountDistinct || f == AggFunc::First || f == AggFunc::List;
     }
     if (grouped)
       return end(std::make_shared<GroupBySink>(std::vector<ExprPtr>{}, g.exprs, g.child().schema,

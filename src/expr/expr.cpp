@@ -86,6 +86,7 @@ Expr Expr::mean() const { return aggregate(AggFunc::Mean, node_); }
 
 // Relational aggregates.
 Expr Expr::count_distinct() const { return aggregate(AggFunc::CountDistinct, node_); }
+Expr Expr::list() const { return aggregate(AggFunc::List, node_); }
 Expr Expr::first() const { return aggregate(AggFunc::First, node_); }
 
 std::string Expr::to_string() const { return ember::to_string(*node_); }

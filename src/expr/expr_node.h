@@ -28,7 +28,7 @@ enum class ExprKind {
 enum class BinaryOp { Add, Sub, Mul, Div, Mod, Eq, Ne, Lt, Le, Gt, Ge, And, Or };
 enum class UnaryOp { Not, Negate };
 /// Aggregate functions, valid only as the top of an expression given to DataFrame::agg.
-enum class AggFunc { Sum, Count, Min, Max, Mean, CountDistinct, First };
+enum class AggFunc { Sum, Count, Min, Max, Mean, CountDistinct, First, List };
 
 struct Expr::Node {
   ExprKind kind = ExprKind::Literal;

@@ -65,6 +65,8 @@ const char* to_string(AggFunc f) {
       return "count_distinct";
     case AggFunc::First:
       return "first";
+    case AggFunc::List:
+      return "list";
   }
   return "?";
 }

@@ -93,6 +93,7 @@ bool is_ordered(const DataType& t) {
 std::optional<DataType> aggregate_result_type(AggFunc f, const DataType& in) {
   if (f == AggFunc::Count || f == AggFunc::CountDistinct) return int64();
   if (f == AggFunc::First) return in;
+  if (f == AggFunc::List) return list(in);
   if (in.id() == TypeId::Null) return DataType();
   switch (f) {
     case AggFunc::Sum:
@@ -109,6 +110,7 @@ std::optional<DataType> aggregate_result_type(AggFunc f, const DataType& in) {
     case AggFunc::Count:
     case AggFunc::CountDistinct:
     case AggFunc::First:
+    case AggFunc::List:
       break;
   }
   return std::nullopt;

@@ -252,3 +252,39 @@ TEST(GroupBy, MistakesNameTheColumn) {
   }
   EXPECT_THROW(df.group_by({col("k")}).agg({col("v")}), InvalidArgument);  // not an aggregate
 }
+
+TEST_P(GroupByThreads, ListCollectsEveryValueInInputOrder) {
+  Table t = make_table(6000, 8);
+  // The reference: each key's values (nulls included) in row order.
+  std::map<NullsLast<int64_t>, std::vector<Value>> want;
+  const Column k = t.column("k"), s = t.column("s");
+  for (int64_t i = 0; i < t.num_rows(); ++i) want[{opt_int(k, i)}].push_back(s.get(i));
+  auto q = from_table(t, 5).group_by({col("k")}).agg({col("s").list().alias("all")});
+  for (const int64_t budget : {int64_t{0}, int64_t{1024}}) {
+    RunOptions o = threads(GetParam());
+    o.memory_budget_bytes = budget;
+    Table got = q.collect(o);
+    ASSERT_EQ(got.schema().to_string(), "k: int64, all: list<utf8>");
+    ASSERT_EQ(got.num_rows(), static_cast<int64_t>(want.size()));
+    int64_t r = 0;
+    for (const auto& [key, items] : want) {
+      EXPECT_EQ(opt_int(got.column("k"), r), key.v);
+      EXPECT_EQ(got.column("all").get(r), Value(List{items, utf8()})) << "budget " << budget;
+      ++r;
+    }
+  }
+}
+
+TEST(GroupBy, GlobalListOfListsAndOfNothing) {
+  Table t = Table::from_columns(
+      {{"xs", Column::from(std::vector<std::optional<std::vector<int64_t>>>{
+                  std::vector<int64_t>{1, 2}, std::nullopt, std::vector<int64_t>{}})}});
+  Table got = from_table(t, 3).agg({col("xs").list().alias("all")}).collect(threads(2));
+  ASSERT_EQ(got.num_rows(), 1);
+  EXPECT_EQ(got.schema().to_string(), "all: list<list<int64>>");
+  EXPECT_EQ(to_string(got.column("all").get(0)), "[[1, 2], null, []]");
+  Table none =
+      range(5, 2).where(col("id") > lit(int64_t{10})).agg({col("id").list().alias("l")}).collect();
+  ASSERT_EQ(none.num_rows(), 1);
+  EXPECT_TRUE(none.column("l").is_null(0)) << "list() of no rows is null, as in SQL";
+}

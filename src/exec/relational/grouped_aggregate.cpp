@@ -44,6 +44,9 @@ void GroupedAggregate::resize(size_t groups) {
     case AggFunc::CountDistinct:
       distinct_.resize(groups);
       break;
+    case AggFunc::List:
+      items_.resize(groups);
+      break;
     case AggFunc::Count:
       break;
   }
@@ -67,6 +70,13 @@ void GroupedAggregate::update(const Column& values, const std::vector<uint32_t>&
       for (int64_t i = 0; i < n; ++i) {
         const uint32_t g = group_of[static_cast<size_t>(i)];
         if (count_[g]++ == 0) best_[g] = values.get(i);
+      }
+      return;
+    case AggFunc::List:
+      for (int64_t i = 0; i < n; ++i) {
+        const uint32_t g = group_of[static_cast<size_t>(i)];
+        items_[g].push_back(values.get(i));
+        ++count_[g];
       }
       return;
     case AggFunc::CountDistinct: {
@@ -174,6 +184,9 @@ void GroupedAggregate::merge(const GroupedAggregate& later, const std::vector<ui
       case AggFunc::CountDistinct:
         distinct_[t].insert(later.distinct_[g].begin(), later.distinct_[g].end());
         break;
+      case AggFunc::List:
+        items_[t].insert(items_[t].end(), later.items_[g].begin(), later.items_[g].end());
+        break;
       case AggFunc::Count:
         break;
     }
@@ -192,6 +205,17 @@ Column GroupedAggregate::finish(const std::vector<uint32_t>& order) const {
       std::vector<int64_t> out;
       for (uint32_t g : order) out.push_back(static_cast<int64_t>(distinct_[g].size()));
       return Column::from(std::move(out));
+    }
+    case AggFunc::List: {
+      ColumnBuilder b(result_, static_cast<int64_t>(order.size()));
+      // No rows (a global list() of an empty input) is null, as in SQL.
+      for (uint32_t g : order) {
+        if (count_[g] == 0)
+          b.append_null();
+        else
+          b.append_value(List{items_[g], input_});
+      }
+      return b.finish();
     }
     default:
       break;

@@ -12,9 +12,9 @@
 
 namespace ember {
 
-/// The states of one aggregate (sum, count, min, max, mean, count_distinct, first), one per
-/// group, addressed by group number. Nulls are skipped except by first(). Not thread-safe: one
-/// per partition's table.
+/// The states of one aggregate (sum, count, min, max, mean, count_distinct, first, list), one
+/// per group, addressed by group number. Nulls are skipped except by first() and list(). Not
+/// thread-safe: one per partition's table.
 class GroupedAggregate {
  public:
   /// `label` names the aggregate in errors (e.g. "x.sum()").
@@ -43,11 +43,12 @@ class GroupedAggregate {
   DataType input_;
   DataType result_;
   std::string label_;
-  std::vector<int64_t> count_;     ///< non-null values seen (first: rows seen)
+  std::vector<int64_t> count_;     ///< non-null values seen (first, list: rows seen)
   std::vector<__int128> int_sum_;  ///< wide, so that overflow is detected once, at the end
   std::vector<double> float_sum_;
   std::vector<Value> best_;  ///< min / max so far, or first; monostate before any
   std::vector<std::unordered_set<std::string>> distinct_;  ///< encoded values
+  std::vector<std::vector<Value>> items_;                  ///< list: the values in input order
 };
 
 }  // namespace ember

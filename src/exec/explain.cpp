@@ -7,6 +7,7 @@
 #include "exec/actor_placement.h"
 #include "exec/executor.h"
 #include "exec/physical_planner.h"
+#include "exec/session_access.h"
 #include "plan/optimizer.h"
 #include "resources/resource_pool.h"
 #include "resources/resource_units.h"
@@ -68,6 +69,9 @@ std::string explain_plan(const NodePtr& plan, const RunOptions& options) {
       << format_bytes(memory) << "\n";
   out << "  left for ordinary work: " << format_amount(left) << " CPUs -> " << threads
       << " pipeline thread" << (threads == 1 ? "" : "s") << "\n";
+  if (options.session)
+    out << "== Session (warm actors) ==\n"
+        << detail::SessionAccess::pools(*options.session)->describe();
   // Under the MPI runner: every rank, and the rank(s) each pool's actors would go to.
   if (auto placer = actor_placer(); placer && placer->ranks() > 1)
     out << "== Cluster placement ==\n" << placer->explain(physical.pools, options.resources);

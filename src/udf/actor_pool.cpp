@@ -20,6 +20,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "udf/actor_pool_impl.h"
 
@@ -296,6 +297,27 @@ void ActorPool::Impl::cancel() {
   doomed.request_stop();
   for (auto& slot : slots) slot->wake.notify_all();
   for (ActorTask& t : queued) refuse(t, failure);
+}
+
+bool ActorPool::reusable() const {
+  Impl& p = *impl_;
+  {
+    std::lock_guard lock(p.mu);
+    if (p.stopping || p.failure) return false;
+  }
+  // A lane counts its batch out just after `done` returns, so a query that has every result
+  // may still see it in flight for a moment; a call truly still running is not waited for long.
+  const auto give_up = PoolClock::now() + std::chrono::seconds(1);
+  while (p.in_flight.load(std::memory_order_acquire) != 0) {
+    if (PoolClock::now() >= give_up) return false;
+    std::this_thread::yield();
+  }
+  std::lock_guard lock(p.mu);
+  if (p.stopping || p.failure || !p.backlog.empty() || !p.delayed.empty()) return false;
+  // With nothing in flight every lane is idle, so asking an actor is safe.
+  return std::all_of(p.slots.begin(), p.slots.end(), [](const auto& slot) {
+    return !slot->broken && slot->actor && slot->actor->alive();
+  });
 }
 
 int ActorPool::num_actors() const { return static_cast<int>(impl_->slots.size()); }

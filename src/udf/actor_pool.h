@@ -76,6 +76,10 @@ class ActorPool {
   /// How long stop() waits for running calls before giving them up. Default 5 s.
   void set_teardown_grace(std::chrono::milliseconds grace);
 
+  /// Whether the pool can serve another query as it is: started, not cancelled, stopped nor
+  /// failed, nothing in flight, and every actor constructed and alive (no dead worker).
+  bool reusable() const;
+
   int num_actors() const;
   /// Calls running right now (at most num_actors() x max_concurrency).
   int busy_actors() const;

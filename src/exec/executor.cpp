@@ -13,6 +13,7 @@
 #include "exec/physical_planner.h"
 #include "exec/pipeline_runner.h"
 #include "exec/pool_admission.h"
+#include "exec/pool_growth.h"
 #include "exec/pool_set.h"
 #include "exec/progress_bar.h"
 #include "exec/sinks/collect_sink.h"
@@ -100,8 +101,10 @@ QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContex
     s.inits_per_rank.assign(static_cast<size_t>(placement.ranks), 0);
     const auto figures = pools.figures(i);
     for (size_t a = 0; a < figures.size(); ++a) {
-      const auto rank = static_cast<size_t>(placement.pools.at(i).at(a).rank);
-      ++s.actors_per_rank[rank];
+      // An autoscaling pool's added actors (past the placed ones) live on this rank.
+      const auto& placed = placement.pools.at(i);
+      const auto rank = a < placed.size() ? static_cast<size_t>(placed[a].rank) : 0;
+      if (a < placed.size()) ++s.actors_per_rank[rank];
       s.inits_per_rank[rank] += figures[a].inits;
       stats.ranks[rank].busy_seconds += figures[a].busy_seconds;
       if (rank != 0) stats.ranks[rank].rows += figures[a].rows;
@@ -164,6 +167,10 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
 
   PoolSet pools(physical.pools, placement, std::move(admitted.lent), admitted.session,
                 admitted.loans);
+  // Autoscaling pools take their added actors' shares from the same ledger, as they grow.
+  if (placement.ranks == 1)
+    for (auto& pool : pools.pools())
+      install_growth(*pool, ResourcePool::for_run(options.resources));
   pools.start();
   QueryContext query(pools.pools());
   // A pool whose last pipeline has ended gives its actors and resources back at once, for

@@ -41,9 +41,12 @@ std::string explain_plan(const NodePtr& plan, const RunOptions& options) {
   ByteTotal memory = 0;  // exact: concurrency x memory_bytes may pass what int64 holds
   if (physical.pools.empty()) out << "  (none)\n";
   for (const auto& spec : physical.pools) {
-    out << "  " << spec->name << ": concurrency " << spec->concurrency << ", batch size "
-        << spec->batch_size << ", per actor " << format_amount(spec->num_cpus) << " CPU"
-        << (spec->num_cpus_set ? "" : " (num_cpus unset: reserves none)") << ", "
+    out << "  " << spec->name << ": concurrency " << spec->concurrency;
+    if (spec->max_actors > spec->concurrency)
+      out << ".." << spec->max_actors << " (autoscaling: min " << spec->concurrency
+          << " reserved, grows to max " << spec->max_actors << " when free)";
+    out << ", batch size " << spec->batch_size << ", per actor " << format_amount(spec->num_cpus)
+        << " CPU" << (spec->num_cpus_set ? "" : " (num_cpus unset: reserves none)") << ", "
         << format_amount(spec->num_gpus) << " GPU, " << format_bytes(spec->memory_bytes)
         << " memory, isolation " << (spec->isolation == Isolation::Process ? "process" : "thread")
         << ", max_retries " << spec->max_retries << ", on_error " << on_error_name(spec->on_error);

@@ -20,10 +20,10 @@ std::string warm_key(const UdfSpec& s, const ResourcePool& resources) {
     << (s.factory ? s.factory.target_type().name() : "") << '\n'
     << s.init_args.serialize() << '\n'
     << (s.return_type ? s.return_type->to_string() : "") << '\n'
-    << s.concurrency << ' ' << s.num_cpus << ' ' << s.num_gpus << ' ' << s.memory_bytes << ' '
-    << static_cast<int>(s.isolation) << ' ' << s.max_concurrency << ' ' << s.timeout.count() << ' '
-    << s.max_retries << ' ' << s.retry_initial.count() << ' ' << s.retry_max.count() << ' '
-    << static_cast<int>(s.on_error);
+    << s.concurrency << ' ' << s.max_actors << ' ' << s.batch_size << ' ' << s.num_cpus << ' '
+    << s.num_gpus << ' ' << s.memory_bytes << ' ' << static_cast<int>(s.isolation) << ' '
+    << s.max_concurrency << ' ' << s.timeout.count() << ' ' << s.max_retries << ' '
+    << s.retry_initial.count() << ' ' << s.retry_max.count() << ' ' << static_cast<int>(s.on_error);
   return k.str();
 }
 

@@ -98,6 +98,8 @@ UdfStats PoolSet::stats(size_t i) const {
   s.busy_seconds -= b.busy_seconds;
   s.retries -= b.retries;
   s.timeouts -= b.timeouts;
+  s.scale_ups -= b.scale_ups;
+  s.scale_downs -= b.scale_downs;
   return s;
 }
 

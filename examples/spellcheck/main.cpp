@@ -148,6 +148,7 @@ int run_in_session(const ember::Udf& speller, const ember::RunOptions& base, con
   ember::RunOptions run = base;
   run.session = &session;
   int64_t docs = 0, flagged = 0, inits = 0;
+  size_t queries = 0;
   double secs = 0;
   for (size_t q = 0; q < kQueries; ++q) {
     const fs::path dir = quarters / ("q" + std::to_string(q));
@@ -163,6 +164,7 @@ int run_in_session(const ember::Udf& speller, const ember::RunOptions& base, con
     std::printf("query %zu: %lld documents, %lld with misspellings, inits %lld, %.2f s\n", q + 1,
                 static_cast<long long>(s.rows), static_cast<long long>(r.stats.rows_out),
                 static_cast<long long>(s.inits), r.stats.wall_seconds);
+    ++queries;
     docs += s.rows;
     flagged += r.stats.rows_out;
     inits += s.inits;
@@ -171,7 +173,7 @@ int run_in_session(const ember::Udf& speller, const ember::RunOptions& base, con
   fs::remove_all(quarters);
   const ember::SessionStats st = session.stats();
   std::printf("documents processed   %lld in %zu queries, one session\n",
-              static_cast<long long>(docs), kQueries);
+              static_cast<long long>(docs), queries);
   std::printf("with misspellings     %lld (%.1f%%)\n", static_cast<long long>(flagged),
               docs ? 100.0 * static_cast<double>(flagged) / static_cast<double>(docs) : 0.0);
   std::printf("wall time             %.2f s\n", secs);

@@ -48,10 +48,12 @@ AdmittedPools admit_pools(const std::vector<std::shared_ptr<const UdfSpec>>& poo
   Placement admitted;
   try {
     try {
-      admitted = place_locally(fresh, options.resources, options.wait_for_resources);
+      admitted = place_locally(fresh, options.resources);
     } catch (const ResourceError&) {
-      // The session's idle actors of other UDFs may be what is in the way.
-      if (!session.evict_idle()) throw;
+      // The session's own idle actors of other UDFs may be what is in the way: they go first,
+      // before any waiting for other queries.
+      const bool evicted = session.evict_idle();
+      if (!evicted && options.wait_for_resources.count() <= 0) throw;
       admitted = place_locally(fresh, options.resources, options.wait_for_resources);
     }
   } catch (...) {

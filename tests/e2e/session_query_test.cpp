@@ -159,6 +159,21 @@ TEST(SessionQuery, WarmActorsHoldTheirResourcesUntilClosed) {
   EXPECT_NO_THROW(range(100).with_column("m", model(2, 1)(col("id"))).collect(other));
 }
 
+TEST(SessionQuery, IdleActorsOfAnotherUdfMakeRoomForTheSessionsNextQuery) {
+  reset_counts();
+  Session session;
+  RunOptions o = in(&session);
+  o.resources = Resources{2, 0, int64_t{1} << 30};
+  range(100).with_column("m", model(1)(col("id"))).collect(o);  // 2 warm actors, 2 CPUs
+  EXPECT_EQ(session.stats().actors, 2);
+  // Another UDF needing both CPUs: the idle warm ones are destroyed to let it run.
+  Table t = range(100).with_column("m", model(50)(col("id"))).collect(o);
+  EXPECT_EQ(t.column("m").value<int64_t>(0), 50);
+  EXPECT_EQ(model_destroyed.load(), 2);
+  EXPECT_EQ(session.stats().actors, 2);
+  EXPECT_EQ(session.stats().destroyed_actors, 2);
+}
+
 TEST(SessionQuery, IdleActorsAreDestroyedAfterTheTimeout) {
   reset_counts();
   Session session(SessionOptions{20ms});

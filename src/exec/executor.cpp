@@ -114,6 +114,17 @@ QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContex
   return stats;
 }
 
+/// Autoscaling pools take their added actors' shares from the query's ledger as they grow.
+/// Under the MPI runner actors are placed on ranks up front: no pool grows there.
+void let_pools_grow(PoolSet& pools, const Placement& placement, const RunOptions& options) {
+  for (auto& pool : pools.pools()) {
+    if (placement.ranks == 1)
+      install_growth(*pool, ResourcePool::for_run(options.resources));
+    else
+      pool->set_growth({[](int) { return std::optional<ActorContext>(); }, nullptr});
+  }
+}
+
 }  // namespace
 
 int pipeline_threads(const RunOptions& options, double cpus_left) {
@@ -167,10 +178,7 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
 
   PoolSet pools(physical.pools, placement, std::move(admitted.lent), admitted.session,
                 admitted.loans);
-  // Autoscaling pools take their added actors' shares from the same ledger, as they grow.
-  if (placement.ranks == 1)
-    for (auto& pool : pools.pools())
-      install_growth(*pool, ResourcePool::for_run(options.resources));
+  let_pools_grow(pools, placement, options);
   pools.start();
   QueryContext query(pools.pools());
   // A pool whose last pipeline has ended gives its actors and resources back at once, for

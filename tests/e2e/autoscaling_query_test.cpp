@@ -29,6 +29,8 @@ RunOptions machine(double cpus) {
 
 }  // namespace
 
+EMBER_REGISTER_UDF(Slow);
+
 TEST(AutoscalingQuery, GrowsIntoFreeCpusAndReportsIt) {
   Udf slow = Udf::cls<Slow>("slow").returns(int64()).concurrency(1, 4).num_cpus(1).batch_size(10);
   QueryResult r = range(3000, 8).with_column("s", slow(col("id"))).execute(machine(8));
@@ -68,4 +70,20 @@ TEST(AutoscalingQuery, ExplainShowsMinAndMax) {
   const std::string plan = range(10).with_column("s", slow(col("id"))).explain(machine(8));
   EXPECT_NE(plan.find("concurrency 2..6 (autoscaling"), std::string::npos) << plan;
   EXPECT_NE(plan.find("pools ask for: 2 CPUs"), std::string::npos) << plan;
+}
+
+TEST(AutoscalingQuery, ProcessActorsGrowAndEachAddedWorkerIsConstructedOnce) {
+  Udf slow = Udf::cls<Slow>("slow")
+                 .returns(int64())
+                 .concurrency(1, 3)
+                 .num_cpus(1)
+                 .batch_size(10)
+                 .isolation(Isolation::Process);
+  QueryResult r = range(3000, 8).with_column("s", slow(col("id"))).execute(machine(8));
+  ASSERT_EQ(r.table.num_rows(), 3000);
+  for (int64_t i = 0; i < 3000; i += 89) EXPECT_EQ(r.table.column("s").value<int64_t>(i), i);
+  const UdfStats& s = r.stats.udfs.at(0);
+  EXPECT_EQ(s.peak_actors, 3);
+  EXPECT_EQ(s.scale_ups, 2);
+  EXPECT_EQ(s.inits, 3);
 }

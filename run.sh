@@ -3,7 +3,8 @@
 # spell-checks WordNet's 117,659 glosses with a Hunspell dictionary loaded once per actor.
 # Every argument goes to the example unchanged (see ./run.sh --help), e.g.
 #   ./run.sh --concurrency 2 --batch-size 512 --process --corpus my-corpus/
-# except a leading `--ranks N`, which runs it on N MPI ranks of this machine (mpirun), e.g.
+# (`./run.sh --session` checks the corpus in 4 queries in one session: warm actors), except a
+# leading `--ranks N`, which runs it on N MPI ranks of this machine (mpirun), e.g.
 #   ./run.sh --ranks 3 --concurrency 3
 set -euo pipefail
 cd "$(dirname "$0")"

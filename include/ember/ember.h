@@ -7,5 +7,6 @@
 #include "ember/dataframe.h"
 #include "ember/error.h"
 #include "ember/expr.h"
+#include "ember/session.h"
 #include "ember/types.h"
 #include "ember/udf.h"

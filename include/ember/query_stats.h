@@ -23,6 +23,10 @@ struct UdfStats {
   int64_t failed_rows = 0;
   /// Calls that ran past Udf::timeout (each retired its actor or killed its worker).
   int64_t timeouts = 0;
+  /// Most actors alive at once, and how often an autoscaling pool (Udf::concurrency(min,
+  /// max)) grew or shrank by one actor.
+  int peak_actors = 0;
+  int64_t scale_ups = 0, scale_downs = 0;
   /// What the pool held for the query (totals over its actors).
   double held_cpus = 0, held_gpus = 0;
   int64_t held_memory_bytes = 0;

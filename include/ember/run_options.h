@@ -1,6 +1,7 @@
 // How a query runs: the resources it may use, its threads, its progress bar.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 
@@ -13,6 +14,8 @@ struct Resources {
   int64_t memory_bytes = 0;
 };
 
+class Session;  // ember/session.h
+
 struct RunOptions {
   /// Overrides detection (tests, or a user who wants to cap ember).
   std::optional<Resources> resources;
@@ -24,6 +27,13 @@ struct RunOptions {
   /// files; 0 = a quarter of the machine's memory (or of resources->memory_bytes). The
   /// environment variable EMBER_MEMORY_BUDGET (bytes) overrides 0.
   int64_t memory_budget_bytes = 0;
+  /// Borrow warm actors from this session, and leave them warm for the next query (see
+  /// ember/session.h). Null: the query's actors live and die with it.
+  Session* session = nullptr;
+  /// A query whose actor pools do not fit in what other running queries leave free waits up
+  /// to this long, behind earlier waiters, for them to release. 0: fail at once. A request
+  /// larger than the machine has at all fails at once either way.
+  std::chrono::milliseconds wait_for_resources{0};
 };
 
 }  // namespace ember

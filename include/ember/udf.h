@@ -173,6 +173,10 @@ class Udf {
   Udf batch_size(int64_t rows) const;
   /// Actors in the pool (stateful only). Default 1.
   Udf concurrency(int actors) const;
+  /// An autoscaling pool: starts (and reserves at admission) `min_actors`, grows up to
+  /// `max_actors` while batches wait for an actor and the resources are free, and destroys
+  /// actors that sit idle, down to `min_actors` (1 <= min <= max).
+  Udf concurrency(int min_actors, int max_actors) const;
   /// CPUs each actor reserves. Unset, a stateful UDF reserves none (its actors share the
   /// machine with the pipeline threads), so concurrency() alone never fails admission.
   Udf num_cpus(double cpus) const;

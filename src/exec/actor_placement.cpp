@@ -34,11 +34,11 @@ PoolRequest pool_request(const UdfSpec& spec) {
 }
 
 Placement place_locally(const std::vector<std::shared_ptr<const UdfSpec>>& pools,
-                        const std::optional<Resources>& local) {
+                        const std::optional<Resources>& local, std::chrono::milliseconds wait) {
   std::vector<PoolRequest> requests;
   for (const auto& spec : pools) requests.push_back(pool_request(*spec));
   Placement placement;
-  placement.local = ResourcePool::for_run(local)->admit(requests);
+  placement.local = ResourcePool::for_run(local)->admit(requests, wait);
   placement.cpus_left = placement.local.cpus_left();
   for (const PoolGrant& grant : placement.local.pools()) {
     std::vector<PlacedActor> actors;
@@ -50,10 +50,11 @@ Placement place_locally(const std::vector<std::shared_ptr<const UdfSpec>>& pools
 }
 
 Placement place_actors(const std::vector<std::shared_ptr<const UdfSpec>>& pools,
-                       const std::optional<Resources>& local) {
+                       const std::optional<Resources>& local, std::chrono::milliseconds wait) {
+  // A cluster admits on every rank at once; waiting there is not supported (yet): it fails.
   if (auto placer = actor_placer(); placer && placer->ranks() > 1)
     return placer->place(pools, local);
-  return place_locally(pools, local);
+  return place_locally(pools, local, wait);
 }
 
 }  // namespace ember

@@ -2,6 +2,7 @@
 // itself — on the ranks of a cluster. The executor asks through this seam and nothing else.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -60,11 +61,15 @@ std::shared_ptr<ActorPlacer> actor_placer();
 
 /// What one pool asks for, as admission sees it.
 PoolRequest pool_request(const UdfSpec& spec);
-/// Places every actor on this machine (rank 0), admitted by ResourcePool::for_run(local).
+/// Places every actor on this machine (rank 0), admitted by ResourcePool::for_run(local); a
+/// request that does not fit waits up to `wait` for other queries to release (in arrival
+/// order).
 Placement place_locally(const std::vector<std::shared_ptr<const UdfSpec>>& pools,
-                        const std::optional<Resources>& local);
+                        const std::optional<Resources>& local,
+                        std::chrono::milliseconds wait = std::chrono::milliseconds{0});
 /// The placer's decision if one is installed, else place_locally.
 Placement place_actors(const std::vector<std::shared_ptr<const UdfSpec>>& pools,
-                       const std::optional<Resources>& local);
+                       const std::optional<Resources>& local,
+                       std::chrono::milliseconds wait = std::chrono::milliseconds{0});
 
 }  // namespace ember

@@ -5,11 +5,15 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <optional>
 
 #include "ember/error.h"
+#include "exec/operators/actor_pool_operator.h"
 #include "exec/physical_planner.h"
 #include "exec/pipeline_runner.h"
+#include "exec/pool_admission.h"
+#include "exec/pool_growth.h"
 #include "exec/pool_set.h"
 #include "exec/progress_bar.h"
 #include "exec/sinks/collect_sink.h"
@@ -35,10 +39,22 @@ std::unique_ptr<OutputSink> make_output_sink(const QueryOutput& out, const Schem
   return std::make_unique<CollectSink>(schema);
 }
 
+/// Per pool: the last pipeline that feeds it (-1: none). Once that pipeline has ended, the
+/// pool's input is exhausted and every batch it was handed has returned.
+std::vector<int> last_pipeline_of_pools(const PhysicalPlan& plan) {
+  std::vector<int> last(plan.pools.size(), -1);
+  for (size_t k = 0; k < plan.pipelines.size(); ++k)
+    for (const auto& stage : plan.pipelines[k].stages)
+      if (const auto* op = dynamic_cast<const ActorPoolOperator*>(stage.get()))
+        last.at(static_cast<size_t>(op->pool())) = static_cast<int>(k);
+  return last;
+}
+
 /// Runs the pipelines in order on this (the driver) thread; each breaker's output becomes the
-/// next pipeline's source, and the last one's output sink yields the query's table.
+/// next pipeline's source, and the last one's output sink yields the query's table. After
+/// pipeline k, `ended(k)` runs (on this thread).
 Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputSink& output,
-                    int threads, int64_t memory_budget) {
+                    int threads, int64_t memory_budget, const std::function<void(size_t)>& ended) {
   std::shared_ptr<const Source> carried;
   Table result(plan.schema, {});
   for (const Pipeline& p : plan.pipelines) {
@@ -50,6 +66,7 @@ Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputS
     state->memory_budget_bytes = memory_budget;
     run_pipeline(query, p, source, *sink, *state, threads);
     if (std::exception_ptr e = query.error()) std::rethrow_exception(e);
+    ended(static_cast<size_t>(&p - plan.pipelines.data()));
     if (p.breaker)
       carried = p.breaker->finalize(*state);
     else
@@ -74,7 +91,7 @@ QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContex
   stats.ranks[0].partitions = query.partitions_done.load();
   stats.ranks[0].rows = query.rows_read.load();
   for (size_t i = 0; i < pools.pools().size(); ++i) {
-    UdfStats s = pools.pools()[i]->stats();
+    UdfStats s = pools.stats(i);
     s.failed_rows = query.rejected().at(i)->count();
     const PoolGrant& g = placement.grants.at(i);
     s.held_cpus = g.held_cpus;
@@ -82,10 +99,12 @@ QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContex
     s.held_memory_bytes = g.held_memory;
     s.actors_per_rank.assign(static_cast<size_t>(placement.ranks), 0);
     s.inits_per_rank.assign(static_cast<size_t>(placement.ranks), 0);
-    const auto figures = pools.pools()[i]->actor_figures();
+    const auto figures = pools.figures(i);
     for (size_t a = 0; a < figures.size(); ++a) {
-      const auto rank = static_cast<size_t>(placement.pools.at(i).at(a).rank);
-      ++s.actors_per_rank[rank];
+      // An autoscaling pool's added actors (past the placed ones) live on this rank.
+      const auto& placed = placement.pools.at(i);
+      const auto rank = a < placed.size() ? static_cast<size_t>(placed[a].rank) : 0;
+      if (a < placed.size()) ++s.actors_per_rank[rank];
       s.inits_per_rank[rank] += figures[a].inits;
       stats.ranks[rank].busy_seconds += figures[a].busy_seconds;
       if (rank != 0) stats.ranks[rank].rows += figures[a].rows;
@@ -93,6 +112,17 @@ QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContex
     stats.udfs.push_back(std::move(s));
   }
   return stats;
+}
+
+/// Autoscaling pools take their added actors' shares from the query's ledger as they grow.
+/// Under the MPI runner actors are placed on ranks up front: no pool grows there.
+void let_pools_grow(PoolSet& pools, const Placement& placement, const RunOptions& options) {
+  for (auto& pool : pools.pools()) {
+    if (placement.ranks == 1)
+      install_growth(*pool, ResourcePool::for_run(options.resources));
+    else
+      pool->set_growth({[](int) { return std::optional<ActorContext>(); }, nullptr});
+  }
 }
 
 }  // namespace
@@ -130,30 +160,51 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
     check_not_read_by_query(resolve_output_dir(out.dir), source_files(*plan));
 
   // Admission first: nothing is constructed for a query that cannot fit.
-  // On a cluster the placer puts each actor on a rank; locally they all stay here.
-  Placement placement = place_actors(physical.pools, options.resources);
+  // On a cluster the placer puts each actor on a rank; locally they all stay here. In a
+  // session, warm pools are borrowed rather than constructed.
+  AdmittedPools admitted = admit_pools(physical.pools, options);
+  Placement& placement = admitted.placement;
   // Declared before the pools, so that on failure the actors are gone before it aborts.
-  std::optional<StagedOutput> output = open_output(out);
+  std::optional<StagedOutput> output = [&] {
+    try {
+      return open_output(out);
+    } catch (...) {
+      return_loans(admitted);
+      throw;
+    }
+  }();
   QueryOutput writing = out;
   if (output) writing.dir = output->dir();
 
-  PoolSet pools(physical.pools, placement);
+  PoolSet pools(physical.pools, placement, std::move(admitted.lent), admitted.session,
+                admitted.loans);
+  let_pools_grow(pools, placement, options);
   pools.start();
   QueryContext query(pools.pools());
+  // A pool whose last pipeline has ended gives its actors and resources back at once, for
+  // other queries to use while this one goes on (a session's stays warm instead).
+  const std::vector<int> last_use = last_pipeline_of_pools(physical);
+  auto pipeline_ended = [&](size_t k) {
+    for (size_t i = 0; i < last_use.size(); ++i)
+      if (last_use[i] == static_cast<int>(k) && pools.finish(i) && !admitted.session &&
+          placement.ranks == 1)
+        placement.local.release_pool(i);
+  };
   QueryResult result;
   {
     ProgressBar progress(query, options.progress, placement.ranks);
     std::unique_ptr<OutputSink> sink = make_output_sink(writing, physical.schema);
     result.table =
         run_pipelines(query, physical, *sink, pipeline_threads(options, placement.cpus_left),
-                      memory_budget(options));
+                      memory_budget(options), pipeline_ended);
   }
+  // Figures first: a session takes its pools back at stop().
+  result.stats = collect_stats(pools, placement, query);
+  result.rejected = rejected_table(query.rejected());
   // Teardown on this, the driver thread: joins the actor threads (their UDFs' destructors run
   // there) and waits for worker processes. On an error, ~PoolSet does the same.
   pools.stop();
   if (output) output->commit();  // the whole query succeeded: the new set replaces the old
-  result.stats = collect_stats(pools, placement, query);
-  result.rejected = rejected_table(query.rejected());
   result.stats.rows_out =
       out.kind == QueryOutput::Kind::Collect ? result.table.num_rows() : query.rows_out.load();
   result.stats.wall_seconds =

@@ -7,6 +7,7 @@
 #include "exec/actor_placement.h"
 #include "exec/executor.h"
 #include "exec/physical_planner.h"
+#include "exec/session_access.h"
 #include "plan/optimizer.h"
 #include "resources/resource_pool.h"
 #include "resources/resource_units.h"
@@ -40,9 +41,12 @@ std::string explain_plan(const NodePtr& plan, const RunOptions& options) {
   ByteTotal memory = 0;  // exact: concurrency x memory_bytes may pass what int64 holds
   if (physical.pools.empty()) out << "  (none)\n";
   for (const auto& spec : physical.pools) {
-    out << "  " << spec->name << ": concurrency " << spec->concurrency << ", batch size "
-        << spec->batch_size << ", per actor " << format_amount(spec->num_cpus) << " CPU"
-        << (spec->num_cpus_set ? "" : " (num_cpus unset: reserves none)") << ", "
+    out << "  " << spec->name << ": concurrency " << spec->concurrency;
+    if (spec->max_actors > spec->concurrency)
+      out << ".." << spec->max_actors << " (autoscaling: min " << spec->concurrency
+          << " reserved, grows to max " << spec->max_actors << " when free)";
+    out << ", batch size " << spec->batch_size << ", per actor " << format_amount(spec->num_cpus)
+        << " CPU" << (spec->num_cpus_set ? "" : " (num_cpus unset: reserves none)") << ", "
         << format_amount(spec->num_gpus) << " GPU, " << format_bytes(spec->memory_bytes)
         << " memory, isolation " << (spec->isolation == Isolation::Process ? "process" : "thread")
         << ", max_retries " << spec->max_retries << ", on_error " << on_error_name(spec->on_error);
@@ -68,6 +72,9 @@ std::string explain_plan(const NodePtr& plan, const RunOptions& options) {
       << format_bytes(memory) << "\n";
   out << "  left for ordinary work: " << format_amount(left) << " CPUs -> " << threads
       << " pipeline thread" << (threads == 1 ? "" : "s") << "\n";
+  if (options.session)
+    out << "== Session (warm actors) ==\n"
+        << detail::SessionAccess::pools(*options.session)->describe();
   // Under the MPI runner: every rank, and the rank(s) each pool's actors would go to.
   if (auto placer = actor_placer(); placer && placer->ranks() > 1)
     out << "== Cluster placement ==\n" << placer->explain(physical.pools, options.resources);

@@ -1,4 +1,4 @@
-// Parallel start and orderly stop of a query's actor pools.
+// Parallel start, early finish and orderly stop of a query's actor pools.
 #include "exec/pool_set.h"
 
 #include <thread>
@@ -6,8 +6,36 @@
 namespace ember {
 
 PoolSet::PoolSet(const std::vector<std::shared_ptr<const UdfSpec>>& specs,
-                 const Placement& placement) {
+                 const Placement& placement, std::vector<std::unique_ptr<ActorPool>> lent,
+                 std::shared_ptr<WarmPools> session, std::vector<uint64_t> loans)
+    : session_(std::move(session)), loans_(std::move(loans)) {
+  loans_.resize(specs.size(), 0);
+  lent.resize(specs.size());
+  baseline_.resize(specs.size());
+  baseline_figures_.resize(specs.size());
+  try {
+    make_pools(specs, placement, lent);
+  } catch (...) {
+    // Nothing of the session's may stay on loan to a query that never ran.
+    for (size_t i = 0; i < loans_.size(); ++i)
+      if (session_ && loans_[i] != 0)
+        session_->give_back(loans_[i],
+                            i < pools_.size() ? std::move(pools_[i]) : std::move(lent[i]));
+    throw;
+  }
+}
+
+void PoolSet::make_pools(const std::vector<std::shared_ptr<const UdfSpec>>& specs,
+                         const Placement& placement,
+                         std::vector<std::unique_ptr<ActorPool>>& lent) {
   for (size_t i = 0; i < specs.size(); ++i) {
+    if (lent[i]) {
+      // Warm from earlier queries: this query's figures start from here.
+      baseline_[i] = lent[i]->stats();
+      baseline_figures_[i] = lent[i]->actor_figures();
+      pools_.push_back(std::move(lent[i]));
+      continue;
+    }
     std::vector<ActorContext> contexts;
     std::vector<ActorMaker> makers;
     bool remote = false;
@@ -42,8 +70,48 @@ void PoolSet::start() {
   }
 }
 
+bool PoolSet::finish(size_t i) {
+  if (i >= pools_.size() || !pools_[i] || loans_[i] != 0) return false;
+  pools_[i]->stop();
+  return true;
+}
+
 void PoolSet::stop() {
-  for (auto& p : pools_) p->stop();
+  for (size_t i = 0; i < pools_.size(); ++i) {
+    if (session_ && loans_[i] != 0) {
+      // Kept warm if it can serve again, else stopped there; either way the session's now.
+      session_->give_back(loans_[i], std::move(pools_[i]));
+      loans_[i] = 0;
+    } else if (pools_[i]) {
+      pools_[i]->stop();
+    }
+  }
+}
+
+UdfStats PoolSet::stats(size_t i) const {
+  UdfStats s = pools_.at(i)->stats();
+  const UdfStats& b = baseline_.at(i);
+  s.inits -= b.inits;
+  s.batches -= b.batches;
+  s.rows -= b.rows;
+  s.init_seconds -= b.init_seconds;
+  s.busy_seconds -= b.busy_seconds;
+  s.retries -= b.retries;
+  s.timeouts -= b.timeouts;
+  s.scale_ups -= b.scale_ups;
+  s.scale_downs -= b.scale_downs;
+  return s;
+}
+
+std::vector<ActorPool::ActorFigures> PoolSet::figures(size_t i) const {
+  std::vector<ActorPool::ActorFigures> f = pools_.at(i)->actor_figures();
+  const auto& b = baseline_figures_.at(i);
+  for (size_t a = 0; a < f.size() && a < b.size(); ++a) {
+    f[a].inits -= b[a].inits;
+    f[a].rows -= b[a].rows;
+    f[a].busy_seconds -= b[a].busy_seconds;
+  }
+  return f;
 }
 
 }  // namespace ember

@@ -34,7 +34,7 @@ ResourceLedger::ResourceLedger(Resources total, std::vector<int> gpu_ids)
     : total_(total), gpu_ids_(std::move(gpu_ids)), gpus_(static_cast<int>(gpu_ids_.size())) {}
 
 std::vector<std::vector<std::vector<int>>> ResourceLedger::place_gpus(
-    const std::vector<PoolRequest>& requests, GpuLedger& ledger, Hold& hold) const {
+    const std::vector<PoolRequest>& requests, GpuLedger& ledger, std::vector<Hold>& holds) const {
   std::vector<std::vector<std::vector<int>>> placed(requests.size());
   std::vector<std::pair<size_t, int>> order;  // (pool, actor)
   for (size_t p = 0; p < requests.size(); ++p) {
@@ -49,6 +49,7 @@ std::vector<std::vector<std::vector<int>>> ResourceLedger::place_gpus(
   });
   for (const auto& [p, a] : order) {
     const PoolRequest& r = requests[p];
+    Hold& hold = holds[p];
     std::vector<int>& devices = placed[p][static_cast<size_t>(a)];
     if (r.gpus_per_actor >= 1) {
       auto taken = ledger.take_whole(static_cast<int>(std::llround(r.gpus_per_actor)));
@@ -66,18 +67,74 @@ std::vector<std::vector<std::vector<int>>> ResourceLedger::place_gpus(
   return placed;
 }
 
-Admission ResourceLedger::admit(const std::vector<PoolRequest>& requests) {
+Admission ResourceLedger::admit(const std::vector<PoolRequest>& requests,
+                                std::chrono::milliseconds wait) {
   for (const PoolRequest& r : requests) validate(r);
-  std::lock_guard lock(mu_);
+  std::unique_lock lock(mu_);
+  if (wait.count() <= 0) return admit_locked(requests);
+  // More than the machine has at all: no release will ever make room, so say so now.
+  require_possible_locked(requests);
+  const uint64_t ticket = next_ticket_++;
+  waiting_.push_back(ticket);
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  auto leave_queue = [&] {
+    waiting_.erase(std::find(waiting_.begin(), waiting_.end(), ticket));
+    freed_.notify_all();  // the next waiter may be at the front now
+  };
+  for (;;) {
+    if (waiting_.front() == ticket) {
+      try {
+        Admission a = admit_locked(requests);
+        leave_queue();
+        return a;
+      } catch (const ResourceError& e) {
+        if (std::chrono::steady_clock::now() >= deadline) {
+          leave_queue();
+          throw ResourceError(std::string(e.what()) + " (waited " + std::to_string(wait.count()) +
+                              " ms for other queries to release resources: "
+                              "RunOptions::wait_for_resources)");
+        }
+      } catch (...) {
+        leave_queue();
+        throw;
+      }
+    } else if (std::chrono::steady_clock::now() >= deadline) {
+      leave_queue();
+      // Still behind earlier waiters: report the shortfall as it stands now.
+      try {
+        admit_locked(requests);
+      } catch (const ResourceError& e) {
+        throw ResourceError(std::string(e.what()) + " (waited " + std::to_string(wait.count()) +
+                            " ms behind earlier queries: RunOptions::wait_for_resources)");
+      }
+      throw ResourceError("resources: waited " + std::to_string(wait.count()) +
+                          " ms behind earlier queries (RunOptions::wait_for_resources)");
+    }
+    freed_.wait_until(lock, deadline);
+  }
+}
+
+void ResourceLedger::require_possible_locked(const std::vector<PoolRequest>& requests) const {
+  require_fits(ResourceKind::Cpu, requests, total_.cpus, 0);
+  require_memory_fits(requests, total_.memory_bytes, 0);
+  require_fits(ResourceKind::Gpu, requests, gpus_.devices(), 0);
+  GpuLedger idle(gpus_.devices());
+  std::vector<Hold> holds(requests.size());
+  place_gpus(requests, idle, holds);
+}
+
+Admission ResourceLedger::admit_locked(const std::vector<PoolRequest>& requests) {
   require_fits(ResourceKind::Cpu, requests, total_.cpus, held_cpus_);
   require_memory_fits(requests, total_.memory_bytes, held_memory_);
   require_fits(ResourceKind::Gpu, requests, gpus_.devices(), gpus_.held_gpus());
 
-  Hold hold;
+  std::vector<Hold> holds(requests.size());
   GpuLedger gpus_after = gpus_;
-  auto placed = place_gpus(requests, gpus_after, hold);
+  auto placed = place_gpus(requests, gpus_after, holds);
 
   Admission out;
+  double cpus = 0;
+  int64_t memory = 0;
   for (size_t p = 0; p < requests.size(); ++p) {
     const PoolRequest& r = requests[p];
     // Every pool's bytes, and their sum, fit in what is free (an int64): checked above.
@@ -94,29 +151,58 @@ Admission ResourceLedger::admit(const std::vector<PoolRequest>& requests) {
         ctx.gpu_ids.push_back(gpu_ids_[static_cast<size_t>(d)]);
       grant.actors.push_back(std::move(ctx));
     }
-    hold.cpus += grant.held_cpus;
-    hold.memory += grant.held_memory;
+    holds[p].cpus = grant.held_cpus;
+    holds[p].memory = grant.held_memory;
+    cpus += grant.held_cpus;
+    memory += grant.held_memory;
     out.pools.push_back(std::move(grant));
   }
   // Commit: nothing above may throw past this point.
   gpus_ = std::move(gpus_after);
-  held_cpus_ += hold.cpus;
-  held_memory_ += hold.memory;
+  held_cpus_ += cpus;
+  held_memory_ += memory;
   out.id = next_id_++;
   out.cpus_left = std::max(0.0, total_.cpus - held_cpus_);
-  holds_.emplace(out.id, std::move(hold));
+  holds_.emplace(out.id, std::move(holds));
   return out;
 }
 
-void ResourceLedger::release(uint64_t id) {
-  std::lock_guard lock(mu_);
-  auto it = holds_.find(id);
-  if (it == holds_.end()) return;
-  const Hold& hold = it->second;
-  held_cpus_ = holds_.size() == 1 ? 0.0 : std::max(0.0, held_cpus_ - hold.cpus);
+void ResourceLedger::give_back_locked(Hold& hold) {
+  if (hold.released) return;
+  hold.released = true;
+  held_cpus_ = std::max(0.0, held_cpus_ - hold.cpus);
   held_memory_ -= hold.memory;
   for (const auto& [device, units] : hold.gpu_units) gpus_.give_back(device, units);
-  holds_.erase(it);
+}
+
+void ResourceLedger::release(uint64_t id) {
+  {
+    std::lock_guard lock(mu_);
+    auto it = holds_.find(id);
+    if (it == holds_.end()) return;
+    for (Hold& hold : it->second) give_back_locked(hold);
+    holds_.erase(it);
+    if (holds_.empty()) held_cpus_ = 0.0;  // no drift from summing fractions
+  }
+  freed_.notify_all();
+}
+
+void ResourceLedger::release_pool(uint64_t id, size_t pool) {
+  {
+    std::lock_guard lock(mu_);
+    auto it = holds_.find(id);
+    if (it == holds_.end() || pool >= it->second.size()) return;
+    give_back_locked(it->second[pool]);
+    if (std::all_of(it->second.begin(), it->second.end(), [](const Hold& h) { return h.released; }))
+      holds_.erase(it);
+    if (holds_.empty()) held_cpus_ = 0.0;
+  }
+  freed_.notify_all();
+}
+
+int ResourceLedger::waiting() const {
+  std::lock_guard lock(mu_);
+  return static_cast<int>(waiting_.size());
 }
 
 std::string ResourceLedger::describe() const {

@@ -72,16 +72,24 @@ std::shared_ptr<ResourcePool> ResourcePool::for_run(const std::optional<Resource
 Resources ResourcePool::detect() { return detect_machine().total; }
 
 ResourceLease ResourcePool::admit(const std::vector<PoolRequest>& requests) {
-  Admission a = ledger_->admit(requests);
+  return admit(requests, std::chrono::milliseconds{0});
+}
+
+ResourceLease ResourcePool::admit(const std::vector<PoolRequest>& requests,
+                                  std::chrono::milliseconds wait) {
+  Admission a = ledger_->admit(requests, wait);
   ResourceLease lease;
   lease.owner_ = ledger_;
   lease.pools_ = std::move(a.pools);
+  for (size_t i = 0; i < lease.pools_.size(); ++i) lease.parts_.push_back(i);
   lease.cpus_left_ = a.cpus_left;
   lease.id_ = a.id;
   return lease;
 }
 
 const std::vector<int>& ResourcePool::gpu_ids() const { return ledger_->gpu_ids(); }
+
+int ResourcePool::waiting() const { return ledger_->waiting(); }
 
 std::string ResourcePool::describe() const { return ledger_->describe(); }
 

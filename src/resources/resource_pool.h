@@ -1,6 +1,7 @@
 // The machine's CPUs, GPUs and memory, and admission of a query's actor pools into them.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -41,6 +42,12 @@ class ResourceLease {
   ~ResourceLease();
   /// Gives everything back. Safe to call twice (not concurrently on one lease).
   void release();
+  /// Gives back what pool `i` (index into pools()) holds at once, keeping the others: a pool
+  /// whose input has ended frees its share before the query does. Idempotent.
+  void release_pool(size_t i);
+  /// Moves pool `i`'s hold into a lease of its own (whose pools() is that one grant), to be
+  /// released on its own schedule; this lease no longer holds it.
+  ResourceLease take_pool(size_t i);
   /// Whether this lease still holds resources.
   bool held() const { return owner_ != nullptr; }
   const std::vector<PoolGrant>& pools() const { return pools_; }
@@ -51,6 +58,10 @@ class ResourceLease {
   friend class ResourcePool;
   std::shared_ptr<ResourceLedger> owner_;
   std::vector<PoolGrant> pools_;
+  /// Per entry of pools_: its index in the ledger's admission, or kGone once released or
+  /// taken.
+  std::vector<size_t> parts_;
+  static constexpr size_t kGone = static_cast<size_t>(-1);
   double cpus_left_ = 0;
   uint64_t id_ = 0;
 };
@@ -84,9 +95,14 @@ class ResourcePool {
   /// resource, the request and what exists / is held by other queries. Nothing is held then.
   /// Throws InvalidArgument for a malformed request (actors < 1, negative amounts).
   ResourceLease admit(const std::vector<PoolRequest>& requests);
+  /// The same, but a request that does not fit now waits up to `wait` for other holders to
+  /// release, queued in arrival order; one larger than the whole pool throws at once.
+  ResourceLease admit(const std::vector<PoolRequest>& requests, std::chrono::milliseconds wait);
   const Resources& total() const { return total_; }
   /// Device ids behind total().gpus, in placement order.
   const std::vector<int>& gpu_ids() const;
+  /// Admissions waiting for room now, in arrival order behind one another.
+  int waiting() const;
   /// Human-readable budget: what exists, what is held now.
   std::string describe() const;
 

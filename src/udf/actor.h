@@ -41,6 +41,9 @@ class Actor {
   virtual void abort() {}
   /// Constructions so far (1 normally; more after restarts of a worker); any thread.
   virtual int64_t inits() const = 0;
+  /// Whether the instance could serve a call now without a restart: false for a process
+  /// actor whose worker has died or been killed. Only while no call runs on it.
+  virtual bool alive() { return true; }
 };
 
 /// Makes the backend of one actor of a pool, on that actor's thread; `doomed` is the pool's

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cassert>
+#include <chrono>
 #include <functional>
 #include <utility>
 #include <vector>
@@ -16,6 +17,9 @@ struct ActorTask {
   Batch args;
   std::function<void(CallResult)> done;
   int retries = 0;  ///< times the pool has run it again after a failed call
+  /// When it went to the pool's backlog (no actor had room): how long batches wait for an
+  /// actor, which is what makes an autoscaling pool grow.
+  std::chrono::steady_clock::time_point queued{};
 };
 
 /// Not thread-safe: guarded by the pool's lock.

@@ -20,6 +20,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "udf/actor_pool_impl.h"
 
@@ -169,7 +170,7 @@ ActorSlot* ActorPool::Impl::least_loaded() {
   const size_t n = slots.size();
   for (size_t i = 0; i < n; ++i) {
     ActorSlot* s = slots[(next_pick + i) % n].get();
-    if (s->load < s->mailbox.capacity() && (!best || s->load < best->load)) best = s;
+    if (s->active && s->load < s->mailbox.capacity() && (!best || s->load < best->load)) best = s;
   }
   next_pick = (next_pick + 1) % n;
   return best;
@@ -202,9 +203,21 @@ ActorPool::ActorPool(std::shared_ptr<const UdfSpec> spec, std::vector<ActorConte
   // A worker process serves one call at a time (Udf::max_concurrency refuses more for it).
   const int lanes =
       spec_->isolation == Isolation::Process ? 1 : std::max(1, spec_->max_concurrency);
+  int next_id = 0;
   for (size_t i = 0; i < actors.size(); ++i) {
+    next_id = std::max(next_id, actors[i].actor_id + 1);
     impl_->slots.push_back(std::make_unique<ActorSlot>(std::move(actors[i]), lanes));
     if (!makers.empty()) impl_->slots.back()->maker = std::move(makers[i]);
+  }
+  impl_->min_actors = impl_->active_actors = impl_->peak_actors =
+      static_cast<int>(impl_->slots.size());
+  // An autoscaling pool has a slot for every actor it may add, inactive until it grows (all
+  // made now: the slots never move, so figures are read without the lock).
+  const int extra = makers.empty() ? spec_->max_actors - spec_->concurrency : 0;
+  for (int k = 0; k < extra; ++k) {
+    ActorContext ctx{next_id + k, {}, spec_->num_cpus, spec_->memory_bytes};
+    impl_->slots.push_back(std::make_unique<ActorSlot>(std::move(ctx), lanes));
+    impl_->slots.back()->active = false;
   }
 }
 
@@ -221,12 +234,16 @@ void ActorPool::start() {
   p.started = true;
   try {
     std::lock_guard lock(p.mu);
-    for (auto& slot : p.slots)
+    for (auto& slot : p.slots) {
+      if (!slot->active) continue;
       for (size_t i = 0; i < slot->lanes.size(); ++i) p.spawn_lane_locked(*slot, i);
+    }
     // A process actor bounds its calls itself (it can kill its worker); a thread actor needs
     // someone else to notice.
     if (spec_->timeout.count() > 0 && spec_->isolation == Isolation::Thread)
       p.watchdog = std::thread([self = impl_] { self->watch_deadlines(); });
+    if (static_cast<int>(p.slots.size()) > p.min_actors)
+      p.scaler = std::thread([self = impl_] { self->scale(); });
   } catch (const std::exception& e) {
     p.stop_locked();
     throw UdfError("udf '" + spec_->name + "': could not start an actor thread: " + e.what());
@@ -235,7 +252,7 @@ void ActorPool::start() {
   std::exception_ptr error;
   {
     std::unique_lock lock(p.mu);
-    p.all_started.wait(lock, [&] { return p.starts_reported == static_cast<int>(p.slots.size()); });
+    p.all_started.wait(lock, [&] { return p.starts_reported == p.min_actors; });
     error = p.first_start_error;
   }
   if (!error) return;
@@ -266,8 +283,10 @@ void ActorPool::dispatch(Batch args, std::function<void(CallResult)> done, bool 
     lock.unlock();
     target->wake.notify_one();
   } else if (ahead) {
+    task.queued = Clock::now();
     p.backlog.push_front(std::move(task));
   } else {
+    task.queued = Clock::now();
     p.backlog.push_back(std::move(task));
   }
 }
@@ -298,6 +317,44 @@ void ActorPool::Impl::cancel() {
   for (ActorTask& t : queued) refuse(t, failure);
 }
 
+bool ActorPool::reusable() const {
+  Impl& p = *impl_;
+  {
+    std::lock_guard lock(p.mu);
+    if (p.stopping || p.failure) return false;
+  }
+  // A lane counts its batch out just after `done` returns, so a query that has every result
+  // may still see it in flight for a moment; a call truly still running is not waited for long.
+  const auto give_up = PoolClock::now() + std::chrono::seconds(1);
+  while (p.in_flight.load(std::memory_order_acquire) != 0) {
+    if (PoolClock::now() >= give_up) return false;
+    std::this_thread::yield();
+  }
+  std::lock_guard lock(p.mu);
+  if (p.stopping || p.failure || !p.backlog.empty() || !p.delayed.empty()) return false;
+  // With nothing in flight every lane is idle, so asking an actor is safe.
+  return std::all_of(p.slots.begin(), p.slots.end(), [](const auto& slot) {
+    return !slot->active || (!slot->broken && slot->actor && slot->actor->alive());
+  });
+}
+
+void ActorPool::set_growth(Growth growth) {
+  std::lock_guard lifecycle(impl_->lifecycle_mu);
+  if (!impl_->started) impl_->growth = std::move(growth);
+}
+
+void ActorPool::set_scaling(std::chrono::milliseconds grow_after,
+                            std::chrono::milliseconds shrink_after) {
+  std::lock_guard lock(impl_->mu);
+  impl_->grow_after = grow_after;
+  impl_->shrink_after = shrink_after;
+}
+
+int ActorPool::active_actors() const {
+  std::lock_guard lock(impl_->mu);
+  return impl_->active_actors;
+}
+
 int ActorPool::num_actors() const { return static_cast<int>(impl_->slots.size()); }
 
 int ActorPool::busy_actors() const { return impl_->busy.load(std::memory_order_relaxed); }
@@ -308,10 +365,13 @@ UdfStats ActorPool::stats() const {
   Impl& p = *impl_;
   UdfStats s;
   s.name = spec_->name;
-  s.actors = num_actors();
+  s.actors = p.min_actors;
+  s.scale_ups = p.scale_ups.load(std::memory_order_relaxed);
+  s.scale_downs = p.scale_downs.load(std::memory_order_relaxed);
   int64_t init_ns = 0, busy_ns = 0;
   {
     std::lock_guard lock(p.mu);
+    s.peak_actors = p.peak_actors;
     for (const auto& slot : p.slots)
       s.inits += slot->past_inits + (slot->actor ? slot->actor->inits() : 0);
   }

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -76,21 +77,45 @@ class ActorPool {
   /// How long stop() waits for running calls before giving them up. Default 5 s.
   void set_teardown_grace(std::chrono::milliseconds grace);
 
+  /// Where an autoscaling pool (spec.max_actors > spec.concurrency) gets the resources of an
+  /// actor it adds and gives them back. `acquire(actor_id)` returns the actor's context, or
+  /// nullopt when there is no room now; `release(actor_id)` is called once per acquire, after
+  /// that actor is destroyed. Without them, added actors take the spec's per-actor share
+  /// without asking anyone. Both run on the pool's scaler thread (or in stop()), with no pool
+  /// lock held.
+  struct Growth {
+    std::function<std::optional<ActorContext>(int actor_id)> acquire;
+    std::function<void(int actor_id)> release;
+  };
+  /// Before start(); ignored after (a pool a session lent keeps its own).
+  void set_growth(Growth growth);
+  /// An autoscaling pool grows once the oldest batch waiting for an actor has waited
+  /// `grow_after`, and destroys an actor idle for `shrink_after`. Defaults 20 ms and 500 ms.
+  void set_scaling(std::chrono::milliseconds grow_after, std::chrono::milliseconds shrink_after);
+  /// Actors taking work now (between spec.concurrency and spec.max_actors).
+  int active_actors() const;
+
+  /// Whether the pool can serve another query as it is: started, not cancelled, stopped nor
+  /// failed, nothing in flight, and every actor constructed and alive (no dead worker).
+  bool reusable() const;
+
   int num_actors() const;
   /// Calls running right now (at most num_actors() x max_concurrency).
   int busy_actors() const;
   /// Batches dispatched whose `done` has not yet returned.
   int64_t in_flight() const;
   /// Figures so far: inits, successful batches and their rows, retries, construction and call
-  /// time summed over actors (failed_rows is the caller's to add). The held_* fields are left 0
-  /// (the executor knows the grant).
+  /// time summed over actors, peak actors and scale-ups/downs (failed_rows is the caller's to
+  /// add). `actors` is the number it starts with. The held_* fields are left 0 (the executor
+  /// knows the grant).
   UdfStats stats() const;
   /// One actor's figures so far (stats() is their sum, plus the pool's own retries).
   struct ActorFigures {
     int64_t inits = 0, rows = 0;
     double busy_seconds = 0;
   };
-  /// Figures per actor, in the order of the contexts the pool was made with.
+  /// Figures per actor slot: first those of the contexts the pool was made with, in order,
+  /// then (autoscaling) one per actor it may add.
   std::vector<ActorFigures> actor_figures() const;
   const UdfSpec& spec() const { return *spec_; }
 

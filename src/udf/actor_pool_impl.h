@@ -52,6 +52,12 @@ struct alignas(64) ActorSlot {
   bool reported = false;            ///< its first construction was reported to start()
   bool broken = false;              ///< its first construction failed
   int64_t past_inits = 0;           ///< constructions of actors no longer in `actor`
+  /// Takes work. An autoscaling pool's slots past its minimum start inactive; one that grew
+  /// and then shrank again is inactive and `retiring` until its lanes are joined.
+  bool active = true;
+  bool retiring = false;
+  bool grown = false;                ///< its resources came from Growth::acquire
+  PoolClock::time_point idle_since;  ///< when its load last fell to 0
   // Figures written by this actor's lanes; stats() sums them over actors.
   std::atomic<int64_t> batches{0}, rows{0}, busy_ns{0}, init_ns{0};
 };
@@ -84,6 +90,18 @@ struct ActorPool::Impl : std::enable_shared_from_this<ActorPool::Impl> {
   /// Requested at the first failure or at cancel(): process actors then start no worker.
   std::stop_source doomed;
 
+  // Autoscaling (Udf::concurrency(min, max)); see actor_pool_scaling.cpp.
+  int min_actors = 0;                           // slots active at start
+  int active_actors = 0;                        // guarded by mu
+  int peak_actors = 0;                          // guarded by mu
+  ActorPool::Growth growth;                     // set before start
+  std::chrono::milliseconds grow_after{20};     // guarded by mu
+  std::chrono::milliseconds shrink_after{500};  // guarded by mu
+  std::condition_variable scaler_wake;          // wakes the scaler: the pool ends
+  bool scaler_exit = false;                     // guarded by mu
+  std::thread scaler;                           // guarded by lifecycle_mu
+  std::atomic<int64_t> scale_ups{0}, scale_downs{0};
+
   alignas(64) std::atomic<int64_t> in_flight{0};
   std::atomic<int> busy{0};
   std::atomic<int64_t> retries{0};   // calls the pool ran again
@@ -111,6 +129,17 @@ struct ActorPool::Impl : std::enable_shared_from_this<ActorPool::Impl> {
   bool retry_later(ActorTask& task, PoolClock::duration wait);
   /// The watchdog's loop: retires the lanes whose calls run past spec->timeout.
   void watch_deadlines();
+  /// The scaler's loop (autoscaling pools only): grows the pool while batches wait for an
+  /// actor, shrinks it while actors sit idle, and joins and releases what shrank.
+  void scale();
+  /// One actor more, if the pool may grow and Growth::acquire finds room. Takes `lock` (mu)
+  /// held; releases it around the acquire.
+  void grow(std::unique_lock<std::mutex>& lock);
+  /// Deactivates the idlest surplus actor past shrink_after, if any. Requires mu.
+  bool shrink_locked(PoolClock::time_point now);
+  /// Joins the lanes of shrunk slots and gives their resources back. Takes `lock` (mu)
+  /// held; releases it around joins and releases.
+  void bury_shrunk(std::unique_lock<std::mutex>& lock);
   /// Retires lane `i` of `slot` (its call timed out) and its actor; starts a fresh lane unless
   /// the pool is stopping. Requires mu; the timed-out batch goes to `expired`.
   /// Returns the pool's failure when no thread could be started for the fresh lane.

@@ -123,7 +123,9 @@ std::shared_ptr<Actor> ActorPool::Impl::acquire_actor(ActorSlot& slot, size_t i,
     // go. An engine Error, not a UdfError: the query fails rather than isolating its rows.
     fail_pool(std::make_exception_ptr(
         Error(who(slot) +
-              " could not be replaced after a call ran past its timeout: " + what_of(error))));
+              (slot.grown ? " could not be constructed as its pool grew: "
+                          : " could not be replaced after a call ran past its timeout: ") +
+              what_of(error))));
   }
   lock.lock();
   return nullptr;
@@ -131,11 +133,17 @@ std::shared_ptr<Actor> ActorPool::Impl::acquire_actor(ActorSlot& slot, size_t i,
 
 bool ActorPool::Impl::take_task_locked(ActorSlot& slot, ActorTask& task) {
   // A retry that is due goes first: the batches behind it in its partition wait for it.
-  if (!delayed.empty() && delayed.begin()->first <= Clock::now()) {
+  if (slot.active && !delayed.empty() && delayed.begin()->first <= Clock::now()) {
     task = std::move(delayed.begin()->second);
     delayed.erase(delayed.begin());
     ++slot.load;
     return true;
+  }
+  // An actor that has just come up (an autoscaling pool grew) takes what waits for one.
+  if (slot.mailbox.empty() && slot.active && !stopping && !backlog.empty()) {
+    slot.mailbox.push(std::move(backlog.front()));
+    backlog.pop_front();
+    ++slot.load;
   }
   if (slot.mailbox.empty()) return false;
   task = slot.mailbox.pop();
@@ -159,6 +167,8 @@ void ActorPool::Impl::serve(ActorSlot& slot, size_t i, uint64_t generation) {
       if (!actor) break;
       continue;
     }
+    // A slot the pool shrank away leaves once its work is done; its last lane destroys it.
+    if (!slot.active && slot.mailbox.empty()) break;
     ActorTask task;
     if (!take_task_locked(slot, task)) {
       // Idle: sleep until woken, or until the earliest retry is due.
@@ -206,8 +216,9 @@ void ActorPool::Impl::serve(ActorSlot& slot, size_t i, uint64_t generation) {
     lock.lock();
     lane.phase = LanePhase::Idle;
     --slot.load;
+    if (slot.load == 0) slot.idle_since = Clock::now();
     if (delivered) in_flight.fetch_sub(1, std::memory_order_acq_rel);
-    if (!stopping && !backlog.empty() && slot.load < slot.mailbox.capacity()) {
+    if (!stopping && slot.active && !backlog.empty() && slot.load < slot.mailbox.capacity()) {
       slot.mailbox.push(std::move(backlog.front()));
       backlog.pop_front();
       ++slot.load;
@@ -382,11 +393,26 @@ void ActorPool::Impl::stop_locked() {
       for (Lane& l : slot->lanes)
         if (l.thread.joinable()) threads.push_back(std::move(l.thread));
     watchdog_exit = true;
+    scaler_exit = true;
     failed = failure;
   }
   watch.notify_all();
+  scaler_wake.notify_all();
   for (std::thread& t : threads) t.join();
   if (watchdog.joinable()) watchdog.join();
+  if (scaler.joinable()) scaler.join();
+  // What the pool grew by goes back once those actors are destroyed (just now, above).
+  std::vector<int> grown;
+  {
+    std::lock_guard lock(mu);
+    for (auto& slot : slots) {
+      if (!slot->grown) continue;
+      slot->grown = false;
+      grown.push_back(slot->ctx.actor_id);
+    }
+  }
+  if (growth.release)
+    for (int id : grown) growth.release(id);
   dropped.clear();
   for (ActorTask& t : orphans) refuse(t, failed);
   stopped = true;

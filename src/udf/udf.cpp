@@ -98,7 +98,19 @@ Udf Udf::concurrency(int actors) const {
   if (actors > kMaxActors)
     reject(*spec_, "concurrency must be at most " + std::to_string(kMaxActors) + " actors, got " +
                        std::to_string(actors));
-  return with([&](UdfSpec& s) { s.concurrency = actors; });
+  return with([&](UdfSpec& s) {
+    s.concurrency = actors;
+    s.max_actors = actors;
+  });
+}
+
+Udf Udf::concurrency(int min_actors, int max_actors) const {
+  Udf out = concurrency(min_actors);  // validates the minimum
+  if (max_actors < min_actors)
+    reject(*spec_, "concurrency max must be at least its min " + std::to_string(min_actors) +
+                       ", got " + std::to_string(max_actors));
+  (void)concurrency(max_actors);  // validates the maximum
+  return out.with([&](UdfSpec& s) { s.max_actors = max_actors; });
 }
 
 Udf Udf::num_cpus(double cpus) const {

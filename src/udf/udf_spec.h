@@ -24,7 +24,8 @@ struct Udf::Spec final : UdfHandle {
   std::optional<DataType> return_type;
   InitArgs init_args;
   int64_t batch_size = 4096;
-  int concurrency = 1;
+  int concurrency = 1;        ///< actors a pool starts with and admission reserves
+  int max_actors = 1;         ///< an autoscaling pool grows up to this many (>= concurrency)
   double num_cpus = 0;        ///< per actor; a stateful pool holds concurrency x this
   bool num_cpus_set = false;  ///< num_cpus() was called; unset reserves none
   double num_gpus = 0;

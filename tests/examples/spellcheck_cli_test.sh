@@ -73,5 +73,17 @@ summary_labels=$(printf '%s\n' "$out" | sed -n '/^documents processed/,$p' | sed
 README: $(echo $readme_labels)
 program: $(echo $summary_labels)"
 
+# --session: four queries in one session load each dictionary once for the whole run.
+mkdir -p "$work/corpus4"
+for k in 0 1 2 3; do
+  printf '{"id":%d,"words":2,"text":"helo world"}\n' "$k" >"$work/corpus4/part-$k.jsonl"
+done
+out=$("$bin" --corpus "$work/corpus4" --concurrency 2 --session --no-progress 2>"$work/stderr")
+status=$?
+[[ $status -eq 0 ]] || fail "--session: exit status $status: $(tail -n 3 "$work/stderr")"
+[[ "$out" == *"inits == concurrency  yes (2 == 2)"* ]] || fail "--session: inits != concurrency: $out"
+[[ "$out" == *"documents processed   4 in 4 queries, one session"* ]] ||
+  fail "--session: not every document was checked: $out"
+
 ((failures == 0)) && echo "spellcheck command line: all checks passed"
 exit $((failures > 0))

@@ -2,6 +2,7 @@
 // past spec.timeout kills its worker, a worker that died or was killed is replaced at the next
 // call while the query can still succeed (the pool decides whether that call is a retry, with
 // its backoff), and errors come back as UdfError naming the UDF, the actor and what happened.
+#include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -82,6 +83,7 @@ class ProcessActor final : public Actor {
   void stop() override;
   void abort() override;
   int64_t inits() const override { return inits_.load(std::memory_order_relaxed); }
+  bool alive() override;
 
  private:
   /// "udf 'speller' actor #1"
@@ -222,6 +224,13 @@ void ProcessActor::construct_remote() {
 void ProcessActor::forget_pid() {
   std::lock_guard lock(pid_mu_);
   worker_pid_ = -1;
+}
+
+bool ProcessActor::alive() {
+  if (!worker_) return false;
+  // An idle worker sends nothing: anything readable on its socket, or a hang-up, is its end.
+  pollfd p{worker_->channel().fd(), POLLIN, 0};
+  return ::poll(&p, 1, 0) == 0;
 }
 
 void ProcessActor::abort() {

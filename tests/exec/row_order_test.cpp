@@ -1,6 +1,8 @@
 // sorted_rows' fast path (fixed-width keys without nulls sorted as order-preserving words)
 // against the general comparison: the same permutation for every mix of types and directions,
 // NaN, infinities, -0.0 and ties included.
+#include "exec/relational/row_order.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,25 +12,28 @@
 #include <random>
 #include <vector>
 
-#include "exec/relational/row_order.h"
-
 using namespace ember;
 
 namespace {
 
 /// The order compare_rows defines, as a stable sort: what every path must give.
-std::vector<int64_t> reference(const std::vector<Column>& keys, const std::vector<KeyOrder>& order) {
+std::vector<int64_t> reference(const std::vector<Column>& keys,
+                               const std::vector<KeyOrder>& order) {
   std::vector<int64_t> idx(static_cast<size_t>(keys[0].size()));
   std::iota(idx.begin(), idx.end(), int64_t{0});
-  std::stable_sort(idx.begin(), idx.end(), [&](int64_t x, int64_t y) {
-    return compare_rows(keys, x, keys, y, order) < 0;
-  });
+  std::stable_sort(idx.begin(), idx.end(),
+                   [&](int64_t x, int64_t y) { return compare_rows(keys, x, keys, y, order) < 0; });
   return idx;
 }
 
 Column key_column(int kind, int64_t n, std::mt19937_64& rng) {
-  const double specials[] = {std::nan(""), -0.0, 0.0, std::numeric_limits<double>::infinity(),
-                             -std::numeric_limits<double>::infinity(), -1.5, 2.25};
+  const double specials[] = {std::nan(""),
+                             -0.0,
+                             0.0,
+                             std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(),
+                             -1.5,
+                             2.25};
   switch (kind) {
     case 0: {  // int64 with few values (ties) and extremes
       std::vector<int64_t> v;

@@ -2,7 +2,8 @@
 // dimension table (100k rows) in memory, then group-by, join + group-by, sort and top-100, each
 // timed over several runs. Prints one JSON line per query (median seconds, a result check) and
 // the process's peak RSS. The formulas match duckdb_relational.mjs, so both see the same data.
-//   relational_bench [ROWS] [DIM_ROWS] [THREADS] [REPEAT]
+//   relational_bench [ROWS] [DIM_ROWS] [THREADS] [REPEAT] [QUERY]   (QUERY: run that one only,
+//   for profiling)
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -87,7 +88,9 @@ int main(int argc, char** argv) {
       {"sort", fact.sort({SortKey{col("v"), true}, SortKey{col("id")}})},
       {"top_100", fact.top_k(100, {SortKey{col("v"), true}, SortKey{col("id")}})},
   };
+  const std::string only = argc > 5 ? argv[5] : "";
   for (const Query& q : queries) {
+    if (!only.empty() && only != q.name) continue;
     Table result;
     const double secs = median_seconds(repeat, [&] { result = q.df.collect(o); });
     // A check both systems compute: rows, and the first column's value at the first and last row.

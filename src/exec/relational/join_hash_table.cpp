@@ -14,11 +14,13 @@ void JoinHashTable::build(Batch rows) {
   next_.assign(static_cast<size_t>(n), -1);
   std::vector<int64_t> last(static_cast<size_t>(n), -1);  ///< per first row: its chain's end
   // Chains row r behind the first row of its key (head).
+  unique_keys_ = true;
   auto chain = [&](int64_t r, int64_t head) {
     if (head == r) {
       last[static_cast<size_t>(r)] = r;
       return;
     }
+    unique_keys_ = false;
     next_[static_cast<size_t>(last[static_cast<size_t>(head)])] = r;
     last[static_cast<size_t>(head)] = r;
   };

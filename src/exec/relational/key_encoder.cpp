@@ -241,8 +241,31 @@ uint64_t mix(uint64_t h) {
 
 }  // namespace
 
-// std::hash may be weak in its high bits: mix them.
-uint64_t hash_key(std::string_view key) { return mix(std::hash<std::string_view>()(key)); }
+// Short keys (one or two numbers, a short string) are most keys: two words mixed cost less
+// than std::hash's byte loop. std::hash may be weak in its high bits: mix them.
+uint64_t hash_key(std::string_view key) {
+  const size_t n = key.size();
+  if (n <= 16) {
+    // Fixed-size loads (overlapping when n < 16) instead of a variable-length copy; the length
+    // is mixed in, so keys of different lengths that load alike still differ.
+    const char* p = key.data();
+    uint64_t lo = 0, hi = 0;
+    if (n >= 8) {
+      std::memcpy(&lo, p, 8);
+      std::memcpy(&hi, p + n - 8, 8);
+    } else if (n >= 4) {
+      uint32_t a, b;
+      std::memcpy(&a, p, 4);
+      std::memcpy(&b, p + n - 4, 4);
+      lo = (uint64_t{a} << 32) | b;
+    } else if (n > 0) {
+      lo = (uint64_t{static_cast<uint8_t>(p[0])} << 16) |
+           (uint64_t{static_cast<uint8_t>(p[n / 2])} << 8) | static_cast<uint8_t>(p[n - 1]);
+    }
+    return mix(lo ^ mix(hi ^ (n * 0x9e3779b97f4a7c15ULL)));
+  }
+  return mix(std::hash<std::string_view>()(key));
+}
 
 uint64_t hash_int(int64_t key) { return mix(static_cast<uint64_t>(key)); }
 

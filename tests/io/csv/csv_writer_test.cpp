@@ -30,8 +30,8 @@ TEST(CsvWriter, QuotesOnlyWhatNeedsItAndWritesNumbersExactly) {
   const Schema schema({{"i", int64()}, {"x", float64()}, {"b", boolean()}, {"s", utf8()}});
   const Batch batch(
       schema,
-      {Column::from(std::vector<std::optional<int64_t>>{-9223372036854775807 - 1, 0, std::nullopt,
-                                                        42, 7}),
+      {Column::from(
+           std::vector<std::optional<int64_t>>{-9223372036854775807 - 1, 0, std::nullopt, 42, 7}),
        Column::from(std::vector<std::optional<double>>{3.0, 0.1, 1e300, std::nullopt, -2.5e-8}),
        Column::from(std::vector<std::optional<bool>>{true, false, std::nullopt, true, false}),
        Column::from(std::vector<std::optional<std::string>>{"plain", "a,b", "say \"hi\"", "",

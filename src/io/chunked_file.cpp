@@ -32,12 +32,16 @@ ChunkedFile::ChunkedFile(const FileSplit& split, LineBreaks breaks, size_t chunk
   capacity_ = std::clamp<size_t>(static_cast<size_t>(left), kMinChunkBytes,
                                  std::max(chunk_bytes, kMinChunkBytes));
   // Only the padding is cleared: the rest is always written by a read before it is looked at.
-  buf_ = std::make_unique_for_overwrite<char[]>(capacity_ + kPaddingBytes);
+  buf_ = allocate_window(capacity_ + kPaddingBytes);
   std::memset(buf_.get() + capacity_, 0, kPaddingBytes);
   end_ = buf_.get();
   *end_ = '\n';  // the sentinel (see the header)
   window_offset_ = split.begin;
   read_offset_ = split.begin;
+}
+
+ChunkedFile::Window ChunkedFile::allocate_window(size_t bytes) {
+  return Window(static_cast<char*>(BufferCache::instance().acquire(bytes)), CacheRelease{bytes});
 }
 
 ChunkedFile::~ChunkedFile() {
@@ -68,7 +72,7 @@ bool ChunkedFile::refill(char*& keep) {
     // One record fills the whole buffer: grow it rather than fail, up to the limit.
     if (capacity_ >= kMaxRecordBytes) fail_record_too_long();
     const size_t grown = std::min(capacity_ * 2, kMaxRecordBytes);
-    auto bigger = std::make_unique_for_overwrite<char[]>(grown + kPaddingBytes);
+    Window bigger = allocate_window(grown + kPaddingBytes);
     std::memcpy(bigger.get(), keep, kept);
     std::memset(bigger.get() + grown, 0, kPaddingBytes);
     buf_ = std::move(bigger);

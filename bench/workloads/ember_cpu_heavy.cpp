@@ -16,7 +16,8 @@ RunReport ember_cpu_heavy(const WorkloadOptions& o) {
   csv.split_bytes = o.split_bytes;
   auto df = ember::read_csv(o.input, csv)
                 .select({ember::col("id"), embed(ember::col("text")).alias("score")});
-  const ember::RunOptions run = run_options_for(o.workers, report.notes);
+  ember::RunOptions run = run_options_for(o.workers, report.notes);
+  run.threads = o.threads;
   ember::QueryResult result;
   report.times = time_runs(o.repeat, [&] { result = df.execute(run); });
 

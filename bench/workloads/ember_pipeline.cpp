@@ -32,7 +32,8 @@ RunReport ember_pipeline(const WorkloadOptions& o) {
       filtered_projection(o)
           .with_column("score", embed(ember::col("text")))
           .select({ember::col("id"), ember::col("category"), ember::col("z"), ember::col("score")});
-  const ember::RunOptions run = run_options_for(o.workers, report.notes);
+  ember::RunOptions run = run_options_for(o.workers, report.notes);
+  run.threads = o.threads;
   report.times = time_runs(
       o.repeat, [&] { df.write_csv(o.out, run); }, [&] { std::filesystem::remove_all(o.out); });
   report.check = digest_pipeline_output(o.out).to_json();

@@ -13,6 +13,8 @@ void add_workload_options(CLI::App& app, WorkloadOptions& o) {
   app.add_option("--out", o.out, "pipeline: output directory (replaced on every run)");
   app.add_option("--repeat", o.repeat, "timed runs")->check(CLI::PositiveNumber);
   app.add_option("--workers", o.workers, "actors or threads")->check(CLI::PositiveNumber);
+  app.add_option("--threads", o.threads, "ember: pipeline threads (0: the CPUs actors leave)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--partitions", o.partitions, "init-heavy: partitions")
       ->check(CLI::PositiveNumber);
   app.add_option("--rows", o.rows, "init-heavy: rows")->check(CLI::PositiveNumber);

@@ -19,6 +19,7 @@ struct WorkloadOptions {
   std::string out;    ///< pipeline: output directory
   int repeat = 3;
   int workers = 2;         ///< actors (ember) or threads (baselines)
+  int threads = 0;         ///< ember's pipeline threads (0: its default, the CPUs left)
   int partitions = 64;     ///< init-heavy: partitions of the range
   int64_t rows = 1 << 20;  ///< init-heavy: rows of the range
   int64_t init_ms = 200;   ///< init-heavy: constructor cost

@@ -9,6 +9,10 @@
 #include <cerrno>
 #include <cstring>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
+
 #include "ember/error.h"
 #include "io/stream_input.h"
 
@@ -32,12 +36,22 @@ ChunkedFile::ChunkedFile(const FileSplit& split, LineBreaks breaks, size_t chunk
   capacity_ = std::clamp<size_t>(static_cast<size_t>(left), kMinChunkBytes,
                                  std::max(chunk_bytes, kMinChunkBytes));
   // Only the padding is cleared: the rest is always written by a read before it is looked at.
-  buf_ = std::make_unique_for_overwrite<char[]>(capacity_ + kPaddingBytes);
+  buf_ = allocate_window(capacity_ + kPaddingBytes);
   std::memset(buf_.get() + capacity_, 0, kPaddingBytes);
   end_ = buf_.get();
   *end_ = '\n';  // the sentinel (see the header)
   window_offset_ = split.begin;
   read_offset_ = split.begin;
+}
+
+ChunkedFile::Window ChunkedFile::allocate_window(size_t bytes) {
+  char* p = static_cast<char*>(BufferCache::instance().acquire(bytes));
+#if defined(__SANITIZE_ADDRESS__)
+  // The cache rounds blocks up; AddressSanitizer still catches a parser reading past the
+  // padding. The cache unpoisons the whole block when it hands it out again.
+  ASAN_POISON_MEMORY_REGION(p + bytes, BufferCache::capacity_for(bytes) - bytes);
+#endif
+  return Window(p, CacheRelease{bytes});
 }
 
 ChunkedFile::~ChunkedFile() {
@@ -68,7 +82,7 @@ bool ChunkedFile::refill(char*& keep) {
     // One record fills the whole buffer: grow it rather than fail, up to the limit.
     if (capacity_ >= kMaxRecordBytes) fail_record_too_long();
     const size_t grown = std::min(capacity_ * 2, kMaxRecordBytes);
-    auto bigger = std::make_unique_for_overwrite<char[]>(grown + kPaddingBytes);
+    Window bigger = allocate_window(grown + kPaddingBytes);
     std::memcpy(bigger.get(), keep, kept);
     std::memset(bigger.get() + grown, 0, kPaddingBytes);
     buf_ = std::move(bigger);

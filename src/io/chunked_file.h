@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "core/buffer_cache.h"
 #include "io/file_split.h"
 #include "io/line_number.h"
 
@@ -60,6 +61,16 @@ class ChunkedFile {
   bool refill(char*& keep);
 
  private:
+  /// Hands the window's memory back to the BufferCache it came from.
+  struct CacheRelease {
+    size_t bytes;  // no initializer: unique_ptr needs this default-constructible in the class
+    void operator()(char* p) const { BufferCache::instance().release(p, bytes); }
+  };
+  /// The window's memory comes from the process's BufferCache: the reader of the next split
+  /// gets pages that are already mapped instead of faulting in fresh ones for every split.
+  using Window = std::unique_ptr<char[], CacheRelease>;
+  static Window allocate_window(size_t bytes);
+
   size_t read_at(char* out, size_t size, int64_t offset);
   void drop_before(const char* keep);
   [[noreturn]] void fail_record_too_long() const;
@@ -68,7 +79,7 @@ class ChunkedFile {
   std::shared_ptr<StreamInput> stream_;  ///< set for a pipe or device; else fd_ is the file
   int fd_ = -1;
   LineBreaks breaks_;
-  std::unique_ptr<char[]> buf_;
+  Window buf_;
   size_t capacity_ = 0;
   char* end_ = nullptr;
   int64_t window_offset_ = 0;  ///< file offset of buf_[0]

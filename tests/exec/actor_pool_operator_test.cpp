@@ -80,6 +80,37 @@ TEST(PoolStage, ResequencesResultsThatCompleteOutOfOrder) {
   EXPECT_EQ(values(t, 0), iota(16));
 }
 
+TEST(PoolStage, OneFeedOfManyChunksKeepsEveryChunkInOrder) {
+  seen.reset();
+  // Chunks of one row on four actors, later ones finishing first: a single feed dispatches
+  // 100 chunks, far more than the window, and all of them are in flight at once.
+  TestQuery q({times_ten(4, 1, InitArgs{{"slow_first", Value{int64_t{30}}}})});
+  Stage s(q);
+  s.state->feed(numbers(0, 100));
+  s.state->feed(numbers(100, 3));  // straight after: the stage holds 103 chunks
+  s.state->flush();
+  Table t(xy(), s.drain());
+  EXPECT_EQ(values(t, 0), iota(103));
+  std::vector<int64_t> tens;
+  for (int64_t v : iota(103)) tens.push_back(v * 10);
+  EXPECT_EQ(values(t, 1), tens);
+  EXPECT_EQ(s.state->in_flight(), 0);
+}
+
+TEST(PoolStage, AlignedFeedsAreCutWithoutCarryingRowsOver) {
+  seen.reset();
+  TestQuery q({times_ten(2, 4)});
+  Stage s(q);
+  s.state->feed(numbers(0, 8));   // two whole chunks
+  s.state->feed(numbers(8, 6));   // one whole chunk and two rows held back
+  s.state->feed(numbers(14, 2));  // which these complete
+  s.state->flush();
+  Table t(xy(), s.drain());
+  EXPECT_EQ(values(t, 0), iota(16));
+  std::lock_guard lock(seen.mu);
+  EXPECT_EQ(seen.call_rows, (std::vector<int64_t>{4, 4, 4, 4}));
+}
+
 TEST(PoolStage, WindowBoundsChunksInFlight) {
   seen.reset();
   TestQuery q({times_ten(1, 1, InitArgs{{"slow_first", Value{int64_t{20}}}})});

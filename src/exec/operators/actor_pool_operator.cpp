@@ -24,7 +24,12 @@ ActorPoolOperator::ActorPoolOperator(int pool, std::vector<int> arg_indices,
     : pool_(pool),
       arg_indices_(std::move(arg_indices)),
       arg_names_(std::move(arg_names)),
-      output_(std::move(output)) {}
+      output_(std::move(output)) {
+  std::vector<Field> fields;
+  for (size_t i = 0; i < arg_indices_.size(); ++i)
+    fields.push_back({arg_names_[i], output_.field(arg_indices_[i]).type});
+  arg_schema_ = Schema(std::move(fields));
+}
 
 std::unique_ptr<AsyncOperatorState> ActorPoolOperator::local_state(
     QueryContext& query, int partition, std::function<void()> wake) const {
@@ -33,15 +38,12 @@ std::unique_ptr<AsyncOperatorState> ActorPoolOperator::local_state(
 }
 
 Batch ActorPoolOperator::arguments(const Batch& chunk) const {
+  if (arg_indices_.empty()) return Batch::empty_with_rows(chunk.num_rows());
+  // The chunk's own columns, shared rather than copied, under the names the UDF expects.
   std::vector<Column> args;
-  std::vector<Field> fields;
-  for (size_t i = 0; i < arg_indices_.size(); ++i) {
-    const Column& c = chunk.column(arg_indices_[i]);
-    args.push_back(c);
-    fields.push_back({arg_names_[i], c.type()});
-  }
-  return args.empty() ? Batch::empty_with_rows(chunk.num_rows())
-                      : Batch(Schema(std::move(fields)), std::move(args));
+  args.reserve(arg_indices_.size());
+  for (const int i : arg_indices_) args.push_back(chunk.column(i));
+  return Batch(arg_schema_, std::move(args));
 }
 
 PoolStage::PoolStage(const ActorPoolOperator& op, ActorPool& pool, RejectedRows& rejected,
@@ -53,36 +55,39 @@ PoolStage::PoolStage(const ActorPoolOperator& op, ActorPool& pool, RejectedRows&
       wake_(std::move(wake)),
       batch_size_(pool.spec().batch_size),
       on_error_(pool.spec().on_error),
+      ring_(8),
       piece_rows_(batch_size_) {
   // Two chunks per call an actor may run at once keep every actor busy; a few more absorb one
   // slow chunk without stalling the rest, while bounding the rows held for re-sequencing.
   const int64_t calls_at_once =
       static_cast<int64_t>(pool.num_actors()) * std::max(1, pool.spec().max_concurrency);
   window_ = 2 * calls_at_once + 2;
+  size_t slots = ring_.size();
+  while (slots < static_cast<size_t>(window_)) slots *= 2;
+  ring_.resize(slots);
 }
 
 void PoolStage::feed(const Batch& input) {
-  if (input.num_rows() == 0) return;
-  pending_.push_back(input);
-  pending_rows_ += input.num_rows();
-  while (pending_rows_ >= batch_size_) {
-    // Cut exactly batch_size rows off the front: zero-copy when one batch holds them.
-    std::vector<Batch> parts;
-    int64_t need = batch_size_;
-    while (need > 0) {
-      Batch& front = pending_.front();
-      if (front.num_rows() <= need) {
-        need -= front.num_rows();
-        parts.push_back(std::move(front));
-        pending_.erase(pending_.begin());
-      } else {
-        parts.push_back(front.slice(0, need));
-        front = front.slice(need, front.num_rows() - need);
-        need = 0;
-      }
-    }
-    pending_rows_ -= batch_size_;
-    dispatch(parts.size() == 1 ? parts[0] : Batch::concat(parts));
+  const int64_t rows = input.num_rows();
+  if (rows == 0) return;
+  int64_t at = 0;
+  if (pending_rows_ > 0) {
+    // Top up the rows held back to a full chunk: the only rows that are copied (concat).
+    const int64_t take = std::min(batch_size_ - pending_rows_, rows);
+    pending_.push_back(take == rows ? input : input.slice(0, take));
+    pending_rows_ += take;
+    at = take;
+    if (pending_rows_ < batch_size_) return;
+    dispatch(Batch::concat(pending_));
+    pending_.clear();
+    pending_rows_ = 0;
+  }
+  // Whole chunks straight out of the input: zero-copy slices.
+  for (; rows - at >= batch_size_; at += batch_size_)
+    dispatch(at == 0 && rows == batch_size_ ? input : input.slice(at, batch_size_));
+  if (at < rows) {
+    pending_.push_back(at == 0 ? input : input.slice(at, rows - at));
+    pending_rows_ = rows - at;
   }
 }
 
@@ -97,17 +102,23 @@ void PoolStage::flush() {
 void PoolStage::dispatch(Batch chunk) {
   Batch arg_batch = op_.arguments(chunk);
   const int64_t rows = arg_batch.num_rows();
-  int64_t seq = next_seq_++;
-  inputs_.emplace(seq, std::move(chunk));
+  const int64_t seq = next_seq_++;
   int64_t piece = rows;
   {
     std::lock_guard<std::mutex> lock(mu_);
+    if (next_seq_ - next_emit_ > static_cast<int64_t>(ring_.size())) {
+      // More chunks in flight than slots (one feed of many rows): double the ring, moving the
+      // live slots to their new positions. Completions look slots up under this lock.
+      std::vector<ChunkCalls> bigger(2 * ring_.size());
+      for (int64_t s = next_emit_; s < seq; ++s)
+        bigger[static_cast<size_t>(s) & (bigger.size() - 1)] = std::move(slot(s));
+      ring_.swap(bigger);
+    }
     piece = std::max<int64_t>(1, std::min(rows, piece_rows_));
-    ChunkCalls calls;
-    calls.pieces = static_cast<int>((rows + piece - 1) / piece);
-    if (calls.pieces == 0) calls.pieces = 1;  // an empty chunk is still one call
-    outstanding_ += calls.pieces;
-    calls_.emplace(seq, std::move(calls));
+    ChunkCalls& calls = slot(seq);
+    calls.input = std::move(chunk);
+    calls.pieces = std::max<int>(1, static_cast<int>((rows + piece - 1) / piece));
+    outstanding_ += calls.pieces;  // an empty chunk is still one call
   }
   if (piece >= rows) {
     call_piece(seq, 0, std::move(arg_batch), true);
@@ -157,9 +168,9 @@ void PoolStage::complete(int64_t seq, int64_t offset, Batch args, bool first, Ca
     // Wake under the lock: once the driver can see outstanding_ == 0 it may end and be
     // destroyed, so this thread must be done with it by then.
     std::lock_guard<std::mutex> lock(mu_);
-    ChunkCalls& chunk = calls_.at(seq);
+    ChunkCalls& chunk = slot(seq);
     if (auto* column = std::get_if<Column>(&result)) {
-      chunk.parts.emplace(offset, std::move(*column));
+      chunk.parts.emplace_back(offset, std::move(*column));
       adapt_piece_rows(false, first);
     } else {
       std::exception_ptr error = std::get<std::exception_ptr>(std::move(result));
@@ -199,30 +210,43 @@ void PoolStage::complete(int64_t seq, int64_t offset, Batch args, bool first, Ca
 bool PoolStage::can_accept() const { return next_seq_ - next_emit_ < window_; }
 
 std::optional<Batch> PoolStage::next_ready() {
-  ChunkCalls calls;
+  if (next_emit_ == next_seq_) return std::nullopt;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    auto it = calls_.find(next_emit_);
-    if (it == calls_.end() || it->second.pieces > 0) return std::nullopt;
-    calls = std::move(it->second);
-    calls_.erase(it);
+    ChunkCalls& calls = slot(next_emit_);
+    if (calls.pieces > 0) return std::nullopt;
+    // Swapped, not moved: the slot gets the previous chunk's emptied vectors, capacity and all.
+    std::swap(calls, emitting_);
   }
-  auto in = inputs_.find(next_emit_);
-  Batch input = std::move(in->second);
-  inputs_.erase(in);
   const int64_t seq = next_emit_++;
-  if (calls.error) std::rethrow_exception(calls.error);
-  return assemble(seq, std::move(input), std::move(calls));
+  struct Reset {  // leaves emitting_ empty however assembly ends (it may throw)
+    ChunkCalls& c;
+    ~Reset() {
+      c.input = Batch();
+      c.parts.clear();
+      c.failed.clear();
+      c.error = nullptr;
+    }
+  } reset{emitting_};
+  if (emitting_.error) std::rethrow_exception(emitting_.error);
+  return assemble(seq, emitting_);
 }
 
-Batch PoolStage::assemble(int64_t seq, Batch input, ChunkCalls calls) {
+Batch PoolStage::assemble(int64_t seq, ChunkCalls& calls) {
+  const Batch& input = calls.input;
   std::vector<Column> cols = input.columns();
   const DataType& type = op_.output().field(op_.output().num_fields() - 1).type;
-  auto result_of = [](const std::map<int64_t, Column>& parts) {
-    if (parts.size() == 1) return parts.begin()->second;
-    std::vector<Column> in_order;
-    for (const auto& [offset, column] : parts) in_order.push_back(column);
-    return Column::concat(in_order);
+  auto in_order = [](std::vector<std::pair<int64_t, Column>>& parts) {
+    std::sort(parts.begin(), parts.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+  };
+  auto result_of = [&](std::vector<std::pair<int64_t, Column>>& parts) {
+    if (parts.size() == 1) return parts.front().second;
+    in_order(parts);
+    std::vector<Column> columns;
+    columns.reserve(parts.size());
+    for (const auto& [offset, column] : parts) columns.push_back(column);
+    return Column::concat(columns);
   };
   if (calls.failed.empty()) {
     cols.push_back(result_of(calls.parts));
@@ -238,11 +262,13 @@ Batch PoolStage::assemble(int64_t seq, Batch input, ChunkCalls calls) {
   }
   rejected_.add(partition_, seq, Batch::concat(rows), errors);  // throws past max_failed_rows
   if (on_error_ == OnError::Null) {
-    for (const auto& [row, error] : calls.failed) calls.parts.emplace(row, Column::nulls(type, 1));
+    for (const auto& [row, error] : calls.failed)
+      calls.parts.emplace_back(row, Column::nulls(type, 1));
     cols.push_back(result_of(calls.parts));
     return Batch(op_.output(), std::move(cols));
   }
   // Skip: the runs of rows between failed ones, each with its piece's results.
+  in_order(calls.parts);
   std::vector<Batch> kept;
   for (const auto& [offset, column] : calls.parts) {
     std::vector<Column> run = input.slice(offset, column.size()).columns();

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -37,6 +36,7 @@ class ActorPoolOperator final : public AsyncOperator {
   std::vector<int> arg_indices_;
   std::vector<std::string> arg_names_;
   Schema output_;
+  Schema arg_schema_;  ///< the argument columns' names and types, built once
 };
 
 /// One partition's view of an actor pool. feed/flush/next_ready run on the partition's driver
@@ -74,10 +74,13 @@ class PoolStage final : public AsyncOperatorState {
   int64_t in_flight() const override;
 
  private:
-  /// One chunk's calls: the whole chunk, or the pieces a failed one was split into.
+  /// One dispatched chunk: its rows, and its calls (the whole chunk, or the pieces a failed one
+  /// was split into). Slots of the ring are reused, keeping their vectors' capacity.
   struct ChunkCalls {
-    int pieces = 1;                   ///< dispatched and not yet completed
-    std::map<int64_t, Column> parts;  ///< result of each finished piece, by its first row
+    Batch input;     ///< the chunk's rows, joined with the result on emission
+    int pieces = 0;  ///< dispatched and not yet completed
+    /// Result of each finished piece, by its first row (in completion order).
+    std::vector<std::pair<int64_t, Column>> parts;
     std::vector<std::pair<int64_t, std::string>> failed;  ///< rows whose own call failed
     std::exception_ptr error;                             ///< ends the query
   };
@@ -94,7 +97,9 @@ class PoolStage final : public AsyncOperatorState {
   std::optional<std::string> isolation_message(const std::exception_ptr& error) const;
   /// The output of a complete chunk: its input columns plus the reassembled result, failed rows
   /// nulled or dropped (possibly every row: an empty batch); records them as rejected.
-  Batch assemble(int64_t seq, Batch input, ChunkCalls calls);
+  Batch assemble(int64_t seq, ChunkCalls& calls);
+  /// The ring slot of chunk `seq` (dispatched, not yet emitted). Under mu_.
+  ChunkCalls& slot(int64_t seq) { return ring_[static_cast<size_t>(seq) & (ring_.size() - 1)]; }
 
   const ActorPoolOperator& op_;
   ActorPool& pool_;
@@ -105,18 +110,20 @@ class PoolStage final : public AsyncOperatorState {
   int64_t window_;
   OnError on_error_;
 
-  std::vector<Batch> pending_;
+  std::vector<Batch> pending_;  ///< rows fed but not yet a full chunk (driver thread only)
   int64_t pending_rows_ = 0;
   bool flushed_ = false;
-  int64_t next_seq_ = 0;
-  int64_t next_emit_ = 0;
-  std::map<int64_t, Batch> inputs_;  ///< chunks awaiting their results (driver thread only)
+  int64_t next_seq_ = 0;   ///< driver thread only
+  int64_t next_emit_ = 0;  ///< driver thread only
+  ChunkCalls emitting_;    ///< the chunk being emitted, swapped out of its slot (driver only)
 
   mutable std::mutex mu_;
-  std::map<int64_t, ChunkCalls> calls_;  ///< dispatched chunks, not yet emitted
-  int64_t outstanding_ = 0;              ///< pieces dispatched, not yet completed
-  int64_t piece_rows_;                   ///< rows per piece dispatch cuts a chunk into
-  int64_t successes_ = 0;                ///< first pieces in a row that succeeded
+  /// Chunks [next_emit_, next_seq_) by sequence number modulo its size, a power of two that
+  /// doubles when a feed dispatches more chunks than it holds: no allocation per chunk.
+  std::vector<ChunkCalls> ring_;
+  int64_t outstanding_ = 0;  ///< pieces dispatched, not yet completed
+  int64_t piece_rows_;       ///< rows per piece dispatch cuts a chunk into
+  int64_t successes_ = 0;    ///< first pieces in a row that succeeded
 };
 
 }  // namespace ember

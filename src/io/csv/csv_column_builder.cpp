@@ -60,6 +60,18 @@ void CsvColumnBuilder::grow_rows() {
   row_capacity_ = cap;
 }
 
+void CsvColumnBuilder::grow_chars_for(int64_t needed, int64_t rows) {
+  // Extrapolated to the reserved rows with an eighth to spare; never below what is needed.
+  int64_t estimate = needed;
+  if (rows > 0 && rows < row_capacity_) {
+    const double per_row = static_cast<double>(needed) / static_cast<double>(rows);
+    estimate = static_cast<int64_t>(per_row * 1.125 * static_cast<double>(row_capacity_));
+  }
+  estimate = std::min<int64_t>(estimate, std::numeric_limits<int32_t>::max());
+  // Below plain doubling the estimate saves nothing; grow_chars doubles on its own.
+  grow_chars(estimate > chars_capacity_ * 2 ? std::max(needed, estimate) : needed);
+}
+
 void CsvColumnBuilder::grow_chars(int64_t needed) {
   if (needed > std::numeric_limits<int32_t>::max()) {
     throw InvalidArgument("utf8 column would hold " + std::to_string(needed) +

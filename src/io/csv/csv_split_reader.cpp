@@ -154,6 +154,7 @@ class CsvSplitReader final : public BatchReader {
           });
           break;
         default:
+          b.reserve_chars(run_column_bytes(c), static_cast<int64_t>(run_.rows));
           append_run_column(c, b, [&](std::string_view v, size_t r) {
             if (run_.non_ascii && !is_valid_utf8(v.data(), v.size())) {
               records_.fail_in_run(run_, r, c, utf8_error(c));
@@ -162,6 +163,16 @@ class CsvSplitReader final : public BatchReader {
           });
       }
     }
+  }
+
+  /// Bytes of column `c` over the run's records (an upper bound: a "\r\n" counts its '\r').
+  int64_t run_column_bytes(size_t c) const {
+    int64_t bytes = 0;
+    for (size_t r = 0; r < run_.rows; ++r) {
+      const size_t i = r * run_.width + c;
+      bytes += run_.ends[i] - (i == 0 ? 0 : run_.ends[i - 1] + 1);
+    }
+    return bytes;
   }
 
   /// Column `c` of every record of the run: empty is null (a plain field is never quoted),

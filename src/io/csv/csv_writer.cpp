@@ -1,6 +1,9 @@
 // CSV output formatting; see csv_writer.h.
 #include "io/csv/csv_writer.h"
 
+#include <cstring>
+#include <memory>
+
 #include "core/bitmap.h"
 #include "core/timestamp_text.h"
 #include "ember/error.h"
@@ -10,11 +13,14 @@ namespace ember {
 namespace {
 
 constexpr size_t kFlushBytes = size_t{4} << 20;
+constexpr size_t kBufferBytes = kFlushBytes + (size_t{64} << 10);
 
 bool needs_quotes(std::string_view s) {
   if (s.empty()) return true;  // `""`: an empty string, where an empty field would be null
   if (s.front() == ' ' || s.back() == ' ') return true;
-  return s.find_first_of(",\"\r\n") != std::string_view::npos;
+  for (const char c : s)
+    if (c == ',' || c == '"' || c == '\r' || c == '\n') return true;
+  return false;
 }
 
 }  // namespace
@@ -30,66 +36,79 @@ void check_csv_schema(const Schema& schema) {
 }
 
 CsvWriter::CsvWriter(const std::string& dir, const std::string& name, const Schema& schema)
-    : file_(dir, name), schema_(schema) {
-  out_.reserve(kFlushBytes + (size_t{64} << 10));
+    : file_(dir, name),
+      schema_(schema),
+      buffer_(std::make_unique_for_overwrite<char[]>(kBufferBytes)),
+      capacity_(kBufferBytes) {
   for (int i = 0; i < schema_.num_fields(); ++i) {
-    if (i > 0) out_.push_back(',');
+    if (i > 0) put(',');
     append_text(schema_.field(i).name);
   }
-  out_.push_back('\n');
+  put('\n');
+}
+
+char* CsvWriter::room(size_t bytes) {
+  if (used_ + bytes <= capacity_) return buffer_.get() + used_;
+  flush();
+  if (bytes > capacity_) {
+    buffer_ = std::make_unique_for_overwrite<char[]>(bytes);
+    capacity_ = bytes;
+  }
+  return buffer_.get();
 }
 
 void CsvWriter::append_text(std::string_view s) {
   if (!needs_quotes(s)) {
-    out_.append(s);
+    char* p = room(s.size());
+    if (!s.empty()) std::memcpy(p, s.data(), s.size());
+    filled(p + s.size());
     return;
   }
-  out_.push_back('"');
-  for (size_t start = 0;;) {
-    const size_t q = s.find('"', start);
-    if (q == std::string_view::npos) {
-      out_.append(s.substr(start));
-      break;
-    }
-    out_.append(s.substr(start, q + 1 - start));
-    out_.push_back('"');  // a quote inside a quoted field is doubled
-    start = q + 1;
+  char* p = room(2 * s.size() + 2);  // room for every character being a doubled quote
+  *p++ = '"';
+  for (const char c : s) {
+    *p++ = c;
+    if (c == '"') *p++ = '"';  // a quote inside a quoted field is doubled
   }
-  out_.push_back('"');
+  *p++ = '"';
+  filled(p);
 }
 
-void CsvWriter::append_row(const Batch& batch, int64_t row) {
-  for (int c = 0; c < batch.num_columns(); ++c) {
-    if (c > 0) out_.push_back(',');
-    const Column& col = batch.column(c);
-    if (col.is_null(row)) continue;
-    switch (col.type().id()) {
-      case TypeId::Int64:
-        append_int64(out_, col.values<int64_t>()[row]);
-        break;
-      case TypeId::Float64:
-        append_float64(out_, col.values<double>()[row]);
-        break;
-      case TypeId::Boolean:
-        out_.append(get_bit(col.bool_bits(), col.offset() + row) ? "true" : "false");
-        break;
-      case TypeId::Utf8:
-        append_text(col.value<std::string_view>(row));
-        break;
-      case TypeId::Int32:
-        append_int64(out_, col.values<int32_t>()[row]);
-        break;
-      case TypeId::Float32:
-        append_float64(out_, col.values<float>()[row]);
-        break;
-      case TypeId::Timestamp:
-        out_.append(format_timestamp(col.values<int64_t>()[row]));
-        break;
-      default:
-        throw InvalidArgument("cannot write a " + col.type().to_string() + " column to CSV");
+void CsvWriter::append_field(const Column& col, int64_t row) {
+  if (col.is_null(row)) return;
+  switch (col.type().id()) {
+    case TypeId::Int64:
+      filled(write_int64(room(kMaxNumberChars), col.values<int64_t>()[row]));
+      break;
+    case TypeId::Float64:
+      filled(write_float64(room(kMaxNumberChars), col.values<double>()[row]));
+      break;
+    case TypeId::Boolean: {
+      const std::string_view word = get_bit(col.bool_bits(), col.offset() + row) ? "true" : "false";
+      char* p = room(word.size());
+      std::memcpy(p, word.data(), word.size());
+      filled(p + word.size());
+      break;
     }
+    case TypeId::Utf8:
+      append_text(col.value<std::string_view>(row));
+      break;
+    case TypeId::Int32:
+      filled(write_int64(room(kMaxNumberChars), col.values<int32_t>()[row]));
+      break;
+    case TypeId::Float32:
+      filled(write_float64(room(kMaxNumberChars), col.values<float>()[row]));
+      break;
+    case TypeId::Timestamp: {
+      const std::string text = format_timestamp(col.values<int64_t>()[row]);
+      char* p = room(text.size());
+      std::memcpy(p, text.data(), text.size());
+      filled(p + text.size());
+      break;
+    }
+    default:
+      throw InvalidArgument("cannot write a " + col.type().to_string() + " column to CSV");
   }
-  out_.push_back('\n');
 }
 
 void CsvWriter::write(const Batch& batch) {
@@ -97,21 +116,24 @@ void CsvWriter::write(const Batch& batch) {
     throw InvalidArgument("batch schema (" + batch.schema().to_string() +
                           ") differs from the output schema (" + schema_.to_string() + ")");
   }
+  const int columns = batch.num_columns();
   for (int64_t r = 0; r < batch.num_rows(); ++r) {
-    append_row(batch, r);
-    flush_if_full();
+    for (int c = 0; c < columns; ++c) {
+      if (c > 0) put(',');
+      append_field(batch.column(c), r);
+    }
+    put('\n');
+    if (used_ >= kFlushBytes) flush();
   }
 }
 
-void CsvWriter::flush_if_full() {
-  if (out_.size() < kFlushBytes) return;
-  file_.write(out_);
-  out_.clear();
+void CsvWriter::flush() {
+  file_.write(std::string_view(buffer_.get(), used_));
+  used_ = 0;
 }
 
 void CsvWriter::commit() {
-  file_.write(out_);
-  out_.clear();
+  flush();
   file_.commit();
 }
 

@@ -1,7 +1,9 @@
 // Writing batches as RFC-4180 CSV.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <string_view>
 
 #include "io/output/atomic_file.h"
 #include "io/output/partition_writer.h"
@@ -24,13 +26,24 @@ class CsvWriter final : public PartitionWriter {
   void commit() override;
 
  private:
-  void append_row(const Batch& batch, int64_t row);
+  /// Room for `bytes` more characters at the end of the buffer: flushes it first when they do
+  /// not fit, and grows it for a field bigger than the whole buffer.
+  char* room(size_t bytes);
+  /// Marks the buffer filled up to `end` (a pointer into the room just asked for).
+  void filled(const char* end) { used_ = static_cast<size_t>(end - buffer_.get()); }
+  void put(char c) {
+    *room(1) = c;
+    ++used_;
+  }
   void append_text(std::string_view s);
-  void flush_if_full();
+  void append_field(const Column& col, int64_t row);
+  void flush();
 
   AtomicFile file_;
   Schema schema_;
-  std::string out_;
+  std::unique_ptr<char[]> buffer_;  ///< output gathered here and written in big blocks
+  size_t capacity_;
+  size_t used_ = 0;
 };
 
 }  // namespace ember

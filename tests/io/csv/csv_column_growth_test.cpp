@@ -50,5 +50,25 @@ TEST(CsvColumnGrowth, LargeBatchesWithLateNullsMatchTheRows) {
   EXPECT_EQ(cs.null_count(), nulls);
 }
 
+TEST(CsvColumnGrowth, TextWhoseWidthChangesWithinABatch) {
+  // Short strings first, so the reader sizes its character buffer for them; then strings a
+  // hundred times longer, which must outgrow that estimate; then short ones again.
+  constexpr int64_t kRows = 30000;
+  auto text_of = [](int64_t i) {
+    const size_t width = i >= 10000 && i < 20000 ? 300 + size_t(i % 17) : 1 + size_t(i % 3);
+    return std::string(width, char('a' + i % 26));
+  };
+  std::string text = "i,s\n";
+  for (int64_t i = 0; i < kRows; ++i) text += std::to_string(i) + "," + text_of(i) + "\n";
+  TempDir dir;
+  const std::string path = dir.write("widths.csv", text);
+  CsvOptions options;
+  options.schema = Schema({{"i", int64()}, {"s", utf8()}});
+  const Table t = read_csv_table(path, options, /*batch_rows=*/kRows);
+  ASSERT_EQ(t.num_rows(), kRows);
+  const Column cs = t.column("s");
+  for (int64_t i = 0; i < kRows; ++i) ASSERT_EQ(cs.value<std::string>(i), text_of(i)) << i;
+}
+
 }  // namespace
 }  // namespace ember

@@ -81,9 +81,9 @@ uint64_t float_word(double v) {
   return (b & kSign) ? ~b : b | kSign;
 }
 
-/// Words whose unsigned order is the order of a fixed-width key without nulls (integers with
-/// the sign bit flipped, floats as above, each inverted when descending). False for a key
-/// that has nulls or another type: it keeps the general comparison.
+}  // namespace
+
+// Integers with the sign bit flipped, floats as float_word, each inverted when descending.
 bool order_words(const Column& c, bool descending, int64_t rows, std::vector<uint64_t>& out) {
   if (c.null_count() != 0) return false;
   out.resize(static_cast<size_t>(rows));
@@ -116,6 +116,8 @@ bool order_words(const Column& c, bool descending, int64_t rows, std::vector<uin
     for (uint64_t& w : out) w = ~w;
   return true;
 }
+
+namespace {
 
 /// Sorts rows by K words each, the row number last: an unstable sort of contiguous tuples is
 /// then stable, and much faster than comparing typed cells through the columns.

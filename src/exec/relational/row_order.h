@@ -18,6 +18,11 @@ struct KeyOrder {
 int compare_rows(const std::vector<Column>& a, int64_t i, const std::vector<Column>& b, int64_t j,
                  const std::vector<KeyOrder>& order);
 
+/// Words whose unsigned order is the order of the key `c` (rows [0, rows)) under `descending`:
+/// fills `out` and returns true for a fixed-width key without nulls (bool, int32, int64,
+/// timestamp, float32, float64; NaN above every number, -0.0 equal to 0.0); false otherwise.
+bool order_words(const Column& c, bool descending, int64_t rows, std::vector<uint64_t>& out);
+
 /// The row numbers of `keys` (equal lengths, `rows` rows) in key order; ties keep input order.
 /// Only the first `limit` of them when `limit` >= 0 (a partial sort: O(rows log limit)).
 std::vector<int64_t> sorted_rows(const std::vector<Column>& keys, int64_t rows,

@@ -68,10 +68,33 @@ Batch merge_runs(const std::vector<SortedRun>& runs, const Schema& schema,
   Batch all = concat_or_empty(schema, parts);
   int64_t want = all.num_rows();
   if (limit >= 0) want = std::min(want, limit);
+  // Fixed-width keys without nulls compare as words (see order_words), row by row in place of
+  // the columns: words[run][row * K + k].
+  const size_t nkeys = order.size();
+  std::vector<std::vector<uint64_t>> words(runs.size());
+  bool by_words = nkeys > 0;
+  for (size_t r = 0; r < runs.size() && by_words; ++r) {
+    const int64_t n = runs[r].rows.num_rows();
+    if (n == 0) continue;  // an empty run may have no key columns at all
+    std::vector<uint64_t> key_words;
+    words[r].resize(static_cast<size_t>(n) * nkeys);
+    for (size_t k = 0; k < nkeys && by_words; ++k) {
+      by_words = order_words(runs[r].keys[k], order[k].descending, n, key_words);
+      for (int64_t i = 0; by_words && i < n; ++i)
+        words[r][static_cast<size_t>(i) * nkeys + k] = key_words[static_cast<size_t>(i)];
+    }
+  }
   // Heap of (run, row): smallest key first, ties to the earlier run.
   using Cursor = std::pair<size_t, int64_t>;
   auto after = [&](const Cursor& a, const Cursor& b) {
-    const int c = compare_rows(runs[a.first].keys, a.second, runs[b.first].keys, b.second, order);
+    int c = 0;
+    if (by_words) {
+      const uint64_t* x = words[a.first].data() + static_cast<size_t>(a.second) * nkeys;
+      const uint64_t* y = words[b.first].data() + static_cast<size_t>(b.second) * nkeys;
+      for (size_t k = 0; k < nkeys && c == 0; ++k) c = x[k] < y[k] ? -1 : (y[k] < x[k] ? 1 : 0);
+    } else {
+      c = compare_rows(runs[a.first].keys, a.second, runs[b.first].keys, b.second, order);
+    }
     return c != 0 ? c > 0 : a.first > b.first;
   };
   std::priority_queue<Cursor, std::vector<Cursor>, decltype(after)> heap(after);

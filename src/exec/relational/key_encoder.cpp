@@ -23,29 +23,17 @@ float canonical(float v) {
   return v == 0.0f ? 0.0f : v;
 }
 
-/// Bytes of a non-null fixed-width cell's value (0 for types that are not fixed-width).
-int fixed_width(TypeId id) {
-  switch (id) {
-    case TypeId::Boolean:
-      return 1;
-    case TypeId::Int32:
-    case TypeId::Float32:
-      return 4;
-    case TypeId::Int64:
-    case TypeId::Float64:
-    case TypeId::Timestamp:
-      return 8;
-    default:
-      return 0;
-  }
+/// Bytes of a non-null fixed-width cell's value: DataType::byte_width, and one for a bool (bit-
+/// packed in a column, a byte in a key); 0 for types that are not fixed-width.
+int fixed_width(const DataType& type) {
+  return type.id() == TypeId::Boolean ? 1 : type.byte_width();
 }
 
 // A cell is a null/valid byte, then for a valid one: the value's bytes (fixed width), a 4-byte
 // length and the bytes (utf8, binary), or a 4-byte item count and each item as a cell (lists).
 int64_t cell_size(const Column& c, int64_t i) {
   if (c.is_null(i)) return 1;
-  const TypeId id = c.type().id();
-  if (const int w = fixed_width(id)) return 1 + w;
+  if (const int w = fixed_width(c.type())) return 1 + w;
   if (c.type().is_list()) {
     const auto [first, last] = c.list_range(i);
     int64_t n = 1 + 4;
@@ -192,9 +180,8 @@ void encode_keys(const std::vector<Column>& keys, int64_t rows, EncodedKeys& out
   out.any_null.assign(n, 0);
   // Pass 1: each row's size, as offsets[i + 1] before the prefix sum.
   for (const Column& c : keys) {
-    const TypeId id = c.type().id();
-    if (c.null_count() == 0 && fixed_width(id) > 0) {
-      const int64_t w = 1 + fixed_width(id);
+    if (c.null_count() == 0 && fixed_width(c.type()) > 0) {
+      const int64_t w = 1 + fixed_width(c.type());
       for (size_t i = 0; i < n; ++i) out.offsets[i + 1] += w;
       continue;
     }

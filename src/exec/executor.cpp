@@ -179,7 +179,8 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
   PoolSet pools(physical.pools, placement, std::move(admitted.lent), admitted.session,
                 admitted.loans);
   let_pools_grow(pools, placement, options);
-  pools.start();
+  // The actors construct while the first pipeline reads and prepares its input.
+  pools.launch();
   QueryContext query(pools.pools());
   // A pool whose last pipeline has ended gives its actors and resources back at once, for
   // other queries to use while this one goes on (a session's stays warm instead).
@@ -198,6 +199,7 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
         run_pipelines(query, physical, *sink, pipeline_threads(options, placement.cpus_left),
                       memory_budget(options), pipeline_ended);
   }
+  pools.wait_started();  // a pool no batch reached still fails the query if it could not start
   // Figures first: a session takes its pools back at stop().
   result.stats = collect_stats(pools, placement, query);
   result.rejected = rejected_table(query.rejected());

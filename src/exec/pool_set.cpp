@@ -1,8 +1,6 @@
 // Parallel start, early finish and orderly stop of a query's actor pools.
 #include "exec/pool_set.h"
 
-#include <thread>
-
 namespace ember {
 
 PoolSet::PoolSet(const std::vector<std::shared_ptr<const UdfSpec>>& specs,
@@ -49,29 +47,19 @@ void PoolSet::make_pools(const std::vector<std::shared_ptr<const UdfSpec>>& spec
   }
 }
 
-void PoolSet::start() {
-  std::vector<std::exception_ptr> errors(pools_.size());
-  std::vector<std::thread> starters;
-  for (size_t i = 0; i < pools_.size(); ++i) {
-    starters.emplace_back([this, i, &errors] {
-      try {
-        pools_[i]->start();
-      } catch (...) {
-        errors[i] = std::current_exception();
-      }
-    });
-  }
-  for (auto& t : starters) t.join();
-  for (auto& e : errors) {
-    if (e) {
-      stop();
-      std::rethrow_exception(e);
-    }
-  }
+void PoolSet::launch() {
+  for (auto& pool : pools_) pool->launch();
+}
+
+void PoolSet::wait_started() {
+  for (auto& pool : pools_)
+    if (pool) pool->wait_started();
 }
 
 bool PoolSet::finish(size_t i) {
   if (i >= pools_.size() || !pools_[i] || loans_[i] != 0) return false;
+  // Every actor constructs once per query, even one the input was too small to reach.
+  pools_[i]->wait_started();
   pools_[i]->stop();
   return true;
 }

@@ -1,5 +1,5 @@
-// The actor pools of one query: started together before any work, each stopped as soon as its
-// input has ended, and any still up stopped (or handed back to their session) after.
+// The actor pools of one query: launched together as its work begins, each stopped as soon as
+// its input has ended, and any still up stopped (or handed back to their session) after.
 #pragma once
 
 #include <memory>
@@ -21,9 +21,14 @@ class PoolSet {
           std::vector<std::unique_ptr<ActorPool>> lent = {},
           std::shared_ptr<WarmPools> session = nullptr, std::vector<uint64_t> loans = {});
   ~PoolSet() { stop(); }
-  /// Starts every pool at once (each constructs its actors in parallel) and waits. On any
-  /// failure, stops them all and rethrows the first error.
-  void start();
+  /// Starts every pool constructing its actors (all in parallel) and returns at once: the
+  /// query reads its input meanwhile, and its batches wait for their actors. A construction
+  /// that fails fails its pool's work with that error (ActorPool::launch).
+  void launch();
+  /// Waits for every pool's actors to have constructed and rethrows the first failure, in
+  /// pool order. A query calls it before it succeeds, so that a pool no batch reached still
+  /// reports a constructor that threw.
+  void wait_started();
   /// Pool i's input has ended and its last batch has returned: a pool of the query's own is
   /// stopped now (its actors destroyed) and true returned, so that the caller releases its
   /// resources; one of a session stays warm until stop() and false is returned.

@@ -224,6 +224,16 @@ ActorPool::ActorPool(std::shared_ptr<const UdfSpec> spec, std::vector<ActorConte
 ActorPool::~ActorPool() { stop(); }
 
 void ActorPool::start() {
+  launch();
+  try {
+    wait_started();
+  } catch (...) {
+    stop();  // destroys the actors that did construct
+    throw;
+  }
+}
+
+void ActorPool::launch() {
   Impl& p = *impl_;
   std::unique_lock lifecycle(p.lifecycle_mu);
   {
@@ -237,6 +247,7 @@ void ActorPool::start() {
     for (auto& slot : p.slots) {
       if (!slot->active) continue;
       for (size_t i = 0; i < slot->lanes.size(); ++i) p.spawn_lane_locked(*slot, i);
+      ++p.launched_actors;
     }
     // A process actor bounds its calls itself (it can kill its worker); a thread actor needs
     // someone else to notice.
@@ -248,22 +259,24 @@ void ActorPool::start() {
     p.stop_locked();
     throw UdfError("udf '" + spec_->name + "': could not start an actor thread: " + e.what());
   }
-  // Constructors run in parallel, one per actor; this waits for the slowest.
+}
+
+void ActorPool::wait_started() {
+  Impl& p = *impl_;
   std::exception_ptr error;
   {
+    // Every lane of an active slot reports its actor's first construction, or that it gave
+    // up before constructing, so this never waits for a pool that will not start.
     std::unique_lock lock(p.mu);
-    p.all_started.wait(lock, [&] { return p.starts_reported == p.min_actors; });
+    p.all_started.wait(lock, [&] { return p.starts_reported >= p.launched_actors; });
     error = p.first_start_error;
   }
-  if (!error) return;
-  p.stop_locked();  // destroys the actors that did construct
-  try {
-    std::rethrow_exception(error);
-  } catch (const Error&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw UdfError("udf '" + spec_->name + "' failed to start an actor: " + e.what());
-  }
+  if (error) std::rethrow_exception(error);
+}
+
+bool ActorPool::failed() const {
+  std::lock_guard lock(impl_->mu);
+  return impl_->failure != nullptr;
 }
 
 void ActorPool::dispatch(Batch args, std::function<void(CallResult)> done, bool ahead) {

@@ -34,11 +34,25 @@ class ActorPool {
             std::vector<ActorMaker> makers = {});
   ~ActorPool();  ///< stops the pool
 
-  /// Constructs every actor's UDF in parallel, each on its actor's own thread, and waits for
-  /// all. On any failure, stops the pool (the actors that did construct are destroyed, queued
-  /// work is cancelled) and throws the first failure as UdfError naming the UDF and actor.
-  /// A second call does nothing; after cancel() or stop() it throws Cancelled.
+  /// launch(), then waits for every actor's construction. On any failure, stops the pool (the
+  /// actors that did construct are destroyed, queued work is cancelled) and throws the first
+  /// failure as UdfError naming the UDF and actor. A second call does nothing; after cancel()
+  /// or stop() it throws Cancelled.
   void start();
+  /// Starts constructing every actor's UDF in parallel, each on its actor's own thread, and
+  /// returns at once, so that a query reads and prepares its input while its models load:
+  /// dispatched work waits for its actor. If a construction fails, the pool fails as a whole,
+  /// whatever spec.on_error says: work queued and dispatched later completes with that failure
+  /// (the UdfError start() would throw) and failed() turns true. A second call does nothing;
+  /// after cancel() or stop() it throws Cancelled.
+  void launch();
+  /// Waits until every actor launch() started has constructed (or given up because the pool
+  /// was cancelled first) and throws the first construction failure as start() does. Does not
+  /// stop the pool. Any thread; returns at once before launch() and after stop().
+  void wait_started();
+  /// Whether the pool has failed as a whole: an actor could not be constructed, or (under
+  /// OnError::Raise) a batch failed. Its work then completes with that failure.
+  bool failed() const;
   /// Queues `args` (at most batch_size rows) for the least-loaded actor (up to 2 in flight per
   /// call the actor may run at once, the rest wait in the pool's queue). Never blocks; any thread,
   /// concurrently; work dispatched before start() runs once the actors are up. `done` runs exactly

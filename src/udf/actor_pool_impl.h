@@ -49,7 +49,7 @@ struct alignas(64) ActorSlot {
   std::shared_ptr<Actor> actor;     ///< constructed and serving; null before, and once retired
   bool constructing = false;        ///< a lane is constructing `actor`
   std::shared_ptr<Actor> starting;  ///< the actor being constructed (for teardown's abort)
-  bool reported = false;            ///< its first construction was reported to start()
+  bool reported = false;            ///< its first construction was reported to wait_started()
   bool broken = false;              ///< its first construction failed
   int64_t past_inits = 0;           ///< constructions of actors no longer in `actor`
   /// Takes work. An autoscaling pool's slots past its minimum start inactive; one that grew
@@ -73,10 +73,12 @@ struct ActorPool::Impl : std::enable_shared_from_this<ActorPool::Impl> {
   std::deque<ActorTask> backlog;        // guarded by mu
   /// Failed calls waiting out their backoff, by when they are due; guarded by mu.
   std::multimap<PoolClock::time_point, ActorTask> delayed;
-  bool stopping = false;                           // guarded by mu; set by cancel() and stop()
-  bool watchdog_exit = false;                      // guarded by mu
-  std::exception_ptr failure;                      // guarded by mu; the first batch that failed
-  int starts_reported = 0;                         // guarded by mu
+  bool stopping = false;         // guarded by mu; set by cancel() and stop()
+  bool watchdog_exit = false;    // guarded by mu
+  std::exception_ptr failure;    // guarded by mu; the first batch that failed
+  int launched_actors = 0;       // guarded by mu; slots launch() started lanes for
+  int starts_reported = 0;       // guarded by mu; of those, first constructions ended or given up
+  PoolClock::time_point all_up;  // guarded by mu; when starts_reported reached launched_actors
   std::exception_ptr first_start_error;            // guarded by mu
   size_t next_pick = 0;                            // guarded by mu; rotates ties between actors
   std::chrono::milliseconds teardown_grace{5000};  // guarded by mu
@@ -116,6 +118,12 @@ struct ActorPool::Impl : std::enable_shared_from_this<ActorPool::Impl> {
   /// lane should leave. Requires mu (held by `lock`; released while constructing).
   std::shared_ptr<Actor> acquire_actor(ActorSlot& slot, size_t i, uint64_t generation,
                                        std::unique_lock<std::mutex>& lock);
+  /// Counts `slot`'s first construction as over (failed with `error`, if not null) for
+  /// wait_started(). Requires mu.
+  void report_start_locked(ActorSlot& slot, const std::exception_ptr& error);
+  /// What a failed first construction of `slot`'s actor fails its pool with: ember's errors
+  /// as they are, anything else as a UdfError naming the UDF and actor.
+  std::exception_ptr start_error(const ActorSlot& slot, const std::exception_ptr& error) const;
   /// A due retry, else the slot's next queued batch. Requires mu.
   bool take_task_locked(ActorSlot& slot, ActorTask& task);
   /// Ends lane `i`'s thread: the last lane of an actor destroys it (with no lock held).

@@ -67,11 +67,35 @@ void ActorPool::Impl::spawn_lane_locked(ActorSlot& slot, size_t i) {
   lane.phase = LanePhase::Starting;
 }
 
+void ActorPool::Impl::report_start_locked(ActorSlot& slot, const std::exception_ptr& error) {
+  slot.reported = true;
+  if (++starts_reported == launched_actors) all_up = Clock::now();
+  if (error && !first_start_error) first_start_error = error;
+  all_started.notify_all();
+}
+
+std::exception_ptr ActorPool::Impl::start_error(const ActorSlot& slot,
+                                                const std::exception_ptr& error) const {
+  try {
+    std::rethrow_exception(error);
+  } catch (const Error&) {
+    return error;  // ember's own errors (Cancelled, ResourceError, ...) keep their type
+  } catch (const std::exception& e) {
+    return std::make_exception_ptr(UdfError(who(slot) + " failed to start: " + e.what()));
+  } catch (...) {
+    return std::make_exception_ptr(UdfError(who(slot) + " failed to start"));
+  }
+}
+
 std::shared_ptr<Actor> ActorPool::Impl::acquire_actor(ActorSlot& slot, size_t i,
                                                       uint64_t generation,
                                                       std::unique_lock<std::mutex>& lock) {
   for (;;) {
-    if (slot.lanes[i].generation != generation || stopping || slot.broken) return nullptr;
+    if (slot.lanes[i].generation != generation || stopping || slot.broken) {
+      // Cancelled before its first construction began: wait_started() stops waiting for it.
+      if (!slot.reported && !slot.constructing) report_start_locked(slot, nullptr);
+      return nullptr;
+    }
     if (slot.actor) return slot.actor;
     if (!slot.constructing) break;
     slot.wake.wait(lock);  // another lane is constructing it
@@ -102,11 +126,10 @@ std::shared_ptr<Actor> ActorPool::Impl::acquire_actor(ActorSlot& slot, size_t i,
   slot.starting.reset();  // `made` still holds it: nothing is destroyed under the lock
   slot.wake.notify_all();
   const bool first = !slot.reported;
-  slot.reported = true;
+  std::exception_ptr start_failure;
   if (first) {
-    ++starts_reported;
-    if (error && !first_start_error) first_start_error = error;
-    all_started.notify_all();
+    if (error) start_failure = start_error(slot, error);
+    report_start_locked(slot, start_failure);
   }
   const bool given_up = slot.lanes[i].generation != generation;
   if (error) slot.broken = true;
@@ -118,6 +141,9 @@ std::shared_ptr<Actor> ActorPool::Impl::acquire_actor(ActorSlot& slot, size_t i,
   if (!error) slot.past_inits += made->inits();
   lock.unlock();
   made.reset();  // its destructor runs with no lock held
+  // The pool cannot run as asked: work waiting for this actor, or for any other, fails now
+  // rather than waiting for the query to notice (the query may be reading its input still).
+  if (start_failure) fail_pool(start_failure);
   if (error && !first) {
     // A replacement for a retired actor could not be constructed: its batches have nowhere to
     // go. An engine Error, not a UdfError: the query fails rather than isolating its rows.

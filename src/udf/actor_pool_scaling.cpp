@@ -35,7 +35,10 @@ void ActorPool::Impl::scale() {
 
 void ActorPool::Impl::grow(std::unique_lock<std::mutex>& lock) {
   if (stopping || failure || active_actors >= static_cast<int>(slots.size())) return;
-  if (backlog.empty() || Clock::now() - backlog.front().queued < grow_after) return;
+  // Batches wait for the first actors while they construct: that is not a shortage of actors,
+  // so waiting counts from when they are all up.
+  if (backlog.empty() || starts_reported < launched_actors) return;
+  if (Clock::now() - std::max(backlog.front().queued, all_up) < grow_after) return;
   ActorSlot* slot = nullptr;
   for (auto& s : slots) {
     const bool lanes_gone = std::none_of(s->lanes.begin(), s->lanes.end(), [](const Lane& l) {

@@ -297,6 +297,72 @@ TEST(StatefulUdf, ConstructorFailureIsUdfErrorAndTearsDownOthers) {
   EXPECT_EQ(counters.destroyed.load(), counters.constructed.load() - 1);
 }
 
+namespace {
+std::atomic<bool> input_read{false};
+
+/// A model whose constructor waits (up to 20 s) to see the query read rows before it is done:
+/// records whether it did, i.e. whether the scan ran while the actors constructed.
+class WaitsForInput {
+ public:
+  explicit WaitsForInput(const InitArgs&) {
+    for (int i = 0; i < 2000 && !input_read.load(); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    saw_input_ = input_read.load();
+    counters.constructed++;
+  }
+  ~WaitsForInput() { counters.destroyed++; }
+  Column operator()(const Batch& in) {
+    return Column::repeat(Value{int64_t{saw_input_ ? 1 : 0}}, int64(), in.num_rows());
+  }
+
+ private:
+  bool saw_input_ = false;
+};
+}  // namespace
+
+TEST(StatefulUdf, ActorsConstructWhileTheQueryReadsItsInput) {
+  counters.reset();
+  input_read = false;
+  Udf mark = Udf::fn("mark", [](const Batch& in) {
+               input_read = true;
+               return in.column(0);
+             }).returns(int64());
+  Udf model = Udf::cls<WaitsForInput>("waits_for_input").returns(int64()).concurrency(2);
+  Table t = range(2000, 4)
+                .with_column("m", mark(col("id")))
+                .with_column("saw", model(col("m")))
+                .collect(big_machine(2));
+  ASSERT_EQ(t.num_rows(), 2000);
+  for (int64_t i = 0; i < t.num_rows(); ++i)
+    ASSERT_EQ(t.column("saw").value<int64_t>(i), 1) << "row " << i;
+  EXPECT_EQ(counters.constructed.load(), 2);
+  EXPECT_EQ(counters.destroyed.load(), 2);
+}
+
+TEST(StatefulUdf, ConstructorFailureUnderOnErrorNullFailsTheQueryNotItsRows) {
+  counters.reset();
+  Udf u = Udf::cls<FailingInit>("loader").returns(int64()).concurrency(3).on_error(OnError::Null);
+  try {
+    range(1000, 4).with_column("y", u(col("id"))).execute(big_machine());
+    FAIL() << "expected UdfError";
+  } catch (const UdfError& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("'loader'"), std::string::npos) << m;
+    EXPECT_NE(m.find("model file is corrupt"), std::string::npos) << m;
+  }
+  EXPECT_EQ(counters.destroyed.load(), counters.constructed.load() - 1);
+}
+
+TEST(StatefulUdf, EveryActorConstructsEvenWhenTheInputIsTooSmallToReachIt) {
+  counters.reset();
+  Udf u = add_offset(4, 64);
+  auto r = range(3, 1).with_column("y", u(col("id"))).execute(big_machine());
+  EXPECT_EQ(r.table.num_rows(), 3);
+  EXPECT_EQ(r.stats.udfs.at(0).inits, 4);
+  EXPECT_EQ(counters.constructed.load(), 4);
+  EXPECT_EQ(counters.destroyed.load(), 4);
+}
+
 TEST(StatefulUdf, CallFailureNamesUdfCauseAndShape) {
   counters.reset();
   Udf u = Udf::cls<FailingCall>("embedder").returns(int64()).batch_size(10).concurrency(2);

@@ -126,6 +126,30 @@ TEST(ActorPoolScaling, AFixedPoolNeverScales) {
   EXPECT_EQ(counts.constructed.load(), 2);
 }
 
+TEST(ActorPoolScaling, BatchesWaitingForTheFirstActorsToConstructDoNotGrowThePool) {
+  counts.reset();
+  pool_test::gate.reset();
+  ActorPool pool(detail::UdfAccess::spec(Udf::cls<pool_test::Doubler>("slow_start")
+                                             .returns(int64())
+                                             .init_args({{"init_gate", int64_t{1}}})
+                                             .concurrency(1, 3)),
+                 {});
+  pool.set_scaling(2ms, 10s);
+  pool.launch();
+  ASSERT_TRUE(pool_test::gate.wait_entered(1));
+  std::atomic<int> done{0};
+  for (int i = 0; i < 8; ++i) pool.dispatch(numbers(i, 2), [&](CallResult) { ++done; });
+  // The batches wait far longer than grow_after, but for construction, not for a free actor.
+  std::this_thread::sleep_for(100ms);
+  EXPECT_EQ(pool.stats().scale_ups, 0);
+  EXPECT_EQ(pool.active_actors(), 1);
+  pool_test::gate.open();
+  pool.wait_started();
+  for (int i = 0; i < 3000 && done.load() < 8; ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(done.load(), 8);
+  pool.stop();
+}
+
 TEST(ActorPoolScaling, BuilderRefusesAMaxBelowTheMin) {
   EXPECT_THROW(slow(3, 2), InvalidArgument);
   EXPECT_THROW(slow(0, 2), InvalidArgument);

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -146,9 +147,88 @@ TEST_F(ActorPoolTest, ConstructorFailureStopsThePoolAndDestroysTheOthers) {
   EXPECT_EQ(counts.destroyed, 2);
   EXPECT_EQ(counts.wrong_thread, 0);
   Outcomes out;
-  pool.dispatch(numbers(0, 3), out.callback());  // a stopped pool cancels at once
+  // The pool failed as a whole: later work completes at once with that failure.
+  EXPECT_TRUE(pool.failed());
+  pool.dispatch(numbers(0, 3), out.callback());
   ASSERT_TRUE(out.wait_for(1));
-  EXPECT_EQ(error_text(out.take()[0]).rfind("Cancelled: ", 0), 0u);
+  EXPECT_EQ(error_text(out.take()[0]),
+            "UdfError: udf 'doubler' actor #1 failed to initialise: no dictionary");
+}
+
+TEST_F(ActorPoolTest, LaunchReturnsWhileActorsConstructAndWorkWaitsForThem) {
+  ActorPool pool(doubler(2, {{"init_gate", int64_t{1}}}), {});
+  pool.launch();
+  ASSERT_TRUE(gate.wait_entered(2));  // both constructors are running, and launch() is back
+  Outcomes out;
+  constexpr int kBatches = 7;
+  for (int i = 0; i < kBatches; ++i) pool.dispatch(numbers(10 * i, 3), out.callback());
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_TRUE(out.take().empty());  // no actor is up to serve them yet
+  EXPECT_EQ(counts.constructed.load(), 0);
+  gate.open();
+  pool.wait_started();
+  EXPECT_EQ(counts.constructed.load(), 2);
+  ASSERT_TRUE(out.wait_for(kBatches));
+  std::vector<int64_t> firsts;
+  for (const CallResult& r : out.take()) {
+    ASSERT_TRUE(std::holds_alternative<Column>(r)) << error_text(r);
+    firsts.push_back(std::get<Column>(r).value<int64_t>(0));
+  }
+  std::sort(firsts.begin(), firsts.end());
+  for (int i = 0; i < kBatches; ++i) EXPECT_EQ(firsts[static_cast<size_t>(i)], 20 * i + 1);
+  pool.stop();
+  EXPECT_EQ(counts.destroyed.load(), 2);
+  EXPECT_EQ(pool.stats().inits, 2);
+}
+
+TEST_F(ActorPoolTest, AConstructorFailureAfterLaunchFailsTheWaitingWorkNotIsolatesIt) {
+  // Under OnError::Null a failed call is the caller's to isolate; a pool that cannot start is
+  // not: its work fails with the construction error.
+  auto spec = detail::UdfAccess::spec(
+      Udf::cls<Doubler>("doubler")
+          .returns(int64())
+          .concurrency(2)
+          .on_error(OnError::Null)
+          .init_args({{"init_gate", int64_t{1}}, {"fail_actor", int64_t{0}}}));
+  ActorPool pool(spec, {});
+  pool.launch();
+  ASSERT_TRUE(gate.wait_entered(2));
+  Outcomes out;
+  for (int i = 0; i < 5; ++i) pool.dispatch(numbers(i, 2), out.callback());
+  EXPECT_FALSE(pool.failed());
+  gate.open();
+  ASSERT_TRUE(out.wait_for(5));
+  EXPECT_TRUE(pool.failed());
+  int failed = 0;
+  for (const CallResult& r : out.take()) {
+    // Actor #1 may have served a batch or two before actor #0's failure was known.
+    if (std::holds_alternative<Column>(r)) continue;
+    ++failed;
+    EXPECT_EQ(error_text(r),
+              "UdfError: udf 'doubler' actor #0 failed to initialise: no dictionary");
+  }
+  EXPECT_GE(failed, 1);
+  try {
+    pool.wait_started();
+    FAIL() << "expected UdfError";
+  } catch (const UdfError& e) {
+    EXPECT_STREQ(e.what(), "udf 'doubler' actor #0 failed to initialise: no dictionary");
+  }
+  pool.stop();
+  EXPECT_EQ(counts.constructed.load(), counts.destroyed.load());
+}
+
+TEST_F(ActorPoolTest, WaitStartedReturnsAtOnceBeforeLaunchAndAfterACancelledLaunch) {
+  ActorPool idle(doubler(2), {});
+  idle.wait_started();  // nothing launched: nothing to wait for
+  ActorPool pool(doubler(3, {{"init_gate", int64_t{1}}}), {});
+  pool.launch();
+  ASSERT_TRUE(gate.wait_entered(3));
+  pool.cancel();
+  gate.open();
+  pool.wait_started();
+  pool.stop();
+  EXPECT_EQ(counts.constructed.load(), counts.destroyed.load());
 }
 
 TEST_F(ActorPoolTest, CallFailureIsAUdfErrorWithNameAndShape) {

@@ -66,11 +66,13 @@ class Gate {
 inline Gate gate;
 
 /// Returns 2x+1 for an int64 column x. Init args pick misbehaviours: "fail_actor" (throw from
-/// that actor's constructor), "mode" ("throw", "short", "utf8", "gate"), "sleep_us".
+/// that actor's constructor), "init_gate" (the constructor waits at the gate), "mode"
+/// ("throw", "short", "utf8", "gate"), "sleep_us".
 class Doubler {
  public:
   Doubler(const InitArgs& args, const ActorContext& ctx)
       : id_(ctx.actor_id), owner_(std::this_thread::get_id()) {
+    if (args.has("init_gate")) gate.enter_and_wait();
     if (args.has("fail_actor") && args.get<int64_t>("fail_actor") == ctx.actor_id)
       throw std::runtime_error("no dictionary");
     if (args.has("mode")) mode_ = args.get<std::string>("mode");

@@ -152,7 +152,9 @@ void PoolStage::adapt_piece_rows(bool failed, bool first) {
 }
 
 std::optional<std::string> PoolStage::isolation_message(const std::exception_ptr& error) const {
-  if (on_error_ == OnError::Raise) return std::nullopt;
+  // A pool that failed as a whole (an actor could not be constructed) runs nothing more:
+  // nothing is left to isolate.
+  if (on_error_ == OnError::Raise || pool_.failed()) return std::nullopt;
   try {
     std::rethrow_exception(error);
   } catch (const UdfError& e) {

@@ -101,6 +101,14 @@ bool has_pool_below(const LogicalNode& n) {
   return see_through && has_pool_below(n.child());
 }
 
+/// True when a pool lies anywhere in the tree of `n`.
+bool has_pool(const LogicalNode& n) {
+  if (dynamic_cast<const ActorPoolProjectNode*>(&n)) return true;
+  for (const auto& c : n.children)
+    if (has_pool(*c)) return true;
+  return false;
+}
+
 /// join(left, right) with the join moved below the pools (and projections) at the top of
 /// `left` where that is allowed.
 NodePtr sink_join(const NodePtr& left, const JoinNode& j) {
@@ -138,8 +146,20 @@ NodePtr place_pools_after_joins(const NodePtr& plan) {
   for (const auto& c : plan->children) children.push_back(place_pools_after_joins(c));
   NodePtr node = plan->over(std::move(children));
   const auto* j = dynamic_cast<const JoinNode*>(node.get());
-  if (!j || (j->type != JoinType::Semi && j->type != JoinType::Anti)) return node;
-  return sink_join(node->children[0], *j);
+  if (!j) return node;
+  if (j->type == JoinType::Semi || j->type == JoinType::Anti)
+    return sink_join(node->children[0], *j);
+  const NodePtr& left = node->children[0];
+  const NodePtr& right = node->children[1];
+  if ((j->type != JoinType::Inner && j->type != JoinType::Right) || !has_pool_below(*left) ||
+      has_pool(*right))
+    return node;
+  // Left rows without a match are dropped by both joins: a semi join below the pool drops them
+  // before the UDF sees them, and the join above still pairs each kept row with its matches.
+  const NodePtr semi = make_join(left, right, j->on, JoinType::Semi);
+  NodePtr reduced = sink_join(left, static_cast<const JoinNode&>(*semi));
+  if (dynamic_cast<const JoinNode*>(reduced.get())) return node;  // no pool could be passed
+  return node->with_children({std::move(reduced), right});
 }
 
 }  // namespace ember

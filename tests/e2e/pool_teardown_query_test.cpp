@@ -70,10 +70,15 @@ DataFrame query(InitArgs args) {
       .select({slow.init_args(std::move(args))(col("id")).alias("y")});
 }
 
-void expect_teardown_off_pipeline_threads() {
+/// `all_actors`: both actors constructed (a query that fails may end before the second one's
+/// construction began, and then it never constructs).
+void expect_teardown_off_pipeline_threads(bool all_actors) {
   std::lock_guard lock(threads.mu);
   ASSERT_FALSE(threads.pipeline.empty());
-  ASSERT_EQ(threads.destructor.size(), 2u) << "each actor destroys its instance on its thread";
+  if (all_actors)
+    ASSERT_EQ(threads.destructor.size(), 2u) << "each actor destroys its instance on its thread";
+  else
+    ASSERT_GE(threads.destructor.size(), 1u);
   for (const auto& id : threads.destructor) {
     EXPECT_EQ(threads.pipeline.count(id), 0u) << "a destructor ran on a pipeline thread";
     EXPECT_NE(id, std::this_thread::get_id());
@@ -89,7 +94,7 @@ TEST(PoolTeardown, SlowDestructorRunsOffThePipelineThreads) {
     options.threads = n;
     Table t = query({}).collect(options);
     EXPECT_EQ(t.num_rows(), 5000);
-    expect_teardown_off_pipeline_threads();
+    expect_teardown_off_pipeline_threads(true);
   }
 }
 
@@ -99,6 +104,6 @@ TEST(PoolTeardown, FailingQueryTearsDownOffThePipelineThreads) {
     RunOptions options;
     options.threads = n;
     EXPECT_THROW(query({{"fail_at", Value{int64_t{1234}}}}).collect(options), UdfError);
-    expect_teardown_off_pipeline_threads();
+    expect_teardown_off_pipeline_threads(false);
   }
 }

@@ -229,7 +229,11 @@ TEST(FailedThreadQuery, StopsCallingTheUdfAfterTheFirstFailure) {
     // Each actor may have been in a call when the first failed; none starts another.
     EXPECT_GE(AlwaysFails::thread_calls.load(), 1);
     EXPECT_LE(AlwaysFails::thread_calls.load(), actors) << actors << " actors";
-    EXPECT_EQ(read_failure_log(log).starts, actors);
+    // Actors construct while the query runs: one whose construction had not begun when the
+    // query failed is never constructed.
+    const int starts = read_failure_log(log).starts;
+    EXPECT_GE(starts, 1);
+    EXPECT_LE(starts, actors);
     std::remove(log.c_str());
   }
 }

@@ -105,3 +105,35 @@ TEST(RelationalUdf, RunsOnlyOnTheRowsASemiJoinKeeps) {
             plan.find("HashJoin semi", plan.find("== Optimized plan ==")))
       << plan;
 }
+
+TEST(RelationalUdf, RunsOnceOnEachLeftRowAnInnerOrRightJoinMatches) {
+  // Keys 0, 100, ..., 900 and a second 200: one left row matches twice. 123456 matches none.
+  std::vector<int64_t> keys = {0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 200, 123456};
+  DataFrame wanted = from_table(Table::from_columns({{"k", Column::from(keys)}}));
+  for (JoinType type : {JoinType::Inner, JoinType::Right}) {
+    DataFrame q = range(5000, 4)
+                      .with_column("k", col("id"))
+                      .with_column("score", doubler()(col("id")))
+                      .join(wanted, {"k"}, type)
+                      .sort({SortKey{col("k")}});
+    QueryResult r = q.execute(two_threads());
+    expect_once_per_actor(r);
+    // A semi join below the pool: the UDF runs on the 10 left rows with a match, once each,
+    // although the join repeats one of them.
+    EXPECT_EQ(r.stats.udfs[0].rows, 10);
+    const int64_t rows = type == JoinType::Inner ? 11 : 12;
+    ASSERT_EQ(r.table.num_rows(), rows);
+    for (int64_t i = 0; i < rows; ++i) {
+      const int64_t k = r.table.column("k").value<int64_t>(i);
+      if (k == 123456) {
+        EXPECT_TRUE(r.table.column("score").is_null(i));  // a right row with no match
+        continue;
+      }
+      EXPECT_EQ(r.table.column("score").value<int64_t>(i), 2 * k) << "row " << i;
+    }
+    const std::string plan = q.explain();
+    const size_t optimized = plan.find("== Optimized plan ==");
+    EXPECT_LT(plan.find("ActorPoolProject", optimized), plan.find("HashJoin semi", optimized))
+        << plan;
+  }
+}

@@ -125,9 +125,34 @@ TEST(PoolPlacement, APoolRunsAfterASemiJoinThatDropsRows) {
             "  HashJoin semi on [k] (right side builds)\n"
             "    TestSource\n"
             "    TestSource\n");
-  // An inner join may repeat rows: the pool stays below it.
-  NodePtr inner = join(scored, PlanBuilder(dim()).build(), JoinType::Inner);
-  EXPECT_EQ(place_pools_after_joins(inner).get(), inner.get());
+}
+
+TEST(PoolPlacement, AnInnerOrRightJoinStaysAboveThePoolWithASemiJoinBelowIt) {
+  Udf u = test::stateful_udf("embed");
+  NodePtr scored = PlanBuilder(fact()).pool(u, {"x"}, "score").build();
+  // An inner join may repeat a left row (one per match): it stays above the pool, and a semi
+  // join below the pool keeps the UDF off the rows that will find no match.
+  for (JoinType type : {JoinType::Inner, JoinType::Right}) {
+    NodePtr plan = join(scored, PlanBuilder(dim()).build(), type);
+    const std::string name = type == JoinType::Inner ? "inner" : "right";
+    EXPECT_EQ(to_string(*place_pools_after_joins(plan)),
+              "HashJoin " + name +
+                  " on [k] (right side builds)\n"
+                  "  ActorPoolProject score = embed(x)\n"
+                  "    HashJoin semi on [k] (right side builds)\n"
+                  "      TestSource\n"
+                  "      TestSource\n"
+                  "  TestSource\n");
+  }
+  // A left or full join keeps every left row: nothing to gain.
+  for (JoinType type : {JoinType::Left, JoinType::Full}) {
+    NodePtr plan = join(scored, PlanBuilder(dim()).build(), type);
+    EXPECT_EQ(place_pools_after_joins(plan).get(), plan.get());
+  }
+  // A right side with a pool of its own would run it twice: left as it is.
+  NodePtr dim_scored = PlanBuilder(dim()).pool(test::stateful_udf("tag"), {"k"}, "tag").build();
+  NodePtr both = join(scored, dim_scored, JoinType::Inner);
+  EXPECT_EQ(place_pools_after_joins(both).get(), both.get());
 }
 
 }  // namespace

@@ -118,6 +118,23 @@ TEST_P(SpillTest, SortOfAlreadySortedRowsSpillsAndKeepsThem) {
   EXPECT_TRUE(dir_empty());
 }
 
+TEST_P(SpillTest, RunsLargerThanAChunkMergeAsTheResultIsRead) {
+  // Runs of several MiB: each is spilled in 1 MiB chunks and the merge reads them back a chunk
+  // at a time, into a sort that feeds a filter and a projection.
+  Table t = make_table(500000, 11);
+  auto q = from_table(t, 2)
+               .sort({SortKey{col("s"), false, true}, SortKey{col("k"), true}})
+               .where(col("id") % lit(int64_t{3}) != lit(int64_t{0}))
+               .with_column("v2", col("v") * lit(int64_t{2}));
+  Table want = q.collect(options(GetParam(), 0));
+  const int64_t made = SpillFile::files_created();
+  Table got = q.collect(options(GetParam(), 6 << 20));  // about 3 MiB per partition
+  EXPECT_GE(SpillFile::files_created(), made + 4) << "the budget did not spill";
+  expect_same(got, want);
+  EXPECT_EQ(SpillFile::files_open(), 0);
+  EXPECT_TRUE(dir_empty());
+}
+
 TEST_P(SpillTest, AFailingQueryRemovesItsSpillFiles) {
   Table t = make_table(30000, 7);
   // The int64 sum of the most frequent key overflows: the query fails after it spilled.

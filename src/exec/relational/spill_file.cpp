@@ -124,9 +124,25 @@ Column SpillFile::get_column(const DataType& type) {
   return Column::from_buffers(type, head[0], head[1], bufs[0], bufs[1], bufs[2], head[2]);
 }
 
-std::vector<std::vector<Column>> SpillFile::read_all(const std::vector<DataType>& types) {
+void SpillFile::rewind() {
   if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0)
     throw IoError("cannot rewind spill file " + path_ + ": " + std::strerror(errno));
+}
+
+std::optional<std::vector<Column>> SpillFile::read_next(const std::vector<DataType>& types) {
+  if (groups_read_ < 0) {
+    rewind();
+    groups_read_ = 0;
+  }
+  if (groups_read_ == groups_) return std::nullopt;
+  std::vector<Column> columns;
+  for (const DataType& type : types) columns.push_back(get_column(type));
+  ++groups_read_;
+  return columns;
+}
+
+std::vector<std::vector<Column>> SpillFile::read_all(const std::vector<DataType>& types) {
+  rewind();
   std::vector<std::vector<Column>> groups;
   for (int64_t g = 0; g < groups_; ++g) {
     std::vector<Column> columns;

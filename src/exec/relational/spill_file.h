@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ class SpillFile {
   /// The groups written, in order, each rebuilt with `types` (the types it was written with).
   /// IoError on a short read.
   std::vector<std::vector<Column>> read_all(const std::vector<DataType>& types);
+  /// The next group written (the first on the first call), or none past the last: reads a
+  /// file one group at a time. Not mixed with read_all(). IoError on a short read.
+  std::optional<std::vector<Column>> read_next(const std::vector<DataType>& types);
 
   const std::string& path() const { return path_; }
   int64_t bytes_written() const { return bytes_; }
@@ -37,6 +41,7 @@ class SpillFile {
   static int64_t files_created();
 
  private:
+  void rewind();
   void put(const void* data, size_t n);
   void get(void* data, size_t n);
   void put_column(const Column& c);
@@ -46,6 +51,7 @@ class SpillFile {
   std::FILE* file_ = nullptr;
   int64_t bytes_ = 0;
   int64_t groups_ = 0;
+  int64_t groups_read_ = -1;  ///< read_next(): groups read so far; -1 before the first
 };
 
 }  // namespace ember

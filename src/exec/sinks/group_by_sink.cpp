@@ -14,6 +14,8 @@
 #include "exec/relational/group_table.h"
 #include "exec/relational/row_order.h"
 #include "exec/relational/spill_file.h"
+#include "exec/relational/spilled_run.h"
+#include "exec/sources/merge_source.h"
 #include "exec/sources/table_source.h"
 #include "expr/evaluate.h"
 #include "expr/expr_text.h"
@@ -174,32 +176,27 @@ void GroupBySink::combine(GlobalSinkState& global, LocalSinkState& local) const 
   partials.spilled[static_cast<size_t>(part.partition)] = std::move(part.spilled);
 }
 
-std::shared_ptr<const Source> GroupBySink::finalize(GlobalSinkState& global) const {
+GroupTable GroupBySink::merge_hash_partition(GlobalSinkState& global, size_t r) const {
   auto& partials = global.as<Partials>();
-  std::vector<GroupTable> merged;
-  for (int r = 0; r < kMergePartitions; ++r) merged.emplace_back(prototype_);
-  const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  GroupTable merged(prototype_);
   // Partition by partition (its table, then its spilled rows), so first() sees the input order.
-  parallel_for(merged.size(), threads, [&](size_t r) {
-    for (size_t p = 0; p < partials.by_partition.size(); ++p) {
-      if (partials.by_partition[p])
-        merged[r].merge((*partials.by_partition[p])[r], [](uint64_t) { return true; });
-      Spilled& spilled = partials.spilled[p];
-      if (spilled.files.empty()) continue;
-      GroupTable later = replay(*spilled.files[r], spilled.types, keys_.size(), prototype_);
-      spilled.files[r].reset();  // removes the file
-      merged[r].merge(later, [](uint64_t) { return true; });
-    }
-  });
-  if (keys_.empty()) merged[merge_partition_of(hash_key({}))].ensure_empty_key();
-
-  // Every group: hash partition by hash partition, each in first-seen order.
-  std::vector<std::string_view> key_rows;
-  for (size_t r = 0; r < merged.size(); ++r) {
-    for (size_t g = 0; g < merged[r].size(); ++g) {
-      key_rows.push_back(merged[r].key(g));
-    }
+  for (size_t p = 0; p < partials.by_partition.size(); ++p) {
+    if (partials.by_partition[p])
+      merged.merge((*partials.by_partition[p])[r], [](uint64_t) { return true; });
+    Spilled& spilled = partials.spilled[p];
+    if (spilled.files.empty()) continue;
+    GroupTable later = replay(*spilled.files[r], spilled.types, keys_.size(), prototype_);
+    spilled.files[r].reset();  // removes the file
+    merged.merge(later, [](uint64_t) { return true; });
   }
+  return merged;
+}
+
+SortedRun GroupBySink::groups_in_key_order(const std::vector<GroupTable>& tables) const {
+  // Every group: table by table, each in first-seen order.
+  std::vector<std::string_view> key_rows;
+  for (const GroupTable& t : tables)
+    for (size_t g = 0; g < t.size(); ++g) key_rows.push_back(t.key(g));
   std::vector<DataType> key_types;
   for (size_t k = 0; k < keys_.size(); ++k)
     key_types.push_back(result_.field(static_cast<int>(k)).type);
@@ -208,25 +205,60 @@ std::shared_ptr<const Source> GroupBySink::finalize(GlobalSinkState& global) con
   std::vector<int64_t> order =
       sorted_rows(key_columns, rows, std::vector<KeyOrder>(keys_.size(), KeyOrder{}));
 
+  SortedRun run;
   std::vector<Column> columns;
   for (const Column& k : key_columns) columns.push_back(gather(k, order));
+  run.keys = columns;
   for (size_t a = 0; a < prototype_.size(); ++a) {
-    // Each hash partition finishes its own groups; the pieces are then put in key order.
+    // Each table finishes its own groups; the pieces are then put in key order.
     std::vector<Column> pieces;
-    for (const GroupTable& t : merged) {
+    for (const GroupTable& t : tables) {
       std::vector<uint32_t> all(t.size());
       for (size_t g = 0; g < all.size(); ++g) all[g] = static_cast<uint32_t>(g);
       pieces.push_back(t.aggregates()[a].finish(all));
     }
     // The pieces concatenate in the order key_rows lists the groups, so `order` applies.
-    Column all = Column::concat(pieces);
+    Column all = pieces.size() == 1 ? pieces[0] : Column::concat(pieces);
     columns.push_back(gather(all, order));
   }
-  std::vector<Batch> batches;
-  if (rows > 0 || !columns.empty()) batches.emplace_back(result_, std::move(columns));
+  run.rows = Batch(result_, std::move(columns));
+  return run;
+}
+
+std::shared_ptr<const Source> GroupBySink::finalize(GlobalSinkState& global) const {
+  auto& partials = global.as<Partials>();
+  const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  const bool spilled = std::any_of(partials.spilled.begin(), partials.spilled.end(),
+                                   [](const Spilled& s) { return !s.files.empty(); });
+  if (spilled) {
+    // Past the budget the groups are not all gathered in memory: each hash partition's groups
+    // (a key lives in one only) are merged, put in key order and written out as a sorted run,
+    // and the next pipeline reads the runs merged, one chunk of each in memory at a time.
+    std::vector<std::optional<SpilledRun>> runs(kMergePartitions);
+    std::atomic<int64_t> rows{0};
+    parallel_for(runs.size(), threads, [&](size_t r) {
+      std::vector<GroupTable> one;
+      one.push_back(merge_hash_partition(global, r));
+      SortedRun run = groups_in_key_order(one);
+      rows += run.rows.num_rows();
+      runs[r] = SpilledRun::write(run);
+    });
+    std::vector<std::unique_ptr<RunChunks>> chunks;
+    for (auto& run : runs) chunks.push_back(run->read(result_));
+    return std::make_shared<MergeSource>(result_, std::move(chunks),
+                                         std::vector<KeyOrder>(keys_.size(), KeyOrder{}),
+                                         rows.load(), "GroupBy");
+  }
+  std::vector<GroupTable> merged;
+  for (int r = 0; r < kMergePartitions; ++r) merged.emplace_back(prototype_);
+  parallel_for(merged.size(), threads,
+               [&](size_t r) { merged[r] = merge_hash_partition(global, r); });
+  if (keys_.empty()) merged[merge_partition_of(hash_key({}))].ensure_empty_key();
+  SortedRun groups = groups_in_key_order(merged);
+  const int64_t rows = groups.rows.num_rows();
   // Contiguous slices keep the key order across the next pipeline's partitions.
   const int parts = static_cast<int>(std::clamp<int64_t>(rows / (64 * 1024), 1, 16));
-  return std::make_shared<TableSource>(Table(result_, std::move(batches)), parts,
+  return std::make_shared<TableSource>(Table(result_, {groups.rows}), parts,
                                        keys_.empty() ? "Aggregate" : "GroupBy");
 }
 

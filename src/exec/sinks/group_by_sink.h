@@ -5,7 +5,9 @@
 #include <vector>
 
 #include "exec/pipeline_breaker.h"
+#include "exec/relational/group_table.h"
 #include "exec/relational/grouped_aggregate.h"
+#include "exec/relational/sorted_run.h"
 #include "expr/expr_node.h"
 
 namespace ember {
@@ -26,14 +28,22 @@ class GroupBySink final : public PipelineBreaker {
   /// Splits the partition's table by key hash (on the partition's pipeline thread).
   void combine(GlobalSinkState& global, LocalSinkState& local) const override;
   /// Merges each hash partition's tables in partition order (so float sums are reproducible),
-  /// hash partitions in parallel; then sorts the groups by key. InvalidArgument when an int64
-  /// sum overflows.
+  /// hash partitions in parallel; then sorts the groups by key. When the sink spilled, each hash
+  /// partition's sorted groups go to disk and the next pipeline reads them merged (one
+  /// partition), so the groups never have to fit in memory together. InvalidArgument when an
+  /// int64 sum overflows.
   std::shared_ptr<const Source> finalize(GlobalSinkState& global) const override;
 
   /// Hash partitions the partials are merged in.
   static constexpr int kMergePartitions = 16;
 
  private:
+  /// Hash partition r's groups from every input partition (its table, then what it spilled),
+  /// in input partition order.
+  GroupTable merge_hash_partition(GlobalSinkState& global, size_t r) const;
+  /// The groups of `tables` as result rows sorted by key, the key columns beside them.
+  SortedRun groups_in_key_order(const std::vector<GroupTable>& tables) const;
+
   std::vector<ExprPtr> keys_;
   std::vector<ExprPtr> inputs_;  ///< each aggregate's input expression
   std::vector<GroupedAggregate> prototype_;

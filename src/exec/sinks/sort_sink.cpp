@@ -8,19 +8,13 @@
 
 #include "exec/relational/run_merge.h"
 #include "exec/relational/sorted_run.h"
-#include "exec/relational/spill_file.h"
+#include "exec/relational/spilled_run.h"
 #include "exec/sources/merge_source.h"
 #include "exec/sources/table_source.h"
 
 namespace ember {
 
 namespace {
-
-/// A sorted run written to disk: its rows' columns, then its keys'.
-struct SpilledRun {
-  std::unique_ptr<SpillFile> file;
-  std::vector<DataType> types;
-};
 
 /// A partition's runs in the order its rows came: the spilled ones, then the last in memory.
 struct PartitionRuns {
@@ -46,51 +40,6 @@ struct PartitionRows final : LocalSinkState {
   int64_t bytes = 0;              ///< held by builder
   int64_t rows = 0;               ///< sunk so far
   std::vector<SpilledRun> spilled;
-};
-
-/// About how many bytes of a spilled run the final merge holds at once: each run is written
-/// in chunks of this size, and the merge keeps one chunk per run in memory.
-constexpr int64_t kSpillChunkBytes = int64_t{1} << 20;
-
-/// Sorts the builder's rows into a run and writes it to a spill file, in chunks.
-SpilledRun spill_run(RunBuilder& builder, const std::vector<KeyOrder>& order) {
-  SortedRun run = builder.finish(order, -1);
-  SpilledRun out{std::make_unique<SpillFile>(), {}};
-  std::vector<Column> columns = run.rows.columns();
-  columns.insert(columns.end(), run.keys.begin(), run.keys.end());
-  for (const Column& c : columns) out.types.push_back(c.type());
-  const int64_t rows = run.rows.num_rows();
-  const int64_t bytes = std::max<int64_t>(1, run.rows.byte_size());
-  const int64_t chunk = std::max<int64_t>(1024, rows * kSpillChunkBytes / bytes);
-  for (int64_t at = 0; at < rows; at += chunk) {
-    std::vector<Column> piece;
-    for (const Column& c : columns) piece.push_back(c.slice(at, std::min(chunk, rows - at)));
-    out.file->write(piece);
-  }
-  return out;
-}
-
-/// A spilled run read back a chunk at a time; its file goes once read to the end.
-class SpilledChunks final : public RunChunks {
- public:
-  SpilledChunks(SpilledRun run, const Schema& schema) : run_(std::move(run)), schema_(schema) {}
-  std::optional<SortedRun> next() override {
-    if (!run_.file) return std::nullopt;
-    std::optional<std::vector<Column>> columns = run_.file->read_next(run_.types);
-    if (!columns) {
-      run_.file.reset();  // removes the file
-      return std::nullopt;
-    }
-    const auto width = static_cast<std::ptrdiff_t>(schema_.num_fields());
-    SortedRun chunk;
-    chunk.rows = Batch(schema_, std::vector<Column>(columns->begin(), columns->begin() + width));
-    chunk.keys.assign(columns->begin() + width, columns->end());
-    return chunk;
-  }
-
- private:
-  SpilledRun run_;
-  Schema schema_;
 };
 
 /// Top-k compacts a partition's rows once it holds this many times k (and at least a morsel).
@@ -130,7 +79,7 @@ void SortSink::sink(GlobalSinkState& global, LocalSinkState& local, const Batch&
   auto& runs = global.as<Runs>();
   if (limit_ < 0 && runs.memory_budget_bytes > 0 &&
       part.bytes > runs.memory_budget_bytes / std::max(1, runs.partitions)) {
-    part.spilled.push_back(spill_run(part.builder, order_));
+    part.spilled.push_back(SpilledRun::write(part.builder.finish(order_, -1)));
     part.bytes = 0;
   }
   // Top-k keeps only the partition's best k so far, so its memory stays O(k).
@@ -158,8 +107,7 @@ std::shared_ptr<const Source> SortSink::finalize(GlobalSinkState& global) const 
     int64_t rows = 0;
     for (auto& p : by_partition) {
       if (!p) continue;
-      for (SpilledRun& s : p->spilled)
-        chunks.push_back(std::make_unique<SpilledChunks>(std::move(s), schema_));
+      for (SpilledRun& s : p->spilled) chunks.push_back(s.read(schema_));
       rows += p->rows;
       chunks.push_back(std::make_unique<RunInMemory>(std::move(p->last)));
     }

@@ -14,6 +14,9 @@ class BatchReader {
   /// The next batch (at most the requested batch rows), or nullopt at the end. Throws
   /// ParseError / IoError naming file, line and column.
   virtual std::optional<Batch> next() = 0;
+  /// Rows read from the input so far but dropped before a batch (by a filter applied while
+  /// reading), so that progress and statistics count every row the input had.
+  virtual int64_t rows_dropped() const { return 0; }
 };
 
 }  // namespace ember

@@ -59,8 +59,12 @@ bool PartitionDriver::step() {
   bool progress = drain_stages();
   if (!source_done_ && (stages_.empty() || stages_.front()->can_accept())) {
     std::optional<Batch> b = reader_->next();
+    // Rows a scan's own filter dropped were read too.
+    const int64_t dropped = reader_->rows_dropped();
+    query_.rows_read.fetch_add((b ? b->num_rows() : 0) + dropped - rows_dropped_,
+                               std::memory_order_relaxed);
+    rows_dropped_ = dropped;
     if (b) {
-      query_.rows_read.fetch_add(b->num_rows(), std::memory_order_relaxed);
       push(0, std::move(*b));
     } else {
       source_done_ = true;

@@ -44,6 +44,7 @@ class PartitionDriver : public Task {
   GlobalSinkState& sink_state_;
   TaskScheduler& scheduler_;
   std::unique_ptr<BatchReader> reader_;
+  int64_t rows_dropped_ = 0;  ///< reader_->rows_dropped() already counted in rows_read
   std::unique_ptr<LocalSinkState> local_;
   std::vector<std::unique_ptr<AsyncOperatorState>> stages_;
   bool source_done_ = false;

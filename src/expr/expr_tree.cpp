@@ -45,4 +45,11 @@ bool contains_stateful_udf(const ExprNode& e) {
   return false;
 }
 
+bool calls_udf(const ExprNode& e) {
+  if (e.kind == ExprKind::UdfCall) return true;
+  for (const ExprPtr& c : e.children)
+    if (calls_udf(*c)) return true;
+  return false;
+}
+
 }  // namespace ember

@@ -16,5 +16,7 @@ std::string output_name(const ExprNode& e);
 void referenced_columns(const ExprNode& e, std::set<std::string>& out);
 /// True if `e` contains a stateful UDF call.
 bool contains_stateful_udf(const ExprNode& e);
+/// True if `e` calls any UDF, stateless ones included.
+bool calls_udf(const ExprNode& e);
 
 }  // namespace ember

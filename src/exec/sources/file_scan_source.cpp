@@ -3,6 +3,9 @@
 
 #include <set>
 
+#include "expr/evaluate.h"
+#include "expr/expr_text.h"
+#include "expr/expr_tree.h"
 #include "io/csv/csv_split_reader.h"
 #include "io/jsonl/jsonl_split_reader.h"
 
@@ -34,12 +37,36 @@ CsvSource::CsvSource(std::string pattern, CsvOptions options)
       scan_(plan_csv_scan(pattern_, options_)) {}
 
 std::unique_ptr<BatchReader> CsvSource::open(int p, int64_t batch_rows) const {
-  return open_csv_split(scan_.splits.at(static_cast<size_t>(p)), scan_.schema, options_,
-                        batch_rows);
+  return open_csv_split(scan_.splits.at(static_cast<size_t>(p)), scan_.schema, options_, batch_rows,
+                        filter_);
 }
 
 std::string CsvSource::describe() const {
-  return describe_splits("CsvScan", pattern_, scan_.splits);
+  std::string out = describe_splits("CsvScan", pattern_, scan_.splits);
+  if (filter_predicate_)
+    out += ", other columns parsed only where " + to_string(*filter_predicate_);
+  return out;
+}
+
+std::shared_ptr<const Source> CsvSource::with_filter(const ExprPtr& predicate) const {
+  // A UDF would run twice (here and in the filter above): only built-in expressions.
+  if (calls_udf(*predicate)) return nullptr;
+  std::set<std::string> used;
+  referenced_columns(*predicate, used);
+  auto filter = std::make_shared<CsvRowFilter>();
+  for (int c = 0; c < scan_.schema.num_fields(); ++c)
+    if (used.count(scan_.schema.field(c).name)) filter->columns.push_back(c);
+  if (filter->columns.size() != used.size()) return nullptr;
+  filter->keep = [predicate](const Batch& batch, std::vector<uint8_t>& keep) {
+    const Column mask = evaluate(*predicate, batch);
+    keep.assign(static_cast<size_t>(batch.num_rows()), 0);
+    for (int64_t i = 0; i < batch.num_rows(); ++i)
+      keep[static_cast<size_t>(i)] = !mask.is_null(i) && mask.value<bool>(i);
+  };
+  auto narrowed = std::make_shared<CsvSource>(*this);
+  narrowed->filter_predicate_ = predicate;
+  narrowed->filter_ = std::move(filter);
+  return narrowed;
 }
 
 std::vector<std::string> CsvSource::files() const { return files_of(scan_.splits); }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ember/csv_options.h"
+#include "io/csv/csv_row_filter.h"
 #include "io/csv/csv_scan.h"
 #include "io/jsonl/jsonl_scan.h"
 #include "plan/source.h"
@@ -16,11 +17,16 @@ class CsvSource : public Source {
   std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override;
   std::string describe() const override;
   std::vector<std::string> files() const override;
+  /// This scan dropping the rows `predicate` rejects as it parses them, before parsing their
+  /// other columns (late materialisation); null when the predicate calls a UDF.
+  std::shared_ptr<const Source> with_filter(const ExprPtr& predicate) const override;
 
  private:
   std::string pattern_;
   CsvOptions options_;
   CsvScan scan_;
+  ExprPtr filter_predicate_;                    ///< null: no filter while parsing
+  std::shared_ptr<const CsvRowFilter> filter_;  ///< built from it
 };
 
 class JsonlSource : public Source {

@@ -28,12 +28,18 @@ constexpr int kGeneralRecordsAfterShortRun = 64;
 class CsvSplitReader final : public BatchReader {
  public:
   CsvSplitReader(const FileSplit& split, Schema schema, const CsvOptions& options,
-                 int64_t batch_rows)
+                 int64_t batch_rows, std::shared_ptr<const CsvRowFilter> filter)
       : records_(split, options.delimiter),
         schema_(std::move(schema)),
         end_(split.end),
         batch_rows_(batch_rows),
-        declared_(options.schema.has_value()) {
+        declared_(options.schema.has_value()),
+        filter_(std::move(filter)) {
+    if (filter_) {
+      std::vector<Field> fields;
+      for (int c : filter_->columns) fields.push_back(schema_.field(c));
+      filter_schema_ = Schema(std::move(fields));
+    }
     if (batch_rows_ <= 0) throw InvalidArgument("batch rows must be positive");
     for (const Field& f : schema_.fields()) {
       const TypeId id = f.type.id();
@@ -61,8 +67,7 @@ class CsvSplitReader final : public BatchReader {
       if (general_records_left_ == 0) {
         const int64_t want = std::min(batch_rows_ - rows, kMaxRunRows);
         records_.read_plain_run(types_.size(), static_cast<size_t>(want), end_, run_);
-        append_run(builders);
-        rows += static_cast<int64_t>(run_.rows);
+        rows += filter_ ? append_filtered_run(builders) : append_run(builders, nullptr);
         if (static_cast<int64_t>(run_.rows) == want) continue;
         // Quote-heavy input makes runs short: parse a stretch of it the general way rather than
         // restart the fast path at every record.
@@ -84,6 +89,8 @@ class CsvSplitReader final : public BatchReader {
     for (CsvColumnBuilder& b : builders) columns.push_back(b.finish());
     return Batch(schema_, std::move(columns));
   }
+
+  int64_t rows_dropped() const override { return dropped_; }
 
  private:
   void append_record(std::vector<CsvColumnBuilder>& builders) {
@@ -127,27 +134,51 @@ class CsvSplitReader final : public BatchReader {
   }
 
   /// Parses the latest plain run column by column: one tight loop per column and type. Its
-  /// fields lie in the reader's window, whose padding makes the padded parsers safe.
-  void append_run(std::vector<CsvColumnBuilder>& builders) {
-    for (size_t c = 0; c < types_.size(); ++c) {
-      CsvColumnBuilder& b = builders[c];
+  /// fields lie in the reader's window, whose padding makes the padded parsers safe. Only the
+  /// records `keep` lists, when given. Returns the rows appended.
+  int64_t append_run(std::vector<CsvColumnBuilder>& builders, const std::vector<uint32_t>* keep) {
+    for (size_t c = 0; c < types_.size(); ++c) append_run_column(c, builders[c], keep);
+    return keep ? static_cast<int64_t>(keep->size()) : static_cast<int64_t>(run_.rows);
+  }
+
+  /// append_run() of the records the filter keeps: the columns it reads first, for every
+  /// record (so their values are checked as without a filter), then the rest for those kept.
+  int64_t append_filtered_run(std::vector<CsvColumnBuilder>& builders) {
+    std::vector<Column> columns;
+    for (int c : filter_->columns) {
+      CsvColumnBuilder b(schema_.field(c).type, static_cast<int64_t>(run_.rows));
+      append_run_column(static_cast<size_t>(c), b, nullptr);
+      columns.push_back(b.finish());
+    }
+    filter_->keep(Batch(filter_schema_, std::move(columns)), keep_);
+    kept_.clear();
+    for (size_t r = 0; r < run_.rows; ++r)
+      if (keep_[r]) kept_.push_back(static_cast<uint32_t>(r));
+    if (kept_.size() == run_.rows) return append_run(builders, nullptr);
+    dropped_ += static_cast<int64_t>(run_.rows - kept_.size());
+    return append_run(builders, &kept_);
+  }
+
+  /// Column `c` of the run's records (those in `keep`, when given) into `b`.
+  void append_run_column(size_t c, CsvColumnBuilder& b, const std::vector<uint32_t>* keep) {
+    {
       switch (types_[c]) {
         case TypeId::Int64:
-          append_run_column(c, b, [&](std::string_view v, size_t r) {
+          for_run_fields(c, b, keep, [&](std::string_view v, size_t r) {
             int64_t x;
             if (!parse_int64_padded(v, x)) records_.fail_in_run(run_, r, c, value_error(c, v));
             b.append_int64(x);
           });
           break;
         case TypeId::Float64:
-          append_run_column(c, b, [&](std::string_view v, size_t r) {
+          for_run_fields(c, b, keep, [&](std::string_view v, size_t r) {
             double x;
             if (!parse_float64_padded(v, x)) records_.fail_in_run(run_, r, c, value_error(c, v));
             b.append_float64(x);
           });
           break;
         case TypeId::Boolean:
-          append_run_column(c, b, [&](std::string_view v, size_t r) {
+          for_run_fields(c, b, keep, [&](std::string_view v, size_t r) {
             bool x;
             if (!parse_bool(v, x)) records_.fail_in_run(run_, r, c, value_error(c, v));
             b.append_bool(x);
@@ -155,7 +186,7 @@ class CsvSplitReader final : public BatchReader {
           break;
         default:
           b.reserve_chars(run_column_bytes(c), static_cast<int64_t>(run_.rows));
-          append_run_column(c, b, [&](std::string_view v, size_t r) {
+          for_run_fields(c, b, keep, [&](std::string_view v, size_t r) {
             if (run_.non_ascii && !is_valid_utf8(v.data(), v.size())) {
               records_.fail_in_run(run_, r, c, utf8_error(c));
             }
@@ -175,17 +206,23 @@ class CsvSplitReader final : public BatchReader {
     return bytes;
   }
 
-  /// Column `c` of every record of the run: empty is null (a plain field is never quoted),
-  /// anything else goes to `append`.
+  /// Column `c` of every record of the run (of those in `keep`, when given): empty is null (a
+  /// plain field is never quoted), anything else goes to `append`.
   template <class Append>
-  void append_run_column(size_t c, CsvColumnBuilder& b, Append&& append) {
-    for (size_t r = 0; r < run_.rows; ++r) {
+  void for_run_fields(size_t c, CsvColumnBuilder& b, const std::vector<uint32_t>* keep,
+                      Append&& append) {
+    auto one = [&](size_t r) {
       const std::string_view v = run_.field(r, c);
       if (v.empty()) {
         b.append_null();
       } else {
         append(v, r);
       }
+    };
+    if (keep) {
+      for (uint32_t r : *keep) one(r);
+    } else {
+      for (size_t r = 0; r < run_.rows; ++r) one(r);
     }
   }
 
@@ -218,14 +255,20 @@ class CsvSplitReader final : public BatchReader {
   bool done_ = false;
   CsvPlainRun run_;               ///< reused between runs: its offsets buffer only grows
   int general_records_left_ = 0;  ///< records to parse the general way before the next run
+  std::shared_ptr<const CsvRowFilter> filter_;
+  Schema filter_schema_;        ///< the columns the filter reads
+  std::vector<uint8_t> keep_;   ///< the filter's answer for the run being parsed
+  std::vector<uint32_t> kept_;  ///< the run's records it keeps
+  int64_t dropped_ = 0;
 };
 
 }  // namespace
 
 std::unique_ptr<BatchReader> open_csv_split(const FileSplit& split, const Schema& schema,
-                                            const CsvOptions& options, int64_t batch_rows) {
+                                            const CsvOptions& options, int64_t batch_rows,
+                                            std::shared_ptr<const CsvRowFilter> filter) {
   if (split.stream) split.stream->claim_for_reading();
-  return std::make_unique<CsvSplitReader>(split, schema, options, batch_rows);
+  return std::make_unique<CsvSplitReader>(split, schema, options, batch_rows, std::move(filter));
 }
 
 }  // namespace ember

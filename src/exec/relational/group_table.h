@@ -46,13 +46,18 @@ class GroupTable {
 
  private:
   uint32_t group_of(std::string_view key, uint64_t hash);
+  /// Fills scratch_ with the group of each row of fixed-width `keys` (W bytes each; W == 0:
+  /// keys.width, known at run time only).
+  template <size_t W>
+  void find_fixed_groups(const EncodedKeys& keys);
 
   KeyIndex index_;                     ///< key -> group
   std::string arena_;                  ///< every group's key, one after the other
   std::vector<int64_t> key_start_{0};  ///< group g's key: arena_[key_start_[g], [g + 1])
   std::vector<uint64_t> hashes_;       ///< per group
   std::vector<GroupedAggregate> aggregates_;
-  std::vector<uint32_t> scratch_;  ///< group numbers of the batch being added
+  std::vector<uint32_t> scratch_;       ///< group numbers of the batch being added
+  std::vector<uint64_t> batch_hashes_;  ///< key hashes of the batch being added
 };
 
 template <class Keep>

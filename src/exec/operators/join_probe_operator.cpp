@@ -13,10 +13,14 @@ Batch JoinProbeOperator::execute(const Batch& input) const {
   // One int64 key: look values up as they are; otherwise encode every row's keys.
   const bool ints = table_->int_keyed() && keys[0].type().id() == TypeId::Int64;
   EncodedKeys enc;
-  if (!ints) encode_keys(keys, n, enc);
+  std::vector<int64_t> heads;  ///< int64 key: each row's first match, all looked up at once
+  if (ints)
+    table_->int_heads(keys[0], heads);
+  else
+    encode_keys(keys, n, enc);
   auto matches = [&](int64_t i, auto&& f) {
     if (ints) {
-      if (!keys[0].is_null(i)) table_->for_each_int_match(keys[0].values<int64_t>()[i], f);
+      for (int64_t r = heads[static_cast<size_t>(i)]; r >= 0; r = table_->next_match(r)) f(r);
     } else if (!enc.any_null[static_cast<size_t>(i)]) {  // a null key never matches
       table_->for_each_match(enc.row(i), f);
     }
@@ -27,11 +31,7 @@ Batch JoinProbeOperator::execute(const Batch& input) const {
   std::vector<int64_t> left, right;
   left.reserve(static_cast<size_t>(n));
   right.reserve(static_cast<size_t>(n));
-  // Probes of random keys wait on memory: load the slot a few rows ahead of its probe.
-  constexpr int64_t kAhead = 8;
-  const int64_t* int_keys = ints && n > 0 ? keys[0].values<int64_t>() : nullptr;
   for (int64_t i = 0; i < n; ++i) {
-    if (int_keys && i + kAhead < n) table_->prefetch_int(int_keys[i + kAhead]);
     bool any = false;
     matches(i, [&](int64_t r) {
       any = true;
@@ -47,7 +47,13 @@ Batch JoinProbeOperator::execute(const Batch& input) const {
     }
   }
   std::vector<Column> out;
-  for (int c = 0; c < layout_.left_columns; ++c) out.push_back(gather(input.column(c), left));
+  // Each probe row once, in order (an inner join on a unique build key that all rows find):
+  // the left columns are the input's, shared.
+  bool every_row_once = static_cast<int64_t>(left.size()) == n;
+  for (size_t i = 0; every_row_once && i < left.size(); ++i)
+    every_row_once = left[i] == static_cast<int64_t>(i);
+  for (int c = 0; c < layout_.left_columns; ++c)
+    out.push_back(every_row_once ? input.column(c) : gather(input.column(c), left));
   for (int c : layout_.right_columns) out.push_back(gather(table_->rows().column(c), right));
   return Batch(layout_.output, std::move(out));
 }

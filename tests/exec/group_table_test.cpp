@@ -117,8 +117,7 @@ TEST(KeyLayout, FixedWidthKeysEncodeAsTheGeneralPathDoes) {
     encode_keys(back, n, again);
     for (int64_t i = 0; i < n; ++i) {
       ASSERT_EQ(again.row(i), fixed.row(i));
-      for (size_t k = 0; k < keys.size(); ++k)
-        EXPECT_EQ(back[k].is_null(i), keys[k].is_null(i));
+      for (size_t k = 0; k < keys.size(); ++k) EXPECT_EQ(back[k].is_null(i), keys[k].is_null(i));
     }
   }
 }
@@ -205,9 +204,26 @@ TEST(GroupTable, MergingFixedLayoutTablesMatchesOneTable) {
     EncodedKeys enc;
     encode_keys(part_keys, 400, enc);
     ASSERT_GT(enc.width, 0);
-    (half == 0 ? first : second)
-        .add(enc, std::vector<Column>(4, values.slice(half * 400, 400)));
+    (half == 0 ? first : second).add(enc, std::vector<Column>(4, values.slice(half * 400, 400)));
   }
   first.merge(second, [](uint64_t) { return true; });
   EXPECT_EQ(groups_of(first), groups_of(whole));
+}
+
+TEST(GroupTable, KeysOfDifferentWidthsInOneTableStayApart) {
+  // Not what a group-by does (its keys have one type list), but the table must not mistake a
+  // 9-byte key for the start of an 18-byte one.
+  const Column a = Column::from(std::vector<int64_t>{1, 2, 1});
+  const Column b = Column::from(std::vector<int64_t>{0, 0, 0});
+  const std::vector<Column> inputs(4, a);
+  GroupTable t(aggregates());
+  EncodedKeys one, two;
+  encode_keys({a}, 3, one);
+  encode_keys({a, b}, 3, two);
+  t.add(one, inputs);
+  t.add(two, inputs);
+  t.add(one, inputs);
+  ASSERT_EQ(t.size(), 4u);                                     // (1), (2), (1, 0), (2, 0)
+  EXPECT_EQ(std::get<int64_t>(groups_of(t)[0].second[1]), 4);  // key (1): rows 0, 2 twice
+  EXPECT_EQ(std::get<int64_t>(groups_of(t)[2].second[1]), 2);  // key (1, 0)
 }

@@ -21,8 +21,7 @@ std::vector<std::vector<int64_t>> scanned(const Keys& build, const Keys& probe) 
   std::vector<std::vector<int64_t>> out(probe.size());
   for (size_t i = 0; i < probe.size(); ++i)
     for (size_t r = 0; r < build.size(); ++r)
-      if (probe[i] && build[r] && *probe[i] == *build[r])
-        out[i].push_back(static_cast<int64_t>(r));
+      if (probe[i] && build[r] && *probe[i] == *build[r]) out[i].push_back(static_cast<int64_t>(r));
   return out;
 }
 

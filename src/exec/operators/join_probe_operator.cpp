@@ -5,6 +5,21 @@
 
 namespace ember {
 
+namespace {
+
+/// The output rows: probe row left[j] (null: every row once, in order, so the left columns are
+/// the input's, shared) joined with build row right[j] (-1: nulls).
+Batch joined(const Batch& input, const JoinLayout& layout, const JoinHashTable& table,
+             const std::vector<int64_t>* left, const std::vector<int64_t>& right) {
+  std::vector<Column> out;
+  for (int c = 0; c < layout.left_columns; ++c)
+    out.push_back(left ? gather(input.column(c), *left) : input.column(c));
+  for (int c : layout.right_columns) out.push_back(gather(table.rows().column(c), right));
+  return Batch(layout.output, std::move(out));
+}
+
+}  // namespace
+
 Batch JoinProbeOperator::execute(const Batch& input) const {
   const JoinType type = layout_.type;
   const int64_t n = input.num_rows();
@@ -18,6 +33,22 @@ Batch JoinProbeOperator::execute(const Batch& input) const {
     table_->int_heads(keys[0], heads);
   else
     encode_keys(keys, n, enc);
+  // An inner join on unique int64 build keys: a probe row's only match is its head. Keep the
+  // rows that found one, compacting the heads in place into the build rows.
+  if (ints && type == JoinType::Inner && table_->unique_keys()) {
+    bool all = true;
+    for (int64_t h : heads) all = all && h >= 0;
+    if (all) return joined(input, layout_, *table_, nullptr, heads);
+    std::vector<int64_t> left;
+    size_t kept = 0;
+    for (size_t i = 0; i < heads.size(); ++i) {
+      if (heads[i] < 0) continue;
+      left.push_back(static_cast<int64_t>(i));
+      heads[kept++] = heads[i];
+    }
+    heads.resize(kept);
+    return joined(input, layout_, *table_, &left, heads);
+  }
   auto matches = [&](int64_t i, auto&& f) {
     if (ints) {
       for (int64_t r = heads[static_cast<size_t>(i)]; r >= 0; r = table_->next_match(r)) f(r);
@@ -46,16 +77,12 @@ Batch JoinProbeOperator::execute(const Batch& input) const {
       right.push_back(-1);
     }
   }
-  std::vector<Column> out;
-  // Each probe row once, in order (an inner join on a unique build key that all rows find):
-  // the left columns are the input's, shared.
+  // Each probe row once, in order (a join whose rows each found one match): the left columns
+  // are the input's, shared.
   bool every_row_once = static_cast<int64_t>(left.size()) == n;
   for (size_t i = 0; every_row_once && i < left.size(); ++i)
     every_row_once = left[i] == static_cast<int64_t>(i);
-  for (int c = 0; c < layout_.left_columns; ++c)
-    out.push_back(every_row_once ? input.column(c) : gather(input.column(c), left));
-  for (int c : layout_.right_columns) out.push_back(gather(table_->rows().column(c), right));
-  return Batch(layout_.output, std::move(out));
+  return joined(input, layout_, *table_, every_row_once ? nullptr : &left, right);
 }
 
 }  // namespace ember

@@ -15,6 +15,8 @@ uint32_t GroupTable::group_of(std::string_view key, uint64_t hash) {
       next);
   if (g == next) {
     arena_.append(key);
+    const auto width = static_cast<int64_t>(key.size());
+    if (key_width_ != width) key_width_ = key_width_ < 0 ? width : 0;
     key_start_.push_back(static_cast<int64_t>(arena_.size()));
     hashes_.push_back(hash);
   }
@@ -28,6 +30,11 @@ void GroupTable::find_fixed_groups(const EncodedKeys& keys) {
   const size_t w = W > 0 ? W : static_cast<size_t>(keys.width);
   const auto rows = static_cast<size_t>(keys.rows());
   const char* p = keys.bytes.data();
+  if (key_width_ != static_cast<int64_t>(w))
+    key_width_ = key_width_ < 0 ? static_cast<int64_t>(w) : 0;
+  // Every key w bytes (as in every group-by, whose keys have one type list): one load fewer
+  // per row than through key_start_.
+  const bool uniform = key_width_ == static_cast<int64_t>(w);
   batch_hashes_.resize(rows);
   for (size_t i = 0; i < rows; ++i) batch_hashes_[i] = hash_key(std::string_view(p + i * w, w));
   constexpr size_t kAhead = 8;
@@ -39,6 +46,7 @@ void GroupTable::find_fixed_groups(const EncodedKeys& keys) {
         batch_hashes_[i],
         [&](int64_t o) {
           const auto at = static_cast<size_t>(o);
+          if (uniform) return std::memcmp(arena_.data() + at * w, key, w) == 0;
           return key_start_[at + 1] - key_start_[at] == static_cast<int64_t>(w) &&
                  std::memcmp(arena_.data() + key_start_[at], key, w) == 0;
         },

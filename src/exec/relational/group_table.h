@@ -54,7 +54,10 @@ class GroupTable {
   KeyIndex index_;                     ///< key -> group
   std::string arena_;                  ///< every group's key, one after the other
   std::vector<int64_t> key_start_{0};  ///< group g's key: arena_[key_start_[g], [g + 1])
-  std::vector<uint64_t> hashes_;       ///< per group
+  /// The width of every key when they all have one, so group g's key is at g * width: -1
+  /// before any key, 0 once two widths differ.
+  int64_t key_width_ = -1;
+  std::vector<uint64_t> hashes_;  ///< per group
   std::vector<GroupedAggregate> aggregates_;
   std::vector<uint32_t> scratch_;       ///< group numbers of the batch being added
   std::vector<uint64_t> batch_hashes_;  ///< key hashes of the batch being added

@@ -46,6 +46,8 @@ class JoinHashTable {
   /// `keys`, into `heads`: the whole batch's lookups in one loop, so that they overlap in
   /// memory instead of waiting one after the other. The rest of a row's matches: next_match.
   void int_heads(const Column& keys, std::vector<int64_t>& heads) const;
+  /// True when no two build rows share a key: a probe row matches at most one.
+  bool unique_keys() const { return unique_keys_; }
   /// The build row after `row` with the same key, in build order, or -1.
   int64_t next_match(int64_t row) const {
     return unique_keys_ ? -1 : next_[static_cast<size_t>(row)];

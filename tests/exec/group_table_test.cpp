@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <random>
@@ -226,4 +227,54 @@ TEST(GroupTable, KeysOfDifferentWidthsInOneTableStayApart) {
   ASSERT_EQ(t.size(), 4u);                                     // (1), (2), (1, 0), (2, 0)
   EXPECT_EQ(std::get<int64_t>(groups_of(t)[0].second[1]), 4);  // key (1): rows 0, 2 twice
   EXPECT_EQ(std::get<int64_t>(groups_of(t)[2].second[1]), 2);  // key (1, 0)
+}
+
+TEST(GroupTable, NineByteKeysByNumberMatchTheGeneralPath) {
+  // One int64 key (small range, then numbers outside the first batch's window, negatives,
+  // extremes, nulls), a first batch of too wide a range (no direct lookup), and three keys
+  // whose encoding is also 9 bytes (bool, bool, int32): fed as fixed and as variable rows.
+  const int64_t big = std::numeric_limits<int64_t>::max();
+  const std::vector<std::vector<std::optional<int64_t>>> first_batches = {
+      {3, 4, std::nullopt, 3, 10, 4}, {-big - 1, 0, big, 7}};
+  std::mt19937_64 rng(21);
+  for (const auto& first : first_batches) {
+    GroupTable fast(aggregates()), general(aggregates());
+    std::vector<std::vector<std::optional<int64_t>>> batches = {first};
+    std::vector<std::optional<int64_t>> later;
+    for (int i = 0; i < 2000; ++i) {
+      const uint64_t r = rng() % 10;
+      later.push_back(r == 0   ? std::nullopt
+                      : r == 1 ? std::optional<int64_t>(static_cast<int64_t>(rng() % 5000) - 2500)
+                      : r == 2 ? std::optional<int64_t>(big)
+                               : std::optional<int64_t>(static_cast<int64_t>(rng() % 40)));
+    }
+    batches.push_back(later);
+    for (const auto& b : batches) {
+      const Column key = Column::from(b);
+      const auto n = static_cast<int64_t>(b.size());
+      std::vector<int64_t> v(b.size());
+      for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<int64_t>(i);
+      const std::vector<Column> inputs(4, Column::from(v));
+      EncodedKeys fixed, variable;
+      encode_keys({key}, n, fixed);
+      encode_keys({key}, n, variable, KeyLayout::Variable);
+      ASSERT_EQ(fixed.width, 9);
+      fast.add(fixed, inputs);
+      general.add(variable, inputs);
+    }
+    EXPECT_EQ(groups_of(fast), groups_of(general));
+  }
+  GroupTable fast(aggregates()), general(aggregates());
+  for (int batch = 0; batch < 3; ++batch) {
+    const std::vector<Column> keys = {key_column(4, 700, 3, rng), key_column(4, 700, 3, rng),
+                                      key_column(2, 700, 3, rng)};
+    const std::vector<Column> inputs(4, Column::from(std::vector<int64_t>(700, 1)));
+    EncodedKeys fixed, variable;
+    encode_keys(keys, 700, fixed);
+    encode_keys(keys, 700, variable, KeyLayout::Variable);
+    ASSERT_EQ(fixed.width, 9);
+    fast.add(fixed, inputs);
+    general.add(variable, inputs);
+  }
+  EXPECT_EQ(groups_of(fast), groups_of(general));
 }

@@ -1,6 +1,7 @@
 // Group lookup and insertion; aggregates grow with the groups.
 #include "exec/relational/group_table.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace ember {
@@ -17,6 +18,26 @@ uint32_t GroupTable::group_of(std::string_view key, uint64_t hash) {
     arena_.append(key);
     const auto width = static_cast<int64_t>(key.size());
     if (key_width_ != width) key_width_ = key_width_ < 0 ? width : 0;
+    key_start_.push_back(static_cast<int64_t>(arena_.size()));
+    hashes_.push_back(hash);
+  }
+  return static_cast<uint32_t>(g);
+}
+
+template <size_t W>
+uint32_t GroupTable::fixed_group_of(const char* key, size_t w, uint64_t hash, bool uniform) {
+  const auto next = static_cast<int64_t>(size());
+  const int64_t g = index_.find_or_insert(
+      hash,
+      [&](int64_t o) {
+        const auto at = static_cast<size_t>(o);
+        if (uniform) return std::memcmp(arena_.data() + at * w, key, w) == 0;
+        return key_start_[at + 1] - key_start_[at] == static_cast<int64_t>(w) &&
+               std::memcmp(arena_.data() + key_start_[at], key, w) == 0;
+      },
+      next);
+  if (g == next) {
+    arena_.append(key, w);
     key_start_.push_back(static_cast<int64_t>(arena_.size()));
     hashes_.push_back(hash);
   }
@@ -40,24 +61,58 @@ void GroupTable::find_fixed_groups(const EncodedKeys& keys) {
   constexpr size_t kAhead = 8;
   for (size_t i = 0; i < rows; ++i) {
     if (i + kAhead < rows) index_.prefetch(batch_hashes_[i + kAhead]);
-    const char* key = p + i * w;
-    const auto next = static_cast<int64_t>(size());
-    const int64_t g = index_.find_or_insert(
-        batch_hashes_[i],
-        [&](int64_t o) {
-          const auto at = static_cast<size_t>(o);
-          if (uniform) return std::memcmp(arena_.data() + at * w, key, w) == 0;
-          return key_start_[at + 1] - key_start_[at] == static_cast<int64_t>(w) &&
-                 std::memcmp(arena_.data() + key_start_[at], key, w) == 0;
-        },
-        next);
-    if (g == next) {
-      arena_.append(key, w);
-      key_start_.push_back(static_cast<int64_t>(arena_.size()));
-      hashes_.push_back(batch_hashes_[i]);
-    }
-    scratch_[i] = static_cast<uint32_t>(g);
+    scratch_[i] = fixed_group_of<W>(p + i * w, w, batch_hashes_[i], uniform);
   }
+}
+
+bool GroupTable::find_direct_groups(const EncodedKeys& keys) {
+  constexpr size_t w = 9;
+  constexpr char kValid = 1;               // the encoding's "valid" byte
+  constexpr uint64_t kMaxSpan = 1u << 16;  // 256 KB of group numbers at most
+  const auto rows = static_cast<size_t>(keys.rows());
+  const char* p = keys.bytes.data();
+  auto number = [&](size_t i) {
+    uint64_t x;
+    std::memcpy(&x, p + i * w + 1, 8);
+    return x;
+  };
+  if (!direct_tried_) {  // the first batch decides, from its range
+    direct_tried_ = true;
+    bool any = false;
+    int64_t lo = 0, hi = 0;
+    for (size_t i = 0; i < rows; ++i) {
+      if (p[i * w] != kValid) continue;
+      const auto x = static_cast<int64_t>(number(i));
+      lo = any ? std::min(lo, x) : x;
+      hi = any ? std::max(hi, x) : x;
+      any = true;
+    }
+    const uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+    if (!any || span >= kMaxSpan) return false;
+    // Room for later batches' numbers a little past the first's.
+    direct_.assign(std::min<uint64_t>(kMaxSpan, 2 * span + 64), kNoGroup);
+    direct_lo_ = static_cast<uint64_t>(lo);
+  }
+  if (direct_.empty()) return false;
+  if (key_width_ != static_cast<int64_t>(w))
+    key_width_ = key_width_ < 0 ? static_cast<int64_t>(w) : 0;
+  const bool uniform = key_width_ == static_cast<int64_t>(w);
+  uint32_t* direct = direct_.data();
+  const uint64_t size = direct_.size();
+  for (size_t i = 0; i < rows; ++i) {
+    const char* key = p + i * w;
+    const uint64_t at = number(i) - direct_lo_;
+    const bool in_window = key[0] == kValid && at < size;
+    if (in_window && direct[at] != kNoGroup) {
+      scratch_[i] = direct[at];
+      continue;
+    }
+    // Null, outside the window, or not seen yet: the hash table, which owns the groups.
+    const uint32_t g = fixed_group_of<w>(key, w, hash_key(std::string_view(key, w)), uniform);
+    if (in_window) direct[at] = g;
+    scratch_[i] = g;
+  }
+  return true;
 }
 
 // Column-at-a-time over the batch: all hashes first (a loop without lookups in it), then the
@@ -67,7 +122,7 @@ void GroupTable::add(const EncodedKeys& keys, const std::vector<Column>& inputs)
   const auto rows = static_cast<size_t>(keys.rows());
   scratch_.resize(rows);
   if (keys.width == 9) {
-    find_fixed_groups<9>(keys);
+    if (!find_direct_groups(keys)) find_fixed_groups<9>(keys);
   } else if (keys.width == 18) {
     find_fixed_groups<18>(keys);
   } else if (keys.width > 0) {

@@ -83,8 +83,15 @@ void JoinHashTable::int_heads(const Column& keys, std::vector<int64_t>& heads) c
   const int64_t n = keys.size();
   heads.resize(static_cast<size_t>(n));
   const int64_t* v = n > 0 ? keys.values<int64_t>() : nullptr;
-  if (!direct_.empty()) {
-    for (int64_t i = 0; i < n; ++i) heads[static_cast<size_t>(i)] = int_head(v[i]);
+  if (!direct_.empty()) {  // a loop of loads the compiler can keep in registers and unroll
+    const int32_t* direct = direct_.data();
+    const uint64_t size = direct_.size();
+    const auto lo = static_cast<uint64_t>(direct_min_);
+    int64_t* out = heads.data();
+    for (int64_t i = 0; i < n; ++i) {
+      const uint64_t at = static_cast<uint64_t>(v[i]) - lo;
+      out[i] = at < size ? direct[at] : -1;
+    }
   } else {
     // Random keys wait on memory: start loading the slot of a probe some rows ahead.
     constexpr int64_t kAhead = 16;

@@ -10,6 +10,8 @@
 #include <random>
 #include <vector>
 
+#include "exec/operators/join_probe_operator.h"
+
 using namespace ember;
 
 namespace {
@@ -103,5 +105,44 @@ TEST(JoinHashTable, TwoKeyColumnsMatchByEncodedKey) {
       if (pa[p] && pb[p] && a[r] && b[r] && *pa[p] == *a[r] && *pb[p] == *b[r])
         want.push_back(static_cast<int64_t>(r));
     EXPECT_EQ(got, want) << "row " << i;
+  }
+}
+
+TEST(JoinProbe, InnerJoinOnUniqueIntKeysKeepsMatchedRowsInOrder) {
+  // Unique build keys (dense: the direct array; sparse: the index); probe rows that miss, null
+  // keys, and a batch where every row matches once (the left columns shared as they are).
+  for (const int64_t scale : {int64_t{1}, int64_t{1'000'000'007}}) {
+    Schema right({{"k", int64()}, {"r", int64()}});
+    Schema left({{"k", int64()}, {"l", int64()}});
+    std::vector<int64_t> bk, br;
+    for (int64_t i = 0; i < 100; ++i) bk.push_back((99 - i) * scale), br.push_back(1000 + i);
+    auto table = std::make_shared<JoinHashTable>(std::vector<int>{0});
+    table->build(Batch(right, {Column::from(bk), Column::from(br)}));
+    ASSERT_TRUE(table->unique_keys());
+    JoinLayout layout;
+    layout.type = JoinType::Inner;
+    layout.output = Schema({{"k", int64()}, {"l", int64()}, {"r", int64()}});
+    layout.left_keys = {0};
+    layout.right_keys = {0};
+    layout.left_columns = 2;
+    layout.right_columns = {1};
+    JoinProbeOperator probe(table, layout);
+    const Keys some = {5 * scale, 200 * scale, std::nullopt, 0, 99 * scale, -scale};
+    Batch out = probe.execute(
+        Batch(left, {Column::from(some), Column::from(std::vector<int64_t>{0, 1, 2, 3, 4, 5})}));
+    ASSERT_EQ(out.num_rows(), 3);  // rows 0, 3, 4 match; build row of key x*scale: 99 - x
+    for (int64_t j = 0; j < 3; ++j) {
+      const int64_t l = std::vector<int64_t>{0, 3, 4}[static_cast<size_t>(j)];
+      const int64_t x = *some[static_cast<size_t>(l)] / scale;
+      EXPECT_EQ(out.column(1).value<int64_t>(j), l);
+      EXPECT_EQ(out.column(2).value<int64_t>(j), 1000 + 99 - x);
+    }
+    const Keys all = {7 * scale, 7 * scale, 0};
+    Batch every = probe.execute(
+        Batch(left, {Column::from(all), Column::from(std::vector<int64_t>{10, 11, 12})}));
+    ASSERT_EQ(every.num_rows(), 3);
+    EXPECT_EQ(every.column(1).value<int64_t>(2), 12);
+    EXPECT_EQ(every.column(2).value<int64_t>(0), 1092);
+    EXPECT_EQ(every.column(2).value<int64_t>(2), 1099);
   }
 }

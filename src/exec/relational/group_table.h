@@ -46,13 +46,34 @@ class GroupTable {
 
  private:
   uint32_t group_of(std::string_view key, uint64_t hash);
+  /// Fills scratch_ with the group of each row of fixed-width `keys` (W bytes each; W == 0:
+  /// keys.width, known at run time only).
+  template <size_t W>
+  void find_fixed_groups(const EncodedKeys& keys);
+  /// The group of the w-byte key at `key`, added when new. `uniform`: every key is w bytes.
+  template <size_t W>
+  uint32_t fixed_group_of(const char* key, size_t w, uint64_t hash, bool uniform);
+  /// find_fixed_groups for 9-byte keys through direct_; false (nothing done) when the keys'
+  /// numbers span too wide a range for it.
+  bool find_direct_groups(const EncodedKeys& keys);
 
   KeyIndex index_;                     ///< key -> group
   std::string arena_;                  ///< every group's key, one after the other
   std::vector<int64_t> key_start_{0};  ///< group g's key: arena_[key_start_[g], [g + 1])
-  std::vector<uint64_t> hashes_;       ///< per group
+  /// The width of every key when they all have one, so group g's key is at g * width: -1
+  /// before any key, 0 once two widths differ.
+  int64_t key_width_ = -1;
+  std::vector<uint64_t> hashes_;  ///< per group
   std::vector<GroupedAggregate> aggregates_;
-  std::vector<uint32_t> scratch_;  ///< group numbers of the batch being added
+  std::vector<uint32_t> scratch_;       ///< group numbers of the batch being added
+  std::vector<uint64_t> batch_hashes_;  ///< key hashes of the batch being added
+  /// 9-byte keys whose first byte says "valid" (one 8-byte key, most often an int64) are told
+  /// apart by the other 8 bytes, a number: when the first batch's numbers span a small range,
+  /// the group of number x is direct_[x - direct_lo_] (kNoGroup until seen), no hash needed.
+  std::vector<uint32_t> direct_;
+  uint64_t direct_lo_ = 0;
+  bool direct_tried_ = false;
+  static constexpr uint32_t kNoGroup = UINT32_MAX;
 };
 
 template <class Keep>

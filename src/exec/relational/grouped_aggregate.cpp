@@ -21,6 +21,18 @@ bool value_less(const Value& a, const Value& b) {
   return a < b;
 }
 
+/// Calls f(i) for each non-null row i of `values`; without nulls, a loop with no test in it.
+template <class F>
+void for_each_valid(const Column& values, F f) {
+  const int64_t n = values.size();
+  if (values.null_count() == 0) {
+    for (int64_t i = 0; i < n; ++i) f(i);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i)
+    if (!values.is_null(i)) f(i);
+}
+
 }  // namespace
 
 GroupedAggregate::GroupedAggregate(AggFunc f, DataType input, DataType result, std::string label)
@@ -57,8 +69,7 @@ void GroupedAggregate::update(const Column& values, const std::vector<uint32_t>&
   switch (func_) {
     case AggFunc::Count:
       if (values.type().id() == TypeId::Null) return;
-      for (int64_t i = 0; i < n; ++i)
-        if (!values.is_null(i)) ++count_[group_of[static_cast<size_t>(i)]];
+      for_each_valid(values, [&](int64_t i) { ++count_[group_of[static_cast<size_t>(i)]]; });
       return;
     case AggFunc::Sum:
     case AggFunc::Mean:
@@ -94,23 +105,21 @@ void GroupedAggregate::update_sum(const Column& values, const std::vector<uint32
   const int64_t n = values.size();
   switch (values.type().id()) {
     case TypeId::Int64: {
-      const int64_t* v = values.values<int64_t>();
-      for (int64_t i = 0; i < n; ++i) {
-        if (values.is_null(i)) continue;
+      const int64_t* v = n > 0 ? values.values<int64_t>() : nullptr;
+      for_each_valid(values, [&](int64_t i) {
         const uint32_t g = group_of[static_cast<size_t>(i)];
         int_sum_[g] += v[i];
         ++count_[g];
-      }
+      });
       return;
     }
     case TypeId::Float64: {
-      const double* v = values.values<double>();
-      for (int64_t i = 0; i < n; ++i) {
-        if (values.is_null(i)) continue;
+      const double* v = n > 0 ? values.values<double>() : nullptr;
+      for_each_valid(values, [&](int64_t i) {
         const uint32_t g = group_of[static_cast<size_t>(i)];
         float_sum_[g] += v[i];
         ++count_[g];
-      }
+      });
       return;
     }
     case TypeId::Boolean:
@@ -130,17 +139,17 @@ void GroupedAggregate::update_best(const Column& values, const std::vector<uint3
   const int64_t n = values.size();
   if (values.type().id() == TypeId::Int64) {
     // The hot case without a Value per row.
-    const int64_t* v = values.values<int64_t>();
-    for (int64_t i = 0; i < n; ++i) {
-      if (values.is_null(i)) continue;
+    const int64_t* v = n > 0 ? values.values<int64_t>() : nullptr;
+    const bool min = func_ == AggFunc::Min;
+    for_each_valid(values, [&](int64_t i) {
       const uint32_t g = group_of[static_cast<size_t>(i)];
       int64_t* best = std::get_if<int64_t>(&best_[g]);
       if (!best)
         best_[g] = v[i];
-      else if (func_ == AggFunc::Min ? v[i] < *best : *best < v[i])
+      else if (min ? v[i] < *best : *best < v[i])
         *best = v[i];
       ++count_[g];
-    }
+    });
     return;
   }
   for (int64_t i = 0; i < n; ++i) {

@@ -2,6 +2,9 @@
 // it in build order.
 #include "exec/relational/join_hash_table.h"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace ember {
 
 void JoinHashTable::build(Batch rows) {
@@ -10,6 +13,7 @@ void JoinHashTable::build(Batch rows) {
   std::vector<Column> keys;
   for (int k : key_indices_) keys.push_back(rows_.column(k));
   index_ = KeyIndex();
+  direct_.clear();
   index_.reserve(static_cast<size_t>(n));
   next_.assign(static_cast<size_t>(n), -1);
   std::vector<int64_t> last(static_cast<size_t>(n), -1);  ///< per first row: its chain's end
@@ -37,17 +41,68 @@ void JoinHashTable::build(Batch rows) {
     }
     int_keys_ = v;
     keys_ = EncodedKeys();
+    build_direct(c, v, n);
   } else {
     encode_keys(keys, n, keys_);
     for (int64_t r = 0; r < n; ++r) {
       if (keys_.any_null[static_cast<size_t>(r)]) continue;  // a null key never matches
       std::string_view key = keys_.row(r);
       chain(r, index_.find_or_insert(
-                   hash_key(key), [&](int64_t o) { return keys_.row(o) == key; }, r));
+                   hash_key(key), [&](int64_t o) { return same_key(keys_.row(o), key); }, r));
     }
   }
   matched_ = std::make_unique<std::atomic<uint8_t>[]>(static_cast<size_t>(n));
   for (int64_t r = 0; r < n; ++r) matched_[static_cast<size_t>(r)].store(0);
+}
+
+void JoinHashTable::build_direct(const Column& keys, const int64_t* v, int64_t n) {
+  if (n == 0 || n > INT32_MAX) return;
+  bool any = false;
+  int64_t lo = 0, hi = 0;
+  for (int64_t r = 0; r < n; ++r) {
+    if (keys.is_null(r)) continue;
+    lo = any ? std::min(lo, v[r]) : v[r];
+    hi = any ? std::max(hi, v[r]) : v[r];
+    any = true;
+  }
+  // 4 bytes per key of the range against the index's 16 bytes per slot, 2 or more slots per
+  // row: a range under 4 rows per row costs no more memory than the index; a sparser range
+  // keeps the index alone.
+  const uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+  if (!any || span >= static_cast<uint64_t>(4 * n + 1024)) return;
+  direct_.assign(span + 1, -1);
+  direct_min_ = lo;
+  for (int64_t r = 0; r < n; ++r) {  // the first row of each key: its chain's head
+    if (keys.is_null(r)) continue;
+    int32_t& head = direct_[static_cast<uint64_t>(v[r]) - static_cast<uint64_t>(lo)];
+    if (head < 0) head = static_cast<int32_t>(r);
+  }
+}
+
+void JoinHashTable::int_heads(const Column& keys, std::vector<int64_t>& heads) const {
+  const int64_t n = keys.size();
+  heads.resize(static_cast<size_t>(n));
+  const int64_t* v = n > 0 ? keys.values<int64_t>() : nullptr;
+  if (!direct_.empty()) {  // a loop of loads the compiler can keep in registers and unroll
+    const int32_t* direct = direct_.data();
+    const uint64_t size = direct_.size();
+    const auto lo = static_cast<uint64_t>(direct_min_);
+    int64_t* out = heads.data();
+    for (int64_t i = 0; i < n; ++i) {
+      const uint64_t at = static_cast<uint64_t>(v[i]) - lo;
+      out[i] = at < size ? direct[at] : -1;
+    }
+  } else {
+    // Random keys wait on memory: start loading the slot of a probe some rows ahead.
+    constexpr int64_t kAhead = 16;
+    for (int64_t i = 0; i < n; ++i) {
+      if (i + kAhead < n) index_.prefetch(hash_int(v[i + kAhead]));
+      heads[static_cast<size_t>(i)] = int_head(v[i]);
+    }
+  }
+  if (keys.null_count() > 0)  // a null key never matches
+    for (int64_t i = 0; i < n; ++i)
+      if (keys.is_null(i)) heads[static_cast<size_t>(i)] = -1;
 }
 
 std::vector<int64_t> JoinHashTable::unmatched_rows() const {

@@ -31,8 +31,10 @@ int fixed_width(const DataType& type) {
 
 // A cell is a null/valid byte, then for a valid one: the value's bytes (fixed width), a 4-byte
 // length and the bytes (utf8, binary), or a 4-byte item count and each item as a cell (lists).
+// A null cell of a fixed-width type is padded with zeros to the width of a valid one, so that
+// rows of fixed-width keys all have one size (KeyLayout::Fixed).
 int64_t cell_size(const Column& c, int64_t i) {
-  if (c.is_null(i)) return 1;
+  if (c.is_null(i)) return 1 + fixed_width(c.type());
   if (const int w = fixed_width(c.type())) return 1 + w;
   if (c.type().is_list()) {
     const auto [first, last] = c.list_range(i);
@@ -48,7 +50,9 @@ int64_t cell_size(const Column& c, int64_t i) {
 char* write_cell(const Column& c, int64_t i, char* out) {
   if (c.is_null(i)) {
     *out = kNull;
-    return out + 1;
+    const int w = fixed_width(c.type());
+    std::memset(out + 1, 0, static_cast<size_t>(w));
+    return out + 1 + w;
   }
   *out++ = kValid;
   switch (c.type().id()) {
@@ -101,7 +105,10 @@ T read_as(const char*& p) {
 
 /// Reads one cell of `type` at `p` (advancing it) as a Value: the path of list items.
 Value read_value(const char*& p, const DataType& type) {
-  if (*p++ == kNull) return Value();
+  if (*p++ == kNull) {
+    p += fixed_width(type);  // the zero padding
+    return Value();
+  }
   switch (type.id()) {
     case TypeId::Boolean:
       return Value(*p++ != 0);
@@ -172,12 +179,94 @@ void read_cell(const char*& p, const DataType& type, ColumnBuilder& b) {
   }
 }
 
+/// Writes column `c`'s cells (values of type T as stored) at `out`, one every `stride` bytes;
+/// `canon` makes equal values equal bytes.
+template <class T, class Canon>
+void put_fixed(const Column& c, size_t n, char* out, size_t stride, uint8_t* any_null,
+               Canon canon) {
+  const T* v = n > 0 ? c.values<T>() : nullptr;
+  if (c.null_count() == 0) {
+    for (size_t i = 0; i < n; ++i, out += stride) {
+      const T x = canon(v[i]);
+      *out = kValid;
+      std::memcpy(out + 1, &x, sizeof(T));
+    }
+    return;
+  }
+  for (size_t i = 0; i < n; ++i, out += stride) {
+    const bool null = c.is_null(static_cast<int64_t>(i));
+    const T x = null ? T{} : canon(v[i]);
+    *out = null ? kNull : kValid;
+    std::memcpy(out + 1, &x, sizeof(T));
+    any_null[i] |= static_cast<uint8_t>(null);
+  }
+}
+
+/// KeyLayout::Fixed: column by column, each at its constant offset in a row of `width` bytes.
+void encode_fixed(const std::vector<Column>& keys, size_t n, int64_t width, EncodedKeys& out) {
+  out.width = width;
+  out.offsets.clear();
+  out.bytes.resize(n * static_cast<size_t>(width));
+  const auto stride = static_cast<size_t>(width);
+  char* at = out.bytes.data();
+  uint8_t* any_null = out.any_null.data();
+  auto same = [](auto x) { return x; };
+  auto canon = [](auto x) { return canonical(x); };
+  for (const Column& c : keys) {
+    switch (c.type().id()) {
+      case TypeId::Int32:
+        put_fixed<int32_t>(c, n, at, stride, any_null, same);
+        break;
+      case TypeId::Int64:
+      case TypeId::Timestamp:
+        put_fixed<int64_t>(c, n, at, stride, any_null, same);
+        break;
+      case TypeId::Float32:
+        put_fixed<float>(c, n, at, stride, any_null, canon);
+        break;
+      case TypeId::Float64:
+        put_fixed<double>(c, n, at, stride, any_null, canon);
+        break;
+      default: {  // boolean: bit-packed in the column, a byte in the key
+        char* p = at;
+        for (size_t i = 0; i < n; ++i, p += stride) {
+          const auto row = static_cast<int64_t>(i);
+          const bool null = c.is_null(row);
+          p[0] = null ? kNull : kValid;
+          p[1] = !null && c.value<bool>(row) ? 1 : 0;
+          any_null[i] |= static_cast<uint8_t>(null);
+        }
+        break;
+      }
+    }
+    at += 1 + fixed_width(c.type());
+  }
+}
+
 }  // namespace
 
-void encode_keys(const std::vector<Column>& keys, int64_t rows, EncodedKeys& out) {
+int64_t fixed_key_width(const std::vector<DataType>& types) {
+  int64_t width = 0;
+  for (const DataType& t : types) {
+    const int w = fixed_width(t);
+    if (w == 0) return 0;
+    width += 1 + w;
+  }
+  return width;
+}
+
+void encode_keys(const std::vector<Column>& keys, int64_t rows, EncodedKeys& out,
+                 KeyLayout layout) {
   const auto n = static_cast<size_t>(rows);
-  out.offsets.assign(n + 1, 0);
+  out.num_rows = rows;
   out.any_null.assign(n, 0);
+  if (layout == KeyLayout::Auto) {
+    std::vector<DataType> types;
+    for (const Column& c : keys) types.push_back(c.type());
+    if (const int64_t width = fixed_key_width(types)) return encode_fixed(keys, n, width, out);
+  }
+  out.width = 0;
+  out.offsets.assign(n + 1, 0);
   // Pass 1: each row's size, as offsets[i + 1] before the prefix sum.
   for (const Column& c : keys) {
     if (c.null_count() == 0 && fixed_width(c.type()) > 0) {
@@ -214,46 +303,5 @@ std::vector<Column> decode_keys(const std::vector<std::string_view>& rows,
   for (auto& b : builders) out.push_back(b.finish());
   return out;
 }
-
-namespace {
-
-/// splitmix64's finalizer: every input bit reaches every output bit.
-uint64_t mix(uint64_t h) {
-  h ^= h >> 30;
-  h *= 0xbf58476d1ce4e5b9ULL;
-  h ^= h >> 27;
-  h *= 0x94d049bb133111ebULL;
-  return h ^ (h >> 31);
-}
-
-}  // namespace
-
-// Short keys (one or two numbers, a short string) are most keys: two words mixed cost less
-// than std::hash's byte loop. std::hash may be weak in its high bits: mix them.
-uint64_t hash_key(std::string_view key) {
-  const size_t n = key.size();
-  if (n <= 16) {
-    // Fixed-size loads (overlapping when n < 16) instead of a variable-length copy; the length
-    // is mixed in, so keys of different lengths that load alike still differ.
-    const char* p = key.data();
-    uint64_t lo = 0, hi = 0;
-    if (n >= 8) {
-      std::memcpy(&lo, p, 8);
-      std::memcpy(&hi, p + n - 8, 8);
-    } else if (n >= 4) {
-      uint32_t a, b;
-      std::memcpy(&a, p, 4);
-      std::memcpy(&b, p + n - 4, 4);
-      lo = (uint64_t{a} << 32) | b;
-    } else if (n > 0) {
-      lo = (uint64_t{static_cast<uint8_t>(p[0])} << 16) |
-           (uint64_t{static_cast<uint8_t>(p[n / 2])} << 8) | static_cast<uint8_t>(p[n - 1]);
-    }
-    return mix(lo ^ mix(hi ^ (n * 0x9e3779b97f4a7c15ULL)));
-  }
-  return mix(std::hash<std::string_view>()(key));
-}
-
-uint64_t hash_int(int64_t key) { return mix(static_cast<uint64_t>(key)); }
 
 }  // namespace ember

@@ -56,7 +56,7 @@ void receive_one(const MPI_Status& probed, Transport::Handler& handler) {
   in.source = probed.MPI_SOURCE;
   in.tag = probed.MPI_TAG;
   void* into = nullptr;
-  if (in.tag == kTagData) {
+  if (in.tag == kTagData || in.tag == kTagPoolCall) {  // columns: into pooled memory
     in.data = take_region(static_cast<size_t>(count));
     in.data_size = static_cast<size_t>(count);
     into = in.data->data();

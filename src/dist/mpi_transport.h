@@ -20,13 +20,17 @@ inline constexpr int kTagControl = 1;
 inline constexpr int kTagData = 2;
 /// Rank 0 to a worker rank: the driver's program has ended.
 inline constexpr int kTagShutdown = 3;
+/// Rank 0 to a worker rank: run (or stop running) a query's partitions (partition_worker.h).
+inline constexpr int kTagQuery = 4;
+/// A worker rank to rank 0: a UDF batch for one of a query's pools (pool_service.h).
+inline constexpr int kTagPoolCall = 5;
 
 /// One received message.
 struct Incoming {
   int source = 0;
   int tag = 0;
   std::string control;                           ///< kTagControl, kTagShutdown
-  std::shared_ptr<process::SharedMapping> data;  ///< kTagData: the message from byte 0
+  std::shared_ptr<process::SharedMapping> data;  ///< kTagData, kTagPoolCall: from byte 0
   size_t data_size = 0;                          ///< kTagData: bytes of the message
   std::string_view bytes() const {
     return data ? std::string_view(reinterpret_cast<const char*>(data->data()), data_size)

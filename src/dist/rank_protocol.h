@@ -28,7 +28,8 @@ inline uint64_t message_key(std::string_view bytes) {
 std::string failure_message(uint64_t key, const std::exception_ptr& error);
 
 /// Re-raises a Failed message on rank 0 as the error type it was on rank `rank`, its message
-/// prefixed "rank N: ": a RetryAfter keeps its meaning for the pool.
+/// prefixed "rank N: " (none for a negative `rank`, or a message that already names a rank): a
+/// RetryAfter keeps its meaning for the pool.
 [[noreturn]] void raise_failure(process::MessageReader& in, int rank);
 
 }  // namespace ember::dist

@@ -12,7 +12,9 @@
 #include <thread>
 
 #include "dist/batch_message.h"
+#include "dist/partition_worker.h"
 #include "dist/rank_protocol.h"
+#include "dist/remote_actor.h"
 #include "udf/actor.h"
 
 namespace ember::dist {
@@ -187,7 +189,11 @@ void RankServer::handle(Incoming message) {
     s.shutdown_cv.notify_all();
     return;
   }
+  if (message.tag == kTagQuery) return PartitionWorker::handle(std::move(message));
   const process::MessageReader in(message.bytes());
+  // Replies to this rank's pool calls (rank 0 sends a hosted actor nothing else of these).
+  if (in.header().op == process::Op::Result || in.header().op == process::Op::Failed)
+    return route_reply(std::move(message));
   const uint64_t key = message_key(message.bytes());
   std::lock_guard lock(s.mu);
   if (in.header().op == process::Op::Init) {
@@ -209,7 +215,8 @@ void RankServer::run() {
     s.shutdown_cv.wait(lock, [&] { return s.shutdown; });
     hosts.swap(s.hosts);
   }
-  hosts.clear();  // each host stops its actor and joins its thread
+  PartitionWorker::shutdown();  // every query's run has ended: rank 0's program has
+  hosts.clear();                // each host stops its actor and joins its thread
 }
 
 }  // namespace ember::dist

@@ -158,6 +158,12 @@ std::unique_ptr<Actor> make_remote_actor(std::shared_ptr<const UdfSpec> spec, Ac
 
 void open_reply_routing() { router(); }
 
+uint64_t reply_key_open() { return router().open(); }
+
+Incoming reply_wait(uint64_t key) { return router().wait(key); }
+
+void reply_key_close(uint64_t key) { router().close(key); }
+
 void route_reply(Incoming message) { router().deliver(std::move(message)); }
 
 }  // namespace ember::dist

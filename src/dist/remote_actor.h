@@ -18,6 +18,12 @@ std::unique_ptr<Actor> make_remote_actor(std::shared_ptr<const UdfSpec> spec, Ac
 /// Sets up reply routing before the transport starts (so it outlives the transport at exit).
 void open_reply_routing();
 
+/// Reply keys for other waits on replies (pool calls, partitions run elsewhere): open one, wait
+/// for its messages one at a time, in arrival order, and close it (later messages are dropped).
+uint64_t reply_key_open();
+Incoming reply_wait(uint64_t key);
+void reply_key_close(uint64_t key);
+
 /// Hands a reply from another rank to the remote actor waiting for it (the transport's handler
 /// on rank 0).
 void route_reply(Incoming message);

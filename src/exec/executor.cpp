@@ -10,6 +10,7 @@
 
 #include "ember/error.h"
 #include "exec/operators/actor_pool_operator.h"
+#include "exec/partition_spreading.h"
 #include "exec/physical_planner.h"
 #include "exec/pipeline_runner.h"
 #include "exec/pool_admission.h"
@@ -50,11 +51,39 @@ std::vector<int> last_pipeline_of_pools(const PhysicalPlan& plan) {
   return last;
 }
 
+/// The first pipeline under the cluster runner: this rank runs its own partitions through the
+/// pipeline, then feeds the rows the other ranks computed for theirs into the same sink state
+/// (through no operators), so the sink sees every partition as if all had run here.
+void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spread,
+                         const Sink& sink, GlobalSinkState& state, int threads,
+                         std::vector<RankStats>* stats) {
+  run_pipeline(query, p, *p.source, sink, state, threads, &spread.local_partitions());
+  const int64_t rows_here = query.rows_read.load();
+  const int64_t partitions_here = query.partitions_done.load();
+  if (!query.cancelled() && !sink.satisfied(state)) {
+    Pipeline received;
+    received.schema = p.schema;
+    run_pipeline(query, received, spread.results(), sink, state, threads,
+                 &spread.remote_partitions());
+  }
+  if (query.cancelled() || sink.satisfied(state)) spread.cancel();
+  *stats = spread.finish();
+  // The counters count rows read from sources: the other ranks' reads, not their results.
+  int64_t rows_there = 0, partitions_there = 0;
+  for (size_t r = 1; r < stats->size(); ++r) {
+    rows_there += (*stats)[r].rows;
+    partitions_there += (*stats)[r].partitions;
+  }
+  query.rows_read = rows_here + rows_there;
+  query.partitions_done = partitions_here + partitions_there;
+}
+
 /// Runs the pipelines in order on this (the driver) thread; each breaker's output becomes the
 /// next pipeline's source, and the last one's output sink yields the query's table. After
 /// pipeline k, `ended(k)` runs (on this thread).
 Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputSink& output,
-                    int threads, int64_t memory_budget, const std::function<void(size_t)>& ended) {
+                    int threads, int64_t memory_budget, const std::function<void(size_t)>& ended,
+                    SpreadRun* spread, std::vector<RankStats>* spread_stats) {
   std::shared_ptr<const Source> carried;
   Table result(plan.schema, {});
   for (const Pipeline& p : plan.pipelines) {
@@ -64,7 +93,10 @@ Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputS
     if (!p.breaker) query.rows_out = 0;  // count the query's output only
     std::unique_ptr<GlobalSinkState> state = sink->global_state(source.num_partitions());
     state->memory_budget_bytes = memory_budget;
-    run_pipeline(query, p, source, *sink, *state, threads);
+    if (spread != nullptr && &p == &plan.pipelines.front())
+      run_spread_pipeline(query, p, *spread, *sink, *state, threads, spread_stats);
+    else
+      run_pipeline(query, p, source, *sink, *state, threads);
     if (std::exception_ptr e = query.error()) std::rethrow_exception(e);
     ended(static_cast<size_t>(&p - plan.pipelines.data()));
     if (p.breaker)
@@ -83,13 +115,21 @@ std::optional<StagedOutput> open_output(const QueryOutput& out) {
   return StagedOutput::open(out.dir);
 }
 
-QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContext& query) {
+QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContext& query,
+                         const std::vector<RankStats>& spread) {
   QueryStats stats;
   stats.ranks.resize(static_cast<size_t>(placement.ranks));
   for (int r = 0; r < placement.ranks; ++r) stats.ranks[static_cast<size_t>(r)].rank = r;
-  // The pipelines run on this rank (rank 0): it runs every partition and reads every row.
+  // The pipelines run on this rank (rank 0), but for the partitions other ranks ran.
   stats.ranks[0].partitions = query.partitions_done.load();
   stats.ranks[0].rows = query.rows_read.load();
+  // Under the cluster runner the first pipeline's partitions ran on several ranks.
+  for (size_t r = 1; r < spread.size() && r < stats.ranks.size(); ++r) {
+    stats.ranks[r].partitions = spread[r].partitions;
+    stats.ranks[r].rows = spread[r].rows;
+    stats.ranks[0].partitions -= spread[r].partitions;
+    stats.ranks[0].rows -= spread[r].rows;
+  }
   for (size_t i = 0; i < pools.pools().size(); ++i) {
     UdfStats s = pools.stats(i);
     s.failed_rows = query.rejected().at(i)->count();
@@ -107,7 +147,7 @@ QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContex
       if (a < placed.size()) ++s.actors_per_rank[rank];
       s.inits_per_rank[rank] += figures[a].inits;
       stats.ranks[rank].busy_seconds += figures[a].busy_seconds;
-      if (rank != 0) stats.ranks[rank].rows += figures[a].rows;
+      if (rank != 0 && spread.empty()) stats.ranks[rank].rows += figures[a].rows;
     }
     stats.udfs.push_back(std::move(s));
   }
@@ -191,15 +231,21 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
         placement.local.release_pool(i);
   };
   QueryResult result;
+  std::vector<RankStats> spread_stats;
   {
     ProgressBar progress(query, options.progress, placement.ranks);
     std::unique_ptr<OutputSink> sink = make_output_sink(writing, physical.schema);
+    // Declared after the pools and the context: on failure the other ranks have ended (and
+    // sent their last UDF batch) before the pools go.
+    std::unique_ptr<SpreadRun> spread;
+    if (auto spreader = partition_spreader(); spreader && placement.ranks > 1)
+      spread = spreader->spread(*optimized, physical, query);
     result.table =
         run_pipelines(query, physical, *sink, pipeline_threads(options, placement.cpus_left),
-                      memory_budget(options), pipeline_ended);
+                      memory_budget(options), pipeline_ended, spread.get(), &spread_stats);
   }
   // Figures first: a session takes its pools back at stop().
-  result.stats = collect_stats(pools, placement, query);
+  result.stats = collect_stats(pools, placement, query, spread_stats);
   result.rejected = rejected_table(query.rejected());
   // Teardown on this, the driver thread: joins the actor threads (their UDFs' destructors run
   // there) and waits for worker processes. On an error, ~PoolSet does the same.

@@ -1,0 +1,29 @@
+// Rank 0's side of spreading a query's source partitions over the ranks (exec's
+// PartitionSpreader): which partitions go where, and the rows that come back.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "exec/partition_spreading.h"
+
+namespace ember::dist {
+
+/// Partition p of the first pipeline runs on rank p % ranks (round robin, so that every rank
+/// reads about as much and a query's first rows come from rank 0). Each worker rank runs its
+/// share with its own pipeline threads; its UDF batches go to the query's pools on rank 0,
+/// which dispatch them to the least-loaded actor on any rank. Plans whose first pipeline
+/// cannot travel (pipeline_message.h) run on rank 0 alone, as explain() says.
+class ClusterSpreader final : public PartitionSpreader {
+ public:
+  explicit ClusterSpreader(int ranks) : ranks_(ranks) {}
+  std::unique_ptr<SpreadRun> spread(const LogicalNode& optimized, const PhysicalPlan& plan,
+                                    QueryContext& query) override;
+  std::string explain(const LogicalNode& optimized, const PhysicalPlan& plan) override;
+
+ private:
+  int ranks_;
+  std::atomic<uint64_t> next_query_{1};
+};
+
+}  // namespace ember::dist

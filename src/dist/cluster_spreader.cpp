@@ -4,6 +4,7 @@
 
 #if EMBER_HAVE_MPI
 
+#include <filesystem>
 #include <mutex>
 
 #include "dist/batch_message.h"
@@ -34,8 +35,8 @@ class ReceivedReader final : public BatchReader {
 class ClusterRun final : public SpreadRun, public Source {
  public:
   ClusterRun(uint64_t id, int ranks, const PhysicalPlan& plan, const std::string& pipeline,
-             QueryContext& query)
-      : id_(id), ranks_(ranks), schema_(plan.pipelines.front().schema) {
+             QueryContext& query, const SpreadOutput& output)
+      : id_(id), ranks_(ranks), schema_(plan.pipelines.front().schema), files_(output.files) {
     const int n = plan.pipelines.front().source->num_partitions();
     key_of_.assign(static_cast<size_t>(n), 0);
     rank_of_.assign(static_cast<size_t>(n), 0);
@@ -71,6 +72,10 @@ class ClusterRun final : public SpreadRun, public Source {
       // As many proxies as the pool has actors: a rank keeps each actor as busy as rank 0 can.
       for (const auto& spec : plan.pools) out.put(static_cast<int32_t>(spec->concurrency));
       out.put_string(pipeline);
+      out.put(static_cast<uint8_t>(output.files));
+      out.put(static_cast<uint8_t>(output.format));
+      // Absolute: a rank's working directory need not be rank 0's.
+      out.put_string(output.files ? std::filesystem::absolute(output.dir).string() : "");
       Transport::send(r, kTagQuery, out.bytes());
     }
   }
@@ -88,6 +93,7 @@ class ClusterRun final : public SpreadRun, public Source {
   const std::vector<int>& local_partitions() const override { return local_; }
   const std::vector<int>& remote_partitions() const override { return remote_; }
   const Source& results() const override { return *this; }
+  bool writes_files() const override { return files_; }
   void cancel() override {
     std::lock_guard lock(mu_);
     if (cancelled_) return;
@@ -136,6 +142,7 @@ class ClusterRun final : public SpreadRun, public Source {
   uint64_t id_;
   int ranks_;
   Schema schema_;
+  bool files_;
   std::vector<int> local_, remote_;
   std::vector<uint64_t> key_of_;    ///< per partition; 0 on rank 0
   std::vector<int> rank_of_;        ///< per partition
@@ -169,13 +176,14 @@ std::optional<Batch> ReceivedReader::next() {
 }  // namespace
 
 std::unique_ptr<SpreadRun> ClusterSpreader::spread(const LogicalNode& optimized,
-                                                   const PhysicalPlan& plan, QueryContext& query) {
+                                                   const PhysicalPlan& plan, QueryContext& query,
+                                                   const SpreadOutput& output) {
   if (ranks_ < 2 || plan.pipelines.empty() || !plan.pipelines.front().source) return nullptr;
   if (plan.pipelines.front().source->num_partitions() < 2) return nullptr;
   std::string why;
   const std::string pipeline = encode_first_pipeline(optimized, &why);
   if (pipeline.empty()) return nullptr;
-  return std::make_unique<ClusterRun>(next_query_++, ranks_, plan, pipeline, query);
+  return std::make_unique<ClusterRun>(next_query_++, ranks_, plan, pipeline, query, output);
 }
 
 std::string ClusterSpreader::explain(const LogicalNode& optimized, const PhysicalPlan& plan) {
@@ -186,9 +194,8 @@ std::string ClusterSpreader::explain(const LogicalNode& optimized, const Physica
     return "the first pipeline runs on rank 0 alone: " + why;
   if (n < 2) return "the first pipeline runs on rank 0 alone: its source has one partition";
   std::string out = "the first pipeline's " + std::to_string(n) + " partitions run on " +
-                    std::to_string(std::min(n, ranks_)) +
-                    " ranks (partition p on rank p % " + std::to_string(ranks_) +
-                    "), their rows gathered on rank 0 in partition order";
+                    std::to_string(std::min(n, ranks_)) + " ranks (partition p on rank p % " +
+                    std::to_string(ranks_) + "), their rows gathered on rank 0 in partition order";
   if (plan.pipelines.size() > 1) out += "; the pipelines after its breaker run on rank 0";
   return out;
 }
@@ -199,7 +206,7 @@ std::string ClusterSpreader::explain(const LogicalNode& optimized, const Physica
 
 namespace ember::dist {
 std::unique_ptr<SpreadRun> ClusterSpreader::spread(const LogicalNode&, const PhysicalPlan&,
-                                                   QueryContext&) {
+                                                   QueryContext&, const SpreadOutput&) {
   return nullptr;
 }
 std::string ClusterSpreader::explain(const LogicalNode&, const PhysicalPlan&) { return ""; }

@@ -17,36 +17,49 @@
 #include "dist/rank_protocol.h"
 #include "exec/physical_planner.h"
 #include "exec/pipeline_runner.h"
+#include "exec/sinks/file_sink.h"
 #include "resources/resource_pool.h"
 
 namespace ember::dist {
 
 namespace {
 
-/// Sends each batch of a partition to rank 0 under the partition's key, then its end.
+/// Sends each batch of a partition to rank 0 under the partition's key, then its end; or, with
+/// `files`, writes the partition's part file (committed before its end is sent).
 class ForwardSink final : public Sink {
  public:
-  explicit ForwardSink(std::map<int, uint64_t> keys) : keys_(std::move(keys)) {}
+  ForwardSink(std::map<int, uint64_t> keys, std::unique_ptr<FileSink> files)
+      : keys_(std::move(keys)), files_(std::move(files)) {}
 
   struct Global final : GlobalSinkState {
     std::mutex mu;
     std::set<int> ended;  // guarded by mu
+    std::unique_ptr<GlobalSinkState> files;
   };
   struct Local final : LocalSinkState {
     int partition = 0;
     uint64_t key = 0;
+    std::unique_ptr<LocalSinkState> file;
   };
 
-  std::unique_ptr<GlobalSinkState> global_state(int) const override {
-    return std::make_unique<Global>();
+  std::unique_ptr<GlobalSinkState> global_state(int n) const override {
+    auto global = std::make_unique<Global>();
+    if (files_) global->files = files_->global_state(n);
+    return global;
   }
-  std::unique_ptr<LocalSinkState> local_state(GlobalSinkState&, int partition) const override {
+  std::unique_ptr<LocalSinkState> local_state(GlobalSinkState& global,
+                                              int partition) const override {
     auto local = std::make_unique<Local>();
     local->partition = partition;
     local->key = keys_.at(partition);
+    if (files_) local->file = files_->local_state(*global.as<Global>().files, partition);
     return local;
   }
-  void sink(GlobalSinkState&, LocalSinkState& local, const Batch& batch) const override {
+  void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const override {
+    if (files_) {
+      files_->sink(*global.as<Global>().files, *local.as<Local>().file, batch);
+      return;
+    }
     process::MessageWriter head;
     head.begin(process::Op::Result);
     head.put(local.as<Local>().key);
@@ -56,6 +69,7 @@ class ForwardSink final : public Sink {
     Transport::send(0, kTagData, pack_columns(head, batch.columns(), names));
   }
   void combine(GlobalSinkState& global, LocalSinkState& local) const override {
+    if (files_) files_->combine(*global.as<Global>().files, *local.as<Local>().file);
     process::MessageWriter out;
     out.begin(process::Op::Stop);
     out.put(local.as<Local>().key);
@@ -66,6 +80,7 @@ class ForwardSink final : public Sink {
 
  private:
   std::map<int, uint64_t> keys_;
+  std::unique_ptr<FileSink> files_;
 };
 
 /// One query's run on this rank.
@@ -90,6 +105,9 @@ struct Order {
   std::vector<int> partitions;
   std::vector<int> proxies;  ///< per pool
   std::string pipeline;
+  bool files = false;  ///< write the partitions' parts into `dir` here
+  FileFormat format = FileFormat::Csv;
+  std::string dir;
 };
 
 Order read_order(const Incoming& message) {
@@ -106,6 +124,9 @@ Order read_order(const Incoming& message) {
   const auto pools = in.get<uint32_t>();
   for (uint32_t i = 0; i < pools; ++i) o.proxies.push_back(in.get<int32_t>());
   o.pipeline = std::string(in.get_string());
+  o.files = in.get<uint8_t>() != 0;
+  o.format = static_cast<FileFormat>(in.get<uint8_t>());
+  o.dir = std::string(in.get_string());
   return o;
 }
 
@@ -139,10 +160,10 @@ std::pair<int64_t, int64_t> run_partitions(const Order& o, Run& run, std::set<in
     if (run.cancelled) context.fail(std::make_exception_ptr(Cancelled("rank 0 ended the query")));
   }
   const Pipeline& pipeline = physical.pipelines.front();
-  ForwardSink sink(o.keys);
+  ForwardSink sink(
+      o.keys, o.files ? std::make_unique<FileSink>(o.dir, pipeline.schema, o.format) : nullptr);
   auto state = sink.global_state(pipeline.source->num_partitions());
-  run_pipeline(context, pipeline, *pipeline.source, sink, *state, worker_threads(),
-               &o.partitions);
+  run_pipeline(context, pipeline, *pipeline.source, sink, *state, worker_threads(), &o.partitions);
   {
     std::lock_guard lock(run.mu);
     run.context = nullptr;

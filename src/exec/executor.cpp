@@ -51,6 +51,40 @@ std::vector<int> last_pipeline_of_pools(const PhysicalPlan& plan) {
   return last;
 }
 
+/// Other ranks write their own part files when the first pipeline is the last and the query
+/// writes CSV or JSON lines (Parquet and Arrow parts come back to rank 0's writer).
+SpreadOutput spread_output(const QueryOutput& out, const PhysicalPlan& plan) {
+  SpreadOutput files;
+  const bool text = out.kind == QueryOutput::Kind::Csv || out.kind == QueryOutput::Kind::Jsonl;
+  if (!text || plan.pipelines.size() != 1) return files;
+  files.files = true;
+  files.dir = out.dir;
+  files.format = out.kind == QueryOutput::Kind::Csv ? FileFormat::Csv : FileFormat::Jsonl;
+  return files;
+}
+
+/// Counts each partition another rank wrote itself as the file sink's, once its end arrives
+/// (results() yields no rows then, only each partition's end or error).
+class AdoptingSink final : public Sink {
+ public:
+  explicit AdoptingSink(const FileSink& files) : files_(files) {}
+  std::unique_ptr<GlobalSinkState> global_state(int n) const override {
+    return files_.global_state(n);
+  }
+  std::unique_ptr<LocalSinkState> local_state(GlobalSinkState&, int) const override {
+    return std::make_unique<LocalSinkState>();
+  }
+  void sink(GlobalSinkState&, LocalSinkState&, const Batch&) const override {
+    throw Error("internal: rows arrived from a rank that writes its own files");
+  }
+  void combine(GlobalSinkState& global, LocalSinkState&) const override {
+    files_.adopt_part(global);
+  }
+
+ private:
+  const FileSink& files_;
+};
+
 /// The first pipeline under the cluster runner: this rank runs its own partitions through the
 /// pipeline, then feeds the rows the other ranks computed for theirs into the same sink state
 /// (through no operators), so the sink sees every partition as if all had run here.
@@ -63,8 +97,14 @@ void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spre
   if (!query.cancelled() && !sink.satisfied(state)) {
     Pipeline received;
     received.schema = p.schema;
-    run_pipeline(query, received, spread.results(), sink, state, threads,
-                 &spread.remote_partitions());
+    if (spread.writes_files()) {
+      const AdoptingSink adopting(dynamic_cast<const FileSink&>(sink));
+      run_pipeline(query, received, spread.results(), adopting, state, threads,
+                   &spread.remote_partitions());
+    } else {
+      run_pipeline(query, received, spread.results(), sink, state, threads,
+                   &spread.remote_partitions());
+    }
   }
   if (query.cancelled() || sink.satisfied(state)) spread.cancel();
   *stats = spread.finish();
@@ -239,7 +279,7 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
     // sent their last UDF batch) before the pools go.
     std::unique_ptr<SpreadRun> spread;
     if (auto spreader = partition_spreader(); spreader && placement.ranks > 1)
-      spread = spreader->spread(*optimized, physical, query);
+      spread = spreader->spread(*optimized, physical, query, spread_output(writing, physical));
     result.table =
         run_pipelines(query, physical, *sink, pipeline_threads(options, placement.cpus_left),
                       memory_budget(options), pipeline_ended, spread.get(), &spread_stats);

@@ -10,9 +10,19 @@
 #include "exec/actor_placement.h"
 #include "exec/physical_plan.h"
 #include "exec/query_context.h"
+#include "io/output/partition_writer.h"
 #include "plan/logical_node.h"
 
 namespace ember {
+
+/// Where a spread pipeline's rows go when it is the query's last and the query writes CSV or
+/// JSON lines: each rank writes its own partitions' part files into `dir`, the query's staging
+/// directory (on a cluster, shared storage), which rank 0 commits once every rank has ended.
+struct SpreadOutput {
+  bool files = false;  ///< false: the rows come back to rank 0's sink
+  std::string dir;
+  FileFormat format = FileFormat::Csv;
+};
 
 /// The first pipeline of one query, its partitions running on several ranks. Made by
 /// PartitionSpreader::spread, which has already started the other ranks' shares.
@@ -29,6 +39,9 @@ class SpreadRun {
   /// remote_partitions) yields the rows its rank's pipeline handed to the sink, in order, and
   /// throws the error it failed with there (naming the rank). Read it through no operators.
   virtual const Source& results() const = 0;
+  /// True when other ranks write their partitions' files themselves (SpreadOutput): results()
+  /// then yields no rows, only each partition's end (or its error).
+  virtual bool writes_files() const = 0;
   /// Tells the other ranks to stop early (the sink is satisfied, or this rank failed).
   virtual void cancel() = 0;
   /// Waits for every rank to end; per rank (index = rank): partitions run and rows read.
@@ -41,9 +54,9 @@ class PartitionSpreader {
   virtual ~PartitionSpreader() = default;
   /// Starts the remote share of `plan`'s first pipeline (planned from `optimized`), or returns
   /// null when the plan's shape keeps it on this rank. `query` holds the query's started pools;
-  /// other ranks' UDF batches are dispatched to them.
+  /// other ranks' UDF batches are dispatched to them. `output`: see SpreadOutput.
   virtual std::unique_ptr<SpreadRun> spread(const LogicalNode& optimized, const PhysicalPlan& plan,
-                                            QueryContext& query) = 0;
+                                            QueryContext& query, const SpreadOutput& output) = 0;
   /// One line for explain(): how the first pipeline's partitions would be spread, or why they
   /// stay on rank 0.
   virtual std::string explain(const LogicalNode& optimized, const PhysicalPlan& plan) = 0;

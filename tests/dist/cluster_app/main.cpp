@@ -233,6 +233,27 @@ int spread(const fs::path& dir) {
   int files = 0;
   for ([[maybe_unused]] const auto& f : fs::directory_iterator(dir / "written")) ++files;
   std::cout << "jsonl files " << files << "\n";
+  // Each rank wrote its own partitions' parts; read back, they hold every row, in order.
+  ember::QueryResult back = ember::read_jsonl((dir / "written" / "*.jsonl").string()).execute();
+  int64_t misplaced = back.table.num_rows() == 6000 ? 0 : 1;
+  for (int64_t i = 0; i < back.table.num_rows(); ++i)
+    misplaced += back.table.column("id").value<int64_t>(i) != i ||
+                 back.table.column("y").value<int64_t>(i) != 3 * i;
+  std::cout << "jsonl read back: " << back.table.num_rows() << " rows, misplaced " << misplaced
+            << "\n";
+  ok = ok && misplaced == 0;
+  // A write that fails on one rank leaves neither the target nor a staging directory behind.
+  try {
+    ember::range(6000, 6)
+        .with_column("y", triple(3, {{"fail", "call@2"}})(ember::col("id")))
+        .write_csv((dir / "failed").string());
+    std::cout << "failed write: no error\n";
+  } catch (const ember::UdfError& e) {
+    int left = 0;
+    for (const auto& f : fs::directory_iterator(dir))
+      left += f.path().filename().string().find("failed") != std::string::npos;
+    std::cout << "failed write: UdfError, " << left << " entries left\n";
+  }
   auto explain_line = [](const std::string& text) {
     const auto at = text.find("== Cluster partitions ==\n");
     if (at == std::string::npos) return std::string("(none)");

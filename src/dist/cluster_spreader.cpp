@@ -4,6 +4,7 @@
 
 #if EMBER_HAVE_MPI
 
+#include <algorithm>
 #include <filesystem>
 #include <mutex>
 
@@ -68,9 +69,19 @@ class ClusterRun final : public SpreadRun, public Source {
         out.put(static_cast<int32_t>(p));
         out.put(key_of_[static_cast<size_t>(p)]);
       }
+      out.put(static_cast<int32_t>(r));
       out.put(static_cast<uint32_t>(plan.pools.size()));
-      // As many proxies as the pool has actors: a rank keeps each actor as busy as rank 0 can.
-      for (const auto& spec : plan.pools) out.put(static_cast<int32_t>(spec->concurrency));
+      for (const auto& spec : plan.pools) {
+        // Local first: a rank that hosts actors of the pool calls them directly (its batches
+        // never cross the network); a rank without any goes through rank 0's pool, with as
+        // many proxies as the pool has actors, so that it can keep each of them busy.
+        std::vector<uint64_t> own;
+        for (const HostedActor& a : hosted_actors(spec.get()))
+          if (a.rank == r) own.push_back(a.key);
+        out.put(static_cast<int32_t>(own.empty() ? std::max(1, spec->concurrency) : 0));
+        out.put(static_cast<uint32_t>(own.size()));
+        for (uint64_t key : own) out.put(key);
+      }
       out.put_string(pipeline);
       out.put(static_cast<uint8_t>(output.files));
       out.put(static_cast<uint8_t>(output.format));

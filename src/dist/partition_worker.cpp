@@ -103,7 +103,9 @@ struct Order {
   uint64_t done_key = 0;
   std::map<int, uint64_t> keys;  ///< partition -> its key on rank 0
   std::vector<int> partitions;
-  std::vector<int> proxies;  ///< per pool
+  int rank = 0;                            ///< this rank
+  std::vector<int> proxies;                ///< per pool: proxies to rank 0's pool
+  std::vector<std::vector<uint64_t>> own;  ///< per pool: this rank's actors' keys
   std::string pipeline;
   bool files = false;  ///< write the partitions' parts into `dir` here
   FileFormat format = FileFormat::Csv;
@@ -121,8 +123,13 @@ Order read_order(const Incoming& message) {
     o.keys[p] = in.get<uint64_t>();
     o.partitions.push_back(p);
   }
+  o.rank = in.get<int32_t>();
   const auto pools = in.get<uint32_t>();
-  for (uint32_t i = 0; i < pools; ++i) o.proxies.push_back(in.get<int32_t>());
+  for (uint32_t i = 0; i < pools; ++i) {
+    o.proxies.push_back(in.get<int32_t>());
+    std::vector<uint64_t>& keys = o.own.emplace_back(in.get<uint32_t>());
+    for (uint64_t& key : keys) key = in.get<uint64_t>();
+  }
   o.pipeline = std::string(in.get_string());
   o.files = in.get<uint8_t>() != 0;
   o.format = static_cast<FileFormat>(in.get<uint8_t>());
@@ -141,15 +148,17 @@ std::pair<int64_t, int64_t> run_partitions(const Order& o, Run& run, std::set<in
   PhysicalPlan physical = plan_physical(*chain);
   std::vector<std::unique_ptr<ActorPool>> pools;
   for (size_t i = 0; i < physical.pools.size(); ++i) {
-    const int n = std::max(1, i < o.proxies.size() ? o.proxies[i] : 1);
-    std::vector<ActorContext> actors(static_cast<size_t>(n));
+    // This rank's own actors when it hosts some, else proxies to rank 0's pool.
     std::vector<ActorMaker> makers;
-    for (int a = 0; a < n; ++a) {
-      actors[static_cast<size_t>(a)].actor_id = a;
+    for (uint64_t key : o.own.at(i))
+      makers.push_back(
+          [self = o.rank, key](std::stop_token) { return make_own_actor_proxy(self, key); });
+    for (int a = 0; a < o.proxies.at(i); ++a)
       makers.push_back([q = o.query, pool = static_cast<int>(i)](std::stop_token) {
         return make_pool_service_actor(q, pool);
       });
-    }
+    std::vector<ActorContext> actors(makers.size());
+    for (size_t a = 0; a < actors.size(); ++a) actors[a].actor_id = static_cast<int>(a);
     pools.push_back(std::make_unique<ActorPool>(physical.pools[i], std::move(actors), makers));
   }
   QueryContext context(pools);

@@ -193,6 +193,9 @@ void put_pool(MessageWriter& out, const ActorPoolProjectNode& n) {
   out.put(static_cast<uint8_t>(spec.return_type.has_value()));
   if (spec.return_type) put_type(out, *spec.return_type);
   out.put(spec.batch_size);
+  out.put(static_cast<int32_t>(spec.max_retries));
+  out.put(static_cast<int64_t>(spec.retry_initial.count()));
+  out.put(static_cast<int64_t>(spec.retry_max.count()));
   put_strings(out, n.arg_columns);
   put_strings(out, n.arg_names);
   out.put_string(n.output_column);
@@ -205,6 +208,10 @@ NodePtr get_pool(MessageReader& in, NodePtr input) {
   spec->class_name = std::string(in.get_string());
   if (in.get<uint8_t>()) spec->return_type = get_type(in);
   spec->batch_size = in.get<int64_t>();
+  // Calls to this rank's own actors are retried here, as rank 0's pool would.
+  spec->max_retries = in.get<int32_t>();
+  spec->retry_initial = std::chrono::milliseconds(in.get<int64_t>());
+  spec->retry_max = std::chrono::milliseconds(in.get<int64_t>());
   // The pool here holds proxies (they construct nothing), but a pool serves registered classes.
   if (const UdfFactory* factory = detail::find_udf_factory(spec->class_name))
     spec->factory = *factory;

@@ -17,8 +17,8 @@ namespace ember::dist {
 std::string encode_first_pipeline(const LogicalNode& root, std::string* why);
 
 /// The chain again, made through the node factories (types are checked again). Its actor-pool
-/// nodes carry specs fit for the receiving rank's pools of proxies: name, class, return type
-/// and batch size; calls are retried where the actors' pool lives, not there.
+/// nodes carry specs fit for the receiving rank's pools of proxies: name, class, return type,
+/// batch size and retries.
 NodePtr decode_first_pipeline(std::string_view bytes);
 
 }  // namespace ember::dist

@@ -73,6 +73,49 @@ class PoolServiceActor final : public Actor {
   uint64_t key_ = 0;
 };
 
+/// Calls an actor hosted on this very rank: the call goes to its host, the reply to this key.
+class OwnActorProxy final : public Actor {
+ public:
+  OwnActorProxy(int self, uint64_t host) : self_(self), host_(host) {}
+  ~OwnActorProxy() override { stop(); }
+
+  void start() override { key_ = reply_key_open(); }
+
+  Column call(const Batch& args) override {
+    process::MessageWriter head;
+    head.begin(process::Op::Call);
+    head.put(host_);
+    head.put(static_cast<int32_t>(self_));
+    head.put(key_);
+    head.put(args.num_rows());
+    std::vector<std::string> names;
+    for (int i = 0; i < args.num_columns(); ++i) names.push_back(args.schema().field(i).name);
+    Transport::send(self_, kTagData, pack_columns(head, args.columns(), names));
+    Incoming reply = reply_wait(key_);
+    process::MessageReader in(reply.bytes());
+    in.get<uint64_t>();
+    if (in.header().op == process::Op::Failed) raise_failure(in, self_);
+    if (in.header().op != process::Op::Result || !reply.data)
+      throw Error("rank " + std::to_string(self_) + ": unexpected reply to a call");
+    in.get<int64_t>();
+    UnpackedColumns result = unpack_columns(in, reply.data);
+    if (result.columns.size() != 1)
+      throw Error("rank " + std::to_string(self_) + ": a result of several columns");
+    return std::move(result.columns[0]);
+  }
+
+  void stop() override {
+    if (key_ != 0) reply_key_close(key_);
+    key_ = 0;
+  }
+  int64_t inits() const override { return 0; }
+
+ private:
+  int self_;
+  uint64_t host_;
+  uint64_t key_ = 0;
+};
+
 }  // namespace
 
 void open_pool_service(uint64_t query, QueryContext* context) {
@@ -118,6 +161,10 @@ void serve_pool_call(Incoming message) {
 
 std::unique_ptr<Actor> make_pool_service_actor(uint64_t query, int pool) {
   return std::make_unique<PoolServiceActor>(query, pool);
+}
+
+std::unique_ptr<Actor> make_own_actor_proxy(int self, uint64_t key) {
+  return std::make_unique<OwnActorProxy>(self, key);
 }
 
 }  // namespace ember::dist

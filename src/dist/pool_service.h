@@ -25,4 +25,8 @@ void serve_pool_call(Incoming message);
 /// rank 0 and waits for its result. It constructs nothing (inits() is 0).
 std::unique_ptr<Actor> make_pool_service_actor(uint64_t query, int pool);
 
+/// A worker rank `self`: an actor backend that calls the actor this rank hosts under `key`
+/// directly (its batches do not pass through rank 0). It constructs nothing either.
+std::unique_ptr<Actor> make_own_actor_proxy(int self, uint64_t key);
+
 }  // namespace ember::dist

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <stop_token>
+#include <vector>
 
 #include "dist/mpi_transport.h"
 #include "udf/actor.h"
@@ -14,6 +15,14 @@ namespace ember::dist {
 /// An actor of `spec` constructed on rank `rank`. Needs the transport running.
 std::unique_ptr<Actor> make_remote_actor(std::shared_ptr<const UdfSpec> spec, ActorContext ctx,
                                          int rank, std::stop_token doomed);
+
+/// An actor that rank 0 placed on another rank, as that rank knows it: its host's key.
+struct HostedActor {
+  int rank = 0;
+  uint64_t key = 0;
+};
+/// Rank 0: the remote actors of the pool made from `spec` that are up now.
+std::vector<HostedActor> hosted_actors(const UdfSpec* spec);
 
 /// Sets up reply routing before the transport starts (so it outlives the transport at exit).
 void open_reply_routing();

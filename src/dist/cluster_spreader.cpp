@@ -105,6 +105,7 @@ class ClusterRun final : public SpreadRun, public Source {
   const std::vector<int>& remote_partitions() const override { return remote_; }
   const Source& results() const override { return *this; }
   bool writes_files() const override { return files_; }
+  const std::vector<UdfStats>& udf_figures() const override { return udfs_; }
   void cancel() override {
     std::lock_guard lock(mu_);
     if (cancelled_) return;
@@ -127,8 +128,21 @@ class ClusterRun final : public SpreadRun, public Source {
         process::MessageReader in(m.bytes());
         in.get<uint64_t>();
         if (in.header().op != process::Op::Ready) continue;
-        stats[static_cast<size_t>(r)].partitions = in.get<int64_t>();
-        stats[static_cast<size_t>(r)].rows = in.get<int64_t>();
+        RankStats& rank = stats[static_cast<size_t>(r)];
+        rank.partitions = in.get<int64_t>();
+        rank.rows = in.get<int64_t>();
+        const auto pools = in.get<uint32_t>();
+        if (udfs_.size() < pools) udfs_.resize(pools);
+        for (uint32_t i = 0; i < pools; ++i) {
+          UdfStats& u = udfs_[i];
+          u.batches += in.get<int64_t>();
+          u.rows += in.get<int64_t>();
+          u.retries += in.get<int64_t>();
+          u.timeouts += in.get<int64_t>();
+          const double busy = in.get<double>();
+          u.busy_seconds += busy;
+          rank.busy_seconds += busy;
+        }
         break;
       }
       reply_key_close(key);
@@ -159,8 +173,9 @@ class ClusterRun final : public SpreadRun, public Source {
   std::vector<int> rank_of_;        ///< per partition
   std::vector<uint64_t> done_key_;  ///< per rank; 0: no partitions there
   std::mutex mu_;
-  bool cancelled_ = false;  // guarded by mu_
-  bool finished_ = false;   // driver thread only
+  bool cancelled_ = false;      // guarded by mu_
+  bool finished_ = false;       // driver thread only
+  std::vector<UdfStats> udfs_;  ///< per pool; driver thread only
 };
 
 std::optional<Batch> ReceivedReader::next() {

@@ -142,8 +142,14 @@ int worker_threads() {
   return std::max(1, static_cast<int>(std::floor(ResourcePool::detect().cpus + 1e-9)));
 }
 
-/// Runs the order's partitions; returns (partitions ended, rows read). Throws what failed.
-std::pair<int64_t, int64_t> run_partitions(const Order& o, Run& run, std::set<int>& ended) {
+/// What a rank reports when its share has ended.
+struct Figures {
+  int64_t partitions = 0, rows = 0;
+  std::vector<UdfStats> own;  ///< per pool: calls to this rank's own actors (else zeros)
+};
+
+/// Runs the order's partitions; throws what failed.
+Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   NodePtr chain = decode_first_pipeline(o.pipeline);
   PhysicalPlan physical = plan_physical(*chain);
   std::vector<std::unique_ptr<ActorPool>> pools;
@@ -159,7 +165,14 @@ std::pair<int64_t, int64_t> run_partitions(const Order& o, Run& run, std::set<in
       });
     std::vector<ActorContext> actors(makers.size());
     for (size_t a = 0; a < actors.size(); ++a) actors[a].actor_id = static_cast<int>(a);
-    pools.push_back(std::make_unique<ActorPool>(physical.pools[i], std::move(actors), makers));
+    auto spec = physical.pools[i];
+    if (o.own.at(i).empty()) {
+      // Rank 0's pool retries its calls already: a second round here would double them.
+      auto once = std::make_shared<UdfSpec>(*spec);
+      once->max_retries = 0;
+      spec = std::move(once);
+    }
+    pools.push_back(std::make_unique<ActorPool>(std::move(spec), std::move(actors), makers));
   }
   QueryContext context(pools);
   for (auto& pool : pools) pool->start();
@@ -184,12 +197,15 @@ std::pair<int64_t, int64_t> run_partitions(const Order& o, Run& run, std::set<in
     ended = global.ended;
   }
   if (std::exception_ptr e = context.error()) std::rethrow_exception(e);
-  return {context.partitions_done.load(), context.rows_read.load()};
+  Figures figures{context.partitions_done.load(), context.rows_read.load(), {}};
+  for (size_t i = 0; i < pools.size(); ++i)
+    figures.own.push_back(o.own.at(i).empty() ? UdfStats{} : pools[i]->stats());
+  return figures;
 }
 
 void serve_order(const Order& o, Run& run) {
   std::set<int> ended;
-  std::pair<int64_t, int64_t> figures{0, 0};
+  Figures figures;
   std::exception_ptr error;
   try {
     figures = run_partitions(o, run, ended);
@@ -204,8 +220,16 @@ void serve_order(const Order& o, Run& run) {
   process::MessageWriter out;
   out.begin(process::Op::Ready);
   out.put(o.done_key);
-  out.put(figures.first);
-  out.put(figures.second);
+  out.put(figures.partitions);
+  out.put(figures.rows);
+  out.put(static_cast<uint32_t>(figures.own.size()));
+  for (const UdfStats& u : figures.own) {
+    out.put(u.batches);
+    out.put(u.rows);
+    out.put(u.retries);
+    out.put(u.timeouts);
+    out.put(u.busy_seconds);
+  }
   Transport::send(0, kTagData, MessageBuffer(out.bytes()));
 }
 

@@ -12,7 +12,8 @@ namespace ember::dist {
 ///   rank -> rank 0 (kTagData, in order):  Result (partition key, rows, columns) per batch the
 ///                   sink receives; Stop (partition key) when a partition ends; Failed
 ///                   (partition key, error) for each partition that did not; at last Ready
-///                   (done key, partitions run, rows read)
+///                   (done key, partitions run, rows read, per pool the batches, rows,
+///                   retries, timeouts and busy seconds of calls to its own actors)
 class PartitionWorker {
  public:
   /// The transport's handler for kTagQuery: starts a query's run on a thread of its own, or

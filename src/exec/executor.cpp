@@ -90,7 +90,7 @@ class AdoptingSink final : public Sink {
 /// (through no operators), so the sink sees every partition as if all had run here.
 void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spread,
                          const Sink& sink, GlobalSinkState& state, int threads,
-                         std::vector<RankStats>* stats) {
+                         std::vector<RankStats>* stats, std::vector<UdfStats>* udfs) {
   run_pipeline(query, p, *p.source, sink, state, threads, &spread.local_partitions());
   const int64_t rows_here = query.rows_read.load();
   const int64_t partitions_here = query.partitions_done.load();
@@ -108,6 +108,7 @@ void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spre
   }
   if (query.cancelled() || sink.satisfied(state)) spread.cancel();
   *stats = spread.finish();
+  *udfs = spread.udf_figures();
   // The counters count rows read from sources: the other ranks' reads, not their results.
   int64_t rows_there = 0, partitions_there = 0;
   for (size_t r = 1; r < stats->size(); ++r) {
@@ -123,7 +124,8 @@ void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spre
 /// pipeline k, `ended(k)` runs (on this thread).
 Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputSink& output,
                     int threads, int64_t memory_budget, const std::function<void(size_t)>& ended,
-                    SpreadRun* spread, std::vector<RankStats>* spread_stats) {
+                    SpreadRun* spread, std::vector<RankStats>* spread_stats,
+                    std::vector<UdfStats>* spread_udfs) {
   std::shared_ptr<const Source> carried;
   Table result(plan.schema, {});
   for (const Pipeline& p : plan.pipelines) {
@@ -134,7 +136,7 @@ Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputS
     std::unique_ptr<GlobalSinkState> state = sink->global_state(source.num_partitions());
     state->memory_budget_bytes = memory_budget;
     if (spread != nullptr && &p == &plan.pipelines.front())
-      run_spread_pipeline(query, p, *spread, *sink, *state, threads, spread_stats);
+      run_spread_pipeline(query, p, *spread, *sink, *state, threads, spread_stats, spread_udfs);
     else
       run_pipeline(query, p, source, *sink, *state, threads);
     if (std::exception_ptr e = query.error()) std::rethrow_exception(e);
@@ -156,7 +158,8 @@ std::optional<StagedOutput> open_output(const QueryOutput& out) {
 }
 
 QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContext& query,
-                         const std::vector<RankStats>& spread) {
+                         const std::vector<RankStats>& spread,
+                         const std::vector<UdfStats>& spread_udfs) {
   QueryStats stats;
   stats.ranks.resize(static_cast<size_t>(placement.ranks));
   for (int r = 0; r < placement.ranks; ++r) stats.ranks[static_cast<size_t>(r)].rank = r;
@@ -169,9 +172,18 @@ QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContex
     stats.ranks[r].rows = spread[r].rows;
     stats.ranks[0].partitions -= spread[r].partitions;
     stats.ranks[0].rows -= spread[r].rows;
+    stats.ranks[r].busy_seconds += spread[r].busy_seconds;
   }
   for (size_t i = 0; i < pools.pools().size(); ++i) {
     UdfStats s = pools.stats(i);
+    if (i < spread_udfs.size()) {  // other ranks' calls to their own actors
+      const UdfStats& elsewhere = spread_udfs[i];
+      s.batches += elsewhere.batches;
+      s.rows += elsewhere.rows;
+      s.busy_seconds += elsewhere.busy_seconds;
+      s.retries += elsewhere.retries;
+      s.timeouts += elsewhere.timeouts;
+    }
     s.failed_rows = query.rejected().at(i)->count();
     const PoolGrant& g = placement.grants.at(i);
     s.held_cpus = g.held_cpus;
@@ -272,6 +284,7 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
   };
   QueryResult result;
   std::vector<RankStats> spread_stats;
+  std::vector<UdfStats> spread_udfs;
   {
     ProgressBar progress(query, options.progress, placement.ranks);
     std::unique_ptr<OutputSink> sink = make_output_sink(writing, physical.schema);
@@ -280,12 +293,12 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
     std::unique_ptr<SpreadRun> spread;
     if (auto spreader = partition_spreader(); spreader && placement.ranks > 1)
       spread = spreader->spread(*optimized, physical, query, spread_output(writing, physical));
-    result.table =
-        run_pipelines(query, physical, *sink, pipeline_threads(options, placement.cpus_left),
-                      memory_budget(options), pipeline_ended, spread.get(), &spread_stats);
+    result.table = run_pipelines(
+        query, physical, *sink, pipeline_threads(options, placement.cpus_left),
+        memory_budget(options), pipeline_ended, spread.get(), &spread_stats, &spread_udfs);
   }
   // Figures first: a session takes its pools back at stop().
-  result.stats = collect_stats(pools, placement, query, spread_stats);
+  result.stats = collect_stats(pools, placement, query, spread_stats, spread_udfs);
   result.rejected = rejected_table(query.rejected());
   // Teardown on this, the driver thread: joins the actor threads (their UDFs' destructors run
   // there) and waits for worker processes. On an error, ~PoolSet does the same.

@@ -44,8 +44,12 @@ class SpreadRun {
   virtual bool writes_files() const = 0;
   /// Tells the other ranks to stop early (the sink is satisfied, or this rank failed).
   virtual void cancel() = 0;
-  /// Waits for every rank to end; per rank (index = rank): partitions run and rows read.
+  /// Waits for every rank to end; per rank (index = rank): partitions run and rows read, and
+  /// busy seconds of the calls it made to its own actors.
   virtual std::vector<RankStats> finish() = 0;
+  /// After finish(), per pool: what the other ranks' calls to their own actors added (batches,
+  /// rows, busy seconds, retries, timeouts); rank 0's pool counted every other call.
+  virtual const std::vector<UdfStats>& udf_figures() const = 0;
 };
 
 /// Decides whether a query's first pipeline can run on several ranks, and starts it there.

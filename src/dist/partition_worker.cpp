@@ -66,7 +66,7 @@ class ForwardSink final : public Sink {
     head.put(batch.num_rows());
     std::vector<std::string> names;
     for (int i = 0; i < batch.num_columns(); ++i) names.push_back(batch.schema().field(i).name);
-    Transport::send(0, kTagData, pack_columns(head, batch.columns(), names));
+    Transport::send(0, kTagData, gather_columns(head, batch.columns(), names));
   }
   void combine(GlobalSinkState& global, LocalSinkState& local) const override {
     if (files_) files_->combine(*global.as<Global>().files, *local.as<Local>().file);

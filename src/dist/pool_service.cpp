@@ -47,7 +47,7 @@ class PoolServiceActor final : public Actor {
     head.put(args.num_rows());
     std::vector<std::string> names;
     for (int i = 0; i < args.num_columns(); ++i) names.push_back(args.schema().field(i).name);
-    Transport::send(0, kTagPoolCall, pack_columns(head, args.columns(), names));
+    Transport::send(0, kTagPoolCall, gather_columns(head, args.columns(), names));
     Incoming reply = reply_wait(key_);
     process::MessageReader in(reply.bytes());
     in.get<uint64_t>();
@@ -90,7 +90,7 @@ class OwnActorProxy final : public Actor {
     head.put(args.num_rows());
     std::vector<std::string> names;
     for (int i = 0; i < args.num_columns(); ++i) names.push_back(args.schema().field(i).name);
-    Transport::send(self_, kTagData, pack_columns(head, args.columns(), names));
+    Transport::send(self_, kTagData, gather_columns(head, args.columns(), names));
     Incoming reply = reply_wait(key_);
     process::MessageReader in(reply.bytes());
     in.get<uint64_t>();
@@ -152,7 +152,7 @@ void serve_pool_call(Incoming message) {
       head.begin(process::Op::Result);
       head.put(key);
       head.put(int64_t{0});
-      Transport::send(from, kTagData, pack_columns(head, {std::get<Column>(result)}, {""}));
+      Transport::send(from, kTagData, gather_columns(head, {std::get<Column>(result)}, {""}));
     });
   } catch (...) {
     reply_failure(from, key, std::current_exception());

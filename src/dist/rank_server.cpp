@@ -136,7 +136,7 @@ void ActorHost::run_call(const Incoming& message) {
     // The actor's construction count travels with each result: a process actor whose worker
     // died starts a fresh one (a new construction) at its next call; rank 0's pool retries.
     head.put(actor_->inits());
-    Transport::send(reply_rank, kTagData, pack_columns(head, {result}, {""}));
+    Transport::send(reply_rank, kTagData, gather_columns(head, {result}, {""}));
   } catch (...) {
     Transport::send(reply_rank, kTagControl, failure_message(reply_key, std::current_exception()));
   }

@@ -139,7 +139,7 @@ class RemoteActor final : public Actor {
     head.put(args.num_rows());
     std::vector<std::string> names;
     for (int i = 0; i < args.num_columns(); ++i) names.push_back(args.schema().field(i).name);
-    Transport::send(rank_, kTagData, pack_columns(head, args.columns(), names));
+    Transport::send(rank_, kTagData, gather_columns(head, args.columns(), names));
     Incoming reply = router().wait(key_);
     process::MessageReader in(reply.bytes());
     in.get<uint64_t>();

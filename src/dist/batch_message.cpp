@@ -2,7 +2,9 @@
 #include "dist/batch_message.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "udf/process/column_transfer.h"
 
@@ -122,8 +124,13 @@ GatherMessage gather_columns(const process::MessageWriter& head, const std::vect
   auto kept = std::make_shared<Kept>();
   kept->columns = columns;
   std::vector<Placed> placed;
+  // EMBER_DIST_PACKED_MESSAGES=1 packs every batch as before (bench/dist's baseline for this).
+  static const bool packed_only = [] {
+    const char* v = std::getenv("EMBER_DIST_PACKED_MESSAGES");
+    return v != nullptr && std::string_view(v) == "1";
+  }();
   for (size_t i = 0; i < columns.size(); ++i) {
-    if (!place_sources(columns[i], descs[i], *kept, &placed)) {
+    if (packed_only || !place_sources(columns[i], descs[i], *kept, &placed)) {
       // Not plain ranges: the whole message, packed, as its one piece.
       auto packed = std::make_shared<MessageBuffer>(pack_columns(head, columns, names));
       GatherMessage whole;

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <mutex>
 
+#include "core/cancelled.h"
 #include "dist/batch_message.h"
 #include "dist/pipeline_message.h"
 #include "dist/pool_service.h"
@@ -37,7 +38,11 @@ class ClusterRun final : public SpreadRun, public Source {
  public:
   ClusterRun(uint64_t id, int ranks, const PhysicalPlan& plan, const std::string& pipeline,
              QueryContext& query, const SpreadOutput& output)
-      : id_(id), ranks_(ranks), schema_(plan.pipelines.front().schema), files_(output.files) {
+      : id_(id),
+        ranks_(ranks),
+        schema_(plan.pipelines.front().schema),
+        files_(output.files),
+        query_(query) {
     const int n = plan.pipelines.front().source->num_partitions();
     key_of_.assign(static_cast<size_t>(n), 0);
     rank_of_.assign(static_cast<size_t>(n), 0);
@@ -153,6 +158,9 @@ class ClusterRun final : public SpreadRun, public Source {
     return stats;
   }
 
+  /// A rank's error ends the whole query at once, not only the reading of its rows.
+  void fail_query(std::exception_ptr error) { query_.fail(std::move(error)); }
+
   // Source: the rows the other ranks computed.
   const Schema& schema() const override { return schema_; }
   int num_partitions() const override { return static_cast<int>(key_of_.size()); }
@@ -168,6 +176,7 @@ class ClusterRun final : public SpreadRun, public Source {
   int ranks_;
   Schema schema_;
   bool files_;
+  QueryContext& query_;
   std::vector<int> local_, remote_;
   std::vector<uint64_t> key_of_;    ///< per partition; 0 on rank 0
   std::vector<int> rank_of_;        ///< per partition
@@ -194,8 +203,15 @@ std::optional<Batch> ReceivedReader::next() {
       return std::nullopt;
     default:
       ended_ = true;
-      run_.cancel();  // the other ranks stop too
-      raise_failure(in, rank_);
+      try {
+        raise_failure(in, rank_);
+      } catch (const Cancelled&) {
+        throw;  // this rank ended the query (failed or had enough): nothing more to report
+      } catch (...) {
+        run_.cancel();  // the other ranks stop too
+        run_.fail_query(std::current_exception());
+        throw;
+      }
   }
 }
 

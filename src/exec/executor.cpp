@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <functional>
 #include <optional>
+#include <thread>
 
 #include "ember/error.h"
 #include "exec/operators/actor_pool_operator.h"
@@ -86,37 +87,36 @@ class AdoptingSink final : public Sink {
 };
 
 /// The first pipeline under the cluster runner: this rank runs its own partitions through the
-/// pipeline, then feeds the rows the other ranks computed for theirs into the same sink state
-/// (through no operators), so the sink sees every partition as if all had run here.
+/// pipeline while a second runner feeds the rows the other ranks computed for theirs into the
+/// same sink state as they arrive (through no operators, with a context of its own), so the
+/// sink sees every partition as if all had run here and rank 0 holds only what it has not
+/// taken yet. A rank's error reaches `query` from the reader that receives it.
 void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spread,
                          const Sink& sink, GlobalSinkState& state, int threads,
                          std::vector<RankStats>* stats, std::vector<UdfStats>* udfs) {
+  std::vector<std::unique_ptr<ActorPool>> no_pools;
+  QueryContext receiving(no_pools);
+  Pipeline received;
+  received.schema = p.schema;
+  std::optional<AdoptingSink> adopting;
+  if (spread.writes_files()) adopting.emplace(dynamic_cast<const FileSink&>(sink));
+  const Sink& received_sink = adopting ? static_cast<const Sink&>(*adopting) : sink;
+  std::thread receiver([&] {
+    run_pipeline(receiving, received, spread.results(), received_sink, state, threads,
+                 &spread.remote_partitions());
+  });
   run_pipeline(query, p, *p.source, sink, state, threads, &spread.local_partitions());
-  const int64_t rows_here = query.rows_read.load();
-  const int64_t partitions_here = query.partitions_done.load();
-  if (!query.cancelled() && !sink.satisfied(state)) {
-    Pipeline received;
-    received.schema = p.schema;
-    if (spread.writes_files()) {
-      const AdoptingSink adopting(dynamic_cast<const FileSink&>(sink));
-      run_pipeline(query, received, spread.results(), adopting, state, threads,
-                   &spread.remote_partitions());
-    } else {
-      run_pipeline(query, received, spread.results(), sink, state, threads,
-                   &spread.remote_partitions());
-    }
-  }
+  // Failed or satisfied here: the other ranks end their partitions, which ends the receiver.
+  if (query.cancelled() || sink.satisfied(state)) spread.cancel();
+  receiver.join();
   if (query.cancelled() || sink.satisfied(state)) spread.cancel();
   *stats = spread.finish();
   *udfs = spread.udf_figures();
   // The counters count rows read from sources: the other ranks' reads, not their results.
-  int64_t rows_there = 0, partitions_there = 0;
   for (size_t r = 1; r < stats->size(); ++r) {
-    rows_there += (*stats)[r].rows;
-    partitions_there += (*stats)[r].partitions;
+    query.rows_read += (*stats)[r].rows;
+    query.partitions_done += (*stats)[r].partitions;
   }
-  query.rows_read = rows_here + rows_there;
-  query.partitions_done = partitions_here + partitions_there;
 }
 
 /// Runs the pipelines in order on this (the driver) thread; each breaker's output becomes the

@@ -102,10 +102,18 @@ void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spre
   if (spread.writes_files()) adopting.emplace(dynamic_cast<const FileSink&>(sink));
   const Sink& received_sink = adopting ? static_cast<const Sink&>(*adopting) : sink;
   std::thread receiver([&] {
-    run_pipeline(receiving, received, spread.results(), received_sink, state, threads,
-                 &spread.remote_partitions());
+    try {
+      run_pipeline(receiving, received, spread.results(), received_sink, state, threads,
+                   &spread.remote_partitions());
+    } catch (...) {
+      query.fail(std::current_exception());
+    }
   });
-  run_pipeline(query, p, *p.source, sink, state, threads, &spread.local_partitions());
+  try {
+    run_pipeline(query, p, *p.source, sink, state, threads, &spread.local_partitions());
+  } catch (...) {
+    query.fail(std::current_exception());
+  }
   // Failed or satisfied here: the other ranks end their partitions, which ends the receiver.
   if (query.cancelled() || sink.satisfied(state)) spread.cancel();
   receiver.join();

@@ -5,7 +5,8 @@
 #   (b) the spell-check job on 3 ranks vs the local executor with the same 3 actors (time
 #       ratio: the network path's overhead on one machine)
 #   (c) a 64 MiB batch to an actor on another rank and back over TCP (loopback), against the
-#       same query with the actor local: the network path's bandwidth
+#       same query with the actor local: the network path's bandwidth; beside it, the same with
+#       every message packed into one buffer first (EMBER_DIST_PACKED_MESSAGES=1, the old path)
 # Usage: bench/dist/run.sh [--build-dir DIR] [--no-build]
 #   builds Release in build-bench/ by default; --no-build uses DIR's binaries as they are
 set -euo pipefail
@@ -53,5 +54,10 @@ c_local=$(for i in 1 2 3; do EMBER_CPUS=4 "$bench" transfer | result; done | med
 c_dist=$(for i in 1 2 3; do
   mpi -np 1 -x EMBER_CPUS=1 "$bench" transfer : -np 1 -x EMBER_CPUS=4 "$bench" transfer \
     : -np 1 -x EMBER_CPUS=1 "$bench" transfer | result; done | median)
-echo "(c) 64 MiB batch: actor local $c_local s, actor on rank 1 $c_dist s"
-echo "    network path: $(echo "2 * 64 * 1.048576 / 1000 / ($c_dist - $c_local)" | bc -l | xargs printf '%.2f') GB/s both ways (target >= 1 GB/s)"
+c_packed=$(for i in 1 2 3; do
+  mpi -x EMBER_DIST_PACKED_MESSAGES=1 -np 1 -x EMBER_CPUS=1 "$bench" transfer \
+    : -np 1 -x EMBER_CPUS=4 "$bench" transfer : -np 1 -x EMBER_CPUS=1 "$bench" transfer \
+    | result; done | median)
+gbps() { echo "2 * 64 * 1.048576 / 1000 / ($1 - $c_local)" | bc -l | xargs printf '%.2f'; }
+echo "(c) 64 MiB batch: actor local $c_local s, actor on rank 1 $c_dist s (packed first: $c_packed s)"
+echo "    network path: $(gbps "$c_dist") GB/s both ways (target >= 1 GB/s); packed first: $(gbps "$c_packed") GB/s"

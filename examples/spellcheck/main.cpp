@@ -128,6 +128,12 @@ void print_summary(const ember::QueryResult& r, const Options& o) {
       std::printf("%s rank %zu: %lld", rank ? "," : "", rank,
                   static_cast<long long>(s.inits_per_rank[rank]));
     std::printf("\n");
+    // Each rank scans and checks its own share of the corpus files.
+    std::printf("partitions per rank  ");
+    for (const ember::RankStats& rank : r.stats.ranks)
+      std::printf("%s rank %d: %lld (%lld rows)", rank.rank ? "," : "", rank.rank,
+                  static_cast<long long>(rank.partitions), static_cast<long long>(rank.rows));
+    std::printf("\n");
   }
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "dist/message_buffer.h"
+#include "dist/mpi_transport.h"
 #include "ember/batch.h"
 #include "udf/process/shared_region.h"
 #include "udf/process/wire_message.h"
@@ -20,6 +21,13 @@ namespace ember::dist {
 /// UdfError for a type that cannot travel (lists).
 MessageBuffer pack_columns(const process::MessageWriter& head, const std::vector<Column>& columns,
                            const std::vector<std::string>& names);
+
+/// The message pack_columns would build, byte for byte, but as pieces: the head, descriptors
+/// and padding in one small buffer, and each column buffer's bytes where the column holds them
+/// (kept alive by the message), so that a large batch is sent without being copied first.
+/// Sliced strings' offsets are rebased into a small copy; lists are packed (copied) whole.
+GatherMessage gather_columns(const process::MessageWriter& head, const std::vector<Column>& columns,
+                             const std::vector<std::string>& names);
 
 /// The columns of a message pack_columns built, read by `in` (positioned after the head's
 /// fields), wrapped without a copy over `message`, which holds the whole message from its first

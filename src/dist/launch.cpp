@@ -11,6 +11,8 @@
 #include <string>
 
 #include "dist/cluster_placement.h"
+#include "dist/cluster_spreader.h"
+#include "dist/pool_service.h"
 #include "dist/rank_server.h"
 #include "dist/remote_actor.h"
 #include "resources/machine_resources.h"
@@ -118,6 +120,7 @@ std::vector<RankResources> gather_resources(int rank, int ranks) {
 /// Rank 0's exit (atexit): tells every rank to stop serving, then leaves MPI.
 void shutdown_cluster() {
   install_actor_placer(nullptr);
+  install_partition_spreader(nullptr);
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);  // no other thread calls MPI: read before the loop
   for (int r = 1; r < ranks; ++r) Transport::send(r, kTagShutdown, std::string_view());
@@ -126,6 +129,7 @@ void shutdown_cluster() {
 }
 
 [[noreturn]] void serve_rank() {
+  open_reply_routing();  // pool calls' replies and their waits, before the transport
   Transport::start(RankServer::handle);
   RankServer::run();
   Transport::stop();
@@ -179,7 +183,13 @@ void enter_from_main(int argc, char** argv) {
   }
   open_reply_routing();
   install_actor_placer(std::make_shared<ClusterPlacer>(std::move(members), make_remote_actor));
-  Transport::start(route_reply);
+  install_partition_spreader(std::make_shared<ClusterSpreader>(ranks));
+  Transport::start([](Incoming message) {
+    if (message.tag == kTagPoolCall)
+      serve_pool_call(std::move(message));
+    else
+      route_reply(std::move(message));
+  });
   std::atexit(shutdown_cluster);
 #else
   (void)argc;

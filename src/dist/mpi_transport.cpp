@@ -34,7 +34,30 @@ struct Outgoing {
   int dest;
   int tag;
   MessageBuffer bytes;
+  GatherMessage gathered;  ///< used when `bytes` is empty and this has pieces or a head
 };
+
+/// One MPI datatype over the message's head and pieces at their addresses (sent from
+/// MPI_BOTTOM); freed at once (MPI keeps it until the send completes).
+void isend_gathered(const GatherMessage& m, int dest, int tag, MPI_Request* request) {
+  std::vector<int> lengths;
+  std::vector<MPI_Aint> at;
+  auto add = [&](const void* p, size_t n) {
+    if (n == 0) return;
+    MPI_Aint address = 0;
+    MPI_Get_address(p, &address);
+    lengths.push_back(static_cast<int>(n));
+    at.push_back(address);
+  };
+  add(m.head.data(), m.head.size());
+  for (const GatherMessage::Piece& p : m.pieces) add(p.data, p.size);
+  MPI_Datatype type;
+  MPI_Type_create_hindexed(static_cast<int>(lengths.size()), lengths.data(), at.data(), MPI_BYTE,
+                           &type);
+  MPI_Type_commit(&type);
+  MPI_Isend(MPI_BOTTOM, 1, type, dest, tag, MPI_COMM_WORLD, request);
+  MPI_Type_free(&type);
+}
 
 struct State {
   std::mutex mu;
@@ -56,7 +79,7 @@ void receive_one(const MPI_Status& probed, Transport::Handler& handler) {
   in.source = probed.MPI_SOURCE;
   in.tag = probed.MPI_TAG;
   void* into = nullptr;
-  if (in.tag == kTagData) {
+  if (in.tag == kTagData || in.tag == kTagPoolCall) {  // columns: into pooled memory
     in.data = take_region(static_cast<size_t>(count));
     in.data_size = static_cast<size_t>(count);
     into = in.data->data();
@@ -73,6 +96,7 @@ void progress_loop() {
   struct InFlight {
     MPI_Request request;
     MessageBuffer bytes;
+    GatherMessage gathered;
   };
   std::vector<std::unique_ptr<InFlight>> sending;
   int idle_rounds = 0;
@@ -88,8 +112,12 @@ void progress_loop() {
     for (Outgoing& out : batch) {
       auto f = std::make_unique<InFlight>();
       f->bytes = std::move(out.bytes);
-      MPI_Isend(f->bytes.data(), static_cast<int>(f->bytes.size()), MPI_BYTE, out.dest, out.tag,
-                MPI_COMM_WORLD, &f->request);
+      f->gathered = std::move(out.gathered);
+      if (f->gathered.head.empty() && f->gathered.pieces.empty())
+        MPI_Isend(f->bytes.data(), static_cast<int>(f->bytes.size()), MPI_BYTE, out.dest, out.tag,
+                  MPI_COMM_WORLD, &f->request);
+      else
+        isend_gathered(f->gathered, out.dest, out.tag, &f->request);
       sending.push_back(std::move(f));
       active = true;
     }
@@ -145,7 +173,16 @@ void Transport::send(int dest, int tag, MessageBuffer bytes) {
                    " bytes is over MPI's 2 GiB limit; use a smaller batch_size");
   State& s = state();
   std::lock_guard lock(s.mu);
-  s.queue.push_back({dest, tag, std::move(bytes)});
+  s.queue.push_back({dest, tag, std::move(bytes), {}});
+}
+
+void Transport::send(int dest, int tag, GatherMessage message) {
+  if (message.size() > static_cast<size_t>(std::numeric_limits<int>::max()))
+    throw UdfError("distributed runner: a message of " + std::to_string(message.size()) +
+                   " bytes is over MPI's 2 GiB limit; use a smaller batch_size");
+  State& s = state();
+  std::lock_guard lock(s.mu);
+  s.queue.push_back({dest, tag, MessageBuffer(), std::move(message)});
 }
 
 void Transport::stop() {

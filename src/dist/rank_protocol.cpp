@@ -39,7 +39,10 @@ std::string failure_message(uint64_t key, const std::exception_ptr& error) {
 
 void raise_failure(process::MessageReader& in, int rank) {
   const auto code = static_cast<ErrorCode>(in.get<uint8_t>());
-  const std::string text = "rank " + std::to_string(rank) + ": " + std::string(in.get_string());
+  const std::string_view said = in.get_string();
+  const bool named = rank < 0 || said.starts_with("rank ");
+  const std::string text =
+      named ? std::string(said) : "rank " + std::to_string(rank) + ": " + std::string(said);
   const auto retry_after_ms = in.get<int64_t>();
   if (retry_after_ms >= 0) throw RetryAfter(std::chrono::milliseconds(retry_after_ms), text);
   throw_error(code, text);

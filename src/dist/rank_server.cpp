@@ -11,8 +11,11 @@
 #include <mutex>
 #include <thread>
 
+#include "core/cancelled.h"
 #include "dist/batch_message.h"
+#include "dist/partition_worker.h"
 #include "dist/rank_protocol.h"
+#include "dist/remote_actor.h"
 #include "udf/actor.h"
 
 namespace ember::dist {
@@ -37,9 +40,13 @@ class ActorHost {
   void post(Incoming message) {
     {
       std::lock_guard lock(mu_);
-      queue_.push_back(std::move(message));
+      if (!done_) {
+        queue_.push_back(std::move(message));
+        cv_.notify_one();
+        return;
+      }
     }
-    cv_.notify_one();
+    refuse(message);
   }
 
  private:
@@ -50,6 +57,9 @@ class ActorHost {
     cv_.notify_one();
   }
   void serve(Incoming init);
+  /// Answers a call that came after the actor stopped (a rank calling its own actors can race
+  /// rank 0's teardown of the pool): Cancelled, so that its caller does not wait forever.
+  static void refuse(const Incoming& message);
   /// Builds the spec and constructs the actor; false (after replying Failed) on failure.
   bool construct(Incoming& init);
   void run_call(const Incoming& message);
@@ -109,23 +119,38 @@ bool ActorHost::construct(Incoming& init) {
 }
 
 void ActorHost::run_call(const Incoming& message) {
+  int reply_rank = 0;
+  uint64_t reply_key = key_;
   try {
     process::MessageReader in(message.bytes());
     in.get<uint64_t>();
+    reply_rank = in.get<int32_t>();
+    reply_key = in.get<uint64_t>();
     const auto rows = in.get<int64_t>();
     if (!message.data) throw Error("a call without its batch");
     Batch args = to_batch(unpack_columns(in, message.data), rows);
     Column result = actor_->call(args);
     process::MessageWriter head;
     head.begin(process::Op::Result);
-    head.put(key_);
+    head.put(reply_key);
     // The actor's construction count travels with each result: a process actor whose worker
     // died starts a fresh one (a new construction) at its next call; rank 0's pool retries.
     head.put(actor_->inits());
-    Transport::send(0, kTagData, pack_columns(head, {result}, {""}));
+    Transport::send(reply_rank, kTagData, gather_columns(head, {result}, {""}));
   } catch (...) {
-    Transport::send(0, kTagControl, failure_message(key_, std::current_exception()));
+    Transport::send(reply_rank, kTagControl, failure_message(reply_key, std::current_exception()));
   }
+}
+
+void ActorHost::refuse(const Incoming& message) {
+  process::MessageReader in(message.bytes());
+  if (in.header().op != process::Op::Call) return;
+  in.get<uint64_t>();
+  const auto reply_rank = in.get<int32_t>();
+  const auto reply_key = in.get<uint64_t>();
+  Transport::send(reply_rank, kTagControl,
+                  failure_message(reply_key, std::make_exception_ptr(Cancelled(
+                                                 "the actor has stopped: its query has ended"))));
 }
 
 void ActorHost::serve(Incoming init) {
@@ -159,8 +184,13 @@ void ActorHost::serve(Incoming init) {
       Transport::send(0, kTagControl, out.bytes());
     }
   }
-  std::lock_guard lock(mu_);
-  done_ = true;
+  std::deque<Incoming> left;
+  {
+    std::lock_guard lock(mu_);
+    done_ = true;
+    left.swap(queue_);
+  }
+  for (const Incoming& m : left) refuse(m);
 }
 
 struct ServerState {
@@ -187,7 +217,11 @@ void RankServer::handle(Incoming message) {
     s.shutdown_cv.notify_all();
     return;
   }
+  if (message.tag == kTagQuery) return PartitionWorker::handle(std::move(message));
   const process::MessageReader in(message.bytes());
+  // Replies to this rank's pool calls (rank 0 sends a hosted actor nothing else of these).
+  if (in.header().op == process::Op::Result || in.header().op == process::Op::Failed)
+    return route_reply(std::move(message));
   const uint64_t key = message_key(message.bytes());
   std::lock_guard lock(s.mu);
   if (in.header().op == process::Op::Init) {
@@ -209,7 +243,8 @@ void RankServer::run() {
     s.shutdown_cv.wait(lock, [&] { return s.shutdown; });
     hosts.swap(s.hosts);
   }
-  hosts.clear();  // each host stops its actor and joins its thread
+  PartitionWorker::shutdown();  // every query's run has ended: rank 0's program has
+  hosts.clear();                // each host stops its actor and joins its thread
 }
 
 }  // namespace ember::dist

@@ -66,6 +66,35 @@ ReplyRouter& router() {
   return r;
 }
 
+/// The remote actors constructed and not yet stopped, by their pool's spec.
+class HostedActors {
+ public:
+  void add(const UdfSpec* spec, HostedActor a) {
+    std::lock_guard lock(mu_);
+    by_spec_[spec].push_back(a);
+  }
+  void remove(const UdfSpec* spec, HostedActor a) {
+    std::lock_guard lock(mu_);
+    auto& v = by_spec_[spec];
+    std::erase_if(v, [&](const HostedActor& h) { return h.rank == a.rank && h.key == a.key; });
+    if (v.empty()) by_spec_.erase(spec);
+  }
+  std::vector<HostedActor> of(const UdfSpec* spec) {
+    std::lock_guard lock(mu_);
+    auto it = by_spec_.find(spec);
+    return it == by_spec_.end() ? std::vector<HostedActor>{} : it->second;
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<const UdfSpec*, std::vector<HostedActor>> by_spec_;  // guarded by mu_
+};
+
+HostedActors& hosted() {
+  static HostedActors h;
+  return h;
+}
+
 class RemoteActor final : public Actor {
  public:
   RemoteActor(std::shared_ptr<const UdfSpec> spec, ActorContext ctx, int rank)
@@ -98,16 +127,19 @@ class RemoteActor final : public Actor {
       raise_failure(in, rank_);
     }
     inits_.store(in.get<int64_t>(), std::memory_order_relaxed);
+    hosted().add(spec_.get(), {rank_, key_});
   }
 
   Column call(const Batch& args) override {
     process::MessageWriter head;
     head.begin(process::Op::Call);
     head.put(key_);
+    head.put(int32_t{0});  // the reply comes here, to this actor's own key
+    head.put(key_);
     head.put(args.num_rows());
     std::vector<std::string> names;
     for (int i = 0; i < args.num_columns(); ++i) names.push_back(args.schema().field(i).name);
-    Transport::send(rank_, kTagData, pack_columns(head, args.columns(), names));
+    Transport::send(rank_, kTagData, gather_columns(head, args.columns(), names));
     Incoming reply = router().wait(key_);
     process::MessageReader in(reply.bytes());
     in.get<uint64_t>();
@@ -125,6 +157,7 @@ class RemoteActor final : public Actor {
   void stop() override {
     if (!started_ || stopped_) return;
     stopped_ = true;
+    hosted().remove(spec_.get(), {rank_, key_});
     process::MessageWriter out;
     out.begin(process::Op::Stop);
     out.put(key_);
@@ -156,7 +189,18 @@ std::unique_ptr<Actor> make_remote_actor(std::shared_ptr<const UdfSpec> spec, Ac
   return std::make_unique<RemoteActor>(std::move(spec), std::move(ctx), rank);
 }
 
-void open_reply_routing() { router(); }
+void open_reply_routing() {
+  router();
+  hosted();
+}
+
+std::vector<HostedActor> hosted_actors(const UdfSpec* spec) { return hosted().of(spec); }
+
+uint64_t reply_key_open() { return router().open(); }
+
+Incoming reply_wait(uint64_t key) { return router().wait(key); }
+
+void reply_key_close(uint64_t key) { router().close(key); }
 
 void route_reply(Incoming message) { router().deliver(std::move(message)); }
 

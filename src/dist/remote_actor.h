@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <stop_token>
+#include <vector>
 
 #include "dist/mpi_transport.h"
 #include "udf/actor.h"
@@ -15,8 +16,22 @@ namespace ember::dist {
 std::unique_ptr<Actor> make_remote_actor(std::shared_ptr<const UdfSpec> spec, ActorContext ctx,
                                          int rank, std::stop_token doomed);
 
+/// An actor that rank 0 placed on another rank, as that rank knows it: its host's key.
+struct HostedActor {
+  int rank = 0;
+  uint64_t key = 0;
+};
+/// Rank 0: the remote actors of the pool made from `spec` that are up now.
+std::vector<HostedActor> hosted_actors(const UdfSpec* spec);
+
 /// Sets up reply routing before the transport starts (so it outlives the transport at exit).
 void open_reply_routing();
+
+/// Reply keys for other waits on replies (pool calls, partitions run elsewhere): open one, wait
+/// for its messages one at a time, in arrival order, and close it (later messages are dropped).
+uint64_t reply_key_open();
+Incoming reply_wait(uint64_t key);
+void reply_key_close(uint64_t key);
 
 /// Hands a reply from another rank to the remote actor waiting for it (the transport's handler
 /// on rank 0).

@@ -7,9 +7,11 @@
 #include <cstdlib>
 #include <functional>
 #include <optional>
+#include <thread>
 
 #include "ember/error.h"
 #include "exec/operators/actor_pool_operator.h"
+#include "exec/partition_spreading.h"
 #include "exec/physical_planner.h"
 #include "exec/pipeline_runner.h"
 #include "exec/pool_admission.h"
@@ -50,11 +52,88 @@ std::vector<int> last_pipeline_of_pools(const PhysicalPlan& plan) {
   return last;
 }
 
+/// Other ranks write their own part files when the first pipeline is the last and the query
+/// writes CSV or JSON lines (Parquet and Arrow parts come back to rank 0's writer).
+SpreadOutput spread_output(const QueryOutput& out, const PhysicalPlan& plan) {
+  SpreadOutput files;
+  const bool text = out.kind == QueryOutput::Kind::Csv || out.kind == QueryOutput::Kind::Jsonl;
+  if (!text || plan.pipelines.size() != 1) return files;
+  files.files = true;
+  files.dir = out.dir;
+  files.format = out.kind == QueryOutput::Kind::Csv ? FileFormat::Csv : FileFormat::Jsonl;
+  return files;
+}
+
+/// Counts each partition another rank wrote itself as the file sink's, once its end arrives
+/// (results() yields no rows then, only each partition's end or error).
+class AdoptingSink final : public Sink {
+ public:
+  explicit AdoptingSink(const FileSink& files) : files_(files) {}
+  std::unique_ptr<GlobalSinkState> global_state(int n) const override {
+    return files_.global_state(n);
+  }
+  std::unique_ptr<LocalSinkState> local_state(GlobalSinkState&, int) const override {
+    return std::make_unique<LocalSinkState>();
+  }
+  void sink(GlobalSinkState&, LocalSinkState&, const Batch&) const override {
+    throw Error("internal: rows arrived from a rank that writes its own files");
+  }
+  void combine(GlobalSinkState& global, LocalSinkState&) const override {
+    files_.adopt_part(global);
+  }
+
+ private:
+  const FileSink& files_;
+};
+
+/// The first pipeline under the cluster runner: this rank runs its own partitions through the
+/// pipeline while a second runner feeds the rows the other ranks computed for theirs into the
+/// same sink state as they arrive (through no operators, with a context of its own), so the
+/// sink sees every partition as if all had run here and rank 0 holds only what it has not
+/// taken yet. A rank's error reaches `query` from the reader that receives it.
+void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spread,
+                         const Sink& sink, GlobalSinkState& state, int threads,
+                         std::vector<RankStats>* stats, std::vector<UdfStats>* udfs) {
+  std::vector<std::unique_ptr<ActorPool>> no_pools;
+  QueryContext receiving(no_pools);
+  Pipeline received;
+  received.schema = p.schema;
+  std::optional<AdoptingSink> adopting;
+  if (spread.writes_files()) adopting.emplace(dynamic_cast<const FileSink&>(sink));
+  const Sink& received_sink = adopting ? static_cast<const Sink&>(*adopting) : sink;
+  std::thread receiver([&] {
+    try {
+      run_pipeline(receiving, received, spread.results(), received_sink, state, threads,
+                   &spread.remote_partitions());
+    } catch (...) {
+      query.fail(std::current_exception());
+    }
+  });
+  try {
+    run_pipeline(query, p, *p.source, sink, state, threads, &spread.local_partitions());
+  } catch (...) {
+    query.fail(std::current_exception());
+  }
+  // Failed or satisfied here: the other ranks end their partitions, which ends the receiver.
+  if (query.cancelled() || sink.satisfied(state)) spread.cancel();
+  receiver.join();
+  if (query.cancelled() || sink.satisfied(state)) spread.cancel();
+  *stats = spread.finish();
+  *udfs = spread.udf_figures();
+  // The counters count rows read from sources: the other ranks' reads, not their results.
+  for (size_t r = 1; r < stats->size(); ++r) {
+    query.rows_read += (*stats)[r].rows;
+    query.partitions_done += (*stats)[r].partitions;
+  }
+}
+
 /// Runs the pipelines in order on this (the driver) thread; each breaker's output becomes the
 /// next pipeline's source, and the last one's output sink yields the query's table. After
 /// pipeline k, `ended(k)` runs (on this thread).
 Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputSink& output,
-                    int threads, int64_t memory_budget, const std::function<void(size_t)>& ended) {
+                    int threads, int64_t memory_budget, const std::function<void(size_t)>& ended,
+                    SpreadRun* spread, std::vector<RankStats>* spread_stats,
+                    std::vector<UdfStats>* spread_udfs) {
   std::shared_ptr<const Source> carried;
   Table result(plan.schema, {});
   for (const Pipeline& p : plan.pipelines) {
@@ -64,7 +143,10 @@ Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputS
     if (!p.breaker) query.rows_out = 0;  // count the query's output only
     std::unique_ptr<GlobalSinkState> state = sink->global_state(source.num_partitions());
     state->memory_budget_bytes = memory_budget;
-    run_pipeline(query, p, source, *sink, *state, threads);
+    if (spread != nullptr && &p == &plan.pipelines.front())
+      run_spread_pipeline(query, p, *spread, *sink, *state, threads, spread_stats, spread_udfs);
+    else
+      run_pipeline(query, p, source, *sink, *state, threads);
     if (std::exception_ptr e = query.error()) std::rethrow_exception(e);
     ended(static_cast<size_t>(&p - plan.pipelines.data()));
     if (p.breaker)
@@ -83,15 +165,33 @@ std::optional<StagedOutput> open_output(const QueryOutput& out) {
   return StagedOutput::open(out.dir);
 }
 
-QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContext& query) {
+QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContext& query,
+                         const std::vector<RankStats>& spread,
+                         const std::vector<UdfStats>& spread_udfs) {
   QueryStats stats;
   stats.ranks.resize(static_cast<size_t>(placement.ranks));
   for (int r = 0; r < placement.ranks; ++r) stats.ranks[static_cast<size_t>(r)].rank = r;
-  // The pipelines run on this rank (rank 0): it runs every partition and reads every row.
+  // The pipelines run on this rank (rank 0), but for the partitions other ranks ran.
   stats.ranks[0].partitions = query.partitions_done.load();
   stats.ranks[0].rows = query.rows_read.load();
+  // Under the cluster runner the first pipeline's partitions ran on several ranks.
+  for (size_t r = 1; r < spread.size() && r < stats.ranks.size(); ++r) {
+    stats.ranks[r].partitions = spread[r].partitions;
+    stats.ranks[r].rows = spread[r].rows;
+    stats.ranks[0].partitions -= spread[r].partitions;
+    stats.ranks[0].rows -= spread[r].rows;
+    stats.ranks[r].busy_seconds += spread[r].busy_seconds;
+  }
   for (size_t i = 0; i < pools.pools().size(); ++i) {
     UdfStats s = pools.stats(i);
+    if (i < spread_udfs.size()) {  // other ranks' calls to their own actors
+      const UdfStats& elsewhere = spread_udfs[i];
+      s.batches += elsewhere.batches;
+      s.rows += elsewhere.rows;
+      s.busy_seconds += elsewhere.busy_seconds;
+      s.retries += elsewhere.retries;
+      s.timeouts += elsewhere.timeouts;
+    }
     s.failed_rows = query.rejected().at(i)->count();
     const PoolGrant& g = placement.grants.at(i);
     s.held_cpus = g.held_cpus;
@@ -107,7 +207,7 @@ QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContex
       if (a < placed.size()) ++s.actors_per_rank[rank];
       s.inits_per_rank[rank] += figures[a].inits;
       stats.ranks[rank].busy_seconds += figures[a].busy_seconds;
-      if (rank != 0) stats.ranks[rank].rows += figures[a].rows;
+      if (rank != 0 && spread.empty()) stats.ranks[rank].rows += figures[a].rows;
     }
     stats.udfs.push_back(std::move(s));
   }
@@ -192,16 +292,23 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
         placement.local.release_pool(i);
   };
   QueryResult result;
+  std::vector<RankStats> spread_stats;
+  std::vector<UdfStats> spread_udfs;
   {
     ProgressBar progress(query, options.progress, placement.ranks);
     std::unique_ptr<OutputSink> sink = make_output_sink(writing, physical.schema);
-    result.table =
-        run_pipelines(query, physical, *sink, pipeline_threads(options, placement.cpus_left),
-                      memory_budget(options), pipeline_ended);
+    // Declared after the pools and the context: on failure the other ranks have ended (and
+    // sent their last UDF batch) before the pools go.
+    std::unique_ptr<SpreadRun> spread;
+    if (auto spreader = partition_spreader(); spreader && placement.ranks > 1)
+      spread = spreader->spread(*optimized, physical, query, spread_output(writing, physical));
+    result.table = run_pipelines(
+        query, physical, *sink, pipeline_threads(options, placement.cpus_left),
+        memory_budget(options), pipeline_ended, spread.get(), &spread_stats, &spread_udfs);
   }
   pools.wait_started();  // a pool no batch reached still fails the query if it could not start
   // Figures first: a session takes its pools back at stop().
-  result.stats = collect_stats(pools, placement, query);
+  result.stats = collect_stats(pools, placement, query, spread_stats, spread_udfs);
   result.rejected = rejected_table(query.rejected());
   // Teardown on this, the driver thread: joins the actor threads (their UDFs' destructors run
   // there) and waits for worker processes. On an error, ~PoolSet does the same.

@@ -6,6 +6,7 @@
 
 #include "exec/actor_placement.h"
 #include "exec/executor.h"
+#include "exec/partition_spreading.h"
 #include "exec/physical_planner.h"
 #include "exec/session_access.h"
 #include "plan/optimizer.h"
@@ -78,6 +79,9 @@ std::string explain_plan(const NodePtr& plan, const RunOptions& options) {
   // Under the MPI runner: every rank, and the rank(s) each pool's actors would go to.
   if (auto placer = actor_placer(); placer && placer->ranks() > 1)
     out << "== Cluster placement ==\n" << placer->explain(physical.pools, options.resources);
+  // Where the first pipeline's partitions run under the MPI runner.
+  if (auto spreader = partition_spreader())
+    out << "== Cluster partitions ==\n  " << spreader->explain(*optimized, physical) << "\n";
   return out.str();
 }
 

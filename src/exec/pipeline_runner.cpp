@@ -14,13 +14,14 @@ namespace {
 class Activation {
  public:
   Activation(QueryContext& query, const Pipeline& pipeline, const Source& source, const Sink& sink,
-             GlobalSinkState& sink_state, int threads)
+             GlobalSinkState& sink_state, int threads, const std::vector<int>* partitions)
       : query_(query),
         pipeline_(pipeline),
         source_(source),
         sink_(sink),
         sink_state_(sink_state),
-        total_(source.num_partitions()),
+        partitions_(partitions),
+        total_(partitions ? static_cast<int>(partitions->size()) : source.num_partitions()),
         // Enough partitions to keep every thread and actor fed; few enough to bound memory.
         max_active_(std::max(4, 2 * threads)),
         scheduler_(threads, [this](Task*) { on_done(); }) {
@@ -53,7 +54,8 @@ class Activation {
 
   void activate() {  // mu_ held
     while (active_ < max_active_ && next_ < total_ && !stopped()) {
-      drivers_.push_back(std::make_unique<PartitionDriver>(query_, pipeline_, source_, next_, sink_,
+      const int p = partitions_ ? (*partitions_)[static_cast<size_t>(next_)] : next_;
+      drivers_.push_back(std::make_unique<PartitionDriver>(query_, pipeline_, source_, p, sink_,
                                                            sink_state_, scheduler_));
       ++next_;
       ++active_;
@@ -73,6 +75,7 @@ class Activation {
   const Source& source_;
   const Sink& sink_;
   GlobalSinkState& sink_state_;
+  const std::vector<int>* partitions_;  ///< null: every partition
   int total_;
   int max_active_;
   std::mutex mu_;
@@ -86,9 +89,11 @@ class Activation {
 }  // namespace
 
 void run_pipeline(QueryContext& query, const Pipeline& pipeline, const Source& source,
-                  const Sink& sink, GlobalSinkState& sink_state, int threads) {
-  query.partitions_total.fetch_add(source.num_partitions());
-  Activation activation(query, pipeline, source, sink, sink_state, threads);
+                  const Sink& sink, GlobalSinkState& sink_state, int threads,
+                  const std::vector<int>* partitions) {
+  query.partitions_total.fetch_add(partitions ? static_cast<int64_t>(partitions->size())
+                                              : source.num_partitions());
+  Activation activation(query, pipeline, source, sink, sink_state, threads, partitions);
   activation.run();
 }
 

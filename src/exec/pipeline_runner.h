@@ -13,7 +13,10 @@ namespace ember {
 /// and when the query fails it cancels the pools here, not on a pipeline thread. Returns when
 /// all partitions are done, the sink is satisfied, or the query was cancelled (then
 /// query.error() holds why); never leaves work in flight behind it.
+/// With `partitions`, only those partitions of `source` run (ascending; the sink's state still
+/// spans all of them): the cluster runner splits a pipeline's partitions between ranks.
 void run_pipeline(QueryContext& query, const Pipeline& pipeline, const Source& source,
-                  const Sink& sink, GlobalSinkState& sink_state, int threads);
+                  const Sink& sink, GlobalSinkState& sink_state, int threads,
+                  const std::vector<int>* partitions = nullptr);
 
 }  // namespace ember

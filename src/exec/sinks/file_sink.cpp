@@ -40,6 +40,10 @@ void FileSink::combine(GlobalSinkState& global, LocalSinkState& local) const {
   global.as<PartsWritten>().parts.fetch_add(1, std::memory_order_release);
 }
 
+void FileSink::adopt_part(GlobalSinkState& global) const {
+  global.as<PartsWritten>().parts.fetch_add(1, std::memory_order_release);
+}
+
 Table FileSink::finalize(GlobalSinkState& global) const {
   const auto& written = global.as<PartsWritten>();
   const int parts = written.parts.load(std::memory_order_acquire);

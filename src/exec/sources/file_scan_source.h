@@ -20,6 +20,9 @@ class CsvSource : public Source {
   /// This scan dropping the rows `predicate` rejects as it parses them, before parsing their
   /// other columns (late materialisation); null when the predicate calls a UDF.
   std::shared_ptr<const Source> with_filter(const ExprPtr& predicate) const override;
+  /// What it was made from (the cluster runner makes the same scan on another rank).
+  const std::string& pattern() const { return pattern_; }
+  const CsvOptions& options() const { return options_; }
 
  private:
   std::string pattern_;
@@ -37,6 +40,7 @@ class JsonlSource : public Source {
   std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override;
   std::string describe() const override;
   std::vector<std::string> files() const override;
+  const std::string& pattern() const { return pattern_; }  ///< what it was made from
 
  private:
   std::string pattern_;

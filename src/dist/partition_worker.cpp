@@ -1,0 +1,293 @@
+// Runs on a worker rank: decode the pipeline, plan it, start pools of proxies to rank 0's pools,
+// and run the assigned partitions into a sink that forwards every batch to rank 0.
+#include "dist/partition_worker.h"
+
+#if EMBER_HAVE_MPI
+
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "core/cancelled.h"
+#include "dist/batch_message.h"
+#include "dist/pipeline_message.h"
+#include "dist/pool_service.h"
+#include "dist/rank_protocol.h"
+#include "exec/physical_planner.h"
+#include "exec/pipeline_runner.h"
+#include "exec/sinks/file_sink.h"
+#include "resources/resource_pool.h"
+
+namespace ember::dist {
+
+namespace {
+
+/// Sends each batch of a partition to rank 0 under the partition's key, then its end; or, with
+/// `files`, writes the partition's part file (committed before its end is sent).
+class ForwardSink final : public Sink {
+ public:
+  ForwardSink(std::map<int, uint64_t> keys, std::unique_ptr<FileSink> files)
+      : keys_(std::move(keys)), files_(std::move(files)) {}
+
+  struct Global final : GlobalSinkState {
+    std::mutex mu;
+    std::set<int> ended;  // guarded by mu
+    std::unique_ptr<GlobalSinkState> files;
+  };
+  struct Local final : LocalSinkState {
+    int partition = 0;
+    uint64_t key = 0;
+    std::unique_ptr<LocalSinkState> file;
+  };
+
+  std::unique_ptr<GlobalSinkState> global_state(int n) const override {
+    auto global = std::make_unique<Global>();
+    if (files_) global->files = files_->global_state(n);
+    return global;
+  }
+  std::unique_ptr<LocalSinkState> local_state(GlobalSinkState& global,
+                                              int partition) const override {
+    auto local = std::make_unique<Local>();
+    local->partition = partition;
+    local->key = keys_.at(partition);
+    if (files_) local->file = files_->local_state(*global.as<Global>().files, partition);
+    return local;
+  }
+  void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const override {
+    if (files_) {
+      files_->sink(*global.as<Global>().files, *local.as<Local>().file, batch);
+      return;
+    }
+    process::MessageWriter head;
+    head.begin(process::Op::Result);
+    head.put(local.as<Local>().key);
+    head.put(batch.num_rows());
+    std::vector<std::string> names;
+    for (int i = 0; i < batch.num_columns(); ++i) names.push_back(batch.schema().field(i).name);
+    Transport::send(0, kTagData, gather_columns(head, batch.columns(), names));
+  }
+  void combine(GlobalSinkState& global, LocalSinkState& local) const override {
+    if (files_) files_->combine(*global.as<Global>().files, *local.as<Local>().file);
+    process::MessageWriter out;
+    out.begin(process::Op::Stop);
+    out.put(local.as<Local>().key);
+    Transport::send(0, kTagData, MessageBuffer(out.bytes()));
+    std::lock_guard lock(global.as<Global>().mu);
+    global.as<Global>().ended.insert(local.as<Local>().partition);
+  }
+
+ private:
+  std::map<int, uint64_t> keys_;
+  std::unique_ptr<FileSink> files_;
+};
+
+/// One query's run on this rank.
+struct Run {
+  std::mutex mu;
+  bool cancelled = false;           // guarded by mu
+  QueryContext* context = nullptr;  // guarded by mu; set while the pipeline runs
+  bool done = false;                // guarded by mu
+  std::thread thread;
+
+  void cancel() {
+    std::lock_guard lock(mu);
+    cancelled = true;
+    if (context) context->fail(std::make_exception_ptr(Cancelled("rank 0 ended the query")));
+  }
+};
+
+struct Order {
+  uint64_t query = 0;
+  uint64_t done_key = 0;
+  std::map<int, uint64_t> keys;  ///< partition -> its key on rank 0
+  std::vector<int> partitions;
+  int rank = 0;                            ///< this rank
+  std::vector<int> proxies;                ///< per pool: proxies to rank 0's pool
+  std::vector<std::vector<uint64_t>> own;  ///< per pool: this rank's actors' keys
+  std::string pipeline;
+  bool files = false;  ///< write the partitions' parts into `dir` here
+  FileFormat format = FileFormat::Csv;
+  std::string dir;
+};
+
+Order read_order(const Incoming& message) {
+  process::MessageReader in(message.bytes());
+  Order o;
+  o.query = in.get<uint64_t>();
+  o.done_key = in.get<uint64_t>();
+  const auto parts = in.get<uint32_t>();
+  for (uint32_t i = 0; i < parts; ++i) {
+    const auto p = in.get<int32_t>();
+    o.keys[p] = in.get<uint64_t>();
+    o.partitions.push_back(p);
+  }
+  o.rank = in.get<int32_t>();
+  const auto pools = in.get<uint32_t>();
+  for (uint32_t i = 0; i < pools; ++i) {
+    o.proxies.push_back(in.get<int32_t>());
+    std::vector<uint64_t>& keys = o.own.emplace_back(in.get<uint32_t>());
+    for (uint64_t& key : keys) key = in.get<uint64_t>();
+  }
+  o.pipeline = std::string(in.get_string());
+  o.files = in.get<uint8_t>() != 0;
+  o.format = static_cast<FileFormat>(in.get<uint8_t>());
+  o.dir = std::string(in.get_string());
+  return o;
+}
+
+/// Pipeline threads here: the rank's CPUs (its hosted actors mostly wait on their UDFs).
+int worker_threads() {
+  return std::max(1, static_cast<int>(std::floor(ResourcePool::detect().cpus + 1e-9)));
+}
+
+/// What a rank reports when its share has ended.
+struct Figures {
+  int64_t partitions = 0, rows = 0;
+  std::vector<UdfStats> own;  ///< per pool: calls to this rank's own actors (else zeros)
+};
+
+/// Runs the order's partitions; throws what failed.
+Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
+  NodePtr chain = decode_first_pipeline(o.pipeline);
+  PhysicalPlan physical = plan_physical(*chain);
+  std::vector<std::unique_ptr<ActorPool>> pools;
+  for (size_t i = 0; i < physical.pools.size(); ++i) {
+    // This rank's own actors when it hosts some, else proxies to rank 0's pool.
+    std::vector<ActorMaker> makers;
+    for (uint64_t key : o.own.at(i))
+      makers.push_back(
+          [self = o.rank, key](std::stop_token) { return make_own_actor_proxy(self, key); });
+    for (int a = 0; a < o.proxies.at(i); ++a)
+      makers.push_back([q = o.query, pool = static_cast<int>(i)](std::stop_token) {
+        return make_pool_service_actor(q, pool);
+      });
+    std::vector<ActorContext> actors(makers.size());
+    for (size_t a = 0; a < actors.size(); ++a) actors[a].actor_id = static_cast<int>(a);
+    auto spec = physical.pools[i];
+    if (o.own.at(i).empty()) {
+      // Rank 0's pool retries its calls already: a second round here would double them.
+      auto once = std::make_shared<UdfSpec>(*spec);
+      once->max_retries = 0;
+      spec = std::move(once);
+    }
+    pools.push_back(std::make_unique<ActorPool>(std::move(spec), std::move(actors), makers));
+  }
+  QueryContext context(pools);
+  for (auto& pool : pools) pool->start();
+  {
+    std::lock_guard lock(run.mu);
+    run.context = &context;
+    if (run.cancelled) context.fail(std::make_exception_ptr(Cancelled("rank 0 ended the query")));
+  }
+  const Pipeline& pipeline = physical.pipelines.front();
+  ForwardSink sink(
+      o.keys, o.files ? std::make_unique<FileSink>(o.dir, pipeline.schema, o.format) : nullptr);
+  auto state = sink.global_state(pipeline.source->num_partitions());
+  run_pipeline(context, pipeline, *pipeline.source, sink, *state, worker_threads(), &o.partitions);
+  {
+    std::lock_guard lock(run.mu);
+    run.context = nullptr;
+  }
+  for (auto& pool : pools) pool->stop();
+  {
+    auto& global = state->as<ForwardSink::Global>();
+    std::lock_guard lock(global.mu);
+    ended = global.ended;
+  }
+  if (std::exception_ptr e = context.error()) std::rethrow_exception(e);
+  Figures figures{context.partitions_done.load(), context.rows_read.load(), {}};
+  for (size_t i = 0; i < pools.size(); ++i)
+    figures.own.push_back(o.own.at(i).empty() ? UdfStats{} : pools[i]->stats());
+  return figures;
+}
+
+void serve_order(const Order& o, Run& run) {
+  std::set<int> ended;
+  Figures figures;
+  std::exception_ptr error;
+  try {
+    figures = run_partitions(o, run, ended);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  if (!error) error = std::make_exception_ptr(Cancelled("rank 0 ended the query"));
+  for (int p : o.partitions) {
+    if (ended.count(p)) continue;
+    Transport::send(0, kTagData, MessageBuffer(failure_message(o.keys.at(p), error)));
+  }
+  process::MessageWriter out;
+  out.begin(process::Op::Ready);
+  out.put(o.done_key);
+  out.put(figures.partitions);
+  out.put(figures.rows);
+  out.put(static_cast<uint32_t>(figures.own.size()));
+  for (const UdfStats& u : figures.own) {
+    out.put(u.batches);
+    out.put(u.rows);
+    out.put(u.retries);
+    out.put(u.timeouts);
+    out.put(u.busy_seconds);
+  }
+  Transport::send(0, kTagData, MessageBuffer(out.bytes()));
+}
+
+struct Runs {
+  std::mutex mu;
+  std::map<uint64_t, std::unique_ptr<Run>> by_query;  // guarded by mu
+};
+
+Runs& runs() {
+  static Runs r;
+  return r;
+}
+
+}  // namespace
+
+void PartitionWorker::handle(Incoming message) {
+  process::MessageReader in(message.bytes());
+  const auto op = in.header().op;
+  const auto query = in.get<uint64_t>();
+  std::lock_guard lock(runs().mu);
+  auto& all = runs().by_query;
+  if (op == process::Op::Stop) {
+    if (auto it = all.find(query); it != all.end()) it->second->cancel();
+    return;
+  }
+  // Runs of earlier queries that have ended go now (their threads are finishing or done).
+  for (auto it = all.begin(); it != all.end();) {
+    bool done = false;
+    {
+      std::lock_guard run_lock(it->second->mu);
+      done = it->second->done;
+    }
+    if (done) {
+      it->second->thread.join();
+      it = all.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  auto run = std::make_unique<Run>();
+  Run* r = run.get();
+  r->thread = std::thread([r, order = read_order(message)] {
+    serve_order(order, *r);
+    std::lock_guard lock(r->mu);
+    r->done = true;
+  });
+  all[query] = std::move(run);
+}
+
+void PartitionWorker::shutdown() {
+  std::map<uint64_t, std::unique_ptr<Run>> all;
+  {
+    std::lock_guard lock(runs().mu);
+    all.swap(runs().by_query);
+  }
+  for (auto& [query, run] : all) run->thread.join();
+}
+
+}  // namespace ember::dist
+
+#endif  // EMBER_HAVE_MPI

@@ -1,0 +1,24 @@
+// The first pipeline of a query as a message, so that another rank can run some of its
+// partitions: the source (a CSV or JSON-lines scan, or a range) and the filters, projections and
+// actor-pool UDF calls above it, as logical nodes the receiving rank plans again.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "plan/logical_node.h"
+
+namespace ember::dist {
+
+/// The chain from `root`'s source up to its first pipeline breaker, encoded; empty, with `why`
+/// saying what keeps it on rank 0, when the plan's shape cannot be spread (a join, a source in
+/// memory or in Parquet/Arrow files, explode, a stateless UDF, a UDF that nulls or skips failed
+/// rows, a list literal).
+std::string encode_first_pipeline(const LogicalNode& root, std::string* why);
+
+/// The chain again, made through the node factories (types are checked again). Its actor-pool
+/// nodes carry specs fit for the receiving rank's pools of proxies: name, class, return type,
+/// batch size and retries.
+NodePtr decode_first_pipeline(std::string_view bytes);
+
+}  // namespace ember::dist

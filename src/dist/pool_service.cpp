@@ -1,0 +1,172 @@
+// Pool calls between ranks: a call message carries the caller's reply key; the result (or the
+// error) comes back to that key, where the caller's proxy actor waits.
+#include "dist/pool_service.h"
+
+#if EMBER_HAVE_MPI
+
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+
+#include "core/cancelled.h"
+#include "dist/batch_message.h"
+#include "dist/rank_protocol.h"
+#include "dist/remote_actor.h"
+
+namespace ember::dist {
+
+namespace {
+
+struct Service {
+  std::shared_mutex mu;
+  std::map<uint64_t, QueryContext*> queries;  // guarded by mu
+};
+
+Service& service() {
+  static Service s;
+  return s;
+}
+
+void reply_failure(int rank, uint64_t key, const std::exception_ptr& error) {
+  Transport::send(rank, kTagControl, failure_message(key, error));
+}
+
+class PoolServiceActor final : public Actor {
+ public:
+  PoolServiceActor(uint64_t query, int pool) : query_(query), pool_(pool) {}
+  ~PoolServiceActor() override { stop(); }
+
+  void start() override { key_ = reply_key_open(); }
+
+  Column call(const Batch& args) override {
+    process::MessageWriter head;
+    head.begin(process::Op::Call);
+    head.put(key_);
+    head.put(query_);
+    head.put(static_cast<int32_t>(pool_));
+    head.put(args.num_rows());
+    std::vector<std::string> names;
+    for (int i = 0; i < args.num_columns(); ++i) names.push_back(args.schema().field(i).name);
+    Transport::send(0, kTagPoolCall, gather_columns(head, args.columns(), names));
+    Incoming reply = reply_wait(key_);
+    process::MessageReader in(reply.bytes());
+    in.get<uint64_t>();
+    // The pool on rank 0 already named the rank of the actor that failed.
+    if (in.header().op == process::Op::Failed) raise_failure(in, -1);
+    if (in.header().op != process::Op::Result || !reply.data)
+      throw Error("rank 0: unexpected reply to a pool call");
+    in.get<int64_t>();
+    UnpackedColumns result = unpack_columns(in, reply.data);
+    if (result.columns.size() != 1) throw Error("rank 0: a pool call's result is not one column");
+    return std::move(result.columns[0]);
+  }
+
+  void stop() override {
+    if (key_ != 0) reply_key_close(key_);
+    key_ = 0;
+  }
+  int64_t inits() const override { return 0; }
+
+ private:
+  uint64_t query_;
+  int pool_;
+  uint64_t key_ = 0;
+};
+
+/// Calls an actor hosted on this very rank: the call goes to its host, the reply to this key.
+class OwnActorProxy final : public Actor {
+ public:
+  OwnActorProxy(int self, uint64_t host) : self_(self), host_(host) {}
+  ~OwnActorProxy() override { stop(); }
+
+  void start() override { key_ = reply_key_open(); }
+
+  Column call(const Batch& args) override {
+    process::MessageWriter head;
+    head.begin(process::Op::Call);
+    head.put(host_);
+    head.put(static_cast<int32_t>(self_));
+    head.put(key_);
+    head.put(args.num_rows());
+    std::vector<std::string> names;
+    for (int i = 0; i < args.num_columns(); ++i) names.push_back(args.schema().field(i).name);
+    Transport::send(self_, kTagData, gather_columns(head, args.columns(), names));
+    Incoming reply = reply_wait(key_);
+    process::MessageReader in(reply.bytes());
+    in.get<uint64_t>();
+    if (in.header().op == process::Op::Failed) raise_failure(in, self_);
+    if (in.header().op != process::Op::Result || !reply.data)
+      throw Error("rank " + std::to_string(self_) + ": unexpected reply to a call");
+    in.get<int64_t>();
+    UnpackedColumns result = unpack_columns(in, reply.data);
+    if (result.columns.size() != 1)
+      throw Error("rank " + std::to_string(self_) + ": a result of several columns");
+    return std::move(result.columns[0]);
+  }
+
+  void stop() override {
+    if (key_ != 0) reply_key_close(key_);
+    key_ = 0;
+  }
+  int64_t inits() const override { return 0; }
+
+ private:
+  int self_;
+  uint64_t host_;
+  uint64_t key_ = 0;
+};
+
+}  // namespace
+
+void open_pool_service(uint64_t query, QueryContext* context) {
+  std::unique_lock lock(service().mu);
+  service().queries[query] = context;
+}
+
+void close_pool_service(uint64_t query) {
+  std::unique_lock lock(service().mu);
+  service().queries.erase(query);
+}
+
+void serve_pool_call(Incoming message) {
+  const int from = message.source;
+  uint64_t key = 0;
+  try {
+    process::MessageReader in(message.bytes());
+    key = in.get<uint64_t>();
+    const auto query = in.get<uint64_t>();
+    const auto pool = in.get<int32_t>();
+    const auto rows = in.get<int64_t>();
+    if (!message.data) throw Error("a pool call without its batch");
+    Batch args = to_batch(unpack_columns(in, message.data), rows);
+    // Shared: calls are handed over concurrently with nothing but close, which waits for them.
+    std::shared_lock lock(service().mu);
+    auto it = service().queries.find(query);
+    if (it == service().queries.end()) throw Cancelled("the query has ended");
+    it->second->pool(pool).dispatch(std::move(args), [from, key](CallResult result) {
+      if (auto* error = std::get_if<std::exception_ptr>(&result)) {
+        reply_failure(from, key, *error);
+        return;
+      }
+      process::MessageWriter head;
+      head.begin(process::Op::Result);
+      head.put(key);
+      head.put(int64_t{0});
+      Transport::send(from, kTagData, gather_columns(head, {std::get<Column>(result)}, {""}));
+    });
+  } catch (...) {
+    reply_failure(from, key, std::current_exception());
+  }
+}
+
+std::unique_ptr<Actor> make_pool_service_actor(uint64_t query, int pool) {
+  return std::make_unique<PoolServiceActor>(query, pool);
+}
+
+std::unique_ptr<Actor> make_own_actor_proxy(int self, uint64_t key) {
+  return std::make_unique<OwnActorProxy>(self, key);
+}
+
+}  // namespace ember::dist
+
+#endif  // EMBER_HAVE_MPI

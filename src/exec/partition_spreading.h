@@ -1,0 +1,73 @@
+// Spreading a query's source partitions over the ranks of a cluster: the interface the MPI
+// runner (src/dist) implements and installs on rank 0; the executor runs what stays local.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ember/query_stats.h"
+#include "exec/actor_placement.h"
+#include "exec/physical_plan.h"
+#include "exec/query_context.h"
+#include "io/output/partition_writer.h"
+#include "plan/logical_node.h"
+
+namespace ember {
+
+/// Where a spread pipeline's rows go when it is the query's last and the query writes CSV or
+/// JSON lines: each rank writes its own partitions' part files into `dir`, the query's staging
+/// directory (on a cluster, shared storage), which rank 0 commits once every rank has ended.
+struct SpreadOutput {
+  bool files = false;  ///< false: the rows come back to rank 0's sink
+  std::string dir;
+  FileFormat format = FileFormat::Csv;
+};
+
+/// The first pipeline of one query, its partitions running on several ranks. Made by
+/// PartitionSpreader::spread, which has already started the other ranks' shares.
+class SpreadRun {
+ public:
+  /// Cancels what other ranks still run for the query and waits until each has ended, so that
+  /// nothing of it outlives the query's pools.
+  virtual ~SpreadRun() = default;
+  /// The partitions this rank runs through the pipeline itself, ascending.
+  virtual const std::vector<int>& local_partitions() const = 0;
+  /// The partitions other ranks run, ascending.
+  virtual const std::vector<int>& remote_partitions() const = 0;
+  /// What other ranks computed, as a source with the pipeline's partitions: partition p (of
+  /// remote_partitions) yields the rows its rank's pipeline handed to the sink, in order, and
+  /// throws the error it failed with there (naming the rank). Read it through no operators.
+  virtual const Source& results() const = 0;
+  /// True when other ranks write their partitions' files themselves (SpreadOutput): results()
+  /// then yields no rows, only each partition's end (or its error).
+  virtual bool writes_files() const = 0;
+  /// Tells the other ranks to stop early (the sink is satisfied, or this rank failed).
+  virtual void cancel() = 0;
+  /// Waits for every rank to end; per rank (index = rank): partitions run and rows read, and
+  /// busy seconds of the calls it made to its own actors.
+  virtual std::vector<RankStats> finish() = 0;
+  /// After finish(), per pool: what the other ranks' calls to their own actors added (batches,
+  /// rows, busy seconds, retries, timeouts); rank 0's pool counted every other call.
+  virtual const std::vector<UdfStats>& udf_figures() const = 0;
+};
+
+/// Decides whether a query's first pipeline can run on several ranks, and starts it there.
+class PartitionSpreader {
+ public:
+  virtual ~PartitionSpreader() = default;
+  /// Starts the remote share of `plan`'s first pipeline (planned from `optimized`), or returns
+  /// null when the plan's shape keeps it on this rank. `query` holds the query's started pools;
+  /// other ranks' UDF batches are dispatched to them. `output`: see SpreadOutput.
+  virtual std::unique_ptr<SpreadRun> spread(const LogicalNode& optimized, const PhysicalPlan& plan,
+                                            QueryContext& query, const SpreadOutput& output) = 0;
+  /// One line for explain(): how the first pipeline's partitions would be spread, or why they
+  /// stay on rank 0.
+  virtual std::string explain(const LogicalNode& optimized, const PhysicalPlan& plan) = 0;
+};
+
+/// Installs the spreader every query uses (null: every pipeline runs on this rank).
+void install_partition_spreader(std::shared_ptr<PartitionSpreader> spreader);
+std::shared_ptr<PartitionSpreader> partition_spreader();
+
+}  // namespace ember

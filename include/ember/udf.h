@@ -206,7 +206,8 @@ class Udf {
   /// finish the call on its own and a fresh actor is constructed in its place. Default: none.
   Udf timeout(std::chrono::milliseconds limit) const;
   /// Calls one actor serves at once (>= 1); the UDF's operator() must then be thread-safe.
-  /// Construction stays once per actor. Default 1. Above 1 needs Isolation::Thread.
+  /// Construction stays once per actor. Default 1. A process actor's worker serves them on
+  /// threads of its own.
   Udf max_concurrency(int calls_per_actor) const;
 
   /// Calls the UDF on argument expressions; the result is an expression of type `returns`.

@@ -268,8 +268,9 @@ UdfStats expect_hung_rows_nulled(Isolation isolation, int64_t hang_ms, int calls
     }
   }
   EXPECT_EQ(rejected_ids(r, "hangs", "ran past its timeout of 200 ms"), multiples_of_97(n));
-  // Each bad row hangs once per level of its isolation (64 rows: 7 calls), 200 ms each, on
-  // two actors; a query that waited for the hangs would take hang_ms per call.
+  // Each bad row hangs once per level of its isolation (64 rows: 3 calls, of 64, 8 and 1
+  // rows), 200 ms each, on two actors; a query that waited for the hangs would take hang_ms
+  // per call.
   EXPECT_LT(took, std::chrono::seconds(30));
   return r.stats.udfs.at(0);
 }
@@ -277,8 +278,9 @@ UdfStats expect_hung_rows_nulled(Isolation isolation, int64_t hang_ms, int calls
 TEST(FailurePolicy, AThreadActorPastItsTimeoutIsRetiredAndItsRowsNulled) {
   hangs_begun = hangs_ended = 0;
   const UdfStats s = expect_hung_rows_nulled(Isolation::Thread, 1000);
-  // 3 bad rows (0, 97, 194), each through 7 levels of isolation (64, 32, ..., 1 rows).
-  EXPECT_EQ(s.timeouts, 3 * 7);
+  // 3 bad rows (0, 97, 194), each through 3 levels of isolation (64, 8 and 1 rows: a failed
+  // piece is split in 8).
+  EXPECT_EQ(s.timeouts, 3 * 3);
   // Each timeout retired its actor and started a fresh one; a fresh actor whose query ended
   // before it got going (at most one per actor, the last) is not constructed.
   EXPECT_GE(s.inits, s.timeouts) << "each timeout retired its actor for a fresh one";
@@ -293,7 +295,7 @@ TEST(FailurePolicy, AThreadActorPastItsTimeoutIsRetiredAndItsRowsNulled) {
 
 TEST(FailurePolicy, AProcessActorPastItsTimeoutIsKilledAndItsRowsNulled) {
   const UdfStats s = expect_hung_rows_nulled(Isolation::Process, 60000);
-  EXPECT_EQ(s.timeouts, 3 * 7);
+  EXPECT_EQ(s.timeouts, 3 * 3);
   EXPECT_EQ(s.inits, 2 + s.timeouts) << "each killed worker was replaced by a fresh one";
   EXPECT_EQ(s.failed_rows, 3);
 }
@@ -302,7 +304,7 @@ TEST(FailurePolicy, AProcessActorServingSeveralCallsKillsOnlyForTheCallPastItsTi
   // The calls killed beside a hung one run again alone: each hung piece times out once, and
   // no other row is nulled.
   const UdfStats s = expect_hung_rows_nulled(Isolation::Process, 60000, 4);
-  EXPECT_EQ(s.timeouts, 3 * 7);
+  EXPECT_EQ(s.timeouts, 3 * 3);
   EXPECT_EQ(s.inits, 2 + s.timeouts) << "each killed worker was replaced by a fresh one";
   EXPECT_EQ(s.failed_rows, 3);
   EXPECT_EQ(s.retries, 0);
@@ -331,8 +333,8 @@ TEST(FailurePolicy, ACrashDuringIsolationIsRetriedByTheSameRuleAsAThrow) {
   }
   EXPECT_EQ(rejected_ids(r, "crashy", "gave up after 1 retry (max_retries = 1)"),
             multiples_of_97(n));
-  // 3 bad rows (0, 97, 194), each in 7 failing pieces (64, 32, ..., 1 rows), each retried once.
-  EXPECT_EQ(r.stats.udfs.at(0).retries, 3 * 7);
+  // 3 bad rows (0, 97, 194), each in 3 failing pieces (64, 8 and 1 rows), each retried once.
+  EXPECT_EQ(r.stats.udfs.at(0).retries, 3 * 3);
   EXPECT_EQ(r.stats.udfs.at(0).failed_rows, 3);
 }
 

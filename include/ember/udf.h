@@ -192,10 +192,10 @@ class Udf {
   /// (between half and all of it). Default 100 ms -> 10 s.
   Udf retry_backoff(std::chrono::milliseconds initial, std::chrono::milliseconds max) const;
   /// What a batch whose retries are spent does. Under Null and Skip the batch is split in
-  /// halves, recursively down to single rows, so only the rows whose own call fails are nulled
-  /// or dropped; each lands in QueryResult::rejected. After a failure, the batches that follow
-  /// go to the UDF in smaller pieces for a while (see README.md), so it may see fewer rows than
-  /// batch_size. Default Raise.
+  /// (up to) 8 pieces, recursively down to single rows, so only the rows whose own call fails
+  /// are nulled or dropped; each lands in QueryResult::rejected. After a failure, the batches
+  /// that follow go to the UDF in smaller pieces for a while (see README.md), so it may see
+  /// fewer rows than batch_size. Default Raise.
   Udf on_error(OnError policy) const;
   /// Under Null or Skip: once more than `rows` rows have failed, the query fails with
   /// UdfError. Default: no limit.
@@ -206,7 +206,8 @@ class Udf {
   /// finish the call on its own and a fresh actor is constructed in its place. Default: none.
   Udf timeout(std::chrono::milliseconds limit) const;
   /// Calls one actor serves at once (>= 1); the UDF's operator() must then be thread-safe.
-  /// Construction stays once per actor. Default 1. Above 1 needs Isolation::Thread.
+  /// Construction stays once per actor. Default 1. A process actor's worker serves them on
+  /// threads of its own.
   Udf max_concurrency(int calls_per_actor) const;
 
   /// Calls the UDF on argument expressions; the result is an expression of type `returns`.

@@ -21,7 +21,7 @@ class CallTimedOut final : public UdfError {
 
 /// An actor backend. The ActorPool drives each actor from threads of its own: start and stop
 /// from one of them, never concurrently with anything else; call from up to
-/// spec.max_concurrency of them at once (one, for a process actor).
+/// spec.max_concurrency of them at once.
 class Actor {
  public:
   virtual ~Actor() = default;

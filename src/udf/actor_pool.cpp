@@ -200,9 +200,8 @@ ActorPool::ActorPool(std::shared_ptr<const UdfSpec> spec, std::vector<ActorConte
   if (!makers.empty() && makers.size() != actors.size())
     throw InvalidArgument("udf '" + spec_->name + "': one actor maker per actor, or none");
   impl_->spec = spec_;
-  // A worker process serves one call at a time (Udf::max_concurrency refuses more for it).
-  const int lanes =
-      spec_->isolation == Isolation::Process ? 1 : std::max(1, spec_->max_concurrency);
+  // max_concurrency lanes per actor, whatever its isolation: a worker process has as many.
+  const int lanes = std::max(1, spec_->max_concurrency);
   int next_id = 0;
   for (size_t i = 0; i < actors.size(); ++i) {
     next_id = std::max(next_id, actors[i].actor_id + 1);

@@ -20,13 +20,6 @@ std::string number_text(double v) {
   throw InvalidArgument("udf '" + spec.name + "': " + why);
 }
 
-/// Why max_concurrency(k > 1) and Isolation::Process do not go together.
-std::string max_concurrency_needs_threads(int calls_per_actor) {
-  return "max_concurrency " + std::to_string(calls_per_actor) +
-         " needs Isolation::Thread: a worker process serves one call at a time (use "
-         "concurrency() for more worker processes)";
-}
-
 /// Settings about actors mean nothing for a function run inline by the pipeline threads.
 void require_stateful(const UdfSpec& spec, const char* setting) {
   if (!spec.stateful)
@@ -149,8 +142,6 @@ Udf Udf::isolation(Isolation iso) const {
       reject(*spec_, "Isolation::Process needs a unique class name, but EMBER_REGISTER_UDF(" +
                          spec_->class_name + ") was used for two different types: rename one");
   }
-  if (iso == Isolation::Process && spec_->max_concurrency > 1)
-    reject(*spec_, max_concurrency_needs_threads(spec_->max_concurrency));
   return with([&](UdfSpec& s) { s.isolation = iso; });
 }
 
@@ -196,8 +187,6 @@ Udf Udf::max_concurrency(int calls_per_actor) const {
   require_stateful(*spec_, "max_concurrency");
   if (calls_per_actor < 1)
     reject(*spec_, "max_concurrency must be >= 1, got " + std::to_string(calls_per_actor));
-  if (calls_per_actor > 1 && spec_->isolation == Isolation::Process)
-    reject(*spec_, max_concurrency_needs_threads(calls_per_actor));
   return with([&](UdfSpec& s) { s.max_concurrency = calls_per_actor; });
 }
 

@@ -149,12 +149,13 @@ std::vector<int64_t> multiples_of_97(int64_t n) {
 struct Case {
   Isolation isolation;
   OnError policy;
+  int calls = 1;  ///< max_concurrency
 };
 
 class FailurePolicyQuery : public testing::TestWithParam<Case> {};
 
 TEST_P(FailurePolicyQuery, OnlyTheFailingRowsAreAffected) {
-  const auto [isolation, policy] = GetParam();
+  const auto [isolation, policy, calls] = GetParam();
   // Two partitions of 75,000 rows: each spans two 64K morsels, and chunks of 100 rows cross
   // the morsel boundary.
   const int64_t n = 150000;
@@ -163,6 +164,7 @@ TEST_P(FailurePolicyQuery, OnlyTheFailingRowsAreAffected) {
                   .batch_size(100)
                   .concurrency(2)
                   .isolation(isolation)
+                  .max_concurrency(calls)
                   .on_error(policy);
   QueryResult r = range(n, 2).with_column("y", picky(col("id"))).execute(machine());
   Column id = r.table.column("id"), y = r.table.column("y");
@@ -197,18 +199,24 @@ INSTANTIATE_TEST_SUITE_P(
     Policies, FailurePolicyQuery,
     testing::Values(Case{Isolation::Thread, OnError::Null}, Case{Isolation::Thread, OnError::Skip},
                     Case{Isolation::Process, OnError::Null},
-                    Case{Isolation::Process, OnError::Skip}),
+                    Case{Isolation::Process, OnError::Skip},
+                    Case{Isolation::Process, OnError::Null, 4},
+                    Case{Isolation::Process, OnError::Skip, 4}),
     [](const testing::TestParamInfo<Case>& info) {
       return std::string(info.param.isolation == Isolation::Thread ? "Thread" : "Process") +
-             (info.param.policy == OnError::Null ? "Null" : "Skip");
+             (info.param.policy == OnError::Null ? "Null" : "Skip") +
+             (info.param.calls > 1 ? "Calls" + std::to_string(info.param.calls) : "");
     });
 
-TEST(FailurePolicy, AWorkerThatCrashesOnABadRowIsIsolatedLikeAThrow) {
+/// The query over CrashOnBad (`calls` per worker at once) under Null: exactly the bad rows
+/// are null and rejected.
+void expect_crashed_rows_nulled(int calls) {
   const int64_t n = 300;
   Udf crashy = Udf::cls<CrashOnBad>("crashy")
                    .returns(int64())
                    .batch_size(64)
                    .isolation(Isolation::Process)
+                   .max_concurrency(calls)
                    .on_error(OnError::Null);
   QueryResult r = range(n, 2).with_column("y", crashy(col("id"))).execute(machine());
   Column y = r.table.column("y");
@@ -224,9 +232,19 @@ TEST(FailurePolicy, AWorkerThatCrashesOnABadRowIsIsolatedLikeAThrow) {
   EXPECT_GT(r.stats.udfs.at(0).inits, 1) << "each crash was followed by a new worker";
 }
 
+TEST(FailurePolicy, AWorkerThatCrashesOnABadRowIsIsolatedLikeAThrow) {
+  expect_crashed_rows_nulled(1);
+}
+
+TEST(FailurePolicy, AWorkerServingSeveralCallsThatCrashesNullsOnlyTheBadRows) {
+  // The calls in flight beside the one that crashed are run again alone, so none of their
+  // rows is nulled for another's crash.
+  expect_crashed_rows_nulled(4);
+}
+
 /// The query over HangsOnBad with a 200 ms timeout under Null: exactly the bad rows are null
 /// and rejected as timed out; returns the UDF's figures.
-UdfStats expect_hung_rows_nulled(Isolation isolation, int64_t hang_ms) {
+UdfStats expect_hung_rows_nulled(Isolation isolation, int64_t hang_ms, int calls = 1) {
   const int64_t n = 256;  // two partitions of 128 rows: chunks of exactly 64
   Udf hangs = Udf::cls<HangsOnBad>("hangs")
                   .returns(int64())
@@ -235,6 +253,7 @@ UdfStats expect_hung_rows_nulled(Isolation isolation, int64_t hang_ms) {
                   .concurrency(2)
                   .isolation(isolation)
                   .timeout(std::chrono::milliseconds(200))
+                  .max_concurrency(calls)
                   .on_error(OnError::Null);
   const auto t0 = std::chrono::steady_clock::now();
   QueryResult r = range(n, 2).with_column("y", hangs(col("id"))).execute(machine());
@@ -249,8 +268,9 @@ UdfStats expect_hung_rows_nulled(Isolation isolation, int64_t hang_ms) {
     }
   }
   EXPECT_EQ(rejected_ids(r, "hangs", "ran past its timeout of 200 ms"), multiples_of_97(n));
-  // Each bad row hangs once per level of its isolation (64 rows: 7 calls), 200 ms each, on
-  // two actors; a query that waited for the hangs would take hang_ms per call.
+  // Each bad row hangs once per level of its isolation (64 rows: 3 calls, of 64, 8 and 1
+  // rows), 200 ms each, on two actors; a query that waited for the hangs would take hang_ms
+  // per call.
   EXPECT_LT(took, std::chrono::seconds(30));
   return r.stats.udfs.at(0);
 }
@@ -258,8 +278,9 @@ UdfStats expect_hung_rows_nulled(Isolation isolation, int64_t hang_ms) {
 TEST(FailurePolicy, AThreadActorPastItsTimeoutIsRetiredAndItsRowsNulled) {
   hangs_begun = hangs_ended = 0;
   const UdfStats s = expect_hung_rows_nulled(Isolation::Thread, 1000);
-  // 3 bad rows (0, 97, 194), each through 7 levels of isolation (64, 32, ..., 1 rows).
-  EXPECT_EQ(s.timeouts, 3 * 7);
+  // 3 bad rows (0, 97, 194), each through 3 levels of isolation (64, 8 and 1 rows: a failed
+  // piece is split in 8).
+  EXPECT_EQ(s.timeouts, 3 * 3);
   // Each timeout retired its actor and started a fresh one; a fresh actor whose query ended
   // before it got going (at most one per actor, the last) is not constructed.
   EXPECT_GE(s.inits, s.timeouts) << "each timeout retired its actor for a fresh one";
@@ -274,9 +295,19 @@ TEST(FailurePolicy, AThreadActorPastItsTimeoutIsRetiredAndItsRowsNulled) {
 
 TEST(FailurePolicy, AProcessActorPastItsTimeoutIsKilledAndItsRowsNulled) {
   const UdfStats s = expect_hung_rows_nulled(Isolation::Process, 60000);
-  EXPECT_EQ(s.timeouts, 3 * 7);
+  EXPECT_EQ(s.timeouts, 3 * 3);
   EXPECT_EQ(s.inits, 2 + s.timeouts) << "each killed worker was replaced by a fresh one";
   EXPECT_EQ(s.failed_rows, 3);
+}
+
+TEST(FailurePolicy, AProcessActorServingSeveralCallsKillsOnlyForTheCallPastItsTimeout) {
+  // The calls killed beside a hung one run again alone: each hung piece times out once, and
+  // no other row is nulled.
+  const UdfStats s = expect_hung_rows_nulled(Isolation::Process, 60000, 4);
+  EXPECT_EQ(s.timeouts, 3 * 3);
+  EXPECT_EQ(s.inits, 2 + s.timeouts) << "each killed worker was replaced by a fresh one";
+  EXPECT_EQ(s.failed_rows, 3);
+  EXPECT_EQ(s.retries, 0);
 }
 
 TEST(FailurePolicy, ACrashDuringIsolationIsRetriedByTheSameRuleAsAThrow) {
@@ -302,8 +333,8 @@ TEST(FailurePolicy, ACrashDuringIsolationIsRetriedByTheSameRuleAsAThrow) {
   }
   EXPECT_EQ(rejected_ids(r, "crashy", "gave up after 1 retry (max_retries = 1)"),
             multiples_of_97(n));
-  // 3 bad rows (0, 97, 194), each in 7 failing pieces (64, 32, ..., 1 rows), each retried once.
-  EXPECT_EQ(r.stats.udfs.at(0).retries, 3 * 7);
+  // 3 bad rows (0, 97, 194), each in 3 failing pieces (64, 8 and 1 rows), each retried once.
+  EXPECT_EQ(r.stats.udfs.at(0).retries, 3 * 3);
   EXPECT_EQ(r.stats.udfs.at(0).failed_rows, 3);
 }
 

@@ -124,6 +124,61 @@ TEST(PoolStageIsolation, SkipDropsExactlyTheFailingRows) {
   expect_rejected_are_the_bad_rows(q, n);
 }
 
+/// Returns x * 10, and throws "bad row <x>" for a batch holding an x whose last digit is 3,
+/// 4 or 5: runs of failing rows, several in one piece.
+class RunsOfBadRows {
+ public:
+  explicit RunsOfBadRows(const InitArgs&) {}
+  Column operator()(const Batch& in) {
+    const Column& x = in.column(0);
+    std::vector<int64_t> out;
+    for (int64_t i = 0; i < in.num_rows(); ++i) {
+      const int64_t v = x.value<int64_t>(i);
+      if (v % 10 >= 3 && v % 10 <= 5) throw std::runtime_error("bad row " + std::to_string(v));
+      out.push_back(v * 10);
+    }
+    return Column::from(std::move(out));
+  }
+};
+
+TEST(PoolStageIsolation, UnevenPartsAndRunsOfFailingRowsKeepTheirOrder) {
+  // 100-row chunks split in 8 uneven parts (12 or 13 rows), then in parts of 1 or 2 rows: each
+  // part holds several failing rows, and every split's parts must come back in row order.
+  const int64_t n = 3000;
+  for (const OnError policy : {OnError::Null, OnError::Skip}) {
+    TestQuery q({detail::UdfAccess::spec(
+        Udf::cls<RunsOfBadRows>("picky").returns(int64()).concurrency(2).batch_size(100).on_error(
+            policy))});
+    Table t = run_picky(q, n, 3);
+    std::vector<int64_t> xs, ys, bad;
+    for (int64_t x = 0; x < n; ++x) {
+      const bool fails = x % 10 >= 3 && x % 10 <= 5;
+      if (fails) bad.push_back(x);
+      if (fails && policy == OnError::Skip) continue;
+      xs.push_back(x);
+      ys.push_back(x * 10);
+    }
+    EXPECT_EQ(values(t, 0), xs);
+    Column y = t.column("y");
+    ASSERT_EQ(y.size(), static_cast<int64_t>(xs.size()));
+    for (int64_t i = 0; i < y.size(); ++i) {
+      const int64_t x = xs[static_cast<size_t>(i)];
+      if (x % 10 >= 3 && x % 10 <= 5) {
+        EXPECT_TRUE(y.is_null(i)) << x;
+      } else {
+        ASSERT_FALSE(y.is_null(i)) << x;
+        EXPECT_EQ(y.value<int64_t>(i), x * 10) << x;
+      }
+    }
+    std::vector<int64_t> rejected_xs;
+    for (const auto& [x, error] : rejected(q)) {
+      rejected_xs.push_back(x);
+      EXPECT_NE(error.find("bad row " + std::to_string(x)), std::string::npos) << error;
+    }
+    EXPECT_EQ(rejected_xs, bad) << "exactly the failing rows, in input order";
+  }
+}
+
 TEST(PoolStageIsolation, SkipOfEveryRowOfAChunkEmitsNothingForIt) {
   // One row, 0, which fails: its chunk yields no batch at all.
   TestQuery q({picky(OnError::Skip)});
@@ -198,12 +253,17 @@ TEST(PoolStageIsolation, AfterAFailureChunksGoInSmallPiecesThenGrowBack) {
   std::lock_guard lock(sizes_mu);
   int64_t total = 0;
   for (int64_t s : sizes) total += s;
-  // The failed chunk's rows again, split down to row 5: 2 x 1023 re-run rows at most.
-  EXPECT_LE(total, n + 2 * 1024) << "no row ran more often than isolation needs";
-  // Isolation calls 64 rows twice; every other 64-row call is a piece of a later chunk, and
-  // once 16 of them succeeded in a row, the pieces grow back to whole chunks.
+  // Every row once but row 5, plus the failed calls: the first chunk's (1024 rows), then at
+  // each level the part of 8 holding row 5 (128, 16, 2 rows), and row 5 alone.
+  EXPECT_EQ(total, n - 1 + 1024 + 128 + 16 + 2 + 1) << "no row ran more often than isolation needs";
+  // Isolation splits a failed piece in 8: sizes below the pieces' 64 come from it alone.
+  EXPECT_EQ(std::count(sizes.begin(), sizes.end(), int64_t{16}), 8);
+  EXPECT_EQ(std::count(sizes.begin(), sizes.end(), int64_t{2}), 8);
+  EXPECT_EQ(std::count(sizes.begin(), sizes.end(), int64_t{1}), 2);
+  // Every later chunk goes in 64-row pieces, and once 16 of them succeeded in a row, the
+  // pieces grow back to whole chunks.
   auto nth_64 = sizes.begin();
-  for (int i = 0; i < 2 + 16 && nth_64 != sizes.end(); ++i)
+  for (int i = 0; i < 16 && nth_64 != sizes.end(); ++i)
     nth_64 = std::find(i == 0 ? nth_64 : nth_64 + 1, sizes.end(), int64_t{64});
   ASSERT_NE(nth_64, sizes.end()) << "later chunks went in pieces of batch_size / 16";
   EXPECT_NE(std::find(nth_64, sizes.end(), int64_t{1024}), sizes.end())

@@ -16,6 +16,11 @@ constexpr int64_t kShrink = 16;
 constexpr int64_t kMinPieceRows = 64;
 /// Pieces in a row that must succeed before the piece size doubles.
 constexpr int64_t kGrowAfter = 16;
+/// Pieces a failed piece is split into for isolation. More than two keeps isolation shallow:
+/// a failing row among p is found in log_8(p) rounds of calls instead of log_2(p), and its
+/// chunk, which holds up its partition's output meanwhile, comes back that much sooner; the
+/// good rows are re-run about 8/7 times instead of twice.
+constexpr int64_t kSplitInto = 8;
 
 }  // namespace
 
@@ -165,7 +170,7 @@ std::optional<std::string> PoolStage::isolation_message(const std::exception_ptr
 }
 
 void PoolStage::complete(int64_t seq, int64_t offset, Batch args, bool first, CallResult result) {
-  int64_t half = 0;
+  int64_t parts = 0;
   {
     // Wake under the lock: once the driver can see outstanding_ == 0 it may end and be
     // destroyed, so this thread must be done with it by then.
@@ -187,26 +192,31 @@ void PoolStage::complete(int64_t seq, int64_t offset, Batch args, bool first, Ca
         if (args.num_rows() <= 1) {
           chunk.failed.emplace_back(offset, std::move(*message));
         } else {
-          // Split: the halves are counted before this piece's completion is, so the stage
+          // Split: the parts are counted before this piece's completion is, so the stage
           // never looks idle while they are on their way.
-          half = args.num_rows() / 2;
-          chunk.pieces += 2;
-          outstanding_ += 2;
+          parts = std::min(kSplitInto, args.num_rows());
+          chunk.pieces += static_cast<int>(parts);
+          outstanding_ += parts;
         }
       }
     }
     --chunk.pieces;
     --outstanding_;
-    if (half == 0) {
-      wake_();
+    if (parts == 0) {
+      // Only a chunk's last piece can change what the driver sees (an emittable chunk, the
+      // stage's last call back): waking it for every piece would run it for nothing.
+      if (chunk.pieces == 0) wake_();
       return;
     }
   }
-  Batch second = args.slice(half, args.num_rows() - half);
-  call_piece(seq, offset, args.slice(0, half), false);
-  // Nothing of this stage but what call_piece reads is touched after the last dispatch: once
-  // it has completed, the stage may be gone.
-  call_piece(seq, offset + half, std::move(second), false);
+  // Parts as even as the rows allow. Nothing of this stage but what call_piece reads is
+  // touched after the last dispatch: once it has completed, the stage may be gone.
+  const int64_t rows = args.num_rows();
+  for (int64_t k = 0, at = 0; k < parts; ++k) {
+    const int64_t end = rows * (k + 1) / parts;
+    call_piece(seq, offset + at, args.slice(at, end - at), false);
+    at = end;
+  }
 }
 
 bool PoolStage::can_accept() const { return next_seq_ - next_emit_ < window_; }

@@ -42,13 +42,14 @@ class ActorPoolOperator final : public AsyncOperator {
 /// One partition's view of an actor pool. feed/flush/next_ready run on the partition's driver
 /// thread; completions arrive on actor threads (or on the thread that cancels the pool).
 ///
-/// Under OnError::Null or Skip, a chunk whose call failed (after its retries) is split in
-/// halves and each half dispatched again, recursively down to single rows, from the completion
-/// itself; the chunk is complete once every piece is. Its pieces' results are reassembled in
-/// row order, the rows whose own call failed get a null (Null) or are dropped (Skip), and they
-/// are recorded in the query's RejectedRows when the chunk is emitted, in order.
+/// Under OnError::Null or Skip, a chunk whose call failed (after its retries) is split in 8
+/// pieces (fewer for fewer rows) and each dispatched again, recursively down to single rows,
+/// from the completion itself; the chunk is complete once every piece is. Its pieces' results
+/// are reassembled in row order, the rows whose own call failed get a null (Null) or are
+/// dropped (Skip), and they are recorded in the query's RejectedRows when the chunk is
+/// emitted, in order.
 ///
-/// Isolation re-runs about a failed call's rows again, so after a failure the stage hands the
+/// Isolation re-runs a failed call's rows again, so after a failure the stage hands the
 /// chunks that follow to the pool in pieces of batch_size / 16 rows (never below 64, nor above
 /// batch_size): a failing row then costs a small piece's re-runs, not a whole batch's. Each run
 /// of 16 pieces that succeed doubles the piece size again, back up to batch_size. The pieces

@@ -13,7 +13,8 @@
 
 namespace ember::process {
 
-/// What a message asks for or reports. Driver -> worker: Init, Call, Stop.
+/// What a message asks for or reports. Driver -> worker: Init, Call, Stop, Lane (right after
+/// Ready, one per extra call lane: that lane's channel rides along).
 /// Worker -> driver: Hello (reached ember::init), Ready (UDF constructed), Result, Failed.
 enum class Op : uint8_t {
   Init = 1,
@@ -22,7 +23,8 @@ enum class Op : uint8_t {
   Hello = 4,
   Ready = 5,
   Result = 6,
-  Failed = 7
+  Failed = 7,
+  Lane = 8
 };
 
 /// Message flags (a bit set in the header).

@@ -1,6 +1,6 @@
 // What the UDF failure policy costs, and what concurrent calls per actor buy, through whole
 // queries:
-// (a) 1 row in 1,000 failing under OnError::Null (each isolated by halving) against the same
+// (a) 1 row in 1,000 failing under OnError::Null (each isolated by splitting in 8) against the same
 //     query where no row fails: throughput ratio, target >= 0.8;
 // (b) an I/O-bound UDF (each call sleeps 10 ms) with concurrency(2).max_concurrency(8) against
 //     max_concurrency(1): throughput ratio, target >= 6.
@@ -164,7 +164,7 @@ int main(int argc, char** argv) {
   report.note(fmt::format(
       "(a) range({}, {}) -> y = scorer(id) ({} multiply-adds per row), concurrency 2, "
       "OnError::Null; "
-      "ember = ids with id % 1000 == 999 throw (each row isolated by halving, nulled and "
+      "ember = ids with id % 1000 == 999 throw (each row isolated by splitting in 8, nulled and "
       "rejected: checked), baseline = the same UDF where none throws",
       n_a, kPartitions, kRounds));
   report.note(fmt::format(

@@ -141,12 +141,12 @@ Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputS
     const Sink* sink = &output;
     if (p.breaker) sink = p.breaker.get();
     if (!p.breaker) query.rows_out = 0;  // count the query's output only
-    std::unique_ptr<GlobalSinkState> state = sink->global_state(source.num_partitions());
+    std::unique_ptr<GlobalSinkState> state = sink->global_state(pipeline_partitions(p, source));
     state->memory_budget_bytes = memory_budget;
     if (spread != nullptr && &p == &plan.pipelines.front())
       run_spread_pipeline(query, p, *spread, *sink, *state, threads, spread_stats, spread_udfs);
     else
-      run_pipeline(query, p, source, *sink, *state, threads);
+      run_pipeline_and_tails(query, p, source, *sink, *state, threads);
     if (std::exception_ptr e = query.error()) std::rethrow_exception(e);
     ended(static_cast<size_t>(&p - plan.pipelines.data()));
     if (p.breaker)

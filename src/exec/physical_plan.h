@@ -12,6 +12,15 @@
 
 namespace ember {
 
+/// Rows that enter a pipeline after every partition of its source has ended, just past one of
+/// its streaming operators: a grace hash join's spilled partitions, joined once its probe side
+/// has ended, go on through what follows the join.
+struct PipelineTail {
+  std::shared_ptr<const Source> source;
+  size_t segment = 0;  ///< the segment that holds the operator they follow
+  size_t after = 0;    ///< how many of that segment's operators they skip
+};
+
 /// One pipeline: rows stream from its source through its operators into its sink.
 struct Pipeline {
   /// Where partitions come from; null: the previous pipeline's breaker's output.
@@ -23,6 +32,20 @@ struct Pipeline {
   /// The breaker this pipeline ends in; null: the query's output sink.
   std::shared_ptr<const PipelineBreaker> breaker;
   Schema schema;  ///< the rows the sink receives
+  /// Run in order after the source's partitions, into the same sink state.
+  std::vector<PipelineTail> tails;
+
+  /// The part of this pipeline that `tail`'s rows go through: what follows its operator.
+  Pipeline rest(const PipelineTail& tail) const {
+    Pipeline r;
+    r.segments.assign(segments.begin() + static_cast<std::ptrdiff_t>(tail.segment), segments.end());
+    auto& first = r.segments.front();
+    first.erase(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(tail.after));
+    r.stages.assign(stages.begin() + static_cast<std::ptrdiff_t>(tail.segment), stages.end());
+    r.breaker = breaker;
+    r.schema = schema;
+    return r;
+  }
 
   void add(std::shared_ptr<const StreamingOperator> op) {
     segments.back().push_back(std::move(op));

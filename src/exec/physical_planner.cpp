@@ -15,6 +15,7 @@
 #include "exec/sinks/limit_sink.h"
 #include "exec/sinks/repartition_sink.h"
 #include "exec/sinks/sort_sink.h"
+#include "exec/sources/grace_join_source.h"
 #include "expr/expr_tree.h"
 #include "plan/logical_plan.h"
 
@@ -99,12 +100,18 @@ class PhysicalPlanner {
       layout.right_columns.push_back(
           j.right().schema.index_of(j.right_columns.at(j.schema.field(c).name)));
     auto table = std::make_shared<JoinHashTable>(layout.right_keys);
+    auto spill = std::make_shared<JoinSpill>(layout.right_keys, j.right().schema, layout.left_keys,
+                                             j.left().schema);
 
     translate_tree(j.right());
-    end(std::make_shared<JoinBuildSink>(table, j.right().schema), j.right().schema);
+    end(std::make_shared<JoinBuildSink>(table, spill, j.right().schema), j.right().schema);
     plan_.pipelines.pop_back();  // the probe side starts from its own source
     translate_tree(j.left());
-    current().add(std::make_shared<JoinProbeOperator>(table, layout));
+    Pipeline& probe = current();
+    probe.add(std::make_shared<JoinProbeOperator>(table, layout, spill));
+    // Past the budget the build spills; its partitions are joined after the probe side ended.
+    probe.tails.push_back({std::make_shared<GraceJoinSource>(spill, layout),
+                           probe.segments.size() - 1, probe.segments.back().size()});
     if (j.type == JoinType::Right || j.type == JoinType::Full)
       end(std::make_shared<JoinTailSink>(table, layout), j.schema);
   }

@@ -86,6 +86,22 @@ class Activation {
   TaskScheduler scheduler_;  // last: its threads stop first
 };
 
+/// A source seen `offset` partitions further on: partition offset + q is its partition q.
+class ShiftedSource final : public Source {
+ public:
+  ShiftedSource(const Source& source, int offset) : source_(source), offset_(offset) {}
+  const Schema& schema() const override { return source_.schema(); }
+  int num_partitions() const override { return offset_ + source_.num_partitions(); }
+  std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override {
+    return source_.open(p - offset_, batch_rows);
+  }
+  std::string describe() const override { return source_.describe(); }
+
+ private:
+  const Source& source_;
+  int offset_;
+};
+
 }  // namespace
 
 void run_pipeline(QueryContext& query, const Pipeline& pipeline, const Source& source,
@@ -95,6 +111,26 @@ void run_pipeline(QueryContext& query, const Pipeline& pipeline, const Source& s
                                               : source.num_partitions());
   Activation activation(query, pipeline, source, sink, sink_state, threads, partitions);
   activation.run();
+}
+
+int pipeline_partitions(const Pipeline& pipeline, const Source& source) {
+  int n = source.num_partitions();
+  for (const PipelineTail& t : pipeline.tails) n += t.source->num_partitions();
+  return n;
+}
+
+void run_pipeline_and_tails(QueryContext& query, const Pipeline& pipeline, const Source& source,
+                            const Sink& sink, GlobalSinkState& sink_state, int threads) {
+  run_pipeline(query, pipeline, source, sink, sink_state, threads);
+  int offset = source.num_partitions();
+  for (const PipelineTail& t : pipeline.tails) {
+    if (query.cancelled() || sink.satisfied(sink_state)) return;
+    const Pipeline rest = pipeline.rest(t);
+    const ShiftedSource shifted(*t.source, offset);
+    std::vector<int> partitions(static_cast<size_t>(t.source->num_partitions()));
+    for (int& p : partitions) p = offset++;
+    run_pipeline(query, rest, shifted, sink, sink_state, threads, &partitions);
+  }
 }
 
 }  // namespace ember

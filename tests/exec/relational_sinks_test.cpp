@@ -72,7 +72,8 @@ TEST(JoinSinks, BuildProbeAndTailOfAFullJoin) {
   Schema right({{"k", int64()}, {"r", int64()}});
   Schema left({{"k", int64()}, {"l", int64()}});
   auto table = std::make_shared<JoinHashTable>(std::vector<int>{0});
-  JoinBuildSink build(table, right);
+  auto spill = std::make_shared<JoinSpill>(std::vector<int>{0}, right, std::vector<int>{0}, left);
+  JoinBuildSink build(table, spill, right);
   auto g = build.global_state(2);
   feed(build, *g, 1,
        {Batch(right, {Column::from(std::vector<std::optional<int64_t>>{2, std::nullopt}),

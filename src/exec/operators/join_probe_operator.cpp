@@ -21,6 +21,17 @@ Batch joined(const Batch& input, const JoinLayout& layout, const JoinHashTable& 
 }  // namespace
 
 Batch JoinProbeOperator::execute(const Batch& input) const {
+  if (!spill_ || !spill_->spilled()) return probe(input);
+  const JoinSpill::KeyHashes keys = JoinSpill::key_hashes(input, layout_.left_keys);
+  spill_->write_probe(input, keys);
+  // A null key matches nothing (the table is empty): its row's output is known now.
+  std::vector<int64_t> nulls;
+  for (size_t i = 0; i < keys.null.size(); ++i)
+    if (keys.null[i]) nulls.push_back(static_cast<int64_t>(i));
+  return probe(nulls.empty() ? input.slice(0, 0) : gather(input, nulls));
+}
+
+Batch JoinProbeOperator::probe(const Batch& input) const {
   const JoinType type = layout_.type;
   const int64_t n = input.num_rows();
   std::vector<Column> keys;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "exec/relational/column_gather.h"
+
 namespace ember {
 
 void JoinHashTable::build(Batch rows) {
@@ -110,6 +112,21 @@ std::vector<int64_t> JoinHashTable::unmatched_rows() const {
   for (int64_t r = 0; r < rows_.num_rows(); ++r)
     if (!matched_[static_cast<size_t>(r)].load(std::memory_order_relaxed)) out.push_back(r);
   return out;
+}
+
+Batch unmatched_build_rows(const JoinHashTable& table, const JoinLayout& layout) {
+  const std::vector<int64_t> rows = table.unmatched_rows();
+  const Batch& build = table.rows();
+  std::vector<Column> out;
+  for (int c = 0; c < layout.left_columns; ++c) {
+    const Field& f = layout.output.field(c);
+    Column col = Column::nulls(f.type, static_cast<int64_t>(rows.size()));
+    for (size_t k = 0; k < layout.left_keys.size(); ++k)
+      if (layout.left_keys[k] == c) col = gather(build.column(layout.right_keys[k]), rows);
+    out.push_back(std::move(col));
+  }
+  for (int c : layout.right_columns) out.push_back(gather(build.column(c), rows));
+  return Batch(layout.output, std::move(out));
 }
 
 }  // namespace ember

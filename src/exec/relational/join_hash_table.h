@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ember/batch.h"
+#include "exec/relational/join_layout.h"
 #include "exec/relational/key_encoder.h"
 #include "exec/relational/key_index.h"
 
@@ -87,5 +88,9 @@ class JoinHashTable {
   /// Fills direct_ when the keys `v` of the n build rows allow it.
   void build_direct(const Column& keys, const int64_t* v, int64_t n);
 };
+
+/// The build rows of `table` that nothing matched, as join output: the left columns null
+/// except the keys, which take the build row's values. After the probe ended.
+Batch unmatched_build_rows(const JoinHashTable& table, const JoinLayout& layout);
 
 }  // namespace ember

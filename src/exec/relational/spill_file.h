@@ -14,8 +14,8 @@
 namespace ember {
 
 /// One spill file under the system temp directory (std::filesystem::temp_directory_path()).
-/// Written first (append), then read back from the start, once. The destructor closes and
-/// removes it, so a query that fails leaves nothing behind. Not thread-safe: one owner.
+/// Written first (append), then read back from the start (once, unless restarted). The destructor
+/// closes and removes it, so a query that fails leaves nothing behind. Not thread-safe: one owner.
 class SpillFile {
  public:
   /// Creates the file. IoError when the temp directory refuses it.
@@ -32,6 +32,8 @@ class SpillFile {
   /// The next group written (the first on the first call), or none past the last: reads a
   /// file one group at a time. Not mixed with read_all(). IoError on a short read.
   std::optional<std::vector<Column>> read_next(const std::vector<DataType>& types);
+  /// Makes the next read_next() read the first group again (a file read more than once).
+  void restart() { groups_read_ = -1; }
 
   const std::string& path() const { return path_; }
   int64_t bytes_written() const { return bytes_; }

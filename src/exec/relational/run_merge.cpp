@@ -1,6 +1,6 @@
 // The streaming merge: a heap of runs by their current row. An output batch takes, from each
 // run, a contiguous slice of its current chunk (a merge consumes every run in order), so it is
-// built as one concatenation of those slices and one gather into merge order. A batch ends
+// built as one gather from those slices into merge order. A batch ends
 // early when a run's chunk runs out, and that run's next chunk is read before the next batch.
 #include "exec/relational/run_merge.h"
 
@@ -110,7 +110,7 @@ std::optional<Batch> RunMergeReader::next() {
     std::vector<int64_t> rows;
     rows.reserve(picks.size());
     for (size_t r : picks) rows.push_back(offset[r]++);
-    out = gather(Batch::concat(slices), rows);
+    out = gather(slices, rows);
   }
   if (spent && load(*spent)) push(*spent);
   return out;

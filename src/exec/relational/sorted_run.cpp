@@ -46,10 +46,9 @@ SortedRun RunBuilder::finish(const std::vector<KeyOrder>& order, int64_t limit) 
     run.rows = concat_or_empty(schema_, {});
     return run;
   }
-  Batch all = concat_or_empty(schema_, batches_);
   std::vector<Column> keys = concat_keys(keys_, key_exprs_.size());
-  std::vector<int64_t> idx = sorted_rows(keys, all.num_rows(), order, limit);
-  run.rows = gather(all, idx);
+  std::vector<int64_t> idx = sorted_rows(keys, rows_, order, limit);
+  run.rows = gather(batches_, idx);  // straight from the morsels: one copy
   for (const Column& k : keys) run.keys.push_back(gather(k, idx));
   batches_.clear();
   keys_.clear();

@@ -10,6 +10,7 @@
 #include "exec/relational/sorted_run.h"
 #include "exec/relational/spilled_run.h"
 #include "exec/sources/merge_source.h"
+#include "exec/sources/sorted_ranges_source.h"
 #include "exec/sources/table_source.h"
 
 namespace ember {
@@ -114,14 +115,18 @@ std::shared_ptr<const Source> SortSink::finalize(GlobalSinkState& global) const 
     return std::make_shared<MergeSource>(schema_, std::move(chunks), order_, rows, "Sort");
   }
   std::vector<SortedRun> runs;
+  int64_t rows = 0;
   for (auto& p : by_partition) {
     if (!p) continue;
+    rows += p->last.rows.num_rows();
     runs.push_back(std::move(p->last));
   }
+  const int parts = static_cast<int>(std::clamp<int64_t>(rows / (64 * 1024), 1, 16));
+  // A full sort hands on key ranges that the next pipeline merges in parallel as it reads.
+  if (limit_ < 0)
+    return std::make_shared<SortedRangesSource>(schema_, std::move(runs), order_, parts, "Sort");
   Batch merged = merge_runs(runs, schema_, order_, limit_);
-  const int parts = static_cast<int>(std::clamp<int64_t>(merged.num_rows() / (64 * 1024), 1, 16));
-  return std::make_shared<TableSource>(Table(schema_, {merged}), parts,
-                                       limit_ >= 0 ? "TopK" : "Sort");
+  return std::make_shared<TableSource>(Table(schema_, {merged}), 1, "TopK");
 }
 
 }  // namespace ember

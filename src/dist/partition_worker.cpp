@@ -52,7 +52,9 @@ struct Run {
   }
   /// Waits until another result batch may go to rank 0 and counts it as out. Rank 0 takes
   /// every batch as it comes, whatever its partition, so the wait always ends; a cancelled
-  /// query ends it at once (Cancelled). Pipeline threads, concurrently.
+  /// query ends it at once (Cancelled). Pipeline threads, concurrently: the thread waits here
+  /// instead of returning Blocked because a Sink has no way to say it is full, and the wait
+  /// lasts only until rank 0 takes a batch (it needs nothing from this rank's threads).
   void reserve_result() {
     std::unique_lock lock(mu);
     while (results_out >= kResultWindow) {
@@ -214,12 +216,11 @@ void report_progress(const Order& o, const QueryContext& context, std::stop_toke
 }
 
 /// Runs the order's partitions; throws what failed.
-Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
-  NodePtr chain = decode_first_pipeline(o.pipeline);
-  PhysicalPlan physical = plan_physical(*chain);
+/// The query's pools on this rank: per pool its own actors when it hosts some, else proxies
+/// to rank 0's pool.
+std::vector<std::unique_ptr<ActorPool>> make_pools(const Order& o, const PhysicalPlan& physical) {
   std::vector<std::unique_ptr<ActorPool>> pools;
   for (size_t i = 0; i < physical.pools.size(); ++i) {
-    // This rank's own actors when it hosts some, else proxies to rank 0's pool.
     std::vector<ActorMaker> makers;
     for (uint64_t key : o.own.at(i))
       makers.push_back(
@@ -239,6 +240,13 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
     }
     pools.push_back(std::make_unique<ActorPool>(std::move(spec), std::move(actors), makers));
   }
+  return pools;
+}
+
+Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
+  NodePtr chain = decode_first_pipeline(o.pipeline);
+  PhysicalPlan physical = plan_physical(*chain);
+  std::vector<std::unique_ptr<ActorPool>> pools = make_pools(o, physical);
   QueryContext context(pools);
   for (auto& pool : pools) pool->start();
   {

@@ -1,11 +1,12 @@
-// A spread query on rank 0: the orders sent to the worker ranks, a source that reads what they
-// send back, and the wait for all of them at the end.
+// A spread query on rank 0: the orders sent to the worker ranks, the taking of what they send
+// back (rows, progress, ends) as it arrives, and the wait for all of them at the end.
 #include "dist/cluster_spreader.h"
 
 #if EMBER_HAVE_MPI
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <mutex>
 
 #include "core/cancelled.h"
@@ -19,81 +20,59 @@ namespace ember::dist {
 
 namespace {
 
-class ClusterRun;
-
-/// Partition p: the batches its rank sends under its key, until the partition's end.
-class ReceivedReader final : public BatchReader {
- public:
-  ReceivedReader(ClusterRun& run, uint64_t key, int rank) : run_(run), key_(key), rank_(rank) {}
-  std::optional<Batch> next() override;
-
- private:
-  ClusterRun& run_;
-  uint64_t key_;
-  int rank_;
-  bool ended_ = false;
+/// A partition another rank runs, as rank 0 takes its rows.
+struct Arriving {
+  int partition = 0;
+  int rank = 0;
+  std::unique_ptr<LocalSinkState> local;  ///< made at its first batch (or its end)
+  bool ended = false;                     ///< combined early (full): later rows are dropped
 };
 
-class ClusterRun final : public SpreadRun, public Source {
+/// A rank's counters as it last reported them.
+struct Reported {
+  int64_t partitions = 0, rows = 0, rows_out = 0;
+};
+
+class ClusterRun final : public SpreadRun {
  public:
   ClusterRun(uint64_t id, int ranks, const PhysicalPlan& plan, const std::string& pipeline,
              QueryContext& query, const SpreadOutput& output)
-      : id_(id),
-        ranks_(ranks),
-        schema_(plan.pipelines.front().schema),
-        files_(output.files),
-        query_(query) {
+      : id_(id), files_(output.files), query_(query), box_(reply_key_open()) {
     const int n = plan.pipelines.front().source->num_partitions();
-    key_of_.assign(static_cast<size_t>(n), 0);
-    rank_of_.assign(static_cast<size_t>(n), 0);
     std::vector<std::vector<int>> share(static_cast<size_t>(ranks));
-    for (int p = 0; p < n; ++p) {
-      const int r = p % ranks;
-      rank_of_[static_cast<size_t>(p)] = r;
-      share[static_cast<size_t>(r)].push_back(p);
-      if (r == 0) {
-        local_.push_back(p);
-      } else {
-        remote_.push_back(p);
-        key_of_[static_cast<size_t>(p)] = reply_key_open();
-      }
-    }
+    for (int p = 0; p < n; ++p) share[static_cast<size_t>(p % ranks)].push_back(p);
+    local_ = share[0];
     open_pool_service(id_, &query);
-    done_key_.assign(static_cast<size_t>(ranks), 0);
+    reported_.resize(static_cast<size_t>(ranks));
+    stats_.resize(static_cast<size_t>(ranks));
+    for (int r = 0; r < ranks; ++r) stats_[static_cast<size_t>(r)].rank = r;
+    std::vector<bool> own_everywhere(plan.pools.size(), true);
     for (int r = 1; r < ranks; ++r) {
       const auto& mine = share[static_cast<size_t>(r)];
       if (mine.empty()) continue;
-      const uint64_t done = reply_key_open();
-      done_key_[static_cast<size_t>(r)] = done;
-      process::MessageWriter out;
-      out.begin(process::Op::Init);
-      out.put(id_);
-      out.put(done);
-      out.put(static_cast<uint32_t>(mine.size()));
+      std::vector<uint64_t> keys;
       for (int p : mine) {
-        out.put(static_cast<int32_t>(p));
-        out.put(key_of_[static_cast<size_t>(p)]);
+        keys.push_back(reply_key_open_into(box_));
+        arriving_[keys.back()] = Arriving{p, r, nullptr, false};
+        remote_.push_back(p);
       }
-      out.put(static_cast<int32_t>(r));
-      out.put(static_cast<uint32_t>(plan.pools.size()));
-      for (const auto& spec : plan.pools) {
-        // Local first: a rank that hosts actors of the pool calls them directly (its batches
-        // never cross the network); a rank without any goes through rank 0's pool, with as
-        // many proxies as the pool has actors, so that it can keep each of them busy.
-        std::vector<uint64_t> own;
-        for (const HostedActor& a : hosted_actors(spec.get()))
-          if (a.rank == r) own.push_back(a.key);
-        out.put(static_cast<int32_t>(own.empty() ? std::max(1, spec->concurrency) : 0));
-        out.put(static_cast<uint32_t>(own.size()));
-        for (uint64_t key : own) out.put(key);
-      }
-      out.put_string(pipeline);
-      out.put(static_cast<uint8_t>(output.files));
-      out.put(static_cast<uint8_t>(output.format));
-      // Absolute: a rank's working directory need not be rank 0's.
-      out.put_string(output.files ? std::filesystem::absolute(output.dir).string() : "");
-      Transport::send(r, kTagQuery, out.bytes());
+      const uint64_t done = reply_key_open_into(box_);
+      done_keys_[done] = r;
+      const auto own = own_actor_keys(plan, r);
+      for (size_t i = 0; i < own.size(); ++i)
+        if (own[i].empty()) own_everywhere[i] = false;
+      ++ranks_running_;
+      Transport::send(r, kTagQuery, order(done, mine, keys, r, plan, own, pipeline, output));
     }
+    std::sort(remote_.begin(), remote_.end());
+    // Every other rank serves its partitions on its own actors: rank 0 serves its own on its
+    // own too (when it has any), so that each rank's actors carry their rank's share. A pool
+    // that some rank lacks keeps serving every rank's calls from all its actors, least loaded.
+    for (size_t i = 0; i < plan.pools.size(); ++i)
+      if (own_everywhere[i] && !local_.empty()) {
+        query_.pool(static_cast<int>(i)).keep_to_own_actors(true);
+        kept_.push_back(static_cast<int>(i));
+      }
   }
 
   ~ClusterRun() override {
@@ -108,7 +87,6 @@ class ClusterRun final : public SpreadRun, public Source {
   // SpreadRun
   const std::vector<int>& local_partitions() const override { return local_; }
   const std::vector<int>& remote_partitions() const override { return remote_; }
-  const Source& results() const override { return *this; }
   bool writes_files() const override { return files_; }
   const std::vector<UdfStats>& udf_figures() const override { return udfs_; }
   void cancel() override {
@@ -118,100 +96,214 @@ class ClusterRun final : public SpreadRun, public Source {
     process::MessageWriter out;
     out.begin(process::Op::Stop);
     out.put(id_);
-    for (int r = 1; r < ranks_; ++r)
-      if (done_key_[static_cast<size_t>(r)] != 0) Transport::send(r, kTagQuery, out.bytes());
+    for (const auto& [key, r] : done_keys_) Transport::send(r, kTagQuery, out.bytes());
+  }
+  void receive(const Sink& sink, GlobalSinkState& state) override {
+    sink_ = &sink;
+    state_ = &state;
+    while (ranks_running_ > 0) take(reply_wait(box_));
+    sink_ = nullptr;
   }
   std::vector<RankStats> finish() override {
     finished_ = true;
-    std::vector<RankStats> stats(static_cast<size_t>(ranks_));
-    for (int r = 1; r < ranks_; ++r) {
-      stats[static_cast<size_t>(r)].rank = r;
-      const uint64_t key = done_key_[static_cast<size_t>(r)];
-      if (key == 0) continue;
-      for (;;) {  // the rank's last message; anything before it under this key is not expected
-        Incoming m = reply_wait(key);
-        process::MessageReader in(m.bytes());
-        in.get<uint64_t>();
-        if (in.header().op != process::Op::Ready) continue;
-        RankStats& rank = stats[static_cast<size_t>(r)];
-        rank.partitions = in.get<int64_t>();
-        rank.rows = in.get<int64_t>();
-        const auto pools = in.get<uint32_t>();
-        if (udfs_.size() < pools) udfs_.resize(pools);
-        for (uint32_t i = 0; i < pools; ++i) {
-          UdfStats& u = udfs_[i];
-          u.batches += in.get<int64_t>();
-          u.rows += in.get<int64_t>();
-          u.retries += in.get<int64_t>();
-          u.timeouts += in.get<int64_t>();
-          const double busy = in.get<double>();
-          u.busy_seconds += busy;
-          rank.busy_seconds += busy;
-        }
-        break;
-      }
-      reply_key_close(key);
-    }
+    sink_ = nullptr;  // what receive() left is taken and dropped
+    while (ranks_running_ > 0) take(reply_wait(box_));
     // Every rank has ended: no call for this query can arrive any more.
     close_pool_service(id_);
-    for (int p : remote_) reply_key_close(key_of_[static_cast<size_t>(p)]);
-    return stats;
+    for (const auto& [key, r] : done_keys_) reply_key_close(key);
+    for (const auto& [key, a] : arriving_) reply_key_close(key);
+    arriving_.clear();
+    reply_key_close(box_);
+    for (int i : kept_) query_.pool(i).keep_to_own_actors(false);
+    return stats_;
   }
-
-  /// A rank's error ends the whole query at once, not only the reading of its rows.
-  void fail_query(std::exception_ptr error) { query_.fail(std::move(error)); }
-
-  // Source: the rows the other ranks computed.
-  const Schema& schema() const override { return schema_; }
-  int num_partitions() const override { return static_cast<int>(key_of_.size()); }
-  std::unique_ptr<BatchReader> open(int p, int64_t) const override {
-    const auto up = static_cast<size_t>(p);
-    return std::make_unique<ReceivedReader>(const_cast<ClusterRun&>(*this), key_of_.at(up),
-                                            rank_of_.at(up));
-  }
-  std::string describe() const override { return "rows computed on other ranks"; }
 
  private:
+  /// Per pool: the keys of rank r's own actors of it (none: r calls rank 0's pool).
+  static std::vector<std::vector<uint64_t>> own_actor_keys(const PhysicalPlan& plan, int r) {
+    std::vector<std::vector<uint64_t>> own(plan.pools.size());
+    for (size_t i = 0; i < plan.pools.size(); ++i)
+      for (const HostedActor& a : hosted_actors(plan.pools[i].get()))
+        if (a.rank == r) own[i].push_back(a.key);
+    return own;
+  }
+  std::string order(uint64_t done, const std::vector<int>& mine, const std::vector<uint64_t>& keys,
+                    int r, const PhysicalPlan& plan, const std::vector<std::vector<uint64_t>>& own,
+                    const std::string& pipeline, const SpreadOutput& output);
+  /// One message from a rank: its partitions' rows, ends and errors, its progress, its end.
+  void take(const Incoming& m);
+  void take_rows(Arriving& a, process::MessageReader& in, const Incoming& m);
+  void count(int rank, const Reported& now);
+  void rank_ended(int rank, process::MessageReader& in);
+  /// Whether `a`'s rows still go to the sink; a met limit tells the other ranks to stop.
+  bool accepting(const Arriving& a);
+  LocalSinkState& local(Arriving& a) {
+    if (!a.local) a.local = sink_->local_state(*state_, a.partition);
+    return *a.local;
+  }
+  /// A rank's error (not a cancellation) ends the query on every rank.
+  void fail(std::exception_ptr error) {
+    cancel();
+    query_.fail(std::move(error));
+  }
+
   uint64_t id_;
-  int ranks_;
-  Schema schema_;
   bool files_;
   QueryContext& query_;
+  uint64_t box_;  ///< every message of this query from the other ranks arrives here
   std::vector<int> local_, remote_;
-  std::vector<uint64_t> key_of_;    ///< per partition; 0 on rank 0
-  std::vector<int> rank_of_;        ///< per partition
-  std::vector<uint64_t> done_key_;  ///< per rank; 0: no partitions there
+  std::map<uint64_t, Arriving> arriving_;  ///< by partition key; receiving thread
+  std::map<uint64_t, int> done_keys_;      ///< a rank's key for its progress and end -> rank
+  int ranks_running_ = 0;                  ///< receiving thread (set before it starts)
+  std::vector<Reported> reported_;         ///< per rank; receiving thread
+  std::vector<int> kept_;                  ///< pools kept to rank 0's own actors
+  const Sink* sink_ = nullptr;             ///< receive()'s, while it runs
+  GlobalSinkState* state_ = nullptr;
   std::mutex mu_;
-  bool cancelled_ = false;      // guarded by mu_
-  bool finished_ = false;       // driver thread only
-  std::vector<UdfStats> udfs_;  ///< per pool; driver thread only
+  bool cancelled_ = false;        // guarded by mu_
+  bool finished_ = false;         // driver thread only
+  std::vector<RankStats> stats_;  ///< per rank; receiving thread, then the driver's
+  std::vector<UdfStats> udfs_;    ///< per pool; likewise
 };
 
-std::optional<Batch> ReceivedReader::next() {
-  if (ended_) return std::nullopt;
-  Incoming m = reply_wait(key_);
+std::string ClusterRun::order(uint64_t done, const std::vector<int>& mine,
+                              const std::vector<uint64_t>& keys, int r, const PhysicalPlan& plan,
+                              const std::vector<std::vector<uint64_t>>& own,
+                              const std::string& pipeline, const SpreadOutput& output) {
+  process::MessageWriter out;
+  out.begin(process::Op::Init);
+  out.put(id_);
+  out.put(done);
+  out.put(static_cast<uint32_t>(mine.size()));
+  for (size_t k = 0; k < mine.size(); ++k) {
+    out.put(static_cast<int32_t>(mine[k]));
+    out.put(keys[k]);
+  }
+  out.put(static_cast<int32_t>(r));
+  out.put(static_cast<uint32_t>(plan.pools.size()));
+  for (size_t i = 0; i < plan.pools.size(); ++i) {
+    // Local first: a rank that hosts actors of the pool calls them directly (its batches
+    // never cross the network); a rank without any goes through rank 0's pool, with as
+    // many proxies as the pool has actors, so that it can keep each of them busy.
+    out.put(static_cast<int32_t>(own[i].empty() ? std::max(1, plan.pools[i]->concurrency) : 0));
+    out.put(static_cast<uint32_t>(own[i].size()));
+    for (uint64_t key : own[i]) out.put(key);
+  }
+  out.put_string(pipeline);
+  out.put(static_cast<uint8_t>(output.files));
+  out.put(static_cast<uint8_t>(output.format));
+  // Absolute: a rank's working directory need not be rank 0's.
+  out.put_string(output.files ? std::filesystem::absolute(output.dir).string() : "");
+  return out.bytes();
+}
+
+void ClusterRun::take(const Incoming& m) {
   process::MessageReader in(m.bytes());
-  in.get<uint64_t>();
-  switch (in.header().op) {
-    case process::Op::Result: {
-      const auto rows = in.get<int64_t>();
-      if (!m.data) throw Error("rank " + std::to_string(rank_) + ": a batch without its columns");
-      return to_batch(unpack_columns(in, m.data), rows);
+  const uint64_t key = in.get<uint64_t>();
+  const auto op = in.header().op;
+  if (auto done = done_keys_.find(key); done != done_keys_.end()) {
+    if (op == process::Op::Progress) {
+      Reported now;
+      now.partitions = in.get<int64_t>();
+      now.rows = in.get<int64_t>();
+      now.rows_out = in.get<int64_t>();
+      count(done->second, now);
+    } else if (op == process::Op::Ready) {
+      rank_ended(done->second, in);
     }
-    case process::Op::Stop:
-      ended_ = true;
-      return std::nullopt;
-    default:
-      ended_ = true;
-      try {
-        raise_failure(in, rank_);
-      } catch (const Cancelled&) {
-        throw;  // this rank ended the query (failed or had enough): nothing more to report
-      } catch (...) {
-        run_.cancel();  // the other ranks stop too
-        run_.fail_query(std::current_exception());
-        throw;
-      }
+    return;
+  }
+  auto it = arriving_.find(key);
+  if (it == arriving_.end()) return;  // after the partition's end: not expected
+  Arriving& a = it->second;
+  try {
+    if (op == process::Op::Result) return take_rows(a, in, m);
+    if (op == process::Op::Stop) {
+      if (accepting(a)) sink_->combine(*state_, local(a));
+      a.local.reset();
+      a.ended = true;
+      return;
+    }
+    a.ended = true;
+    raise_failure(in, a.rank);
+  } catch (const Cancelled&) {
+    // The rank ended the partition because the query ended (failed or had enough).
+  } catch (...) {
+    fail(std::current_exception());
+  }
+}
+
+void ClusterRun::take_rows(Arriving& a, process::MessageReader& in, const Incoming& m) {
+  // Taken, whether kept or dropped: the rank may send another in its place.
+  process::MessageWriter taken;
+  taken.begin(process::Op::Taken);
+  taken.put(id_);
+  taken.put(int64_t{1});
+  Transport::send(a.rank, kTagQuery, taken.bytes());
+  const auto rows = in.get<int64_t>();
+  if (!accepting(a)) return;
+  if (!m.data) throw Error("rank " + std::to_string(a.rank) + ": a batch without its columns");
+  const Batch batch = to_batch(unpack_columns(in, m.data), rows);
+  query_.rows_out.fetch_add(rows, std::memory_order_relaxed);
+  sink_->sink(*state_, local(a), batch);
+  if (sink_->full(*a.local)) {  // this partition alone met the limit: it is complete
+    sink_->combine(*state_, *a.local);
+    a.local.reset();
+    a.ended = true;
+  }
+}
+
+bool ClusterRun::accepting(const Arriving& a) {
+  if (sink_ == nullptr || a.ended) return false;
+  if (query_.cancelled()) return false;
+  if (!sink_->satisfied(*state_)) return true;
+  cancel();  // a limit was met: the other ranks stop early
+  return false;
+}
+
+void ClusterRun::count(int rank, const Reported& now) {
+  // A rank's counters only grow (a rank that failed reports zeros at its end).
+  Reported& last = reported_[static_cast<size_t>(rank)];
+  const auto grow = [](std::atomic<int64_t>* total, int64_t& from, int64_t to) {
+    if (to <= from) return;
+    if (total) total->fetch_add(to - from, std::memory_order_relaxed);
+    from = to;
+  };
+  grow(&query_.partitions_done, last.partitions, now.partitions);
+  grow(&query_.rows_read, last.rows, now.rows);
+  // Rows that come back are counted as they are taken; a rank that writes its own files
+  // counts the rows it wrote.
+  grow(files_ ? &query_.rows_out : nullptr, last.rows_out, now.rows_out);
+}
+
+void ClusterRun::rank_ended(int rank, process::MessageReader& in) {
+  --ranks_running_;
+  Reported final;
+  final.partitions = in.get<int64_t>();
+  final.rows = in.get<int64_t>();
+  final.rows_out = in.get<int64_t>();
+  count(rank, final);
+  RankStats& stats = stats_[static_cast<size_t>(rank)];
+  stats.partitions = reported_[static_cast<size_t>(rank)].partitions;
+  stats.rows = reported_[static_cast<size_t>(rank)].rows;
+  stats.peak_results_in_flight = in.get<int64_t>();
+  const auto pools = in.get<uint32_t>();
+  if (udfs_.size() < pools) udfs_.resize(pools);
+  for (uint32_t i = 0; i < pools; ++i) {
+    UdfStats& u = udfs_[i];
+    u.batches += in.get<int64_t>();
+    u.rows += in.get<int64_t>();
+    u.retries += in.get<int64_t>();
+    u.timeouts += in.get<int64_t>();
+    const double busy = in.get<double>();
+    u.busy_seconds += busy;
+    stats.busy_seconds += busy;
+    // Constructions only this rank saw (a crashed process actor's restart) count in the pool.
+    const auto actors = in.get<uint32_t>();
+    for (uint32_t a = 0; a < actors; ++a) {
+      const auto key = in.get<uint64_t>();
+      note_hosted_inits(key, in.get<int64_t>());
+    }
   }
 }
 

@@ -4,10 +4,14 @@
 
 #if EMBER_HAVE_MPI
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <set>
+#include <stop_token>
 #include <thread>
 
 #include "core/cancelled.h"
@@ -24,12 +28,61 @@ namespace ember::dist {
 
 namespace {
 
-/// Sends each batch of a partition to rank 0 under the partition's key, then its end; or, with
-/// `files`, writes the partition's part file (committed before its end is sent).
+/// Result batches a rank may have sent to rank 0 that rank 0 has not yet taken (README.md's
+/// cluster section): enough to keep the network busy, few enough that a rank never runs far
+/// ahead of rank 0 taking its rows.
+constexpr int64_t kResultWindow = 8;
+
+/// One query's run on this rank.
+struct Run {
+  std::mutex mu;
+  bool cancelled = false;           // guarded by mu
+  QueryContext* context = nullptr;  // guarded by mu; set while the pipeline runs
+  bool done = false;                // guarded by mu
+  int64_t results_out = 0;          // guarded by mu: sent to rank 0, not yet taken there
+  int64_t results_peak = 0;         // guarded by mu
+  std::condition_variable taken;    // results_out fell, or the run was cancelled
+  std::thread thread;
+
+  void cancel() {
+    std::lock_guard lock(mu);
+    cancelled = true;
+    if (context) context->fail(std::make_exception_ptr(Cancelled("rank 0 ended the query")));
+    taken.notify_all();
+  }
+  /// Waits until another result batch may go to rank 0 and counts it as out. Rank 0 takes
+  /// every batch as it comes, whatever its partition, so the wait always ends; a cancelled
+  /// query ends it at once (Cancelled). Pipeline threads, concurrently: the thread waits here
+  /// instead of returning Blocked because a Sink has no way to say it is full, and the wait
+  /// lasts only until rank 0 takes a batch (it needs nothing from this rank's threads).
+  void reserve_result() {
+    std::unique_lock lock(mu);
+    while (results_out >= kResultWindow) {
+      if (cancelled || (context && context->cancelled())) throw Cancelled("rank 0 ended the query");
+      // The context's failure has no wake-up of its own here: look again now and then.
+      taken.wait_for(lock, std::chrono::milliseconds(50));
+    }
+    results_peak = std::max(results_peak, ++results_out);
+  }
+  /// Rank 0 took `n` result batches (the transport's thread).
+  void results_taken(int64_t n) {
+    std::lock_guard lock(mu);
+    results_out -= n;
+    taken.notify_all();
+  }
+  int64_t peak() {
+    std::lock_guard lock(mu);
+    return results_peak;
+  }
+};
+
+/// Sends each batch of a partition to rank 0 under the partition's key (waiting while
+/// kResultWindow are out), then its end; or, with `files`, writes the partition's part file
+/// (committed before its end is sent).
 class ForwardSink final : public Sink {
  public:
-  ForwardSink(std::map<int, uint64_t> keys, std::unique_ptr<FileSink> files)
-      : keys_(std::move(keys)), files_(std::move(files)) {}
+  ForwardSink(Run& run, std::map<int, uint64_t> keys, std::unique_ptr<FileSink> files)
+      : run_(run), keys_(std::move(keys)), files_(std::move(files)) {}
 
   struct Global final : GlobalSinkState {
     std::mutex mu;
@@ -66,6 +119,7 @@ class ForwardSink final : public Sink {
     head.put(batch.num_rows());
     std::vector<std::string> names;
     for (int i = 0; i < batch.num_columns(); ++i) names.push_back(batch.schema().field(i).name);
+    run_.reserve_result();  // backpressure: at most kResultWindow batches out to rank 0
     Transport::send(0, kTagData, gather_columns(head, batch.columns(), names));
   }
   void combine(GlobalSinkState& global, LocalSinkState& local) const override {
@@ -79,23 +133,9 @@ class ForwardSink final : public Sink {
   }
 
  private:
+  Run& run_;
   std::map<int, uint64_t> keys_;
   std::unique_ptr<FileSink> files_;
-};
-
-/// One query's run on this rank.
-struct Run {
-  std::mutex mu;
-  bool cancelled = false;           // guarded by mu
-  QueryContext* context = nullptr;  // guarded by mu; set while the pipeline runs
-  bool done = false;                // guarded by mu
-  std::thread thread;
-
-  void cancel() {
-    std::lock_guard lock(mu);
-    cancelled = true;
-    if (context) context->fail(std::make_exception_ptr(Cancelled("rank 0 ended the query")));
-  }
 };
 
 struct Order {
@@ -144,17 +184,43 @@ int worker_threads() {
 
 /// What a rank reports when its share has ended.
 struct Figures {
-  int64_t partitions = 0, rows = 0;
+  int64_t partitions = 0, rows = 0, rows_out = 0;
   std::vector<UdfStats> own;  ///< per pool: calls to this rank's own actors (else zeros)
+  /// Per pool: each own actor's key and constructions as its calls from here last saw them.
+  std::vector<std::vector<std::pair<uint64_t, int64_t>>> own_inits;
 };
 
+/// How often a rank tells rank 0 its counters while its share runs (its progress bar's).
+constexpr auto kProgressPeriod = std::chrono::milliseconds(100);
+
+/// Sends rank 0 the run's counters (partitions done, rows read, rows out) whenever they have
+/// changed, every kProgressPeriod, until `stop`. The rank's end (Ready) carries the last ones.
+void report_progress(const Order& o, const QueryContext& context, std::stop_token stop) {
+  std::mutex mu;
+  std::condition_variable_any tick;
+  std::unique_lock lock(mu);
+  int64_t sent[3] = {0, 0, 0};
+  for (;;) {
+    tick.wait_for(lock, stop, kProgressPeriod, [] { return false; });
+    if (stop.stop_requested()) return;
+    const int64_t now[3] = {context.partitions_done.load(), context.rows_read.load(),
+                            context.rows_out.load()};
+    if (std::equal(now, now + 3, sent)) continue;
+    std::copy(now, now + 3, sent);
+    process::MessageWriter out;
+    out.begin(process::Op::Progress);
+    out.put(o.done_key);
+    for (int64_t v : now) out.put(v);
+    Transport::send(0, kTagData, MessageBuffer(out.bytes()));
+  }
+}
+
 /// Runs the order's partitions; throws what failed.
-Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
-  NodePtr chain = decode_first_pipeline(o.pipeline);
-  PhysicalPlan physical = plan_physical(*chain);
+/// The query's pools on this rank: per pool its own actors when it hosts some, else proxies
+/// to rank 0's pool.
+std::vector<std::unique_ptr<ActorPool>> make_pools(const Order& o, const PhysicalPlan& physical) {
   std::vector<std::unique_ptr<ActorPool>> pools;
   for (size_t i = 0; i < physical.pools.size(); ++i) {
-    // This rank's own actors when it hosts some, else proxies to rank 0's pool.
     std::vector<ActorMaker> makers;
     for (uint64_t key : o.own.at(i))
       makers.push_back(
@@ -174,6 +240,13 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
     }
     pools.push_back(std::make_unique<ActorPool>(std::move(spec), std::move(actors), makers));
   }
+  return pools;
+}
+
+Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
+  NodePtr chain = decode_first_pipeline(o.pipeline);
+  PhysicalPlan physical = plan_physical(*chain);
+  std::vector<std::unique_ptr<ActorPool>> pools = make_pools(o, physical);
   QueryContext context(pools);
   for (auto& pool : pools) pool->start();
   {
@@ -183,9 +256,14 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   }
   const Pipeline& pipeline = physical.pipelines.front();
   ForwardSink sink(
-      o.keys, o.files ? std::make_unique<FileSink>(o.dir, pipeline.schema, o.format) : nullptr);
+      run, o.keys,
+      o.files ? std::make_unique<FileSink>(o.dir, pipeline.schema, o.format) : nullptr);
   auto state = sink.global_state(pipeline.source->num_partitions());
-  run_pipeline(context, pipeline, *pipeline.source, sink, *state, worker_threads(), &o.partitions);
+  {
+    std::jthread reporter([&](std::stop_token stop) { report_progress(o, context, stop); });
+    run_pipeline(context, pipeline, *pipeline.source, sink, *state, worker_threads(),
+                 &o.partitions);
+  }
   {
     std::lock_guard lock(run.mu);
     run.context = nullptr;
@@ -197,9 +275,17 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
     ended = global.ended;
   }
   if (std::exception_ptr e = context.error()) std::rethrow_exception(e);
-  Figures figures{context.partitions_done.load(), context.rows_read.load(), {}};
-  for (size_t i = 0; i < pools.size(); ++i)
+  Figures figures;
+  figures.partitions = context.partitions_done.load();
+  figures.rows = context.rows_read.load();
+  figures.rows_out = context.rows_out.load();
+  for (size_t i = 0; i < pools.size(); ++i) {
     figures.own.push_back(o.own.at(i).empty() ? UdfStats{} : pools[i]->stats());
+    // The own actors' slots come first, in o.own's order (see the makers above).
+    const auto slots = pools[i]->actor_figures();
+    auto& inits = figures.own_inits.emplace_back();
+    for (size_t a = 0; a < o.own.at(i).size(); ++a) inits.emplace_back(o.own[i][a], slots[a].inits);
+  }
   return figures;
 }
 
@@ -222,13 +308,21 @@ void serve_order(const Order& o, Run& run) {
   out.put(o.done_key);
   out.put(figures.partitions);
   out.put(figures.rows);
+  out.put(figures.rows_out);
+  out.put(run.peak());
   out.put(static_cast<uint32_t>(figures.own.size()));
-  for (const UdfStats& u : figures.own) {
+  for (size_t i = 0; i < figures.own.size(); ++i) {
+    const UdfStats& u = figures.own[i];
     out.put(u.batches);
     out.put(u.rows);
     out.put(u.retries);
     out.put(u.timeouts);
     out.put(u.busy_seconds);
+    out.put(static_cast<uint32_t>(figures.own_inits[i].size()));
+    for (const auto& [key, inits] : figures.own_inits[i]) {
+      out.put(key);
+      out.put(inits);
+    }
   }
   Transport::send(0, kTagData, MessageBuffer(out.bytes()));
 }
@@ -253,6 +347,10 @@ void PartitionWorker::handle(Incoming message) {
   auto& all = runs().by_query;
   if (op == process::Op::Stop) {
     if (auto it = all.find(query); it != all.end()) it->second->cancel();
+    return;
+  }
+  if (op == process::Op::Taken) {
+    if (auto it = all.find(query); it != all.end()) it->second->results_taken(in.get<int64_t>());
     return;
   }
   // Runs of earlier queries that have ended go now (their threads are finishing or done).

@@ -9,11 +9,15 @@ namespace ember::dist {
 /// The worker side of the partition protocol (messages on kTagQuery):
 ///   rank 0 -> rank: Init (query, done key, partitions and their keys, proxies per pool, the
 ///                   encoded pipeline)          Stop (query): end it early
+///                   Taken (query, n): rank 0 has taken n more of the query's result batches
 ///   rank -> rank 0 (kTagData, in order):  Result (partition key, rows, columns) per batch the
-///                   sink receives; Stop (partition key) when a partition ends; Failed
-///                   (partition key, error) for each partition that did not; at last Ready
-///                   (done key, partitions run, rows read, per pool the batches, rows,
-///                   retries, timeouts and busy seconds of calls to its own actors)
+///                   sink receives, at most kResultWindow (8) of them not yet Taken; Stop
+///                   (partition key) when a partition ends; Failed (partition key, error) for
+///                   each partition that did not; every 100 ms while the counters change,
+///                   Progress (done key, partitions done, rows read, rows out); at last Ready
+///                   (done key, partitions run, rows read, rows out, the most results out at
+///                   once, per pool the batches, rows, retries, timeouts and busy seconds of
+///                   calls to its own actors, and each own actor's key and constructions)
 class PartitionWorker {
  public:
   /// The transport's handler for kTagQuery: starts a query's run on a thread of its own, or

@@ -4,6 +4,7 @@
 
 #if EMBER_HAVE_MPI
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <shared_mutex>
@@ -97,7 +98,7 @@ class OwnActorProxy final : public Actor {
     if (in.header().op == process::Op::Failed) raise_failure(in, self_);
     if (in.header().op != process::Op::Result || !reply.data)
       throw Error("rank " + std::to_string(self_) + ": unexpected reply to a call");
-    in.get<int64_t>();
+    inits_.store(in.get<int64_t>(), std::memory_order_relaxed);
     UnpackedColumns result = unpack_columns(in, reply.data);
     if (result.columns.size() != 1)
       throw Error("rank " + std::to_string(self_) + ": a result of several columns");
@@ -108,12 +109,15 @@ class OwnActorProxy final : public Actor {
     if (key_ != 0) reply_key_close(key_);
     key_ = 0;
   }
-  int64_t inits() const override { return 0; }
+  /// The hosted actor's constructions as its last reply said (rank 0 counts them: this rank
+  /// reports them at its end, see partition_worker.h).
+  int64_t inits() const override { return inits_.load(std::memory_order_relaxed); }
 
  private:
   int self_;
   uint64_t host_;
   uint64_t key_ = 0;
+  std::atomic<int64_t> inits_{0};
 };
 
 }  // namespace

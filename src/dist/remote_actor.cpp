@@ -27,14 +27,23 @@ class ReplyRouter {
     boxes_[key];
     return key;
   }
+  /// A key whose messages go to `box`'s queue (which stays open at least as long).
+  uint64_t open_into(uint64_t box) {
+    std::lock_guard lock(mu_);
+    const uint64_t key = next_key_++;
+    into_[key] = box;
+    return key;
+  }
   void close(uint64_t key) {
     std::lock_guard lock(mu_);
     boxes_.erase(key);
+    into_.erase(key);
   }
   void deliver(Incoming message) {
-    const uint64_t key = message_key(message.bytes());
+    uint64_t key = message_key(message.bytes());
     {
       std::lock_guard lock(mu_);
+      if (auto shared = into_.find(key); shared != into_.end()) key = shared->second;
       auto it = boxes_.find(key);
       if (it == boxes_.end()) return;  // an actor that has gone: nothing waits for it
       it->second.push_back(std::move(message));
@@ -58,6 +67,7 @@ class ReplyRouter {
   std::mutex mu_;
   std::condition_variable arrived_;
   std::map<uint64_t, std::deque<Incoming>> boxes_;  // guarded by mu_
+  std::map<uint64_t, uint64_t> into_;               // guarded by mu_; key -> its box's key
   uint64_t next_key_ = 1;                           // guarded by mu_
 };
 
@@ -95,6 +105,37 @@ HostedActors& hosted() {
   return h;
 }
 
+/// The count of constructions of each remote actor that is up, by key: the rank that hosts it
+/// may call it without rank 0 (its own partitions), and reports what it saw at the end.
+class LiveInits {
+ public:
+  void add(uint64_t key, std::atomic<int64_t>* inits) {
+    std::lock_guard lock(mu_);
+    by_key_[key] = inits;
+  }
+  void remove(uint64_t key) {
+    std::lock_guard lock(mu_);
+    by_key_.erase(key);
+  }
+  void raise(uint64_t key, int64_t seen) {
+    std::lock_guard lock(mu_);
+    auto it = by_key_.find(key);
+    if (it == by_key_.end()) return;
+    int64_t now = it->second->load(std::memory_order_relaxed);
+    while (now < seen && !it->second->compare_exchange_weak(now, seen)) {
+    }
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<uint64_t, std::atomic<int64_t>*> by_key_;  // guarded by mu_
+};
+
+LiveInits& live_inits() {
+  static LiveInits l;
+  return l;
+}
+
 class RemoteActor final : public Actor {
  public:
   RemoteActor(std::shared_ptr<const UdfSpec> spec, ActorContext ctx, int rank)
@@ -128,6 +169,7 @@ class RemoteActor final : public Actor {
     }
     inits_.store(in.get<int64_t>(), std::memory_order_relaxed);
     hosted().add(spec_.get(), {rank_, key_});
+    live_inits().add(key_, &inits_);
   }
 
   Column call(const Batch& args) override {
@@ -158,6 +200,7 @@ class RemoteActor final : public Actor {
     if (!started_ || stopped_) return;
     stopped_ = true;
     hosted().remove(spec_.get(), {rank_, key_});
+    live_inits().remove(key_);
     process::MessageWriter out;
     out.begin(process::Op::Stop);
     out.put(key_);
@@ -192,11 +235,16 @@ std::unique_ptr<Actor> make_remote_actor(std::shared_ptr<const UdfSpec> spec, Ac
 void open_reply_routing() {
   router();
   hosted();
+  live_inits();
 }
 
 std::vector<HostedActor> hosted_actors(const UdfSpec* spec) { return hosted().of(spec); }
 
+void note_hosted_inits(uint64_t key, int64_t inits) { live_inits().raise(key, inits); }
+
 uint64_t reply_key_open() { return router().open(); }
+
+uint64_t reply_key_open_into(uint64_t box) { return router().open_into(box); }
 
 Incoming reply_wait(uint64_t key) { return router().wait(key); }
 

@@ -23,6 +23,10 @@ struct HostedActor {
 };
 /// Rank 0: the remote actors of the pool made from `spec` that are up now.
 std::vector<HostedActor> hosted_actors(const UdfSpec* spec);
+/// Rank 0: the rank hosting remote actor `key` saw it constructed `inits` times (calling it
+/// for its own partitions, a process actor's crashed worker restarted): its count rises to
+/// that. No effect once the actor has stopped.
+void note_hosted_inits(uint64_t key, int64_t inits);
 
 /// Sets up reply routing before the transport starts (so it outlives the transport at exit).
 void open_reply_routing();
@@ -30,6 +34,9 @@ void open_reply_routing();
 /// Reply keys for other waits on replies (pool calls, partitions run elsewhere): open one, wait
 /// for its messages one at a time, in arrival order, and close it (later messages are dropped).
 uint64_t reply_key_open();
+/// Another key for the messages of `box` (an open key): what arrives under it joins `box`'s
+/// messages, in arrival order; wait on `box`, and close this key before `box`.
+uint64_t reply_key_open_into(uint64_t box);
 Incoming reply_wait(uint64_t key);
 void reply_key_close(uint64_t key);
 

@@ -65,7 +65,7 @@ SpreadOutput spread_output(const QueryOutput& out, const PhysicalPlan& plan) {
 }
 
 /// Counts each partition another rank wrote itself as the file sink's, once its end arrives
-/// (results() yields no rows then, only each partition's end or error).
+/// (receive() sees no rows then, only each partition's end or error).
 class AdoptingSink final : public Sink {
  public:
   explicit AdoptingSink(const FileSink& files) : files_(files) {}
@@ -87,24 +87,20 @@ class AdoptingSink final : public Sink {
 };
 
 /// The first pipeline under the cluster runner: this rank runs its own partitions through the
-/// pipeline while a second runner feeds the rows the other ranks computed for theirs into the
-/// same sink state as they arrive (through no operators, with a context of its own), so the
-/// sink sees every partition as if all had run here and rank 0 holds only what it has not
-/// taken yet. A rank's error reaches `query` from the reader that receives it.
+/// pipeline while a second thread feeds the rows the other ranks computed for theirs into the
+/// same sink state as they arrive (SpreadRun::receive), so the sink sees every partition as if
+/// all had run here and rank 0 holds only what it has not taken yet. The query's counters (and
+/// so the progress bar) count every rank's partitions and rows as the ranks report them.
 void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spread,
                          const Sink& sink, GlobalSinkState& state, int threads,
                          std::vector<RankStats>* stats, std::vector<UdfStats>* udfs) {
-  std::vector<std::unique_ptr<ActorPool>> no_pools;
-  QueryContext receiving(no_pools);
-  Pipeline received;
-  received.schema = p.schema;
+  query.partitions_total += static_cast<int64_t>(spread.remote_partitions().size());
   std::optional<AdoptingSink> adopting;
   if (spread.writes_files()) adopting.emplace(dynamic_cast<const FileSink&>(sink));
   const Sink& received_sink = adopting ? static_cast<const Sink&>(*adopting) : sink;
   std::thread receiver([&] {
     try {
-      run_pipeline(receiving, received, spread.results(), received_sink, state, threads,
-                   &spread.remote_partitions());
+      spread.receive(received_sink, state);
     } catch (...) {
       query.fail(std::current_exception());
     }
@@ -120,11 +116,6 @@ void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spre
   if (query.cancelled() || sink.satisfied(state)) spread.cancel();
   *stats = spread.finish();
   *udfs = spread.udf_figures();
-  // The counters count rows read from sources: the other ranks' reads, not their results.
-  for (size_t r = 1; r < stats->size(); ++r) {
-    query.rows_read += (*stats)[r].rows;
-    query.partitions_done += (*stats)[r].partitions;
-  }
 }
 
 /// Runs the pipelines in order on this (the driver) thread; each breaker's output becomes the
@@ -181,6 +172,7 @@ QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContex
     stats.ranks[0].partitions -= spread[r].partitions;
     stats.ranks[0].rows -= spread[r].rows;
     stats.ranks[r].busy_seconds += spread[r].busy_seconds;
+    stats.ranks[r].peak_results_in_flight = spread[r].peak_results_in_flight;
   }
   for (size_t i = 0; i < pools.pools().size(); ++i) {
     UdfStats s = pools.stats(i);

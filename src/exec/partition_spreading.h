@@ -35,17 +35,23 @@ class SpreadRun {
   virtual const std::vector<int>& local_partitions() const = 0;
   /// The partitions other ranks run, ascending.
   virtual const std::vector<int>& remote_partitions() const = 0;
-  /// What other ranks computed, as a source with the pipeline's partitions: partition p (of
-  /// remote_partitions) yields the rows its rank's pipeline handed to the sink, in order, and
-  /// throws the error it failed with there (naming the rank). Read it through no operators.
-  virtual const Source& results() const = 0;
-  /// True when other ranks write their partitions' files themselves (SpreadOutput): results()
-  /// then yields no rows, only each partition's end (or its error).
+  /// Feeds what other ranks computed into `sink` as it arrives: each of remote_partitions()'s
+  /// batches, in the partition's order, into that partition's own local state, combined at the
+  /// partition's end (none once the query is cancelled or the sink satisfied, as for a local
+  /// partition), and counts the other ranks' progress into the query's counters (rows read,
+  /// partitions done, rows out) as they report it. Takes every message as it comes, whatever
+  /// its partition, so that a rank waiting for rank 0 to take its rows always gets on. A rank's
+  /// error fails the query (naming the rank) and cancels the others. Returns once every rank
+  /// has ended. Called once, on one thread, concurrently with this rank's own pipeline.
+  virtual void receive(const Sink& sink, GlobalSinkState& state) = 0;
+  /// True when other ranks write their partitions' files themselves (SpreadOutput): receive()
+  /// then sees no rows, only each partition's end (or its error).
   virtual bool writes_files() const = 0;
   /// Tells the other ranks to stop early (the sink is satisfied, or this rank failed).
   virtual void cancel() = 0;
-  /// Waits for every rank to end; per rank (index = rank): partitions run and rows read, and
-  /// busy seconds of the calls it made to its own actors.
+  /// Waits for every rank to end (taking, and dropping, what receive() did not); per rank
+  /// (index = rank): partitions run and rows read, busy seconds of the calls it made to its own
+  /// actors, and the most result batches it had out to this rank at once. After receive().
   virtual std::vector<RankStats> finish() = 0;
   /// After finish(), per pool: what the other ranks' calls to their own actors added (batches,
   /// rows, busy seconds, retries, timeouts); rank 0's pool counted every other call.

@@ -170,7 +170,8 @@ ActorSlot* ActorPool::Impl::least_loaded() {
   const size_t n = slots.size();
   for (size_t i = 0; i < n; ++i) {
     ActorSlot* s = slots[(next_pick + i) % n].get();
-    if (s->active && s->load < s->mailbox.capacity() && (!best || s->load < best->load)) best = s;
+    if (takes_work(*s) && s->load < s->mailbox.capacity() && (!best || s->load < best->load))
+      best = s;
   }
   next_pick = (next_pick + 1) % n;
   return best;
@@ -301,6 +302,17 @@ void ActorPool::dispatch(Batch args, std::function<void(CallResult)> done, bool 
     task.queued = Clock::now();
     p.backlog.push_back(std::move(task));
   }
+}
+
+void ActorPool::keep_to_own_actors(bool on) {
+  std::lock_guard lock(impl_->mu);
+  const auto& slots = impl_->slots;
+  const bool has_own =
+      std::any_of(slots.begin(), slots.end(), [](const auto& s) { return s->maker == nullptr; });
+  impl_->own_actors_only = on && has_own;
+  // Every actor may take what waits in the pool again.
+  if (!impl_->own_actors_only)
+    for (const auto& s : slots) s->wake.notify_all();
 }
 
 void ActorPool::cancel() { impl_->cancel(); }

@@ -109,6 +109,14 @@ class ActorPool {
   /// Actors taking work now (between spec.concurrency and spec.max_actors).
   int active_actors() const;
 
+  /// `on`: new work (dispatches, the backlog, due retries) goes only to the pool's own actors,
+  /// those made with its isolation's backend rather than by an ActorMaker (on a cluster's rank
+  /// 0: its own actors, not those on other ranks), least-loaded among them; the others finish
+  /// what they hold. Ignored while the pool has no own actor. `off` restores every actor. For a
+  /// query whose other ranks call only their own actors, so that each rank serves its own
+  /// partitions. Any thread; idempotent.
+  void keep_to_own_actors(bool on);
+
   /// Whether the pool can serve another query as it is: started, not cancelled, stopped nor
   /// failed, nothing in flight, and every actor constructed and alive (no dead worker).
   bool reusable() const;

@@ -81,6 +81,7 @@ struct ActorPool::Impl : std::enable_shared_from_this<ActorPool::Impl> {
   PoolClock::time_point all_up;  // guarded by mu; when starts_reported reached launched_actors
   std::exception_ptr first_start_error;            // guarded by mu
   size_t next_pick = 0;                            // guarded by mu; rotates ties between actors
+  bool own_actors_only = false;                    // guarded by mu; see keep_to_own_actors
   std::chrono::milliseconds teardown_grace{5000};  // guarded by mu
 
   /// Serialises start() and stop(), which create and join the threads.
@@ -161,6 +162,10 @@ struct ActorPool::Impl : std::enable_shared_from_this<ActorPool::Impl> {
   void give_up_running_locked(std::vector<ActorTask>& orphans,
                               std::vector<std::shared_ptr<Actor>>& dropped);
   ActorSlot* least_loaded();
+  /// Whether `slot` may be handed new work now (active, and own if own_actors_only). Requires mu.
+  bool takes_work(const ActorSlot& slot) const {
+    return slot.active && (!own_actors_only || slot.maker == nullptr);
+  }
   /// Moves every queued task (mailboxes, backlog and delayed) out. Requires mu.
   std::vector<ActorTask> take_queued_locked();
   /// Records `error` of a finished batch as the pool's failure unless it is a Cancelled

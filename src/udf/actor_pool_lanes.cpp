@@ -159,14 +159,14 @@ std::shared_ptr<Actor> ActorPool::Impl::acquire_actor(ActorSlot& slot, size_t i,
 
 bool ActorPool::Impl::take_task_locked(ActorSlot& slot, ActorTask& task) {
   // A retry that is due goes first: the batches behind it in its partition wait for it.
-  if (slot.active && !delayed.empty() && delayed.begin()->first <= Clock::now()) {
+  if (takes_work(slot) && !delayed.empty() && delayed.begin()->first <= Clock::now()) {
     task = std::move(delayed.begin()->second);
     delayed.erase(delayed.begin());
     ++slot.load;
     return true;
   }
   // An actor that has just come up (an autoscaling pool grew) takes what waits for one.
-  if (slot.mailbox.empty() && slot.active && !stopping && !backlog.empty()) {
+  if (slot.mailbox.empty() && takes_work(slot) && !stopping && !backlog.empty()) {
     slot.mailbox.push(std::move(backlog.front()));
     backlog.pop_front();
     ++slot.load;
@@ -200,7 +200,8 @@ void ActorPool::Impl::serve(ActorSlot& slot, size_t i, uint64_t generation) {
       // Idle: sleep until woken, or until the earliest retry is due.
       // The due time is copied: wait_until reads it again after waking, when another lane
       // may have taken (and erased) that retry.
-      if (delayed.empty()) {
+      // A slot that takes no new work now (keep_to_own_actors) has no retry to wait for.
+      if (delayed.empty() || !takes_work(slot)) {
         slot.wake.wait(lock);
       } else {
         const Clock::time_point due = delayed.begin()->first;
@@ -244,7 +245,7 @@ void ActorPool::Impl::serve(ActorSlot& slot, size_t i, uint64_t generation) {
     --slot.load;
     if (slot.load == 0) slot.idle_since = Clock::now();
     if (delivered) in_flight.fetch_sub(1, std::memory_order_acq_rel);
-    if (!stopping && slot.active && !backlog.empty() && slot.load < slot.mailbox.capacity()) {
+    if (!stopping && takes_work(slot) && !backlog.empty() && slot.load < slot.mailbox.capacity()) {
       slot.mailbox.push(std::move(backlog.front()));
       backlog.pop_front();
       ++slot.load;

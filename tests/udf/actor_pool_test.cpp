@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pool_test_udfs.h"
+#include "udf/actor.h"
 
 namespace ember {
 namespace {
@@ -389,6 +390,50 @@ TEST_F(ActorPoolTest, ContextsFromAdmissionReachTheConstructors) {
   ASSERT_TRUE(out.wait_for(20));
   pool.stop();
   EXPECT_EQ(counts.served[5] + counts.served[7], 20);
+}
+
+TEST_F(ActorPoolTest, KeptToItsOwnActorsItServesNoOtherUntilReleased) {
+  // Actor 0 is the pool's own; 1 and 2 are made by makers (as actors on other ranks are).
+  auto spec = doubler(3, {{"sleep_us", int64_t{200}}});
+  std::vector<ActorContext> contexts{{0, {}, 1, 0}, {1, {}, 1, 0}, {2, {}, 1, 0}};
+  std::vector<ActorMaker> makers{nullptr};
+  for (int a = 1; a <= 2; ++a)
+    makers.push_back([spec, ctx = contexts[static_cast<size_t>(a)]](std::stop_token) {
+      return make_thread_actor(spec, ctx);
+    });
+  ActorPool pool(spec, contexts, makers);
+  pool.start();
+  pool.keep_to_own_actors(true);
+  Outcomes kept;
+  for (int i = 0; i < 30; ++i) pool.dispatch(numbers(i, 1), kept.callback());
+  ASSERT_TRUE(kept.wait_for(30));
+  for (const CallResult& r : kept.take()) EXPECT_TRUE(std::holds_alternative<Column>(r));
+  EXPECT_EQ(counts.served[0], 30);
+  EXPECT_EQ(counts.served[1] + counts.served[2], 0);
+  // Released: every actor takes work again, least-loaded.
+  pool.keep_to_own_actors(false);
+  Outcomes all;
+  for (int i = 0; i < 30; ++i) pool.dispatch(numbers(i, 1), all.callback());
+  ASSERT_TRUE(all.wait_for(30));
+  EXPECT_GT(counts.served[1] + counts.served[2], 0);
+  pool.stop();
+}
+
+TEST_F(ActorPoolTest, APoolWithoutOwnActorsIsNotKeptToThem) {
+  // Every actor made by a maker (a pool whose actors all live elsewhere): still served.
+  auto spec = doubler(2);
+  std::vector<ActorContext> contexts{{0, {}, 1, 0}, {1, {}, 1, 0}};
+  std::vector<ActorMaker> makers;
+  for (const ActorContext& ctx : contexts)
+    makers.push_back([spec, ctx](std::stop_token) { return make_thread_actor(spec, ctx); });
+  ActorPool pool(spec, contexts, makers);
+  pool.start();
+  pool.keep_to_own_actors(true);
+  Outcomes out;
+  for (int i = 0; i < 10; ++i) pool.dispatch(numbers(i, 1), out.callback());
+  ASSERT_TRUE(out.wait_for(10));
+  EXPECT_EQ(counts.served[0] + counts.served[1], 10);
+  pool.stop();
 }
 
 TEST_F(ActorPoolTest, DestroyingARunningPoolStopsIt) {

@@ -24,7 +24,11 @@ enum class Op : uint8_t {
   Ready = 5,
   Result = 6,
   Failed = 7,
-  Lane = 8
+  Lane = 8,
+  // Between ranks only (src/dist): a rank's running counters for rank 0, and rank 0's word
+  // that it has taken result batches a rank sent.
+  Progress = 9,
+  Taken = 10
 };
 
 /// Message flags (a bit set in the header).

@@ -6,6 +6,7 @@
 #include <ember/ember.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -90,6 +92,20 @@ struct GpuCount {
   int64_t gpus;
 };
 EMBER_REGISTER_UDF(GpuCount);
+
+/// Returns its argument; sleeps `ms` on each batch that starts in a partition rank 0 reads
+/// (partition p of a range holds the ids from p * `rows` on, and rank 0 reads p % 3 == 0).
+struct Napper {
+  explicit Napper(const ember::InitArgs& args)
+      : ms(args.get<int64_t>("ms")), rows(args.get<int64_t>("rows")) {}
+  ember::Column operator()(const ember::Batch& in) const {
+    if (in.num_rows() > 0 && in.column(0).value<int64_t>(0) / rows % 3 == 0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    return in.column(0);
+  }
+  int64_t ms, rows;
+};
+EMBER_REGISTER_UDF(Napper);
 
 ember::Udf triple(int actors, ember::InitArgs args = {}) {
   return ember::Udf::cls<Triple>("triple")
@@ -345,6 +361,48 @@ int process_crash(const fs::path& dir) {
   return ok ? 0 : 1;
 }
 
+/// The progress bar on rank 0 counts every rank's partitions and rows as they run: rank 0's
+/// two partitions take 3.5 s each on its actor, the other ranks' four end at once, so the
+/// plain line printed after 5 s shows those four done (and every row read) while rank 0's
+/// last one still runs; the last line shows all six.
+int progress(const fs::path&) {
+  auto nap = ember::Udf::cls<Napper>("napper")
+                 .returns(ember::int64())
+                 .init_args({{"ms", int64_t{3500}}, {"rows", int64_t{100}}})
+                 .batch_size(100)
+                 .concurrency(3);
+  ember::RunOptions o;
+  o.progress = true;
+  ember::QueryResult r = ember::range(600, 6).with_column("y", nap(ember::col("id"))).execute(o);
+  show_ranks("progress", r.stats);
+  check_stats(r.stats, "progress");
+  std::cout << "progress query: " << r.table.num_rows() << " rows\n";
+  return r.table.num_rows() == 600 ? 0 : 1;
+}
+
+/// Rows sent back to rank 0 are held to a window per rank: far more batches than the window
+/// (3M rows in 12 partitions, 8Ki-row slices: about 125 batches per worker rank), each back in
+/// input order, and no rank ever had more than 8 out that rank 0 had not taken.
+int backpressure(const fs::path&) {
+  constexpr int64_t kRows = 3'000'000;
+  ember::QueryResult r =
+      ember::range(kRows, 12).with_column("y", ember::col("id") + ember::col("id")).execute();
+  bool right = r.table.num_rows() == kRows;
+  const ember::Column& id = r.table.column("id");
+  const ember::Column& y = r.table.column("y");
+  for (int64_t i = 0; right && i < kRows; ++i)
+    right = id.value<int64_t>(i) == i && y.value<int64_t>(i) == 2 * i;
+  std::cout << "rows " << r.table.num_rows() << (right ? " in input order" : " WRONG") << "\n";
+  std::cout << "peak results in flight per rank:";
+  bool bounded = true;
+  for (const ember::RankStats& rank : r.stats.ranks) {
+    std::cout << " " << rank.peak_results_in_flight;
+    bounded = bounded && rank.peak_results_in_flight <= 8;
+  }
+  std::cout << "\n";
+  return right && bounded ? 0 : 1;
+}
+
 /// Malformed input: the ParseError with its file:line:column.
 int bad_input(const fs::path& dir) {
   fs::create_directories(dir / "bad");
@@ -417,6 +475,8 @@ int main(int argc, char** argv) {
     if (scenario == "bad_input_elsewhere") return bad_input_elsewhere(dir);
     if (scenario == "process_crash") return process_crash(dir);
     if (scenario == "killed") return killed(dir);
+    if (scenario == "progress") return progress(dir);
+    if (scenario == "backpressure") return backpressure(dir);
     if (scenario == "noinit") return queries(dir);
   } catch (const ember::Error& e) {
     std::fprintf(stderr, "cluster_app: %s\n", e.what());

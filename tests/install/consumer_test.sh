@@ -90,4 +90,7 @@ case "$check" in
     ;;
   *) echo "unknown check $check"; exit 2 ;;
 esac
+# Passed (every failure above exits): the work tree goes, so that a sanitizer build's copies of
+# the library and a second build of ember do not fill the disk. A failure keeps it to look at.
+rm -rf "$work"
 echo "install.$check: passed"

@@ -184,6 +184,12 @@ std::shared_ptr<ArrowFile> read_footer(const std::string& path) {
       if (block.offset() < end_of_previous || block.metaDataLength() < 0 || block.bodyLength() < 0)
         throw ParseError(path + ": record batch block " + std::to_string(file->blocks.size()) +
                          " overlaps the one before it");
+      // Each part within the file first, so that their sum cannot overflow.
+      const auto size = static_cast<int64_t>(b.size());
+      if (block.offset() > size || block.metaDataLength() > size || block.bodyLength() > size ||
+          block.offset() + block.metaDataLength() + block.bodyLength() > size)
+        throw ParseError(path + ": record batch block " + std::to_string(file->blocks.size()) +
+                         " runs past the end of the file (" + std::to_string(size) + " bytes)");
       end_of_previous = block.offset() + block.metaDataLength() + block.bodyLength();
       file->blocks.push_back(block);
     }

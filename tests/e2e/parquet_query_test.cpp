@@ -46,3 +46,20 @@ TEST(ParquetQuery, StatisticsSkipRowGroupsThatCannotMatch) {
   EXPECT_EQ(t.column("x").get(0), Value(int64_t{560}));
   std::filesystem::remove_all(dir);
 }
+
+TEST(ParquetQuery, UnsignedStatisticsAboveInt64MaxSkipNothing) {
+  // DuckDB's statistics for u are 5 and 18446744073709551615: read as a signed bound the
+  // maximum would be -1, ruling out u > 10 and hiding the value that does not fit in int64.
+  const DataFrame df =
+      read_parquet(fixture("duckdb_uint64_overflow.parquet")).where(col("u") > lit(int64_t{10}));
+  EXPECT_EQ(df.explain().find("skipped by statistics"), std::string::npos) << df.explain();
+  EXPECT_THROW(df.collect(), ParseError);
+}
+
+TEST(ParquetQuery, RenamedDuplicateColumnsArePrunedToTheRightOne) {
+  const Table t = read_parquet(fixture("duplicate_names.parquet"))
+                      .select({col("dupname_x_1").alias("second"), col("dupname_x")})
+                      .collect();
+  EXPECT_EQ(t.column("second").get(0), Value(int64_t{2}));
+  EXPECT_EQ(t.column("dupname_x").get(0), Value(int64_t{1}));
+}

@@ -67,18 +67,29 @@ std::optional<Bound> stat_bound(const parquet::LeafColumn& leaf, const parquet::
     b.s = *exact;
     return b;
   }
-  const std::optional<std::string>& raw = exact ? exact : legacy;
+  // Old writers ordered the legacy min/max of unsigned columns as signed numbers.
+  const bool is_unsigned = parquet::is_unsigned(e);
+  const std::optional<std::string>& raw = exact || is_unsigned ? exact : legacy;
   if (!raw) return std::nullopt;
+  const int time_unit = parquet::time_unit(e);
   switch (*e.type) {
     case kInt32:
       if (raw->size() != 4 || t == TypeId::Timestamp) return std::nullopt;  // dates: skip
       b.is_int = true;
-      b.i = t == TypeId::Int64 ? int64_t{load<uint32_t>(*raw)} : int64_t{load<int32_t>(*raw)};
+      if (time_unit == 1)  // TIME_MILLIS, read in microseconds
+        b.i = int64_t{load<int32_t>(*raw)} * 1000;
+      else
+        b.i = is_unsigned ? int64_t{load<uint32_t>(*raw)} : int64_t{load<int32_t>(*raw)};
       return b;
     case kInt64: {
       if (raw->size() != 8) return std::nullopt;
       b.is_int = true;
       b.i = load<int64_t>(*raw);
+      // Above 2^63 - 1 an unsigned bound has no int64 value (reading such a row group fails):
+      // it must not be skipped on a bound misread as negative.
+      if (is_unsigned && b.i < 0) return std::nullopt;
+      if (time_unit == 3) b.i = max ? b.i / 1000 + 1 : b.i / 1000 - 1;  // widen, never narrow
+      if (time_unit == 1 && __builtin_mul_overflow(b.i, int64_t{1000}, &b.i)) return std::nullopt;
       if (t == TypeId::Timestamp) {
         int unit = e.logical.time_unit;
         if (e.logical.kind != Logical::kTimestamp)

@@ -2,6 +2,7 @@
 // checked against the body, so a corrupt file is a ParseError and never a wild read.
 #include "io/arrow/arrow_scan.h"
 
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
@@ -11,17 +12,22 @@
 #include "ember/error.h"
 #include "io/arrow/File_generated.h"
 #include "io/arrow/Message_generated.h"
+#include "io/duplicate_column_names.h"
 #include "io/file_split.h"
 
 namespace ember {
 
 namespace fb = org::apache::arrow::flatbuf;
 
-/// An ember type and how its stored values convert (timestamps to microseconds, dates).
+/// An ember type and how its stored values convert (timestamps to microseconds, dates,
+/// integers to the ember integer that holds them).
 struct ArrowField {
+  std::string name;  ///< the top-level column's name, for errors about a value
   DataType type;
   int64_t multiply = 1, divide = 1;  ///< timestamps: to microseconds
   bool date_days = false;
+  int int_bytes = 0;  ///< integers: the stored width (1, 2, 4 or 8 bytes)
+  bool int_unsigned = false;
   std::vector<ArrowField> children;
 };
 
@@ -60,7 +66,6 @@ class AlignedCopy {
 ArrowField map_field(const fb::Field* f, const std::string& top, int depth) {
   if (!f || depth > 8) throw ParseError("malformed schema");
   ArrowField out;
-  const std::string name = f->name() ? f->name()->str() : "";
   auto unsupported = [&](const std::string& what) {
     return InvalidArgument("column '" + top + "' is " + what +
                            ", which ember does not read from Arrow IPC");
@@ -77,10 +82,15 @@ ArrowField map_field(const fb::Field* f, const std::string& top, int depth) {
       out.type = boolean();
       break;
     case fb::Type::Int: {
+      // As the Parquet reader does: 8- and 16-bit integers widen to int32, uint32 to int64,
+      // and uint64 reads as int64 when its values fit (checked as each batch is read).
       const auto* t = f->type_as_Int();
-      if (!t || !t->is_signed() || (t->bitWidth() != 32 && t->bitWidth() != 64))
-        throw unsupported("an integer type other than int32/int64");
-      out.type = t->bitWidth() == 32 ? int32() : int64();
+      const int bits = t ? t->bitWidth() : 0;
+      if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+        throw ParseError("an integer type of " + std::to_string(bits) + " bits");
+      out.int_bytes = bits / 8;
+      out.int_unsigned = !t->is_signed();
+      out.type = bits == 64 || (bits == 32 && out.int_unsigned) ? int64() : int32();
       break;
     }
     case fb::Type::FloatingPoint: {
@@ -135,7 +145,7 @@ ArrowField map_field(const fb::Field* f, const std::string& top, int depth) {
     default:
       throw unsupported("of Arrow type " + std::string(fb::EnumNameType(f->type_type())));
   }
-  (void)name;
+  out.name = top;
   return out;
 }
 
@@ -160,9 +170,15 @@ std::shared_ptr<ArrowFile> read_footer(const std::string& path) {
   const fb::Footer* footer = fb::GetFooter(start);
   if (!footer->schema() || !footer->schema()->fields())
     throw ParseError(path + ": footer without a schema");
+  // A name the schema repeats is renamed in its repeats (x, x_1, ...), as the Parquet reader
+  // does, so that col("x") can never stand for two columns.
+  std::vector<std::string> names;
+  for (const fb::Field* f : *footer->schema()->fields())
+    names.push_back(f && f->name() ? f->name()->str() : "");
+  names = rename_duplicate_columns(std::move(names));
   std::vector<Field> fields;
   for (const fb::Field* f : *footer->schema()->fields()) {
-    const std::string name = f->name() ? f->name()->str() : "";
+    const std::string& name = names[fields.size()];
     try {
       file->fields.push_back(map_field(f, name, 0));
     } catch (const InvalidArgument& e) {
@@ -244,6 +260,7 @@ class BatchDecoder {
         return Column::from_buffers(t, n, -1, validity, copy(p, bitmap::bytes_for(n)));
       }
       default: {
+        if (f.int_bytes) return integers(f, n, validity);
         auto [p, size] = buffer();
         const int w = f.date_days ? 4 : t.byte_width();
         if (size < n * w) throw std::runtime_error("values buffer too small");
@@ -278,6 +295,76 @@ class BatchDecoder {
         b.length() > body_size_ - b.offset())
       throw std::runtime_error("a buffer lies outside the record batch body");
     return {body_ + b.offset(), b.length()};
+  }
+
+  // Stored integers in the ember type of `f`: copied when the widths agree, widened otherwise;
+  // an unsigned 64-bit value above 2^63 - 1 is an error (never a negative number).
+  Column integers(const ArrowField& f, int64_t n, std::shared_ptr<Buffer> validity) {
+    auto [p, size] = buffer();
+    const int stored = f.int_bytes, w = f.type.byte_width();
+    if (size < n * stored) throw std::runtime_error("values buffer too small");
+    if (stored == w) {
+      if (stored == 8 && f.int_unsigned) {
+        for (int64_t i = 0; i < n; ++i) {
+          uint64_t v;
+          std::memcpy(&v, p + i * 8, 8);
+          // A null slot may hold any bits: only values count.
+          if (v > uint64_t{INT64_MAX} && (!validity || get_bit(validity->data(), i)))
+            throw std::runtime_error(
+                "column '" + f.name + "': unsigned value " + std::to_string(v) +
+                " does not fit in int64, which ember reads uint64 columns as (values up to " +
+                std::to_string(INT64_MAX) + "); write the column as a signed or decimal type");
+        }
+      }
+      return Column::from_buffers(f.type, n, -1, std::move(validity), copy(p, n * w));
+    }
+    auto values = Buffer::allocate(n * w);
+    uint8_t* out = detail::BufferAccess::mutable_data(*values);
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t v = f.int_unsigned ? int64_t(load_unsigned(p + i * stored, stored))
+                                       : load_signed(p + i * stored, stored);
+      if (w == 4) {
+        const auto v32 = static_cast<int32_t>(v);  // 8- and 16-bit values always fit
+        std::memcpy(out + i * 4, &v32, 4);
+      } else {
+        std::memcpy(out + i * 8, &v, 8);
+      }
+    }
+    return Column::from_buffers(f.type, n, -1, std::move(validity), std::move(values));
+  }
+
+  static uint64_t load_unsigned(const uint8_t* p, int bytes) {
+    uint8_t b8;
+    uint16_t b16;
+    uint32_t b32;
+    switch (bytes) {
+      case 1:
+        std::memcpy(&b8, p, 1);
+        return b8;
+      case 2:
+        std::memcpy(&b16, p, 2);
+        return b16;
+      default:
+        std::memcpy(&b32, p, 4);
+        return b32;
+    }
+  }
+
+  static int64_t load_signed(const uint8_t* p, int bytes) {
+    int8_t b8;
+    int16_t b16;
+    int32_t b32;
+    switch (bytes) {
+      case 1:
+        std::memcpy(&b8, p, 1);
+        return b8;
+      case 2:
+        std::memcpy(&b16, p, 2);
+        return b16;
+      default:
+        std::memcpy(&b32, p, 4);
+        return b32;
+    }
   }
 
   static std::shared_ptr<Buffer> copy(const uint8_t* p, int64_t size) {

@@ -2,6 +2,7 @@
 #include "io/parquet/parquet_column_builder.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 
@@ -41,6 +42,21 @@ int64_t to_micros(int64_t v, int unit) {
   if (unit == 1) return mul(v, 1000);
   if (unit == 3) return v / 1000 - (v % 1000 < 0 ? 1 : 0);  // floor, for times before 1970
   return v;
+}
+
+// An unsigned 64-bit column reads as int64 (ember has no unsigned type), which holds only its
+// values up to 2^63 - 1: a larger one must fail the read, never come back negative.
+void check_fits_int64(const char* p, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t v = load<uint64_t>(p + i * 8);
+    if (v > uint64_t{INT64_MAX})
+      throw std::runtime_error(
+          "unsigned value " + std::to_string(v) +
+          " does not fit in int64, which ember reads unsigned 64-bit columns as (values up to " +
+          std::to_string(INT64_MAX) +
+          "); leave the column out with ParquetOptions::columns, or write it as a signed or "
+          "decimal type");
+  }
 }
 
 // The dense (null-free) column of the chunk's values, in the leaf's ember type.
@@ -107,13 +123,23 @@ Column dense_values(const ChunkData& d, const LeafColumn& leaf) {
       Column c = Column::from(std::move(out));
       return Column::from_buffers(timestamp_us(), n, 0, nullptr, c.values_buffer());
     }
-    case TypeId::Int64:
-      if (phys == kInt32) {  // unsigned 32-bit
+    case TypeId::Int64: {
+      const int unit = time_unit(e);
+      if (phys == kInt32) {  // unsigned 32-bit, or TIME in milliseconds
         std::vector<int64_t> out(static_cast<size_t>(n));
-        for (int64_t i = 0; i < n; ++i) out[size_t(i)] = load<uint32_t>(p + i * 4);
+        for (int64_t i = 0; i < n; ++i)
+          out[size_t(i)] = unit != 0 ? to_micros(load<int32_t>(p + i * 4), unit)
+                                     : int64_t{load<uint32_t>(p + i * 4)};
         return Column::from(std::move(out));
       }
+      if (unit != 0 && unit != 2) {
+        std::vector<int64_t> out(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i) out[size_t(i)] = to_micros(load<int64_t>(p + i * 8), unit);
+        return Column::from(std::move(out));
+      }
+      if (is_unsigned(e)) check_fits_int64(p, n);
       [[fallthrough]];
+    }
     default: {
       const int w = type.byte_width();
       if (w != d.width) throw std::runtime_error("value width does not match the column type");

@@ -59,8 +59,10 @@ Logical read_logical(CompactReader& r) {
         l.kind = Logical::kDate;
         r.skip(t);
         break;
+      case 7:
       case 8:
-        l.kind = Logical::kTimestamp;
+        // TIME and TIMESTAMP share their layout: isAdjustedToUTC, then the unit.
+        l.kind = id == 7 ? Logical::kTime : Logical::kTimestamp;
         for_fields(r, [&](int16_t f, uint8_t ft) {
           if (f == 2) {
             for_fields(r, [&](int16_t u, uint8_t ut) {
@@ -75,8 +77,8 @@ Logical read_logical(CompactReader& r) {
       case 10:
         l.kind = Logical::kInteger;
         for_fields(r, [&](int16_t f, uint8_t ft) {
-          if (f == 1)
-            l.bit_width = static_cast<int>(r.read_int());
+          if (f == 1)  // bitWidth is an i8: a plain byte (8, 16, 32, 64), not a varint
+            l.bit_width = ft == thrift::kByte ? r.read_byte() : static_cast<int>(r.read_int());
           else if (f == 2)
             l.is_signed = r.read_bool(ft);
           else
@@ -337,8 +339,9 @@ void write_logical(CompactWriter& w, const Logical& l) {
     case Logical::kList:
       w.field(3, thrift::kStruct), w.begin_struct(), w.end_struct();
       break;
+    case Logical::kTime:
     case Logical::kTimestamp:
-      w.field(8, thrift::kStruct);
+      w.field(l.kind == Logical::kTime ? 7 : 8, thrift::kStruct);
       w.begin_struct();
       w.boolean(1, true);
       w.field(2, thrift::kStruct);

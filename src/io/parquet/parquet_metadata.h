@@ -48,6 +48,8 @@ enum Converted : int32_t {
   kList = 3,
   kDecimal = 5,
   kDate = 6,
+  kTimeMillis = 7,
+  kTimeMicros = 8,
   kTimestampMillis = 9,
   kTimestampMicros = 10,
   kUint8 = 11,
@@ -62,9 +64,19 @@ enum Converted : int32_t {
 };
 /// The logical type, flattened: which annotation and its parameters.
 struct Logical {
-  enum Kind { kNone, kString, kList, kDecimal, kDate, kTimestamp, kInteger, kOther } kind = kNone;
+  enum Kind {
+    kNone,
+    kString,
+    kList,
+    kDecimal,
+    kDate,
+    kTime,
+    kTimestamp,
+    kInteger,
+    kOther
+  } kind = kNone;
   int32_t scale = 0, precision = 0;
-  int time_unit = 0;  ///< 1 millis, 2 micros, 3 nanos
+  int time_unit = 0;  ///< TIME and TIMESTAMP: 1 millis, 2 micros, 3 nanos
   int bit_width = 0;
   bool is_signed = true;
 };

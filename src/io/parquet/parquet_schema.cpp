@@ -1,7 +1,10 @@
 // Schema mapping: a depth-first walk of the flattened schema list.
 #include "io/parquet/parquet_schema.h"
 
+#include <algorithm>
 #include <stdexcept>
+
+#include "io/duplicate_column_names.h"
 
 namespace ember::parquet {
 
@@ -28,6 +31,19 @@ int count_leaves(const std::vector<SchemaElement>& s, size_t* i, int depth) {
 
 }  // namespace
 
+bool is_unsigned(const SchemaElement& e) {
+  const int32_t conv = e.converted.value_or(-1);
+  return (e.logical.kind == Logical::kInteger && !e.logical.is_signed) ||
+         (conv >= kUint8 && conv <= kUint64);
+}
+
+int time_unit(const SchemaElement& e) {
+  if (e.logical.kind == Logical::kTime) return e.logical.time_unit;
+  if (e.converted == kTimeMillis) return 1;
+  if (e.converted == kTimeMicros) return 2;
+  return 0;
+}
+
 DataType leaf_type(const SchemaElement& e) {
   const int32_t conv = e.converted.value_or(-1);
   const Logical& l = e.logical;
@@ -37,7 +53,9 @@ DataType leaf_type(const SchemaElement& e) {
       return boolean();
     case kInt32:
       if (l.kind == Logical::kDate || conv == kDate) return timestamp_us();
-      if ((l.kind == Logical::kInteger && !l.is_signed && l.bit_width == 32) || conv == kUint32)
+      if (time_unit(e) != 0) return int64();  // microseconds since midnight
+      // UINT_32 needs 64 bits; UINT_8 and UINT_16 fit in int32.
+      if (is_unsigned(e) && (l.kind == Logical::kInteger ? l.bit_width == 32 : conv == kUint32))
         return int64();
       return int32();
     case kInt64:
@@ -63,17 +81,27 @@ FileSchema map_schema(const FileMetaData& meta) {
   const auto& s = meta.schema;
   if (s.empty() || s[0].type) throw std::runtime_error("the schema has no root group");
   FileSchema out;
+  // Names first, over every top-level field (readable or not), so that a repeated name is
+  // renamed the same way whichever columns a query reads.
+  std::vector<std::string> names;
+  for (size_t i = 1; names.size() < size_t(std::max(s[0].num_children, 0));) {
+    if (i >= s.size()) throw std::runtime_error("schema tree is malformed");
+    names.push_back(s[i].name);
+    count_leaves(s, &i, 0);
+  }
+  names = rename_duplicate_columns(std::move(names));
   size_t i = 1;
   int leaf = 0;
   for (int f = 0; f < s[0].num_children; ++f) {
     if (i >= s.size()) throw std::runtime_error("schema tree is malformed");
     const size_t top = i;
     const SchemaElement& e = s[top];
+    const std::string& name = names[size_t(f)];
     size_t walk = top;
     const int leaves = count_leaves(s, &walk, 0);
     LeafColumn c;
     c.leaf_index = leaf;
-    c.field.name = e.name;
+    c.field.name = name;
     const int own_def = e.repetition == kOptional ? 1 : 0;
     if (e.type && e.repetition != kRepeated) {
       c.element = e;
@@ -109,10 +137,10 @@ FileSchema map_schema(const FileMetaData& meta) {
         c.field.type = list(leaf_type(*item));
         out.columns.push_back(c);
       } else {
-        out.unsupported.emplace_back(e.name, "a list of lists or of structs");
+        out.unsupported.emplace_back(name, "a list of lists or of structs");
       }
     } else {
-      out.unsupported.emplace_back(e.name, e.type ? "a repeated field" : "a struct or map");
+      out.unsupported.emplace_back(name, e.type ? "a repeated field" : "a struct or map");
     }
     i = walk;
     leaf += leaves;

@@ -21,8 +21,11 @@ struct LeafColumn {
   int list_def = 0;  ///< lists: the definition level of an empty (non-null) list
 };
 
-/// The columns of a file. A field ember cannot read (a struct, a map, a list of lists) gives
-/// `unsupported` its name and why; it is an error only when the query reads it.
+/// The columns of a file, named as the file names them except that a name the file gives to
+/// more than one top-level field is renamed in its repeats (`x`, `x_1`, ...; see
+/// rename_duplicate_columns), so a name always selects one column. A field ember cannot read (a
+/// struct, a map, a list of lists) gives `unsupported` its name and why; it is an error only when
+/// the query reads it.
 struct FileSchema {
   std::vector<LeafColumn> columns;
   std::vector<std::pair<std::string, std::string>> unsupported;
@@ -34,5 +37,15 @@ FileSchema map_schema(const FileMetaData& meta);
 
 /// The ember type a primitive leaf reads as (logical and converted types applied).
 DataType leaf_type(const SchemaElement& e);
+
+/// Whether a primitive leaf holds unsigned integers (UINT_8 ... UINT_64, INTEGER(n, false)):
+/// their stored bits are read as unsigned, and their legacy min/max statistics (ordered as
+/// signed numbers by old writers) are not trusted.
+bool is_unsigned(const SchemaElement& e);
+
+/// For a TIME leaf (TIME_MILLIS, TIME_MICROS, the TIME logical type) the unit it stores:
+/// 1 millis, 2 micros, 3 nanos; 0 for every other leaf. ember reads TIME as int64
+/// microseconds since midnight.
+int time_unit(const SchemaElement& e);
 
 }  // namespace ember::parquet

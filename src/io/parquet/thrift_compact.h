@@ -41,6 +41,8 @@ class CompactReader {
 
   bool read_bool(uint8_t type) { return type == kTrue ? true : type == kFalse ? false : byte(); }
   int64_t read_int() { return zigzag(varint()); }
+  /// An i8 field: one plain byte, unlike the zigzag varints of the wider integers.
+  int8_t read_byte() { return static_cast<int8_t>(byte()); }
   std::string read_binary();
   double read_double();
   /// Skips a value of `type` (structs, lists and maps recursively, depth-limited).

@@ -3,6 +3,7 @@
 // and both page versions. Values follow formulas that tests/interop/parquet_expectations.h
 // repeats. Usage: node write_parquet_with_duckdb.mjs OUTDIR NPM_DIR [ROWS]
 import { createRequire } from 'module';
+import { mkdirSync, writeFileSync } from 'fs';
 
 const [outDir, npmDir, rowsArg] = process.argv.slice(2);
 const require = createRequire(npmDir + '/');
@@ -37,3 +38,29 @@ for (const [name, codec, extra] of variants) {
                 `(format parquet, compression ${codec}, row_group_size 2048${extra})`);
 }
 console.log(`wrote ${variants.length} files of ${rows} rows to ${outDir}`);
+
+// Integers of every annotation at their extremes (min, max, 0, null) and TIME, beside them
+// (OUTDIR/../integers/): extremes.parquet and extremes.txt, DuckDB's own reading of it as text
+// (a header line, then one tab-separated line per row; TIME in microseconds since midnight);
+// and overflow.parquet, whose UBIGINT 2^64 - 1 does not fit in ember's int64.
+const intDir = `${outDir}/../integers`;
+mkdirSync(intDir, { recursive: true });
+const cols = ['i8', 'i16', 'i32', 'i64', 'u8', 'u16', 'u32', 'u64', 't'];
+await con.run(`copy (select * from (values
+    ((-128)::TINYINT, (-32768)::SMALLINT, (-2147483648)::INTEGER, (-9223372036854775808)::BIGINT,
+     0::UTINYINT, 0::USMALLINT, 0::UINTEGER, 0::UBIGINT, '00:00:00'::TIME),
+    (127::TINYINT, 32767::SMALLINT, 2147483647::INTEGER, 9223372036854775807::BIGINT,
+     255::UTINYINT, 65535::USMALLINT, 4294967295::UINTEGER, 9223372036854775807::UBIGINT,
+     '23:59:59.999999'::TIME),
+    (0::TINYINT, 0::SMALLINT, 0::INTEGER, 0::BIGINT, 1::UTINYINT, 1::USMALLINT, 1::UINTEGER,
+     1::UBIGINT, '12:34:56.789012'::TIME),
+    (null, null, null, null, null, null, null, null, null)) v(${cols.join(', ')}))
+  to '${intDir}/extremes.parquet' (format parquet)`);
+const text = (c) => c === 't' ? `coalesce(epoch_us(date '1970-01-01' + t)::VARCHAR, 'null')`
+                             : `coalesce(${c}::VARCHAR, 'null')`;
+const read = await con.runAndReadAll(
+    `select ${cols.map(text).join(` || chr(9) || `)} from '${intDir}/extremes.parquet'`);
+writeFileSync(`${intDir}/extremes.txt`,
+              [cols.join('\t'), ...read.getRows().map((r) => r[0])].join('\n') + '\n');
+await con.run(`copy (select 18446744073709551615::UBIGINT as u) to '${intDir}/overflow.parquet'
+  (format parquet)`);

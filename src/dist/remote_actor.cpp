@@ -1,6 +1,7 @@
 // Remote actors on rank 0: each has a key; replies are routed by key into its mailbox, and its
-// actor thread waits there. A rank that dies takes the job down (mpirun), so a wait never
-// outlives its peer.
+// actor thread waits there. A rank that dies takes the job down (mpirun); a rank that stops
+// answering is declared lost (rank_watch.h), and every wait on it then gets a Failed reply in
+// its place, so a wait never outlives its peer.
 #include "dist/remote_actor.h"
 
 #if EMBER_HAVE_MPI
@@ -10,43 +11,66 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <string>
 
 #include "dist/batch_message.h"
 #include "dist/rank_protocol.h"
+#include "ember/error.h"
 
 namespace ember::dist {
 
 namespace {
 
-/// Replies waiting for their actor, by key.
+/// Replies waiting for their actor, by key. A key may name the rank its replies come from: when
+/// that rank is lost, the key gets one Failed reply carrying the loss in place of whatever it
+/// waited for, at once or as soon as it opens.
 class ReplyRouter {
  public:
-  uint64_t open() {
+  uint64_t open(int rank) {
     std::lock_guard lock(mu_);
     const uint64_t key = next_key_++;
     boxes_[key];
+    bind(key, key, rank);
     return key;
   }
   /// A key whose messages go to `box`'s queue (which stays open at least as long).
-  uint64_t open_into(uint64_t box) {
+  uint64_t open_into(uint64_t box, int rank) {
     std::lock_guard lock(mu_);
     const uint64_t key = next_key_++;
     into_[key] = box;
+    bind(key, box, rank);
     return key;
   }
   void close(uint64_t key) {
     std::lock_guard lock(mu_);
     boxes_.erase(key);
     into_.erase(key);
+    rank_of_.erase(key);
   }
   void deliver(Incoming message) {
     uint64_t key = message_key(message.bytes());
     {
       std::lock_guard lock(mu_);
+      // A lost rank that wakes up again is still lost: its keys have had their answer.
+      if (lost_.count(message.source)) return;
       if (auto shared = into_.find(key); shared != into_.end()) key = shared->second;
       auto it = boxes_.find(key);
       if (it == boxes_.end()) return;  // an actor that has gone: nothing waits for it
       it->second.push_back(std::move(message));
+    }
+    arrived_.notify_all();
+  }
+  /// Rank `rank` is lost: every key bound to it, and every one bound to it later, gets a
+  /// Failed reply with a UdfError saying `why`; nothing more from it is delivered.
+  void lose(int rank, const std::string& why) {
+    {
+      std::lock_guard lock(mu_);
+      if (!lost_.emplace(rank, why).second) return;
+      for (const auto& [key, r] : rank_of_) {
+        if (r != rank) continue;
+        auto shared = into_.find(key);
+        fail_into(key, shared == into_.end() ? key : shared->second, why);
+      }
     }
     arrived_.notify_all();
   }
@@ -64,10 +88,28 @@ class ReplyRouter {
   }
 
  private:
+  /// Notes that `key`'s replies (queued in `box`) come from `rank` (none when negative).
+  void bind(uint64_t key, uint64_t box, int rank) {
+    if (rank < 0) return;
+    rank_of_[key] = rank;
+    if (auto lost = lost_.find(rank); lost != lost_.end()) fail_into(key, box, lost->second);
+  }
+  void fail_into(uint64_t key, uint64_t box, const std::string& why) {
+    auto it = boxes_.find(box);
+    if (it == boxes_.end()) return;
+    Incoming failed;
+    failed.source = rank_of_.at(key);
+    failed.tag = kTagControl;
+    failed.control = failure_message(key, std::make_exception_ptr(UdfError(why)));
+    it->second.push_back(std::move(failed));
+  }
+
   std::mutex mu_;
   std::condition_variable arrived_;
   std::map<uint64_t, std::deque<Incoming>> boxes_;  // guarded by mu_
   std::map<uint64_t, uint64_t> into_;               // guarded by mu_; key -> its box's key
+  std::map<uint64_t, int> rank_of_;                 // guarded by mu_; key -> the rank replying
+  std::map<int, std::string> lost_;                 // guarded by mu_; lost rank -> why
   uint64_t next_key_ = 1;                           // guarded by mu_
 };
 
@@ -143,7 +185,7 @@ class RemoteActor final : public Actor {
   ~RemoteActor() override { stop(); }
 
   void start() override {
-    key_ = router().open();
+    key_ = router().open(rank_);
     process::MessageWriter out;
     out.begin(process::Op::Init);
     out.put(key_);
@@ -205,6 +247,7 @@ class RemoteActor final : public Actor {
     out.begin(process::Op::Stop);
     out.put(key_);
     Transport::send(rank_, kTagControl, out.bytes());
+    // The Stop reply, or a Failed one (a lost rank: nothing there to wait for any more).
     Incoming reply = router().wait(key_);
     process::MessageReader in(reply.bytes());
     in.get<uint64_t>();
@@ -242,9 +285,11 @@ std::vector<HostedActor> hosted_actors(const UdfSpec* spec) { return hosted().of
 
 void note_hosted_inits(uint64_t key, int64_t inits) { live_inits().raise(key, inits); }
 
-uint64_t reply_key_open() { return router().open(); }
+uint64_t reply_key_open(int rank) { return router().open(rank); }
 
-uint64_t reply_key_open_into(uint64_t box) { return router().open_into(box); }
+uint64_t reply_key_open_into(uint64_t box, int rank) { return router().open_into(box, rank); }
+
+void lose_rank(int rank, const std::string& why) { router().lose(rank, why); }
 
 Incoming reply_wait(uint64_t key) { return router().wait(key); }
 

@@ -227,12 +227,10 @@ void shutdown_cluster() {
   MPI_Finalize();
 }
 
-[[noreturn]] void serve_rank(int ranks, RankTimeout timeout) {
+[[noreturn]] void serve_rank(int self, int ranks, RankTimeout timeout) {
   open_reply_routing();  // pool calls' replies and their waits, before the transport
   // Before the transport: its thread reports every arrival to the watch.
-  watch().start(ranks, {0}, timeout, kWorkerPatience, send_heartbeat, [](int, double limit) {
-    int self = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &self);
+  watch().start(ranks, {0}, timeout, kWorkerPatience, send_heartbeat, [self](int, double limit) {
     // From the watch thread while the transport's may be inside MPI: MPI_Abort is the one
     // call made out of turn, and only to end the process.
     abort_job("rank " + std::to_string(self) + ": rank 0 sent nothing for " +
@@ -286,7 +284,7 @@ void enter_from_main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   std::vector<RankResources> members = gather_resources(rank, ranks, timeout);
-  if (rank != 0) serve_rank(ranks, timeout);
+  if (rank != 0) serve_rank(rank, ranks, timeout);
   ClusterInfo info;
   info.ranks = ranks;
   for (const RankResources& m : members) {

@@ -21,16 +21,17 @@ namespace ember::dist {
 
 namespace {
 
-/// Replies waiting for their actor, by key. A key may name the rank its replies come from: when
-/// that rank is lost, the key gets one Failed reply carrying the loss in place of whatever it
-/// waited for, at once or as soon as it opens.
+/// Replies waiting for their actor, by key. A key may name the rank its replies come from; once
+/// that rank is lost, a wait on the key with nothing queued gets a Failed reply carrying the
+/// loss (every time: an actor's call and then its stop both end), and a key feeding a shared
+/// box puts one such reply in the box (its reader takes each key's end once).
 class ReplyRouter {
  public:
   uint64_t open(int rank) {
     std::lock_guard lock(mu_);
     const uint64_t key = next_key_++;
     boxes_[key];
-    bind(key, key, rank);
+    if (rank >= 0) rank_of_[key] = rank;
     return key;
   }
   /// A key whose messages go to `box`'s queue (which stays open at least as long).
@@ -38,7 +39,10 @@ class ReplyRouter {
     std::lock_guard lock(mu_);
     const uint64_t key = next_key_++;
     into_[key] = box;
-    bind(key, box, rank);
+    if (rank >= 0) {
+      rank_of_[key] = rank;
+      if (auto lost = lost_.find(rank); lost != lost_.end()) queue_failure(key, lost->second);
+    }
     return key;
   }
   void close(uint64_t key) {
@@ -51,7 +55,7 @@ class ReplyRouter {
     uint64_t key = message_key(message.bytes());
     {
       std::lock_guard lock(mu_);
-      // A lost rank that wakes up again is still lost: its keys have had their answer.
+      // A lost rank that wakes up again stays lost: its keys have had their answer.
       if (lost_.count(message.source)) return;
       if (auto shared = into_.find(key); shared != into_.end()) key = shared->second;
       auto it = boxes_.find(key);
@@ -60,17 +64,14 @@ class ReplyRouter {
     }
     arrived_.notify_all();
   }
-  /// Rank `rank` is lost: every key bound to it, and every one bound to it later, gets a
-  /// Failed reply with a UdfError saying `why`; nothing more from it is delivered.
+  /// Rank `rank` is lost: waits on its keys end with a UdfError saying `why`, now and later;
+  /// nothing more from it is delivered.
   void lose(int rank, const std::string& why) {
     {
       std::lock_guard lock(mu_);
       if (!lost_.emplace(rank, why).second) return;
-      for (const auto& [key, r] : rank_of_) {
-        if (r != rank) continue;
-        auto shared = into_.find(key);
-        fail_into(key, shared == into_.end() ? key : shared->second, why);
-      }
+      for (const auto& [key, r] : rank_of_)
+        if (r == rank && into_.count(key)) queue_failure(key, why);
     }
     arrived_.notify_all();
   }
@@ -83,25 +84,25 @@ class ReplyRouter {
         box.pop_front();
         return m;
       }
+      if (auto r = rank_of_.find(key); r != rank_of_.end())
+        if (auto lost = lost_.find(r->second); lost != lost_.end())
+          return failure(key, lost->first, lost->second);
       arrived_.wait(lock);
     }
   }
 
  private:
-  /// Notes that `key`'s replies (queued in `box`) come from `rank` (none when negative).
-  void bind(uint64_t key, uint64_t box, int rank) {
-    if (rank < 0) return;
-    rank_of_[key] = rank;
-    if (auto lost = lost_.find(rank); lost != lost_.end()) fail_into(key, box, lost->second);
-  }
-  void fail_into(uint64_t key, uint64_t box, const std::string& why) {
-    auto it = boxes_.find(box);
-    if (it == boxes_.end()) return;
+  static Incoming failure(uint64_t key, int rank, const std::string& why) {
     Incoming failed;
-    failed.source = rank_of_.at(key);
+    failed.source = rank;
     failed.tag = kTagControl;
     failed.control = failure_message(key, std::make_exception_ptr(UdfError(why)));
-    it->second.push_back(std::move(failed));
+    return failed;
+  }
+  /// Queues `key`'s end in its shared box (a key of open_into).
+  void queue_failure(uint64_t key, const std::string& why) {
+    auto it = boxes_.find(into_.at(key));
+    if (it != boxes_.end()) it->second.push_back(failure(key, rank_of_.at(key), why));
   }
 
   std::mutex mu_;

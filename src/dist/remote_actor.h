@@ -33,11 +33,12 @@ void open_reply_routing();
 
 /// Reply keys for other waits on replies (pool calls, partitions run elsewhere): open one, wait
 /// for its messages one at a time, in arrival order, and close it (later messages are dropped).
-/// `rank`, when not negative, is the rank the replies come from: if it is lost, the key gets a
-/// Failed reply (a UdfError) instead (lose_rank).
+/// `rank`, when not negative, is the rank the replies come from: once it is lost (lose_rank),
+/// a wait on the key with nothing queued gets a Failed reply (a UdfError), however often.
 uint64_t reply_key_open(int rank = -1);
 /// Another key for the messages of `box` (an open key): what arrives under it joins `box`'s
-/// messages, in arrival order; wait on `box`, and close this key before `box`. `rank` as above.
+/// messages, in arrival order; wait on `box`, and close this key before `box`. When `rank` is
+/// lost, one Failed reply under this key joins `box`'s messages.
 uint64_t reply_key_open_into(uint64_t box, int rank = -1);
 Incoming reply_wait(uint64_t key);
 void reply_key_close(uint64_t key);

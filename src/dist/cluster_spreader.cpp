@@ -52,11 +52,11 @@ class ClusterRun final : public SpreadRun {
       if (mine.empty()) continue;
       std::vector<uint64_t> keys;
       for (int p : mine) {
-        keys.push_back(reply_key_open_into(box_));
+        keys.push_back(reply_key_open_into(box_, r));
         arriving_[keys.back()] = Arriving{p, r, nullptr, false};
         remote_.push_back(p);
       }
-      const uint64_t done = reply_key_open_into(box_);
+      const uint64_t done = reply_key_open_into(box_, r);
       done_keys_[done] = r;
       const auto own = own_actor_keys(plan, r);
       for (size_t i = 0; i < own.size(); ++i)
@@ -210,6 +210,15 @@ void ClusterRun::take(const Incoming& m) {
       count(done->second, now);
     } else if (op == process::Op::Ready) {
       rank_ended(done->second, in);
+    } else if (op == process::Op::Failed) {
+      // The rank was lost (it stopped answering): it will never send its end, so it has
+      // ended for this query, and the query fails with why.
+      --ranks_running_;
+      try {
+        raise_failure(in, done->second);
+      } catch (...) {
+        fail(std::current_exception());
+      }
     }
     return;
   }

@@ -1,19 +1,25 @@
 // ember::init under mpirun: MPI start-up, the resource exchange, and the split between the
-// driver (rank 0) and the serving ranks; the driver's exit ends every rank.
+// driver (rank 0) and the serving ranks; the driver's exit ends every rank. A rank that stops
+// answering ends the job instead (rank_watch.h): at start-up, while queries run, and at exit.
 #include "dist/launch.h"
 
 #include <unistd.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "dist/cluster_placement.h"
 #include "dist/cluster_spreader.h"
 #include "dist/pool_service.h"
 #include "dist/rank_server.h"
+#include "dist/rank_timeout.h"
+#include "dist/rank_watch.h"
 #include "dist/remote_actor.h"
 #include "resources/machine_resources.h"
 #include "resources/resource_pool.h"
@@ -31,6 +37,9 @@ struct LaunchState {
   std::mutex mu;
   bool initialised = false;         // guarded by mu
   std::optional<ClusterInfo> info;  // guarded by mu; set on rank 0 under MPI
+  std::condition_variable changed;  // rank 0: a goodbye arrived, or a rank was lost
+  int goodbyes = 0;                 // guarded by mu; rank 0: worker ranks done serving
+  std::string lost;                 // guarded by mu; rank 0: why the first lost rank was lost
 };
 
 LaunchState& launch_state() {
@@ -68,6 +77,39 @@ std::string host_name() {
 
 #if EMBER_HAVE_MPI
 
+/// A worker rank's start-up report to rank 0 (only before the transport starts).
+constexpr int kTagHello = 7;
+/// A worker rank gives rank 0 this many times the limit before it ends the job over rank 0's
+/// silence: rank 0 hears of a silence between them first, and it can end the query cleanly and
+/// name the rank, where a worker can only abort.
+constexpr double kWorkerPatience = 2;
+
+RankWatch& watch() {
+  static RankWatch w;
+  return w;
+}
+
+void send_heartbeat(int dest, std::string bytes) {
+  Transport::send(dest, kTagHeartbeat, std::string_view(bytes));
+}
+
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", seconds);
+  return text;
+}
+
+/// Ends the job from this rank: what the program printed first, then `why` on stderr, then
+/// MPI_Abort, which has mpirun end every rank (a stopped one too: it gets SIGKILL) and exit
+/// non-zero. Never returns.
+[[noreturn]] void abort_job(const std::string& why) {
+  std::fflush(nullptr);
+  std::fprintf(stderr, "ember: %s\n", why.c_str());
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::_Exit(1);  // MPI_Abort does not return; this is for the compiler
+}
+
 /// This rank's report: host, CPUs, memory, GPU device ids.
 std::string describe_self() {
   MachineResources m = detect_machine();
@@ -81,29 +123,48 @@ std::string describe_self() {
   return out.bytes();
 }
 
-/// Every rank's report, on rank 0 (empty elsewhere). Collective.
-std::vector<RankResources> gather_resources(int rank, int ranks) {
+/// Every rank's report, on rank 0 (empty elsewhere). Point to point rather than a gather: a
+/// collective would wait without end for a rank stopped before it reported, where rank 0 can
+/// give up after the limit and say which ranks never reported.
+std::vector<RankResources> gather_resources(int rank, int ranks, RankTimeout timeout) {
   const std::string mine = describe_self();
-  int size = static_cast<int>(mine.size());
-  std::vector<int> sizes(static_cast<size_t>(ranks)), offsets(static_cast<size_t>(ranks));
-  MPI_Gather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-  std::string all;
-  if (rank == 0) {
-    int total = 0;
-    for (int r = 0; r < ranks; ++r) {
-      offsets[static_cast<size_t>(r)] = total;
-      total += sizes[static_cast<size_t>(r)];
-    }
-    all.resize(static_cast<size_t>(total));
+  if (rank != 0) {
+    // Small enough to be sent eagerly: it returns without waiting for rank 0.
+    MPI_Send(mine.data(), static_cast<int>(mine.size()), MPI_BYTE, 0, kTagHello, MPI_COMM_WORLD);
+    return {};
   }
-  MPI_Gatherv(mine.data(), size, MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE, 0,
-              MPI_COMM_WORLD);
+  std::vector<std::optional<std::string>> reports(static_cast<size_t>(ranks));
+  reports[0] = mine;
+  int missing = ranks - 1;
+  const auto deadline = std::chrono::steady_clock::now() + timeout.limit();
+  while (missing > 0) {
+    int flag = 0;
+    MPI_Status status;
+    MPI_Iprobe(MPI_ANY_SOURCE, kTagHello, MPI_COMM_WORLD, &flag, &status);
+    if (flag) {
+      int count = 0;
+      MPI_Get_count(&status, MPI_BYTE, &count);
+      std::string report(static_cast<size_t>(count), '\0');
+      MPI_Recv(report.data(), count, MPI_BYTE, status.MPI_SOURCE, kTagHello, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+      reports[static_cast<size_t>(status.MPI_SOURCE)] = std::move(report);
+      --missing;
+      continue;
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      std::string which;
+      for (int r = 1; r < ranks; ++r)
+        if (!reports[static_cast<size_t>(r)])
+          which += (which.empty() ? "" : ", ") + std::to_string(r);
+      abort_job("rank(s) " + which + " sent nothing at start-up for " +
+                seconds_text(timeout.limit_seconds) +
+                " s (EMBER_RANK_TIMEOUT_S): stopped, hung or cut off; ending the job");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   std::vector<RankResources> out;
-  if (rank != 0) return out;
   for (int r = 0; r < ranks; ++r) {
-    const auto ur = static_cast<size_t>(r);
-    process::MessageReader in(std::string_view(all).substr(static_cast<size_t>(offsets[ur]),
-                                                           static_cast<size_t>(sizes[ur])));
+    process::MessageReader in(*reports[static_cast<size_t>(r)]);
     RankResources rr;
     rr.rank = r;
     rr.host = std::string(in.get_string());
@@ -117,21 +178,73 @@ std::vector<RankResources> gather_resources(int rank, int ranks) {
   return out;
 }
 
-/// Rank 0's exit (atexit): tells every rank to stop serving, then leaves MPI.
+/// Rank 0's watch: a worker rank silent past the limit is lost. Its waits end with the error
+/// (the running query fails and leaves its output as it was), later queries that need it fail
+/// at once, and the job ends at the program's exit (shutdown_cluster).
+void watch_worker_ranks(int ranks, const std::vector<RankResources>& members, RankTimeout timeout) {
+  std::vector<int> workers;
+  std::vector<std::string> hosts;
+  for (const RankResources& m : members) hosts.push_back(m.host);
+  for (int r = 1; r < ranks; ++r) workers.push_back(r);
+  watch().start(ranks, workers, timeout, 1, send_heartbeat, [hosts](int rank, double limit) {
+    const std::string why =
+        "rank " + std::to_string(rank) + " (host " + hosts.at(static_cast<size_t>(rank)) +
+        ") sent nothing for " + seconds_text(limit) +
+        " s (EMBER_RANK_TIMEOUT_S): it is stopped, hung or cut off; the query was stopped and its "
+        "output left untouched, and the job ends when this program exits";
+    std::fprintf(stderr, "ember: %s\n", why.c_str());
+    {
+      std::lock_guard lock(launch_state().mu);
+      if (launch_state().lost.empty()) launch_state().lost = why;
+    }
+    launch_state().changed.notify_all();
+    lose_rank(rank, why);
+  });
+}
+
+/// Rank 0's exit (atexit): tells every rank to stop serving and waits until each has said
+/// goodbye, then leaves MPI. MPI_Finalize waits for every rank, so a rank that stops answering
+/// must be found before it, while the watch still looks: then the job is aborted instead, as it
+/// is when a rank was lost earlier.
 void shutdown_cluster() {
   install_actor_placer(nullptr);
   install_partition_spreader(nullptr);
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);  // no other thread calls MPI: read before the loop
   for (int r = 1; r < ranks; ++r) Transport::send(r, kTagShutdown, std::string_view());
+  std::string lost;
+  {
+    // Bounded: a worker rank either says goodbye or falls silent, and the watch reports a
+    // silence within the limit.
+    LaunchState& s = launch_state();
+    std::unique_lock lock(s.mu);
+    s.changed.wait(lock, [&] { return s.goodbyes >= ranks - 1 || !s.lost.empty(); });
+    lost = s.lost;
+  }
+  if (!lost.empty()) abort_job(lost);
+  watch().stop();
   Transport::stop();
   MPI_Finalize();
 }
 
-[[noreturn]] void serve_rank() {
+[[noreturn]] void serve_rank(int self, int ranks, RankTimeout timeout) {
   open_reply_routing();  // pool calls' replies and their waits, before the transport
-  Transport::start(RankServer::handle);
+  // Before the transport: its thread reports every arrival to the watch.
+  watch().start(ranks, {0}, timeout, kWorkerPatience, send_heartbeat, [self](int, double limit) {
+    // From the watch thread while the transport's may be inside MPI: MPI_Abort is the one
+    // call made out of turn, and only to end the process.
+    abort_job("rank " + std::to_string(self) + ": rank 0 sent nothing for " +
+              seconds_text(limit * kWorkerPatience) + " s (" + seconds_text(kWorkerPatience) +
+              " x EMBER_RANK_TIMEOUT_S): it is stopped, hung or cut off; ending the job");
+  });
+  Transport::start([](Incoming message) {
+    if (watch().take(message)) return;
+    RankServer::handle(std::move(message));
+  });
   RankServer::run();
+  // Rank 0 stops its heartbeats once every rank has said goodbye: stop watching first.
+  watch().stop();
+  Transport::send(0, kTagShutdown, std::string_view());
   Transport::stop();
   MPI_Finalize();
   std::fflush(nullptr);
@@ -159,6 +272,8 @@ void enter_from_main(int argc, char** argv) {
   const auto launched = launcher_rank();
   if (!launched || launched->second <= 1) return;  // one process: the local executor, as ever
 #if EMBER_HAVE_MPI
+  // On every rank, before MPI: a bad value fails ember::init everywhere alike.
+  const RankTimeout timeout = rank_timeout_from_environment();
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
   if (provided < MPI_THREAD_SERIALIZED) {
@@ -168,8 +283,8 @@ void enter_from_main(int argc, char** argv) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  std::vector<RankResources> members = gather_resources(rank, ranks);
-  if (rank != 0) serve_rank();
+  std::vector<RankResources> members = gather_resources(rank, ranks, timeout);
+  if (rank != 0) serve_rank(rank, ranks, timeout);
   ClusterInfo info;
   info.ranks = ranks;
   for (const RankResources& m : members) {
@@ -182,13 +297,23 @@ void enter_from_main(int argc, char** argv) {
     launch_state().info = std::move(info);
   }
   open_reply_routing();
+  watch_worker_ranks(ranks, members, timeout);  // before the transport, as on the other ranks
   install_actor_placer(std::make_shared<ClusterPlacer>(std::move(members), make_remote_actor));
   install_partition_spreader(std::make_shared<ClusterSpreader>(ranks));
   Transport::start([](Incoming message) {
-    if (message.tag == kTagPoolCall)
+    if (watch().take(message)) return;
+    if (message.tag == kTagShutdown) {  // a worker rank's goodbye at exit
+      watch().unwatch(message.source);
+      {
+        std::lock_guard lock(launch_state().mu);
+        ++launch_state().goodbyes;
+      }
+      launch_state().changed.notify_all();
+    } else if (message.tag == kTagPoolCall) {
       serve_pool_call(std::move(message));
-    else
+    } else {
       route_reply(std::move(message));
+    }
   });
   std::atexit(shutdown_cluster);
 #else

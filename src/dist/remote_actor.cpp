@@ -1,6 +1,7 @@
 // Remote actors on rank 0: each has a key; replies are routed by key into its mailbox, and its
-// actor thread waits there. A rank that dies takes the job down (mpirun), so a wait never
-// outlives its peer.
+// actor thread waits there. A rank that dies takes the job down (mpirun); a rank that stops
+// answering is declared lost (rank_watch.h), and every wait on it then gets a Failed reply in
+// its place, so a wait never outlives its peer.
 #include "dist/remote_actor.h"
 
 #if EMBER_HAVE_MPI
@@ -10,43 +11,67 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <string>
 
 #include "dist/batch_message.h"
 #include "dist/rank_protocol.h"
+#include "ember/error.h"
 
 namespace ember::dist {
 
 namespace {
 
-/// Replies waiting for their actor, by key.
+/// Replies waiting for their actor, by key. A key may name the rank its replies come from; once
+/// that rank is lost, a wait on the key with nothing queued gets a Failed reply carrying the
+/// loss (every time: an actor's call and then its stop both end), and a key feeding a shared
+/// box puts one such reply in the box (its reader takes each key's end once).
 class ReplyRouter {
  public:
-  uint64_t open() {
+  uint64_t open(int rank) {
     std::lock_guard lock(mu_);
     const uint64_t key = next_key_++;
     boxes_[key];
+    if (rank >= 0) rank_of_[key] = rank;
     return key;
   }
   /// A key whose messages go to `box`'s queue (which stays open at least as long).
-  uint64_t open_into(uint64_t box) {
+  uint64_t open_into(uint64_t box, int rank) {
     std::lock_guard lock(mu_);
     const uint64_t key = next_key_++;
     into_[key] = box;
+    if (rank >= 0) {
+      rank_of_[key] = rank;
+      if (auto lost = lost_.find(rank); lost != lost_.end()) queue_failure(key, lost->second);
+    }
     return key;
   }
   void close(uint64_t key) {
     std::lock_guard lock(mu_);
     boxes_.erase(key);
     into_.erase(key);
+    rank_of_.erase(key);
   }
   void deliver(Incoming message) {
     uint64_t key = message_key(message.bytes());
     {
       std::lock_guard lock(mu_);
+      // A lost rank that wakes up again stays lost: its keys have had their answer.
+      if (lost_.count(message.source)) return;
       if (auto shared = into_.find(key); shared != into_.end()) key = shared->second;
       auto it = boxes_.find(key);
       if (it == boxes_.end()) return;  // an actor that has gone: nothing waits for it
       it->second.push_back(std::move(message));
+    }
+    arrived_.notify_all();
+  }
+  /// Rank `rank` is lost: waits on its keys end with a UdfError saying `why`, now and later;
+  /// nothing more from it is delivered.
+  void lose(int rank, const std::string& why) {
+    {
+      std::lock_guard lock(mu_);
+      if (!lost_.emplace(rank, why).second) return;
+      for (const auto& [key, r] : rank_of_)
+        if (r == rank && into_.count(key)) queue_failure(key, why);
     }
     arrived_.notify_all();
   }
@@ -59,15 +84,33 @@ class ReplyRouter {
         box.pop_front();
         return m;
       }
+      if (auto r = rank_of_.find(key); r != rank_of_.end())
+        if (auto lost = lost_.find(r->second); lost != lost_.end())
+          return failure(key, lost->first, lost->second);
       arrived_.wait(lock);
     }
   }
 
  private:
+  static Incoming failure(uint64_t key, int rank, const std::string& why) {
+    Incoming failed;
+    failed.source = rank;
+    failed.tag = kTagControl;
+    failed.control = failure_message(key, std::make_exception_ptr(UdfError(why)));
+    return failed;
+  }
+  /// Queues `key`'s end in its shared box (a key of open_into).
+  void queue_failure(uint64_t key, const std::string& why) {
+    auto it = boxes_.find(into_.at(key));
+    if (it != boxes_.end()) it->second.push_back(failure(key, rank_of_.at(key), why));
+  }
+
   std::mutex mu_;
   std::condition_variable arrived_;
   std::map<uint64_t, std::deque<Incoming>> boxes_;  // guarded by mu_
   std::map<uint64_t, uint64_t> into_;               // guarded by mu_; key -> its box's key
+  std::map<uint64_t, int> rank_of_;                 // guarded by mu_; key -> the rank replying
+  std::map<int, std::string> lost_;                 // guarded by mu_; lost rank -> why
   uint64_t next_key_ = 1;                           // guarded by mu_
 };
 
@@ -143,7 +186,7 @@ class RemoteActor final : public Actor {
   ~RemoteActor() override { stop(); }
 
   void start() override {
-    key_ = router().open();
+    key_ = router().open(rank_);
     process::MessageWriter out;
     out.begin(process::Op::Init);
     out.put(key_);
@@ -205,6 +248,7 @@ class RemoteActor final : public Actor {
     out.begin(process::Op::Stop);
     out.put(key_);
     Transport::send(rank_, kTagControl, out.bytes());
+    // The Stop reply, or a Failed one (a lost rank: nothing there to wait for any more).
     Incoming reply = router().wait(key_);
     process::MessageReader in(reply.bytes());
     in.get<uint64_t>();
@@ -242,9 +286,11 @@ std::vector<HostedActor> hosted_actors(const UdfSpec* spec) { return hosted().of
 
 void note_hosted_inits(uint64_t key, int64_t inits) { live_inits().raise(key, inits); }
 
-uint64_t reply_key_open() { return router().open(); }
+uint64_t reply_key_open(int rank) { return router().open(rank); }
 
-uint64_t reply_key_open_into(uint64_t box) { return router().open_into(box); }
+uint64_t reply_key_open_into(uint64_t box, int rank) { return router().open_into(box, rank); }
+
+void lose_rank(int rank, const std::string& why) { router().lose(rank, why); }
 
 Incoming reply_wait(uint64_t key) { return router().wait(key); }
 

@@ -33,12 +33,20 @@ void open_reply_routing();
 
 /// Reply keys for other waits on replies (pool calls, partitions run elsewhere): open one, wait
 /// for its messages one at a time, in arrival order, and close it (later messages are dropped).
-uint64_t reply_key_open();
+/// `rank`, when not negative, is the rank the replies come from: once it is lost (lose_rank),
+/// a wait on the key with nothing queued gets a Failed reply (a UdfError), however often.
+uint64_t reply_key_open(int rank = -1);
 /// Another key for the messages of `box` (an open key): what arrives under it joins `box`'s
-/// messages, in arrival order; wait on `box`, and close this key before `box`.
-uint64_t reply_key_open_into(uint64_t box);
+/// messages, in arrival order; wait on `box`, and close this key before `box`. When `rank` is
+/// lost, one Failed reply under this key joins `box`'s messages.
+uint64_t reply_key_open_into(uint64_t box, int rank = -1);
 Incoming reply_wait(uint64_t key);
 void reply_key_close(uint64_t key);
+
+/// Rank 0: rank `rank` stopped answering (rank_watch.h). Every wait for a reply from it, now or
+/// later, ends with a Failed reply, a UdfError saying `why`; what it sends from now on is
+/// dropped. Any thread; idempotent.
+void lose_rank(int rank, const std::string& why);
 
 /// Hands a reply from another rank to the remote actor waiting for it (the transport's handler
 /// on rank 0).

@@ -5,6 +5,9 @@
 #                                                each RE
 #   cluster_test.sh fails  APP SCENARIO NP RE... exits non-zero (not by the timeout); as above
 #   cluster_test.sh gpu    APP                   MPMD: EMBER_GPUS=0,1 on rank 1 only
+#   cluster_test.sh stopped APP LIMIT RE...      3 ranks, EMBER_RANK_TIMEOUT_S=LIMIT; rank 2 gets
+#                                                SIGSTOP once its job runs: the job must end
+#                                                non-zero within LIMIT + 30 s; as `fails` above
 # Every mpirun is bounded by `timeout`, so a hang fails the test instead of stalling ctest.
 set -uo pipefail
 mode=$1 app=$2
@@ -56,6 +59,49 @@ case "$mode" in
     check $? "$work/out" zero "on_gpu actors per rank: 0 2 0" "rank 1: 2 GPUs" \
       "on_gpu: rank 1 x2"
 
+    ;;
+  stopped)
+    limit=$3
+    shift 3
+    export EMBER_RANK_TIMEOUT_S=$limit
+    mpi -np 3 -x EMBER_RANK_TIMEOUT_S "$app" hung "$work" >"$work/out" 2>&1 &
+    job=$!
+    # Whatever happens below, no rank of this job outlives the test (a stopped one included).
+    leftovers() {
+      for f in "$work"/pids/rank*; do
+        [[ -f $f ]] || continue
+        pid=$(<"$f")
+        if kill -0 "$pid" 2>/dev/null; then kill -CONT "$pid"; kill -9 "$pid"; fi
+      done 2>/dev/null
+    }
+    trap 'leftovers; rm -rf "$work"' EXIT
+    for ((i = 0; i < 600; ++i)); do
+      [[ -f $work/started-rank2 ]] && break
+      if ! kill -0 "$job" 2>/dev/null; then echo "FAIL: the job ended before rank 2 started"; cat "$work/out"; exit 1; fi
+      sleep 0.1
+    done
+    [[ -f $work/started-rank2 ]] || { echo "FAIL: rank 2 never started its work"; cat "$work/out"; exit 1; }
+    stopped=$(<"$work/pids/rank2")
+    kill -STOP "$stopped"
+    echo "stopped rank 2 (pid $stopped)"
+    start=$SECONDS
+    wait "$job"
+    rc=$?
+    took=$((SECONDS - start))
+    echo "the job ended ${took} s after rank 2 stopped, exit status $rc"
+    if ((rc != 124 && took > limit + 30)); then echo "FAIL: over $((limit + 30)) s"; cat "$work/out"; exit 1; fi
+    # Every rank ended with mpirun (the stopped one as well).
+    for f in "$work"/pids/rank*; do
+      pid=$(<"$f")
+      for ((i = 0; i < 50; ++i)); do
+        kill -0 "$pid" 2>/dev/null && [[ $(ps -o stat= -p "$pid") != Z* ]] || break
+        sleep 0.1
+      done
+      if kill -0 "$pid" 2>/dev/null && [[ $(ps -o stat= -p "$pid") != Z* ]]; then
+        echo "FAIL: ${f##*/} (pid $pid) outlived mpirun"; cat "$work/out"; exit 1
+      fi
+    done
+    check "$rc" "$work/out" nonzero "$@"
     ;;
   *) echo "unknown mode $mode" >&2; exit 2 ;;
 esac

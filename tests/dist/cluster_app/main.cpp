@@ -6,6 +6,7 @@
 #include <ember/ember.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -106,6 +107,25 @@ struct Napper {
   int64_t ms, rows;
 };
 EMBER_REGISTER_UDF(Napper);
+
+/// Returns its argument after `ms` per batch; on its first call on a rank it leaves a file
+/// "started-rankR" in `marker_dir`, so a test knows the job is under way there.
+struct Dawdler {
+  explicit Dawdler(const ember::InitArgs& args)
+      : ms(args.get<int64_t>("ms")), marker_dir(args.get<std::string>("marker_dir")) {}
+  ember::Column operator()(const ember::Batch& in) const {
+    if (!started) {
+      started = true;
+      std::ofstream(fs::path(marker_dir) / ("started-rank" + std::to_string(my_rank())));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    return in.column(0);
+  }
+  int64_t ms;
+  std::string marker_dir;
+  mutable bool started = false;  // one call at a time per actor
+};
+EMBER_REGISTER_UDF(Dawdler);
 
 ember::Udf triple(int actors, ember::InitArgs args = {}) {
   return ember::Udf::cls<Triple>("triple")
@@ -451,6 +471,47 @@ int killed(const fs::path&) {
   return 1;
 }
 
+/// The files under `dir` with their sizes, one line each, in name order.
+std::string listing(const fs::path& dir) {
+  std::vector<std::string> lines;
+  for (const auto& f : fs::recursive_directory_iterator(dir))
+    lines.push_back(fs::relative(f.path(), dir).string() + " " +
+                    (f.is_regular_file() ? std::to_string(f.file_size()) : "dir"));
+  std::sort(lines.begin(), lines.end());
+  std::string out;
+  for (const std::string& l : lines) out += l + "\n";
+  return out;
+}
+
+/// A rank that stops answering (the test sends it SIGSTOP once "started-rank2" appears in
+/// WORKDIR): the write over an older result fails with an error naming the rank, the older
+/// result is left as it was and no staging directory remains. Under mpirun the job then ends
+/// (non-zero) when this program exits.
+int hung(const fs::path& dir, const fs::path& markers) {
+  const fs::path out = dir / "out";
+  ember::range(300, 3).with_column("y", triple(3)(ember::col("id"))).write_csv(out.string());
+  const std::string before = listing(out);
+  auto slow = ember::Udf::cls<Dawdler>("dawdler")
+                  .returns(ember::int64())
+                  .init_args({{"ms", int64_t{200}}, {"marker_dir", markers.string()}})
+                  .batch_size(10)
+                  .concurrency(3);
+  try {
+    ember::range(3000, 3).with_column("y", slow(ember::col("id"))).write_csv(out.string());
+    std::cout << "the write finished although a rank was stopped" << std::endl;
+    return 1;
+  } catch (const ember::UdfError& e) {
+    std::cout << "UdfError: " << e.what() << std::endl;
+  }
+  int staging = 0;
+  for (const auto& f : fs::directory_iterator(dir))
+    staging += f.path().filename() != "out" &&
+               f.path().filename().string().find("out") != std::string::npos;
+  std::cout << "older output " << (listing(out) == before ? "untouched" : "CHANGED")
+            << ", staging directories left: " << staging << std::endl;
+  return 3;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -460,6 +521,13 @@ int main(int argc, char** argv) {
   }
   const std::string scenario = argv[1];
   // "noinit" is a program that forgets ember::init: under mpirun it must fail clearly.
+  if (scenario == "hung") {
+    // Before init, which a worker rank never returns from: each rank's pid, for the test to
+    // stop one of them.
+    const fs::path pids = fs::path(argv[2]) / "pids";
+    fs::create_directories(pids);
+    std::ofstream(pids / ("rank" + std::to_string(my_rank()))) << ::getpid() << "\n";
+  }
   if (scenario != "noinit") ember::init(argc, argv);
   const fs::path dir = fs::path(argv[2]) / ("rank" + std::to_string(my_rank()));
   fs::remove_all(dir);
@@ -478,6 +546,7 @@ int main(int argc, char** argv) {
     if (scenario == "progress") return progress(dir);
     if (scenario == "backpressure") return backpressure(dir);
     if (scenario == "noinit") return queries(dir);
+    if (scenario == "hung") return hung(dir, argv[2]);
   } catch (const ember::Error& e) {
     std::fprintf(stderr, "cluster_app: %s\n", e.what());
     return 3;

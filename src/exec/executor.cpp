@@ -271,12 +271,18 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
   PoolSet pools(physical.pools, placement, std::move(admitted.lent), admitted.session,
                 admitted.loans);
   let_pools_grow(pools, placement, options);
-  // The actors construct while the first pipeline reads and prepares its input. On a cluster
-  // they are all up first: other ranks call the actors they host as soon as their share of the
-  // pipeline starts, and must not reach one before its construction has.
-  pools.launch();
-  if (placement.ranks > 1) pools.wait_started();
   QueryContext query(pools.pools());
+  // The actors construct while the first pipeline reads and prepares its input; a constructor
+  // that throws fails the query at once, whether or not a batch has reached its pool. On a
+  // cluster they are all up first: other ranks call the actors they host as soon as their
+  // share of the pipeline starts, and must not reach one before its construction has.
+  pools.launch([&query](const std::exception_ptr& e) { query.fail(e); });
+  // The context goes before the pools do: they stop telling it first.
+  struct Unhook {
+    PoolSet& pools;
+    ~Unhook() { pools.unhook(); }
+  } unhook{pools};
+  if (placement.ranks > 1) pools.wait_started();
   // A pool whose last pipeline has ended gives its actors and resources back at once, for
   // other queries to use while this one goes on (a session's stays warm instead).
   const std::vector<int> last_use = last_pipeline_of_pools(physical);

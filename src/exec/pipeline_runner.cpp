@@ -1,8 +1,10 @@
 // Partition activation and completion tracking, and the driver thread's wait.
 #include "exec/pipeline_runner.h"
 
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 
 #include "exec/partition_driver.h"
 #include "exec/task_scheduler.h"
@@ -33,15 +35,30 @@ class Activation {
   ~Activation() { query_.on_cancel(nullptr); }
 
   /// The driver thread's part: starts partitions, and waits for them to end. A failure wakes
-  /// it to cancel the pools, so that no pipeline thread ever does.
+  /// it to cancel the pools, so that no pipeline thread ever does; calls still running a
+  /// teardown grace later are given up, so that a call that never returns cannot hold a failed
+  /// query.
   void run() {
     std::unique_lock<std::mutex> lock(mu_);
     activate();
-    bool pools_cancelled = false;
+    std::optional<std::chrono::steady_clock::time_point> give_up_at;  // once pools cancelled
+    bool given_up = false;
     while (true) {
-      cv_.wait(lock, [&] { return finished() || (query_.cancelled() && !pools_cancelled); });
-      if (!query_.cancelled() || pools_cancelled) return;
-      pools_cancelled = true;
+      auto woken = [&] { return finished() || (query_.cancelled() && !give_up_at); };
+      if (give_up_at && !given_up) {
+        if (!cv_.wait_until(lock, *give_up_at, woken)) {
+          given_up = true;
+          lock.unlock();
+          query_.give_up_pools();  // their batches complete here and wake their partitions
+          lock.lock();
+          continue;
+        }
+      } else {
+        cv_.wait(lock, woken);
+      }
+      if (finished() && (!query_.cancelled() || give_up_at)) return;
+      if (give_up_at) continue;
+      give_up_at = std::chrono::steady_clock::now() + query_.teardown_grace();
       lock.unlock();
       query_.cancel_pools();  // refused work completes here and wakes its partitions
       lock.lock();

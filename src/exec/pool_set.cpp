@@ -47,8 +47,15 @@ void PoolSet::make_pools(const std::vector<std::shared_ptr<const UdfSpec>>& spec
   }
 }
 
-void PoolSet::launch() {
+void PoolSet::launch(std::function<void(const std::exception_ptr&)> on_failure) {
+  if (on_failure)
+    for (auto& pool : pools_) pool->set_on_failure(on_failure);
   for (auto& pool : pools_) pool->launch();
+}
+
+void PoolSet::unhook() {
+  for (auto& pool : pools_)
+    if (pool) pool->set_on_failure(nullptr);
 }
 
 void PoolSet::wait_started() {
@@ -65,6 +72,7 @@ bool PoolSet::finish(size_t i) {
 }
 
 void PoolSet::stop() {
+  unhook();  // a pool handed back to its session outlives this query
   for (size_t i = 0; i < pools_.size(); ++i) {
     if (session_ && loans_[i] != 0) {
       // Kept warm if it can serve again, else stopped there; either way the session's now.

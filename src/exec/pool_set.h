@@ -2,6 +2,8 @@
 // its input has ended, and any still up stopped (or handed back to their session) after.
 #pragma once
 
+#include <exception>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -23,8 +25,13 @@ class PoolSet {
   ~PoolSet() { stop(); }
   /// Starts every pool constructing its actors (all in parallel) and returns at once: the
   /// query reads its input meanwhile, and its batches wait for their actors. A construction
-  /// that fails fails its pool's work with that error (ActorPool::launch).
-  void launch();
+  /// that fails fails its pool's work with that error (ActorPool::launch), and `on_failure`
+  /// runs with it at once (ActorPool::set_on_failure), as it does for any later failure of a
+  /// pool as a whole, until unhook() or stop().
+  void launch(std::function<void(const std::exception_ptr&)> on_failure = nullptr);
+  /// Removes launch()'s `on_failure` from every pool: once this returns, it is not running and
+  /// will not run again. Call before what it refers to goes away.
+  void unhook();
   /// Waits for every pool's actors to have constructed and rethrows the first failure, in
   /// pool order. A query calls it before it succeeds, so that a pool no batch reached still
   /// reports a constructor that threw.

@@ -1,6 +1,8 @@
 // Failing a query from any thread; cancelling its pools from the driver thread.
 #include "exec/query_context.h"
 
+#include <algorithm>
+
 #include "ember/error.h"
 
 namespace ember {
@@ -61,6 +63,18 @@ void QueryContext::cancel_pools() {
   // Every pool at once and without waiting, so that none goes on starting workers while another
   // finishes a long call; the executor joins the pools when the query ends.
   for (auto& p : pools_) p->cancel();
+}
+
+void QueryContext::give_up_pools() {
+  for (auto& p : pools_)
+    if (p) p->give_up_running();
+}
+
+std::chrono::milliseconds QueryContext::teardown_grace() const {
+  std::chrono::milliseconds grace{0};
+  for (const auto& p : pools_)
+    if (p) grace = std::max(grace, p->teardown_grace());
+  return grace;
 }
 
 }  // namespace ember

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -35,6 +36,12 @@ class QueryContext {
   /// (ActorPool::cancel), so that queued work completes at once and the partitions waiting for
   /// it can end. Refused work completes on this thread. Idempotent.
   void cancel_pools();
+  /// Driver thread only, after cancel_pools(): gives up the calls still running in every pool
+  /// (ActorPool::give_up_running), so that partitions held by a call that never returns end.
+  void give_up_pools();
+  /// How long a cancelled query waits for its pools' running calls before giving them up: the
+  /// longest of its pools' teardown graces.
+  std::chrono::milliseconds teardown_grace() const;
 
   ActorPool& pool(int i) { return *pools_.at(static_cast<size_t>(i)); }
   const std::vector<std::unique_ptr<ActorPool>>& pools() const { return pools_; }

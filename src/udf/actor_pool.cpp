@@ -154,7 +154,19 @@ std::exception_ptr ActorPool::Impl::record_failure(const std::exception_ptr& err
     unrun = take_queued_locked();
   }
   doomed.request_stop();
+  announce_failure(error);
   return error;
+}
+
+void ActorPool::Impl::announce_failure(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const Cancelled&) {
+    return;  // the query is stopping already: there is nothing to tell it
+  } catch (...) {
+  }
+  std::lock_guard lock(on_failure_mu);
+  if (on_failure) on_failure(error);
 }
 
 void ActorPool::Impl::fail_pool(const std::exception_ptr& error) {
@@ -325,6 +337,30 @@ void ActorPool::stop() {
 void ActorPool::set_teardown_grace(std::chrono::milliseconds grace) {
   std::lock_guard lock(impl_->mu);
   impl_->teardown_grace = grace;
+}
+
+std::chrono::milliseconds ActorPool::teardown_grace() const {
+  std::lock_guard lock(impl_->mu);
+  return impl_->teardown_grace;
+}
+
+void ActorPool::give_up_running() {
+  Impl& p = *impl_;
+  std::vector<ActorTask> orphans;
+  std::vector<std::shared_ptr<Actor>> dropped;
+  std::exception_ptr failure;
+  {
+    std::lock_guard lock(p.mu);
+    p.give_up_running_locked(orphans, dropped);
+    failure = p.failure;
+  }
+  dropped.clear();  // a dropped actor's destructor runs with no lock held
+  for (ActorTask& t : orphans) p.refuse(t, failure);
+}
+
+void ActorPool::set_on_failure(std::function<void(const std::exception_ptr&)> hook) {
+  std::lock_guard lock(impl_->on_failure_mu);
+  impl_->on_failure = std::move(hook);
 }
 
 void ActorPool::Impl::cancel() {

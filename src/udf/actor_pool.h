@@ -90,6 +90,21 @@ class ActorPool {
   void stop();
   /// How long stop() waits for running calls before giving them up. Default 5 s.
   void set_teardown_grace(std::chrono::milliseconds grace);
+  std::chrono::milliseconds teardown_grace() const;
+  /// For a query that failed and has waited out teardown_grace() after cancel(): gives up
+  /// every call still running now, as stop() does past its grace (a process actor's worker is
+  /// killed; a thread actor's lane is detached and its batch completes with Cancelled or the
+  /// pool's failure), without waiting for anything, so that the partitions waiting for those
+  /// calls end. Driver thread; not from `done`. Idempotent per call.
+  void give_up_running();
+
+  /// `hook` runs once, the first time the pool fails as a whole (an actor could not be
+  /// constructed, or under OnError::Raise a batch failed; never for a cancellation), with that
+  /// failure, on the thread that recorded it and with no pool lock held. It must not block nor
+  /// call into the pool. So a query learns of a constructor that threw while none of its
+  /// batches has reached the pool yet. Null removes it: once that call returns, no hook call
+  /// is running. Any thread.
+  void set_on_failure(std::function<void(const std::exception_ptr&)> hook);
 
   /// Where an autoscaling pool (spec.max_actors > spec.concurrency) gets the resources of an
   /// actor it adds and gives them back. `acquire(actor_id)` returns the actor's context, or

@@ -84,6 +84,11 @@ struct ActorPool::Impl : std::enable_shared_from_this<ActorPool::Impl> {
   bool own_actors_only = false;                    // guarded by mu; see keep_to_own_actors
   std::chrono::milliseconds teardown_grace{5000};  // guarded by mu
 
+  /// Guards on_failure alone, so the hook runs with no pool lock held yet never after it was
+  /// removed (see ActorPool::set_on_failure).
+  std::mutex on_failure_mu;
+  std::function<void(const std::exception_ptr&)> on_failure;  // guarded by on_failure_mu
+
   /// Serialises start() and stop(), which create and join the threads.
   std::mutex lifecycle_mu;
   bool started = false;  // guarded by lifecycle_mu
@@ -173,6 +178,8 @@ struct ActorPool::Impl : std::enable_shared_from_this<ActorPool::Impl> {
   /// `unrun` for refuse(). Returns the pool's failure (null if none).
   std::exception_ptr record_failure(const std::exception_ptr& error, bool cancelled,
                                     std::vector<ActorTask>& unrun);
+  /// Runs the on_failure hook for the pool's first failure, unless it is a cancellation.
+  void announce_failure(const std::exception_ptr& error);
   /// record_failure() for an error of the pool itself, then refuses what it took.
   void fail_pool(const std::exception_ptr& error);
   void cancel();

@@ -54,10 +54,18 @@ void check_udf_result(const UdfSpec& spec, Column& result, int64_t expected_rows
   if (spec.return_type) fit_fixed_size(*spec.return_type, result);
   const bool type_ok = !spec.return_type || result.type() == *spec.return_type;
   if (result.size() == expected_rows && type_ok) return;
-  std::string expected = std::to_string(expected_rows) + " rows";
-  if (spec.return_type) expected += " of " + spec.return_type->to_string();
-  throw UdfError("udf '" + spec.name + "' returned " + std::to_string(result.size()) + " rows of " +
-                 result.type().to_string() + ", expected " + expected);
+  throw wrong_result(spec, result_shape(result, expected_rows));
+}
+
+std::string result_shape(const Column& result, int64_t expected_rows) {
+  return "returned " + std::to_string(result.size()) + " rows of " + result.type().to_string() +
+         ", expected " + std::to_string(expected_rows) + " rows";
+}
+
+UdfError wrong_result(const UdfSpec& spec, const std::string& shape) {
+  std::string text = "udf '" + spec.name + "' " + shape;
+  if (spec.return_type) text += " of " + spec.return_type->to_string();
+  return UdfError(text);
 }
 
 std::string describe_args(const Batch& args) {

@@ -1,14 +1,19 @@
 // Group-by, sort and join past a tiny memory budget: they spill to temporary files, give the
 // same result as in memory, and leave no file behind.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ember/ember.h"
@@ -246,4 +251,52 @@ INSTANTIATE_TEST_SUITE_P(Threads, SpillTest, testing::Values(1, 2, 4));
 TEST(MemoryBudget, NegativeIsRefused) {
   Table t = make_table(10, 1);
   EXPECT_THROW(from_table(t).sort({SortKey{col("k")}}).collect(options(1, -1)), InvalidArgument);
+}
+
+TEST_P(SpillTest, AnOpenSpillFileHasNoNameLeft) {
+  SpillFile f;
+  f.write({Column::from(std::vector<int64_t>{1, 2, 3})});
+  EXPECT_TRUE(dir_empty()) << "a spill file kept its name: a killed process would leave it";
+  auto groups = f.read_all({int64()});
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0][0].value<int64_t>(2), 3);
+}
+
+// The child of SpillKill.LeavesNothingBehind: spills until it is killed. Skipped otherwise.
+TEST(SpillKillChild, SpillsUntilKilled) {
+  if (!std::getenv("EMBER_SPILL_KILL_CHILD")) GTEST_SKIP() << "run by SpillKill only";
+  Table t = make_table(60000, 5);
+  for (int i = 0; i < 1000; ++i)
+    from_table(t, 6).group_by({col("k"), col("s")}).agg({col("v").sum()}).collect(options(2, 1024));
+}
+
+TEST(SpillKill, LeavesNothingBehind) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("ember-spill-kill-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::mt19937 rng(7);
+  for (int run = 0; run < 5; ++run) {
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      // A fresh image of this test program (a forked copy of a threaded process may not run
+      // queries): only the child test, spilling into `dir`.
+      ::setenv("EMBER_SPILL_KILL_CHILD", "1", 1);
+      ::setenv("TMPDIR", dir.c_str(), 1);
+      const std::string self = fs::read_symlink("/proc/self/exe").string();
+      ::execl(self.c_str(), self.c_str(), "--gtest_filter=SpillKillChild.SpillsUntilKilled",
+              static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300 + rng() % 1200));
+    ::kill(child, SIGKILL);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "the child ended before it was killed: it did not spill";
+    std::vector<std::string> left;
+    for (const auto& e : fs::directory_iterator(dir)) left.push_back(e.path().filename());
+    EXPECT_TRUE(left.empty()) << "run " << run << " left " << left.size() << " files, e.g. "
+                              << (left.empty() ? "" : left[0]);
+  }
+  fs::remove_all(dir);
 }

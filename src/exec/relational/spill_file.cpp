@@ -35,10 +35,12 @@ SpillFile::SpillFile() {
   const int fd = ::mkstemp(templ.data());
   if (fd < 0)
     throw IoError("cannot create a spill file in " + dir.string() + ": " + std::strerror(errno));
+  // Nameless from here on: the open descriptor keeps the bytes, and the kernel frees them when
+  // it closes, however the process ends (a SIGKILL or an out-of-memory kill included).
+  ::unlink(templ.c_str());
   file_ = ::fdopen(fd, "w+b");
   if (!file_) {
     ::close(fd);
-    ::unlink(templ.c_str());
     throw IoError("cannot open spill file " + templ + ": " + std::strerror(errno));
   }
   path_ = std::move(templ);
@@ -48,7 +50,6 @@ SpillFile::SpillFile() {
 
 SpillFile::~SpillFile() {
   std::fclose(file_);
-  ::unlink(path_.c_str());
   --g_open;
 }
 

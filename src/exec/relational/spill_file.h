@@ -14,8 +14,9 @@
 namespace ember {
 
 /// One spill file under the system temp directory (std::filesystem::temp_directory_path()).
-/// Written first (append), then read back from the start (once, unless restarted). The destructor
-/// closes and removes it, so a query that fails leaves nothing behind. Not thread-safe: one owner.
+/// Written first (append), then read back from the start (once, unless restarted). Its name is
+/// removed as soon as it is open, so nothing is left behind whether the query ends, fails or
+/// its process is killed. Not thread-safe: one owner.
 class SpillFile {
  public:
   /// Creates the file. IoError when the temp directory refuses it.
@@ -35,6 +36,8 @@ class SpillFile {
   /// Makes the next read_next() read the first group again (a file read more than once).
   void restart() { groups_read_ = -1; }
 
+  /// The name the file had when it was made (for messages): it is removed at once, so that
+  /// no spill file outlives its process.
   const std::string& path() const { return path_; }
   int64_t bytes_written() const { return bytes_; }
   /// Spill files that exist now in this process (tests check they are all gone again).

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "udf/process/column_transfer.h"
+#include "udf/udf_call.h"
 
 namespace ember::process {
 
@@ -97,6 +98,9 @@ Column LaneServer::call_udf(MessageReader& in) {
   const ScopedBufferSource in_region(&arena_, kArenaMinBytes);
   Column result = udf_.call(batch);
   arena_.end();
+  // Checked before anything is sent: a result of the wrong length (a default Column() has no
+  // buffers at all) is the UDF's error, never the worker's crash.
+  if (result.size() != rows) throw RejectedResult{result_shape(result, rows)};
   return result;
 }
 
@@ -175,11 +179,19 @@ void LaneServer::serve_call(MessageReader& in, UniqueFd region) {
   }
   // The driver still uses the last result's region: this result goes to a fresh one.
   if (in.header().flags & kResultRegionBusy) result_ = SharedRegion{};
+  std::optional<RejectedResult> rejected;
   if (auto failure = capture_failure([&] {
         open_result_region();
-        write_result(call_udf(in));
+        try {
+          write_result(call_udf(in));
+        } catch (RejectedResult& r) {
+          rejected = std::move(r);
+        }
       })) {
     write_failure(writer_, *failure);
+  } else if (rejected) {
+    write_failure(writer_, WorkerFailure{ErrorCode::Udf, rejected->shape});
+    writer_.add_flags(kResultRejected);
   }
   arena_.end();  // also when the call threw
   inputs_.clear();

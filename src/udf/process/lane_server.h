@@ -64,6 +64,11 @@ class LaneServer {
   std::vector<Column> inputs_;  ///< the current call's argument columns, as the UDF got them
 };
 
+/// Thrown inside a call whose result has the wrong length: see kResultRejected.
+struct RejectedResult {
+  std::string shape;  ///< result_shape()
+};
+
 /// Flushes what the UDF printed (the process ends with _exit, which would drop it) and exits.
 [[noreturn]] void exit_worker(int status);
 

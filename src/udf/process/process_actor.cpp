@@ -460,6 +460,8 @@ Column ProcessActor::read_reply(Hold& hold, std::string_view message, UniqueFd r
   if (in.header().flags & process::kArgsRetained) lane.args = process::SharedRegion{};
   if (in.header().op == Op::Failed) {
     in.get<uint8_t>();  // the worker's error code; every call failure surfaces as UdfError
+    if (in.header().flags & process::kResultRejected)
+      throw wrong_result(*spec_, std::string(in.get_string()));
     const std::string text = "udf '" + spec_->name + "' failed on " + describe_args(args) + ": " +
                              std::string(in.get_string());
     const auto retry_after_ms = in.get<int64_t>();

@@ -44,6 +44,9 @@ enum MessageFlag : uint8_t {
   /// Result: the UDF returned (a slice of) one of its argument columns; the message names it
   /// and the driver uses its own column, so nothing is copied back.
   kInputPassThrough = 8,
+  /// Failed: the UDF returned a result of the wrong length, which the worker did not send; the
+  /// text is its result_shape() (udf_call.h), for the driver to word as a thread actor would.
+  kResultRejected = 16,
 };
 
 /// Every message starts with this (flags at byte 1).

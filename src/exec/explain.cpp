@@ -10,6 +10,7 @@
 #include "exec/physical_planner.h"
 #include "exec/session_access.h"
 #include "plan/optimizer.h"
+#include "resources/machine_resources.h"
 #include "resources/resource_pool.h"
 #include "resources/resource_units.h"
 
@@ -69,6 +70,7 @@ std::string explain_plan(const NodePtr& plan, const RunOptions& options) {
   double left = std::max(0.0, total.cpus - cpus);
   int threads = pipeline_threads(options, left);
   out << "== Resources ==\n  " << pool->describe() << "\n";
+  if (!options.resources) out << "  GPUs: " << describe_gpu_source() << "\n";
   out << "  pools ask for: " << format_amount(cpus) << " CPUs, " << format_amount(gpus) << " GPUs, "
       << format_bytes(memory) << "\n";
   out << "  left for ordinary work: " << format_amount(left) << " CPUs -> " << threads

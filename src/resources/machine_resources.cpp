@@ -188,7 +188,8 @@ std::vector<int> parse_ember_gpus(std::string_view text) {
     throw InvalidArgument("EMBER_GPUS='" + std::string(text) +
                           "' is neither a GPU count (e.g. \"4\", at most " +
                           std::to_string(ResourcePool::kMaxGpus) +
-                          ") nor a list of distinct device ids (e.g. \"0,2\")");
+                          ") nor a list of distinct device ids (e.g. \"0,2\", or \"3,\" for "
+                          "device 3 alone)");
   };
   if (text.find(',') == std::string_view::npos) {
     auto count = parse_number<int>(text);
@@ -198,6 +199,8 @@ std::vector<int> parse_ember_gpus(std::string_view text) {
     for (int i = 0; i < *count; ++i) ids[static_cast<size_t>(i)] = i;
     return ids;
   }
+  // A trailing comma makes one id a list: "3," is device 3, where "3" is three GPUs.
+  if (text.ends_with(',')) text.remove_suffix(1);
   std::vector<int> ids;
   for (std::string_view part : split(text, ',')) {
     auto id = parse_number<int>(part);
@@ -279,6 +282,29 @@ std::vector<int> detect_gpu_ids() {
   if (const char* cuda = std::getenv("CUDA_VISIBLE_DEVICES"))
     return parse_cuda_visible_devices(cuda);
   return nvidia_smi_devices();
+}
+
+std::string describe_gpu_source() {
+  std::string ids;
+  auto list = [&](const std::vector<int>& v) {
+    std::string out;
+    for (int id : v) out += (out.empty() ? "" : ",") + std::to_string(id);
+    return out.empty() ? std::string("none") : out;
+  };
+  if (const char* ember = std::getenv("EMBER_GPUS")) {
+    const std::string_view text = trim(ember);
+    const std::vector<int> v = parse_ember_gpus(text);
+    if (text.find(',') == std::string_view::npos)
+      return "EMBER_GPUS=" + std::string(text) + " is a count: devices " + list(v) +
+             " (a list of device ids has a comma: \"0,2\", or \"3,\" for device 3 alone)";
+    return "EMBER_GPUS=" + std::string(text) + " is a list of device ids: " + list(v);
+  }
+  if (const char* cuda = std::getenv("CUDA_VISIBLE_DEVICES"))
+    return "CUDA_VISIBLE_DEVICES=" + std::string(cuda) + " is a list of devices, " +
+           std::to_string(parse_cuda_visible_devices(cuda).size()) +
+           " visible (CUDA numbers them from 0 inside the process)";
+  return "GPUs counted by nvidia-smi -L (EMBER_GPUS takes a count, \"2\", or device ids, "
+         "\"0,2\")";
 }
 
 MachineResources detect_machine() {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -27,7 +28,12 @@ int64_t detect_memory_bytes();
 /// EMBER_GPUS, else CUDA_VISIBLE_DEVICES, else `nvidia-smi -L`, else none.
 std::vector<int> detect_gpu_ids();
 
-/// EMBER_GPUS: a count ("4" -> 0..3) or a list of device ids ("0,2"); "" is none.
+/// Where the GPUs come from and how the setting reads, for explain(): "EMBER_GPUS=3 is a
+/// count: devices 0,1,2 ...". Throws InvalidArgument as parse_ember_gpus does.
+std::string describe_gpu_source();
+
+/// EMBER_GPUS: a count ("4" -> 0..3) or a list of device ids, which has a comma ("0,2"; "3,"
+/// is device 3 alone); "" is none.
 /// Throws InvalidArgument on anything else.
 std::vector<int> parse_ember_gpus(std::string_view text);
 /// EMBER_CPUS: a number of CPUs > 0 ("4", "2.5"). Throws InvalidArgument on anything else.

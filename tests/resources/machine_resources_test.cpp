@@ -75,8 +75,34 @@ TEST(Detection, EmberGpusCountOrList) {
   }
 }
 
+TEST(Detection, EmberGpusOneDeviceIdIsAListWithAComma) {
+  // "3" is three GPUs, as a count; "3," is device 3 alone, as CUDA_VISIBLE_DEVICES=3 means.
+  ScopedEnv gpus("EMBER_GPUS", "3,");
+  EXPECT_EQ(detect_gpu_ids(), (std::vector<int>{3}));
+  EXPECT_NE(describe_gpu_source().find("EMBER_GPUS=3, is a list of device ids: 3"),
+            std::string::npos)
+      << describe_gpu_source();
+}
+
+TEST(Detection, DescribeGpuSourceSaysWhichFormItRead) {
+  {
+    ScopedEnv gpus("EMBER_GPUS", "3");
+    EXPECT_NE(describe_gpu_source().find("EMBER_GPUS=3 is a count: devices 0,1,2"),
+              std::string::npos)
+        << describe_gpu_source();
+  }
+  {
+    ScopedEnv gpus("EMBER_GPUS", std::nullopt);
+    ScopedEnv cuda("CUDA_VISIBLE_DEVICES", "3");
+    EXPECT_NE(describe_gpu_source().find("CUDA_VISIBLE_DEVICES=3 is a list of devices, 1 visible"),
+              std::string::npos)
+        << describe_gpu_source();
+  }
+}
+
 TEST(Detection, EmberGpusRejectsGarbage) {
-  for (const char* bad : {"two", "1,,2", "0,0", "-1", "1,-2", "3x", "4097", "2000000000"}) {
+  for (const char* bad :
+       {"two", "1,,2", ",", "3,,", "0,0", "-1", "1,-2", "3x", "4097", "2000000000"}) {
     ScopedEnv gpus("EMBER_GPUS", bad);
     EXPECT_THROW(detect_gpu_ids(), InvalidArgument) << bad;
   }

@@ -43,15 +43,35 @@ class UdfError : public Error {
  public:
   explicit UdfError(const std::string& m) : Error(m, ErrorCode::Udf) {}
 };
-/// A file could not be found, read or written.
+/// `text` with each control character written as \xHH: a message that names a file or quotes
+/// its bytes stays on one line and cannot send a terminal escape. Applying it twice changes
+/// nothing more, so an error that crosses a process boundary reads the same on both sides.
+inline std::string printable(const std::string& text) {
+  std::string shown;
+  shown.reserve(text.size());
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u != 0x7f) {
+      shown += c;
+      continue;
+    }
+    const char* hex = "0123456789abcdef";
+    shown += {'\\', 'x', hex[u >> 4], hex[u & 15]};
+  }
+  return shown;
+}
+
+/// A file could not be found, read or written. Control characters in the message (a file's
+/// name) are shown as \xHH.
 class IoError : public Error {
  public:
-  explicit IoError(const std::string& m) : Error(m, ErrorCode::Io) {}
+  explicit IoError(const std::string& m) : Error(printable(m), ErrorCode::Io) {}
 };
-/// Malformed input; the message starts with `file:line:column:`.
+/// Malformed input; the message starts with `file:line:column:`. Control characters in the
+/// message (a file's name, a quoted value) are shown as \xHH.
 class ParseError : public Error {
  public:
-  explicit ParseError(const std::string& m) : Error(m, ErrorCode::Parse) {}
+  explicit ParseError(const std::string& m) : Error(printable(m), ErrorCode::Parse) {}
   /// Builds "file:line:column: message".
   static ParseError at(const std::string& file, int64_t line, int64_t column,
                        const std::string& message) {

@@ -26,6 +26,16 @@ TEST(CsvErrors, RowWithTooManyFields) {
   EXPECT_THAT(msg, HasSubstr("got 3"));
 }
 
+TEST(CsvErrors, ControlCharactersInTheFileNameAreEscaped) {
+  TempDir dir;
+  const std::string p = dir.write("bad\nname\x1b[31m.csv", "a,b\n1,2\n3,4,5\n");
+  const std::string msg = csv_error(p);
+  const std::string shown = p.substr(0, p.size() - 17) + "bad\\x0aname\\x1b[31m.csv";
+  EXPECT_THAT(msg, StartsWith(shown + ":3:3:"));
+  EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  EXPECT_EQ(msg.find('\x1b'), std::string::npos) << msg;
+}
+
 TEST(CsvErrors, RowWithTooFewFieldsAfterTheSample) {
   TempDir dir;
   std::string content = "a,b\n";
@@ -137,6 +147,15 @@ TEST(CsvErrors, MissingFileIsAnIoError) {
   const std::string p = dir.file("absent.csv");
   const std::string msg = error_of<IoError>([&] { read_csv_table(p); });
   EXPECT_THAT(msg, HasSubstr(p));
+}
+
+TEST(CsvErrors, ControlCharactersInAMissingFileNameAreEscaped) {
+  TempDir dir;
+  const std::string p = dir.file("gone\r\x07.csv");
+  const std::string msg = error_of<IoError>([&] { read_csv_table(p); });
+  EXPECT_THAT(msg, HasSubstr("gone\\x0d\\x07.csv"));
+  EXPECT_EQ(msg.find('\r'), std::string::npos) << msg;
+  EXPECT_EQ(msg.find('\x07'), std::string::npos) << msg;
 }
 
 TEST(CsvErrors, BadOptionsAreInvalidArguments) {

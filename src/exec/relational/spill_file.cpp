@@ -2,6 +2,7 @@
 // the buffers' bytes, so that reading back is one read per buffer and no parsing.
 #include "exec/relational/spill_file.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -25,25 +26,40 @@ constexpr int64_t kAbsent = -1;  ///< a buffer the column does not have
 
 int64_t size_of(const std::shared_ptr<Buffer>& b) { return b ? b->size() : kAbsent; }
 
+/// A read-write file in `dir` that has no name, so the kernel frees its bytes when it closes,
+/// however the process ends (a SIGKILL or an out-of-memory kill included); `shown` says what
+/// it is, for messages. O_TMPFILE makes it nameless from the start. Where the file system
+/// cannot (EOPNOTSUPP, or EISDIR from a kernel without it), mkstemp and an unlink right after
+/// leave a window of a few microseconds in which a kill would leave the name behind.
+int open_nameless(const std::filesystem::path& dir, std::string& shown) {
+  int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd >= 0) {
+    shown = "an unnamed spill file in " + dir.string();
+    return fd;
+  }
+  if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+    throw IoError("cannot create a spill file in " + dir.string() + ": " + std::strerror(errno));
+  std::string templ = (dir / "ember-spill-XXXXXX").string();
+  fd = ::mkostemp(templ.data(), O_CLOEXEC);
+  if (fd < 0)
+    throw IoError("cannot create a spill file in " + dir.string() + ": " + std::strerror(errno));
+  ::unlink(templ.c_str());
+  shown = "spill file " + templ;
+  return fd;
+}
+
 }  // namespace
 
 SpillFile::SpillFile() {
   std::error_code ec;
   std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
   if (ec) dir = "/tmp";
-  std::string templ = (dir / "ember-spill-XXXXXX").string();
-  const int fd = ::mkstemp(templ.data());
-  if (fd < 0)
-    throw IoError("cannot create a spill file in " + dir.string() + ": " + std::strerror(errno));
-  // Nameless from here on: the open descriptor keeps the bytes, and the kernel frees them when
-  // it closes, however the process ends (a SIGKILL or an out-of-memory kill included).
-  ::unlink(templ.c_str());
+  const int fd = open_nameless(dir, path_);
   file_ = ::fdopen(fd, "w+b");
   if (!file_) {
     ::close(fd);
-    throw IoError("cannot open spill file " + templ + ": " + std::strerror(errno));
+    throw IoError("cannot open " + path_ + ": " + std::strerror(errno));
   }
-  path_ = std::move(templ);
   ++g_open;
   ++g_created;
 }
@@ -59,14 +75,14 @@ int64_t SpillFile::files_created() { return g_created.load(); }
 void SpillFile::put(const void* data, size_t n) {
   if (n == 0) return;
   if (std::fwrite(data, 1, n, file_) != n)
-    throw IoError("cannot write spill file " + path_ + " (disk full?): " + std::strerror(errno));
+    throw IoError("cannot write " + path_ + " (disk full?): " + std::strerror(errno));
   bytes_ += static_cast<int64_t>(n);
 }
 
 void SpillFile::get(void* data, size_t n) {
   if (n == 0) return;
   if (std::fread(data, 1, n, file_) != n)
-    throw IoError("spill file " + path_ + " ended early: it was changed while the query ran");
+    throw IoError(path_ + " ended early: it was changed while the query ran");
 }
 
 namespace {
@@ -127,7 +143,7 @@ Column SpillFile::get_column(const DataType& type) {
 
 void SpillFile::rewind() {
   if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0)
-    throw IoError("cannot rewind spill file " + path_ + ": " + std::strerror(errno));
+    throw IoError("cannot rewind " + path_ + ": " + std::strerror(errno));
 }
 
 std::optional<std::vector<Column>> SpillFile::read_next(const std::vector<DataType>& types) {

@@ -36,8 +36,8 @@ class SpillFile {
   /// Makes the next read_next() read the first group again (a file read more than once).
   void restart() { groups_read_ = -1; }
 
-  /// The name the file had when it was made (for messages): it is removed at once, so that
-  /// no spill file outlives its process.
+  /// What the file is, for messages ("an unnamed spill file in /tmp"): it has no name in the
+  /// file system, so that no spill file outlives its process.
   const std::string& path() const { return path_; }
   int64_t bytes_written() const { return bytes_; }
   /// Spill files that exist now in this process (tests check they are all gone again).

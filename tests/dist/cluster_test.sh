@@ -48,8 +48,12 @@ case "$mode" in
   run|fails)
     scenario=$3 np=$4
     shift 4
-    mpi -np "$np" "$app" "$scenario" "$work/dist" >"$work/out" 2>&1
-    check $? "$work/out" "$([[ $mode == run ]] && echo zero || echo nonzero)" "$@"
+    # stdout and stderr apart, then one after the other: a line of one is never cut by a
+    # write to the other, however the ranks' output interleaves.
+    mpi -np "$np" "$app" "$scenario" "$work/dist" >"$work/stdout" 2>"$work/stderr"
+    rc=$?
+    cat "$work/stdout" "$work/stderr" >"$work/out"
+    check $rc "$work/out" "$([[ $mode == run ]] && echo zero || echo nonzero)" "$@"
     ;;
   gpu)
     # No GPUs anywhere but where -x gives them, whatever this machine has.

@@ -94,17 +94,38 @@ struct GpuCount {
 };
 EMBER_REGISTER_UDF(GpuCount);
 
-/// Returns its argument; sleeps `ms` on each batch that starts in a partition rank 0 reads
-/// (partition p of a range holds the ids from p * `rows` on, and rank 0 reads p % 3 == 0).
+/// Returns its argument. A batch of a partition another rank reads (partition p of a range
+/// holds the ids from p * `rows` on; rank 0 reads p % 3 == 0) leaves a file "done-ID" in
+/// `marker_dir`. A batch of rank 0's waits until `others` such files exist (at most 60 s), then
+/// sleeps `ms`: so however slowly the ranks start, rank 0 still runs for a while after every
+/// other partition is done.
 struct Napper {
   explicit Napper(const ember::InitArgs& args)
-      : ms(args.get<int64_t>("ms")), rows(args.get<int64_t>("rows")) {}
+      : ms(args.get<int64_t>("ms")),
+        rows(args.get<int64_t>("rows")),
+        others(args.get<int64_t>("others")),
+        marker_dir(args.get<std::string>("marker_dir")) {}
   ember::Column operator()(const ember::Batch& in) const {
-    if (in.num_rows() > 0 && in.column(0).value<int64_t>(0) / rows % 3 == 0)
-      std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    if (in.num_rows() == 0) return in.column(0);
+    const int64_t first = in.column(0).value<int64_t>(0);
+    if (first / rows % 3 != 0) {
+      std::ofstream(fs::path(marker_dir) / ("done-" + std::to_string(first)));
+      return in.column(0);
+    }
+    const auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (done_elsewhere() < others && std::chrono::steady_clock::now() < limit)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
     return in.column(0);
   }
-  int64_t ms, rows;
+  int64_t done_elsewhere() const {
+    int64_t n = 0;
+    for (const auto& e : fs::directory_iterator(marker_dir))
+      n += e.path().filename().string().rfind("done-", 0) == 0 ? 1 : 0;
+    return n;
+  }
+  int64_t ms, rows, others;
+  std::string marker_dir;
 };
 EMBER_REGISTER_UDF(Napper);
 
@@ -382,13 +403,19 @@ int process_crash(const fs::path& dir) {
 }
 
 /// The progress bar on rank 0 counts every rank's partitions and rows as they run: rank 0's
-/// two partitions take 3.5 s each on its actor, the other ranks' four end at once, so the
-/// plain line printed after 5 s shows those four done (and every row read) while rank 0's
-/// last one still runs; the last line shows all six.
-int progress(const fs::path&) {
+/// two partitions wait until the other ranks' four are done, then take 5.5 s each on its actor,
+/// so at least one plain line (one every 5 s) is printed 5 s or more after the others finished
+/// and before rank 0's last one does: it shows those four done and every row read. The last
+/// line shows all six.
+int progress(const fs::path& dir) {
+  const fs::path markers = dir / "progress-markers";
+  fs::create_directories(markers);
   auto nap = ember::Udf::cls<Napper>("napper")
                  .returns(ember::int64())
-                 .init_args({{"ms", int64_t{3500}}, {"rows", int64_t{100}}})
+                 .init_args({{"ms", int64_t{5500}},
+                             {"rows", int64_t{100}},
+                             {"others", int64_t{4}},
+                             {"marker_dir", markers.string()}})
                  .batch_size(100)
                  .concurrency(3);
   ember::RunOptions o;

@@ -1,5 +1,5 @@
 // Writing a UDF: argument batches, return types, nulls, ActorContext, and what static state
-// means when actors run in worker processes. README.md's "Writing a UDF" quotes this file.
+// means when actors run in worker processes. docs/udfs.md quotes this file.
 #include <ember/ember.h>
 
 #include <atomic>

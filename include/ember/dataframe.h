@@ -81,7 +81,7 @@ class DataFrame {
   QueryResult execute(const RunOptions& options = {}) const;
   /// One file per partition (part-NNNNN.csv) plus an empty _SUCCESS marker. The directory is
   /// replaced as a whole, in one atomic step, only when the whole query succeeded; a failed or
-  /// killed query leaves the previous output untouched (docs/write_protocol.md). Throws
+  /// killed query leaves the previous output untouched (docs/design/write_protocol.md). Throws
   /// InvalidArgument, before any work runs, for a directory holding files ember did not write
   /// or one that the query itself reads.
   void write_csv(std::string dir, const RunOptions& options = {}) const;

@@ -194,8 +194,8 @@ class Udf {
   /// What a batch whose retries are spent does. Under Null and Skip the batch is split in
   /// (up to) 8 pieces, recursively down to single rows, so only the rows whose own call fails
   /// are nulled or dropped; each lands in QueryResult::rejected. After a failure, the batches
-  /// that follow go to the UDF in smaller pieces for a while (see README.md), so it may see
-  /// fewer rows than batch_size. Default Raise.
+  /// that follow go to the UDF in smaller pieces for a while (docs/failure-handling.md), so it
+  /// may see fewer rows than batch_size. Default Raise.
   Udf on_error(OnError policy) const;
   /// Under Null or Skip: once more than `rows` rows have failed, the query fails with
   /// UdfError. Default: no limit.

@@ -28,8 +28,8 @@ namespace ember::dist {
 
 namespace {
 
-/// Result batches a rank may have sent to rank 0 that rank 0 has not yet taken (README.md's
-/// cluster section): enough to keep the network busy, few enough that a rank never runs far
+/// Result batches a rank may have sent to rank 0 that rank 0 has not yet taken
+/// (docs/cluster.md): enough to keep the network busy, few enough that a rank never runs far
 /// ahead of rank 0 taking its rows.
 constexpr int64_t kResultWindow = 8;
 

@@ -22,8 +22,8 @@ struct QueryOutput {
 /// pools do not fit throws ResourceError and starts nothing. Every pool is torn down when the
 /// query ends, whether it succeeds, fails or stops early at a limit. A query that writes files
 /// is all-or-nothing: they are staged beside `out.dir` and replace it only when the whole query
-/// succeeded (docs/write_protocol.md); a directory the query reads, or one holding files ember
-/// did not write, is refused with InvalidArgument before anything runs.
+/// succeeded (docs/design/write_protocol.md); a directory the query reads, or one holding files
+/// ember did not write, is refused with InvalidArgument before anything runs.
 QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const QueryOutput& out);
 
 /// Pipeline threads for a query: RunOptions::threads if set, else the CPUs the actor pools

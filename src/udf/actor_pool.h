@@ -23,7 +23,7 @@ using CallResult = std::variant<Column, std::exception_ptr>;
 
 /// Owns N actors, each driven by max_concurrency threads of its own ("lanes") that construct
 /// the UDF once, serve up to that many calls at once and destroy it (see
-/// docs/actor_lifecycle.md). Thread-safe.
+/// docs/design/actor_lifecycle.md). Thread-safe.
 class ActorPool {
  public:
   /// One actor per context (from admission). An empty `actors` means spec->concurrency actors

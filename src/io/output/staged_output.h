@@ -1,6 +1,6 @@
 // A query's output directory, written all-or-nothing: files go to a hidden staging directory
 // beside the target, and the complete set replaces the target in one step when the query ends
-// well. The protocol is described in docs/write_protocol.md.
+// well. The protocol is described in docs/design/write_protocol.md.
 #pragma once
 
 #include <string>

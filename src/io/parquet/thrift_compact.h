@@ -1,6 +1,6 @@
 // Thrift's compact protocol, the encoding of Parquet's metadata: a reader that walks structs
 // field by field (skipping what it does not know) and a writer for the fields ember emits.
-// Hand-written rather than generated: docs/parquet.md says why.
+// Hand-written rather than generated: docs/design/parquet.md says why.
 #pragma once
 
 #include <cstdint>

@@ -52,7 +52,7 @@ int run_job(const std::string& in, const std::string& out_dir, const std::string
   const double seconds = ember::bench::time_seconds([&] {
     read_csv(in)
         .where(col("id") % lit(int64_t{kKeepEvery}) == lit(int64_t{0}))
-        .write_csv(out_dir, options);
+        .write_csv(out_dir, {}, options);
   });
   std::ofstream(result) << peak_rss_kb() << ' ' << seconds << '\n';
   return 0;

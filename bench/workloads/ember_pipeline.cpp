@@ -35,7 +35,7 @@ RunReport ember_pipeline(const WorkloadOptions& o) {
   ember::RunOptions run = run_options_for(o.workers, report.notes);
   run.threads = o.threads;
   report.times = time_runs(
-      o.repeat, [&] { df.write_csv(o.out, run); }, [&] { std::filesystem::remove_all(o.out); });
+      o.repeat, [&] { df.write_csv(o.out, {}, run); }, [&] { std::filesystem::remove_all(o.out); });
   report.check = digest_pipeline_output(o.out).to_json();
   return report;
 }

@@ -248,7 +248,7 @@ int main(int argc, char** argv) {
     ember::QueryResult r = df.execute(run);
     print_summary(r, o);
     if (!o.out.empty()) {
-      df.write_jsonl(o.out, run);
+      df.write_jsonl(o.out, {}, run);
       std::printf("flagged documents written to %s/\n", o.out.c_str());
     }
   } catch (const ember::Error& e) {

@@ -20,16 +20,11 @@ struct BufferAccess;
 }  // namespace detail
 
 /// A contiguous, 64-byte aligned byte region, shared by the columns that use it. The bytes may
-/// live in private heap memory or in a shared-memory mapping (`wrap` with an owner that unmaps).
+/// live in private heap memory or in a shared-memory mapping the engine made.
 class Buffer {
  public:
   /// Zero-filled heap buffer of `size` bytes.
   static std::shared_ptr<Buffer> allocate(int64_t size);
-  /// Heap buffer of `size` bytes whose contents are unspecified (only the padding past `size`
-  /// is zeroed), for writers that overwrite every byte; cheaper than allocate().
-  static std::shared_ptr<Buffer> allocate_uninitialized(int64_t size);
-  /// Borrows `data`; `owner` is kept alive as long as the buffer (e.g. a shm mapping).
-  static std::shared_ptr<Buffer> wrap(const void* data, int64_t size, std::shared_ptr<void> owner);
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;

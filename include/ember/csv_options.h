@@ -1,4 +1,4 @@
-// How read_csv parses its files.
+// How read_csv parses its files and write_csv writes them.
 #pragma once
 
 #include <cstdint>
@@ -23,5 +23,10 @@ struct CsvOptions {
   /// devices are never split.
   int64_t split_bytes = int64_t{64} << 20;
 };
+
+/// How write_csv writes its files: a header row, ',' between fields, fields quoted only when
+/// they must be, a null as an empty field. It has no settings yet; taking it keeps every
+/// write call's shape `(dir, format options, run options)`.
+struct CsvWriteOptions {};
 
 }  // namespace ember

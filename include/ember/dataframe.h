@@ -2,16 +2,19 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "ember/arrow_options.h"
 #include "ember/batch.h"
 #include "ember/csv_options.h"
 #include "ember/expr.h"
 #include "ember/init.h"
 #include "ember/join_type.h"
+#include "ember/jsonl_options.h"
 #include "ember/parquet_options.h"
 #include "ember/query_stats.h"
 #include "ember/run_options.h"
@@ -52,6 +55,11 @@ class DataFrame {
   /// GroupedDataFrame::agg. Unknown columns are an InvalidArgument, keys of a type that cannot
   /// be compared a TypeError, when agg() builds the plan.
   GroupedDataFrame group_by(std::vector<Expr> keys) const;
+  /// group_by over columns by name: group_by({"k1", "k2"}) is group_by({col("k1"), col("k2")}).
+  GroupedDataFrame group_by(std::vector<std::string> columns) const;
+  /// group_by({"k1", "k2"}) itself: a braced list of names (which std::vector<Expr> would
+  /// otherwise also take, as a pair of char iterators).
+  GroupedDataFrame group_by(std::initializer_list<std::string> columns) const;
   /// Rows of this frame (left) and `right` whose `on` columns are equal; null keys never
   /// match. The output has this frame's columns, then right's other columns (semi and anti:
   /// this frame's only); each key appears once, under its name (right and full joins take the
@@ -83,20 +91,24 @@ class DataFrame {
   /// replaced as a whole, in one atomic step, only when the whole query succeeded; a failed or
   /// killed query leaves the previous output untouched (docs/design/write_protocol.md). Throws
   /// InvalidArgument, before any work runs, for a directory holding files ember did not write
-  /// or one that the query itself reads.
-  void write_csv(std::string dir, const RunOptions& options = {}) const;
+  /// or one that the query itself reads. Returns what execute() returns, with an empty table:
+  /// the query's stats.
+  QueryResult write_csv(std::string dir, CsvWriteOptions format = {},
+                        const RunOptions& options = {}) const;
   /// As write_csv, with part-NNNNN.jsonl files.
-  void write_jsonl(std::string dir, const RunOptions& options = {}) const;
+  QueryResult write_jsonl(std::string dir, JsonlWriteOptions format = {},
+                          const RunOptions& options = {}) const;
 
   // ---- Parquet and Arrow IPC
-  /// As write_csv, with part-NNNNN.parquet files: row groups of `options.row_group_rows`
+  /// As write_csv, with part-NNNNN.parquet files: row groups of `format.row_group_rows`
   /// rows, dictionary pages for low-cardinality strings, min/max statistics and null counts.
   /// Lists (and fixed_size_lists, which Parquet stores as lists) are written as LIST columns.
-  void write_parquet(std::string dir, ParquetWriteOptions options = {},
-                     const RunOptions& run = {}) const;
+  QueryResult write_parquet(std::string dir, ParquetWriteOptions format = {},
+                            const RunOptions& options = {}) const;
   /// As write_csv, with part-NNNNN.arrow files in the Arrow IPC file format (one record batch
   /// per batch of rows), which pyarrow, polars and DuckDB open as they are.
-  void write_arrow(std::string dir, const RunOptions& options = {}) const;
+  QueryResult write_arrow(std::string dir, ArrowWriteOptions format = {},
+                          const RunOptions& options = {}) const;
 
   // ---- nested data
   /// One row per item of the list column `column` (which then holds the item), the other
@@ -132,13 +144,14 @@ DataFrame range(int64_t n, int num_partitions = 1);
 DataFrame from_table(Table t, int num_partitions = 1);
 /// Header row, type inference over a sample; a glob reads many files.
 DataFrame read_csv(std::string path_or_glob, CsvOptions options = {});
-DataFrame read_jsonl(std::string path_or_glob);
+/// One JSON object per line; the columns and their types are inferred over a sample.
+DataFrame read_jsonl(std::string path_or_glob, JsonlOptions options = {});
 
 // ---- Parquet and Arrow IPC
 /// Parquet files: one partition per row group; only the columns the query reads are read, and
 /// a where() on a column with min/max statistics skips the row groups that cannot match.
 DataFrame read_parquet(std::string path_or_glob, ParquetOptions options = {});
 /// Arrow IPC files (the file format, uncompressed): one partition per record batch.
-DataFrame read_arrow(std::string path_or_glob);
+DataFrame read_arrow(std::string path_or_glob, ArrowOptions options = {});
 
 }  // namespace ember

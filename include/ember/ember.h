@@ -10,3 +10,4 @@
 #include "ember/session.h"
 #include "ember/types.h"
 #include "ember/udf.h"
+#include "ember/version.h"

@@ -18,7 +18,6 @@ enum class ErrorCode : uint8_t {
   Parse = 4,
   Type = 5,
   InvalidArgument = 6,
-  // 7 is reserved for the engine's own use.
 };
 
 /// Base of every exception ember throws.

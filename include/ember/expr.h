@@ -1,9 +1,12 @@
 // Expressions: column references, literals, operators, casts and UDF calls.
 #pragma once
 
+#include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "ember/types.h"
@@ -89,5 +92,64 @@ Expr operator&&(const Expr& a, const Expr& b);
 Expr operator||(const Expr& a, const Expr& b);
 Expr operator!(const Expr& a);
 Expr operator-(const Expr& a);
+
+// ---- a plain C++ value beside an expression is a literal
+/// A C++ value an operator takes as a literal: bool, an integer (as int64), a floating-point
+/// number (as float64), or a string (const char* or std::string, as utf8). Expr itself never
+/// converts from a value, so a column name is never mistaken for a string literal.
+namespace detail {
+template <class T>
+using Plain = std::remove_cvref_t<T>;
+template <class T>
+inline constexpr bool is_literal_value = std::is_same_v<Plain<T>, bool> ||
+                                         std::is_integral_v<Plain<T>> ||
+                                         std::is_floating_point_v<Plain<T>> ||
+                                         std::is_same_v<Plain<T>, std::string> ||
+                                         (std::is_convertible_v<T, const char*> &&
+                                          !std::is_same_v<Plain<T>, std::nullptr_t>);
+}  // namespace detail
+template <class T>
+concept LiteralValue = detail::is_literal_value<T>;
+
+namespace detail {
+/// lit() of a LiteralValue, with its ember type: bool, int64, float64 or utf8.
+template <LiteralValue T>
+Expr literal(const T& v) {
+  using V = std::remove_cvref_t<T>;
+  if constexpr (std::same_as<V, bool>) {
+    return lit(Value{v});
+  } else if constexpr (std::integral<V>) {
+    return lit(Value{static_cast<int64_t>(v)});
+  } else if constexpr (std::floating_point<V>) {
+    return lit(Value{static_cast<double>(v)});
+  } else {
+    return lit(Value{std::string(v)});
+  }
+}
+}  // namespace detail
+
+#define EMBER_LITERAL_OPERATOR(op)              \
+  template <LiteralValue T>                     \
+  Expr operator op(const Expr& a, const T& b) { \
+    return a op detail::literal(b);             \
+  }                                             \
+  template <LiteralValue T>                     \
+  Expr operator op(const T& a, const Expr& b) { \
+    return detail::literal(a) op b;             \
+  }
+EMBER_LITERAL_OPERATOR(+)
+EMBER_LITERAL_OPERATOR(-)
+EMBER_LITERAL_OPERATOR(*)
+EMBER_LITERAL_OPERATOR(/)
+EMBER_LITERAL_OPERATOR(%)
+EMBER_LITERAL_OPERATOR(==)
+EMBER_LITERAL_OPERATOR(!=)
+EMBER_LITERAL_OPERATOR(<)
+EMBER_LITERAL_OPERATOR(<=)
+EMBER_LITERAL_OPERATOR(>)
+EMBER_LITERAL_OPERATOR(>=)
+EMBER_LITERAL_OPERATOR(&&)
+EMBER_LITERAL_OPERATOR(||)
+#undef EMBER_LITERAL_OPERATOR
 
 }  // namespace ember

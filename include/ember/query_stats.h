@@ -48,7 +48,8 @@ struct RankStats {
   /// Time spent in UDF calls on this rank's actors, summed over them.
   double busy_seconds = 0;
   /// The most result batches this rank had sent to rank 0 at once that rank 0 had not yet
-  /// taken: at most 8 (the cluster runner's window; 0 on rank 0 and without a cluster).
+  /// taken: bounded, so a fast rank cannot flood rank 0's memory (0 on rank 0 and without a
+  /// cluster).
   int64_t peak_results_in_flight = 0;
 };
 

@@ -44,10 +44,6 @@ class InitArgs {
   bool has(std::string_view key) const { return items_.find(std::string(key)) != items_.end(); }
   const std::map<std::string, Value>& items() const { return items_; }
 
-  /// Compact binary encoding (and its inverse) for crossing processes.
-  std::string serialize() const;
-  static InitArgs deserialize(std::string_view bytes);
-
  private:
   const Value& at(std::string_view key, const char* wanted) const;
   std::map<std::string, Value> items_;
@@ -90,6 +86,7 @@ enum class OnError {
   Skip,   ///< the rows whose own call fails are dropped; every other row is kept
 };
 
+namespace detail {
 /// A constructed UDF, type-erased. One per actor; called by one thread at a time, or by up to
 /// max_concurrency threads at once when that is set.
 class UdfInstance {
@@ -103,7 +100,6 @@ class UdfInstance {
 using UdfFactory =
     std::function<std::unique_ptr<UdfInstance>(const InitArgs&, const ActorContext&)>;
 
-namespace detail {
 template <class T>
 class UdfHolder final : public UdfInstance {
  public:
@@ -222,7 +218,7 @@ class Udf {
   friend struct detail::UdfAccess;
   struct Spec;  // the settings, defined inside the library
   explicit Udf(std::shared_ptr<const Spec> spec) : spec_(std::move(spec)) {}
-  static Udf make_stateful(std::string name, UdfFactory factory, std::string class_name);
+  static Udf make_stateful(std::string name, detail::UdfFactory factory, std::string class_name);
   template <class F>
   Udf with(F&& change) const;
   std::shared_ptr<const Spec> spec_;

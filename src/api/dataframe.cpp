@@ -38,8 +38,8 @@ DataFrame read_csv(std::string path_or_glob, CsvOptions options) {
       make_source(std::make_shared<CsvSource>(std::move(path_or_glob), std::move(options))));
 }
 
-DataFrame read_jsonl(std::string path_or_glob) {
-  return frame(make_source(std::make_shared<JsonlSource>(std::move(path_or_glob))));
+DataFrame read_jsonl(std::string path_or_glob, JsonlOptions options) {
+  return frame(make_source(std::make_shared<JsonlSource>(std::move(path_or_glob), options)));
 }
 
 DataFrame read_parquet(std::string path_or_glob, ParquetOptions options) {
@@ -47,7 +47,7 @@ DataFrame read_parquet(std::string path_or_glob, ParquetOptions options) {
       make_source(std::make_shared<ParquetSource>(std::move(path_or_glob), std::move(options))));
 }
 
-DataFrame read_arrow(std::string path_or_glob) {
+DataFrame read_arrow(std::string path_or_glob, ArrowOptions) {
   return frame(make_source(std::make_shared<ArrowSource>(std::move(path_or_glob))));
 }
 
@@ -92,6 +92,17 @@ DataFrame DataFrame::repartition(int num_partitions) const {
 
 GroupedDataFrame DataFrame::group_by(std::vector<Expr> keys) const {
   return GroupedDataFrame(*this, std::move(keys));
+}
+
+GroupedDataFrame DataFrame::group_by(std::vector<std::string> columns) const {
+  std::vector<Expr> keys;
+  keys.reserve(columns.size());
+  for (std::string& name : columns) keys.push_back(col(std::move(name)));
+  return GroupedDataFrame(*this, std::move(keys));
+}
+
+GroupedDataFrame DataFrame::group_by(std::initializer_list<std::string> columns) const {
+  return group_by(std::vector<std::string>(columns));
 }
 
 DataFrame GroupedDataFrame::agg(std::vector<Expr> aggregates) const {
@@ -146,29 +157,36 @@ QueryResult DataFrame::execute(const RunOptions& options) const {
   return execute_plan(root_of(*this), options, QueryOutput{});
 }
 
-void DataFrame::write_csv(std::string dir, const RunOptions& options) const {
+QueryResult DataFrame::write_csv(std::string dir, CsvWriteOptions,
+                                 const RunOptions& options) const {
   dist::require_init_under_launcher();
-  execute_plan(root_of(*this), options, QueryOutput{QueryOutput::Kind::Csv, std::move(dir)});
+  return execute_plan(root_of(*this), options, QueryOutput{QueryOutput::Kind::Csv, std::move(dir)});
 }
 
-void DataFrame::write_parquet(std::string dir, ParquetWriteOptions options,
-                              const RunOptions& run) const {
-  if (options.row_group_rows < 1) {
+QueryResult DataFrame::write_jsonl(std::string dir, JsonlWriteOptions,
+                                   const RunOptions& options) const {
+  dist::require_init_under_launcher();
+  return execute_plan(root_of(*this), options,
+                      QueryOutput{QueryOutput::Kind::Jsonl, std::move(dir)});
+}
+
+QueryResult DataFrame::write_parquet(std::string dir, ParquetWriteOptions format,
+                                     const RunOptions& options) const {
+  if (format.row_group_rows < 1) {
     throw InvalidArgument("ParquetWriteOptions::row_group_rows must be >= 1, got " +
-                          std::to_string(options.row_group_rows));
+                          std::to_string(format.row_group_rows));
   }
-  QueryOutput out{QueryOutput::Kind::Parquet, std::move(dir)};
-  out.parquet = options;
-  execute_plan(root_of(*this), run, out);
-}
-
-void DataFrame::write_arrow(std::string dir, const RunOptions& options) const {
-  execute_plan(root_of(*this), options, QueryOutput{QueryOutput::Kind::Arrow, std::move(dir)});
-}
-
-void DataFrame::write_jsonl(std::string dir, const RunOptions& options) const {
   dist::require_init_under_launcher();
-  execute_plan(root_of(*this), options, QueryOutput{QueryOutput::Kind::Jsonl, std::move(dir)});
+  QueryOutput out{QueryOutput::Kind::Parquet, std::move(dir)};
+  out.parquet = format;
+  return execute_plan(root_of(*this), options, out);
+}
+
+QueryResult DataFrame::write_arrow(std::string dir, ArrowWriteOptions,
+                                   const RunOptions& options) const {
+  dist::require_init_under_launcher();
+  return execute_plan(root_of(*this), options,
+                      QueryOutput{QueryOutput::Kind::Arrow, std::move(dir)});
 }
 
 }  // namespace ember

@@ -59,7 +59,7 @@ void set_range(uint8_t* dst, int64_t start, int64_t length) {
 }
 
 std::shared_ptr<Buffer> copy(const uint8_t* src, int64_t start, int64_t length) {
-  auto out = Buffer::allocate_uninitialized(bytes_for(length));
+  auto out = detail::BufferAccess::allocate_uninitialized(bytes_for(length));
   uint8_t* d = detail::BufferAccess::mutable_data(*out);
   // Whole-word stores (bits past the end read as 0) overwrite every byte, so no zero-fill first;
   // buffers are padded to 64 bytes, so the last word stays inside the allocation.
@@ -76,7 +76,7 @@ std::shared_ptr<Buffer> and_of(const uint8_t* a, int64_t a_start, const uint8_t*
   if (a == nullptr && b == nullptr) return nullptr;
   if (a == nullptr) return copy(b, b_start, length);
   if (b == nullptr) return copy(a, a_start, length);
-  auto out = Buffer::allocate_uninitialized(bytes_for(length));
+  auto out = detail::BufferAccess::allocate_uninitialized(bytes_for(length));
   uint8_t* d = detail::BufferAccess::mutable_data(*out);
   const int64_t words = words_for(length);
   for (int64_t w = 0; w < words; ++w) {

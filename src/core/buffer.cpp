@@ -39,12 +39,12 @@ ScopedBufferSource::~ScopedBufferSource() {
 }
 
 std::shared_ptr<Buffer> Buffer::allocate(int64_t size) {
-  auto b = allocate_uninitialized(size);
+  auto b = detail::BufferAccess::allocate_uninitialized(size);
   std::memset(b->data_, 0, padded_size(static_cast<size_t>(size)));
   return b;
 }
 
-std::shared_ptr<Buffer> Buffer::allocate_uninitialized(int64_t size) {
+std::shared_ptr<Buffer> detail::BufferAccess::allocate_uninitialized(int64_t size) {
   if (size < 0) throw InvalidArgument("buffer size must be >= 0, got " + std::to_string(size));
   const size_t bytes = static_cast<size_t>(size);
   if (t_source != nullptr && size >= t_source_min_bytes) {
@@ -69,7 +69,8 @@ std::shared_ptr<Buffer> Buffer::allocate_uninitialized(int64_t size) {
   return b;
 }
 
-std::shared_ptr<Buffer> Buffer::wrap(const void* data, int64_t size, std::shared_ptr<void> owner) {
+std::shared_ptr<Buffer> detail::BufferAccess::wrap(const void* data, int64_t size,
+                                                   std::shared_ptr<void> owner) {
   if (size < 0) throw InvalidArgument("buffer size must be >= 0, got " + std::to_string(size));
   std::shared_ptr<Buffer> b(new Buffer());
   // The buffer never writes through a wrapped pointer; only builders write, and only into

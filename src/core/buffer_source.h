@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "core/buffer_access.h"
 #include "ember/column.h"
 
 namespace ember {

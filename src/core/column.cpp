@@ -23,7 +23,7 @@ void check_utf8_size(int64_t total_chars) {
 template <class T>
 Column fixed_from(const std::vector<T>& v, DataType type) {
   const int64_t n = static_cast<int64_t>(v.size());
-  auto values = Buffer::allocate_uninitialized(n * int64_t(sizeof(T)));
+  auto values = detail::BufferAccess::allocate_uninitialized(n * int64_t(sizeof(T)));
   if (n > 0)
     std::memcpy(detail::BufferAccess::mutable_data(*values), v.data(), v.size() * sizeof(T));
   return Column::from_buffers(type, n, 0, nullptr, std::move(values));
@@ -63,8 +63,8 @@ Column utf8_from(const std::vector<V>& v, Get get) {
       ++nulls;
   }
   check_utf8_size(total);
-  auto offsets = Buffer::allocate_uninitialized((n + 1) * 4);
-  auto chars = Buffer::allocate_uninitialized(total);
+  auto offsets = detail::BufferAccess::allocate_uninitialized((n + 1) * 4);
+  auto chars = detail::BufferAccess::allocate_uninitialized(total);
   auto validity = nulls ? Buffer::allocate(bitmap::bytes_for(n)) : nullptr;
   int32_t* o = reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*offsets));
   char* c = reinterpret_cast<char*>(detail::BufferAccess::mutable_data(*chars));
@@ -198,7 +198,7 @@ Column Column::from(std::vector<std::optional<std::vector<uint8_t>>> v) {
 Column Column::list_from(const std::vector<int32_t>& offsets, Column child,
                          const std::vector<bool>& valid) {
   const int64_t n = static_cast<int64_t>(offsets.size()) - 1;
-  auto o = Buffer::allocate_uninitialized(static_cast<int64_t>(offsets.size()) * 4);
+  auto o = detail::BufferAccess::allocate_uninitialized(static_cast<int64_t>(offsets.size()) * 4);
   std::memcpy(detail::BufferAccess::mutable_data(*o), offsets.data(), offsets.size() * 4);
   std::shared_ptr<Buffer> validity;
   int64_t nulls = 0;
@@ -326,8 +326,8 @@ Column Column::repeat(const Value& v, DataType type, int64_t n) {
       const std::string& s = std::get<std::string>(v);
       const int64_t len = static_cast<int64_t>(s.size());
       check_utf8_size(len * n);
-      auto offsets = Buffer::allocate_uninitialized((n + 1) * 4);
-      auto chars = Buffer::allocate_uninitialized(len * n);
+      auto offsets = detail::BufferAccess::allocate_uninitialized((n + 1) * 4);
+      auto chars = detail::BufferAccess::allocate_uninitialized(len * n);
       int32_t* o = reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*offsets));
       char* c = reinterpret_cast<char*>(detail::BufferAccess::mutable_data(*chars));
       for (int64_t i = 0; i < n; ++i) {

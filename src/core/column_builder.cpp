@@ -23,7 +23,8 @@ struct GrowableBuffer {
   void ensure(int64_t bytes) {
     if (buf && bytes <= capacity) return;
     const int64_t cap = std::max<int64_t>({bytes, capacity * 2, 64});
-    auto next = zero_fill ? Buffer::allocate(cap) : Buffer::allocate_uninitialized(cap);
+    auto next =
+        zero_fill ? Buffer::allocate(cap) : detail::BufferAccess::allocate_uninitialized(cap);
     if (buf)
       std::memcpy(detail::BufferAccess::mutable_data(*next), buf->data(),
                   static_cast<size_t>(capacity));

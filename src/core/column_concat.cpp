@@ -30,7 +30,7 @@ std::shared_ptr<Buffer> concat_validity(const std::vector<Column>& parts, int64_
 }
 
 std::shared_ptr<Buffer> concat_fixed(const std::vector<Column>& parts, int64_t total, int width) {
-  auto out = Buffer::allocate_uninitialized(total * width);
+  auto out = detail::BufferAccess::allocate_uninitialized(total * width);
   uint8_t* d = detail::BufferAccess::mutable_data(*out);
   for (const Column& p : parts) {
     if (p.size() == 0) continue;
@@ -46,7 +46,8 @@ Column concat_lists(const DataType& type, const std::vector<Column>& parts, int6
                     std::shared_ptr<Buffer> validity, int64_t null_count) {
   std::vector<Column> items;
   std::shared_ptr<Buffer> offsets;
-  if (type.id() == TypeId::List) offsets = Buffer::allocate_uninitialized((total + 1) * 4);
+  if (type.id() == TypeId::List)
+    offsets = detail::BufferAccess::allocate_uninitialized((total + 1) * 4);
   int32_t* o =
       offsets ? reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*offsets)) : nullptr;
   int64_t row = 0, pos = 0;
@@ -90,8 +91,8 @@ Column concat_utf8(const DataType& type, const std::vector<Column>& parts, int64
     throw InvalidArgument("concatenated utf8 column would hold " + std::to_string(chars) +
                           " bytes of text; one column holds at most 2 GiB");
   }
-  auto offsets = Buffer::allocate_uninitialized((total + 1) * 4);
-  auto data = Buffer::allocate_uninitialized(chars);
+  auto offsets = detail::BufferAccess::allocate_uninitialized((total + 1) * 4);
+  auto data = detail::BufferAccess::allocate_uninitialized(chars);
   int32_t* o = reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*offsets));
   char* c = reinterpret_cast<char*>(detail::BufferAccess::mutable_data(*data));
   int64_t row = 0;

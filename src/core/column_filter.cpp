@@ -66,7 +66,7 @@ std::shared_ptr<Buffer> gather_validity(const Column& c, const Selection& sel, i
 
 std::shared_ptr<Buffer> gather_fixed(const Column& c, const Selection& sel, int64_t n) {
   if (c.type().byte_width() == 4) {
-    auto out = Buffer::allocate_uninitialized(n * 4);
+    auto out = detail::BufferAccess::allocate_uninitialized(n * 4);
     auto* d = reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*out));
     const int32_t* v = c.values<int32_t>();
     int64_t k = 0;
@@ -78,7 +78,7 @@ std::shared_ptr<Buffer> gather_fixed(const Column& c, const Selection& sel, int6
         });
     return out;
   }
-  auto out = Buffer::allocate_uninitialized(n * 8);
+  auto out = detail::BufferAccess::allocate_uninitialized(n * 8);
   compress_fixed_width(c.values<int64_t>(), sel.bits, sel.start, c.size(),
                        reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out)));
   return out;
@@ -110,7 +110,8 @@ Column gather_list(const Column& c, const Selection& sel, int64_t n, std::shared
   auto item_bits = Buffer::allocate(bitmap::bytes_for(items.size()));
   uint8_t* ib = detail::BufferAccess::mutable_data(*item_bits);
   std::shared_ptr<Buffer> offsets;
-  if (c.type().id() == TypeId::List) offsets = Buffer::allocate_uninitialized((n + 1) * 4);
+  if (c.type().id() == TypeId::List)
+    offsets = detail::BufferAccess::allocate_uninitialized((n + 1) * 4);
   int32_t* o =
       offsets ? reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*offsets)) : nullptr;
   int64_t k = 0, pos = 0;
@@ -137,8 +138,8 @@ Column gather_utf8(const Column& c, const Selection& sel, int64_t n, std::shared
   auto count = [&](int64_t i) { chars += so[i + 1] - so[i]; };
   for_each_selected(sel, c.size(), count,
                     [&](int64_t base, int64_t len) { chars += so[base + len] - so[base]; });
-  auto offsets = Buffer::allocate_uninitialized((n + 1) * 4);
-  auto data = Buffer::allocate_uninitialized(chars);
+  auto offsets = detail::BufferAccess::allocate_uninitialized((n + 1) * 4);
+  auto data = detail::BufferAccess::allocate_uninitialized(chars);
   int32_t* o = reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*offsets));
   char* d = reinterpret_cast<char*>(detail::BufferAccess::mutable_data(*data));
   const char* s = c.chars();

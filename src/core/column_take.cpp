@@ -11,7 +11,7 @@ Column take_rows(const Column& c, const std::vector<int64_t>& rows) {
   const int64_t n = static_cast<int64_t>(rows.size());
   const int w = c.type().byte_width();
   if (w > 0 && c.null_count() == 0) {
-    auto out = Buffer::allocate_uninitialized(n * w);
+    auto out = detail::BufferAccess::allocate_uninitialized(n * w);
     uint8_t* d = detail::BufferAccess::mutable_data(*out);
     const uint8_t* src = c.values_buffer()->data() + c.offset() * w;
     for (int64_t i = 0; i < n; ++i)

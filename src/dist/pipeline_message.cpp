@@ -153,6 +153,8 @@ void put_source(MessageWriter& out, const Source& source) {
   } else if (const auto* jsonl = dynamic_cast<const JsonlSource*>(&source)) {
     out.put(SourceKind::Jsonl);
     out.put_string(jsonl->pattern());
+    out.put(jsonl->options().infer_rows);
+    out.put(jsonl->options().split_bytes);
   } else if (const auto* range = dynamic_cast<const RangeSource*>(&source)) {
     out.put(SourceKind::Range);
     out.put(range->rows());
@@ -174,8 +176,13 @@ NodePtr get_source(MessageReader& in) {
       options.schema = get_schema(in);
       return make_source(std::make_shared<CsvSource>(std::move(pattern), std::move(options)));
     }
-    case SourceKind::Jsonl:
-      return make_source(std::make_shared<JsonlSource>(std::string(in.get_string())));
+    case SourceKind::Jsonl: {
+      std::string pattern(in.get_string());
+      JsonlOptions options;
+      options.infer_rows = in.get<int64_t>();
+      options.split_bytes = in.get<int64_t>();
+      return make_source(std::make_shared<JsonlSource>(std::move(pattern), options));
+    }
     case SourceKind::Range: {
       const auto n = in.get<int64_t>();
       return make_source(std::make_shared<RangeSource>(n, in.get<int32_t>()));
@@ -213,7 +220,7 @@ NodePtr get_pool(MessageReader& in, NodePtr input) {
   spec->retry_initial = std::chrono::milliseconds(in.get<int64_t>());
   spec->retry_max = std::chrono::milliseconds(in.get<int64_t>());
   // The pool here holds proxies (they construct nothing), but a pool serves registered classes.
-  if (const UdfFactory* factory = detail::find_udf_factory(spec->class_name))
+  if (const detail::UdfFactory* factory = detail::find_udf_factory(spec->class_name))
     spec->factory = *factory;
   else
     throw UdfError("udf '" + spec->name + "': class '" + spec->class_name +

@@ -17,6 +17,7 @@
 #include "dist/rank_protocol.h"
 #include "dist/remote_actor.h"
 #include "udf/actor.h"
+#include "udf/init_args_codec.h"
 
 namespace ember::dist {
 
@@ -90,10 +91,10 @@ bool ActorHost::construct(Incoming& init) {
     ctx.memory_bytes = in.get<int64_t>();
     const auto gpus = in.get<uint32_t>();
     for (uint32_t i = 0; i < gpus; ++i) ctx.gpu_ids.push_back(in.get<int32_t>());
-    spec->init_args = InitArgs::deserialize(in.get_string());
+    spec->init_args = deserialize_init_args(in.get_string());
     spec->num_cpus = ctx.num_cpus;
     spec->memory_bytes = ctx.memory_bytes;
-    const UdfFactory* factory = detail::find_udf_factory(spec->class_name);
+    const detail::UdfFactory* factory = detail::find_udf_factory(spec->class_name);
     if (factory == nullptr) {
       throw UdfError("udf '" + spec->name + "': class '" + spec->class_name +
                      "' is not registered in this rank's binary; run the same binary on every "

@@ -16,6 +16,7 @@
 #include "dist/batch_message.h"
 #include "dist/rank_protocol.h"
 #include "ember/error.h"
+#include "udf/init_args_codec.h"
 
 namespace ember::dist {
 
@@ -199,7 +200,7 @@ class RemoteActor final : public Actor {
     out.put(static_cast<int64_t>(ctx_.memory_bytes));
     out.put(static_cast<uint32_t>(ctx_.gpu_ids.size()));
     for (int id : ctx_.gpu_ids) out.put(static_cast<int32_t>(id));
-    out.put_string(spec_->init_args.serialize());
+    out.put_string(serialize_init_args(spec_->init_args));
     Transport::send(rank_, kTagControl, out.bytes());
     started_ = true;
     Incoming reply = router().wait(key_);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "resources/resource_units.h"
+#include "udf/init_args_codec.h"
 
 namespace ember {
 namespace {
@@ -18,7 +19,7 @@ std::string warm_key(const UdfSpec& s, const ResourcePool& resources) {
     << s.name << '\n'
     << s.class_name << '\n'
     << (s.factory ? s.factory.target_type().name() : "") << '\n'
-    << s.init_args.serialize() << '\n'
+    << serialize_init_args(s.init_args) << '\n'
     << (s.return_type ? s.return_type->to_string() : "") << '\n'
     << s.concurrency << ' ' << s.max_actors << ' ' << s.batch_size << ' ' << s.num_cpus << ' '
     << s.num_gpus << ' ' << s.memory_bytes << ' ' << static_cast<int>(s.isolation) << ' '

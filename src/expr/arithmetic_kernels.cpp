@@ -20,7 +20,7 @@ namespace {
 template <class T>
 std::shared_ptr<Buffer> int_or_float_values(BinaryOp op, const Operand& a, const Operand& b,
                                             int64_t n) {
-  auto out = Buffer::allocate_uninitialized(n * int64_t(sizeof(T)));
+  auto out = detail::BufferAccess::allocate_uninitialized(n * int64_t(sizeof(T)));
   T* d = reinterpret_cast<T*>(detail::BufferAccess::mutable_data(*out));
   T scalar_a{}, scalar_b{};
   const T* pa = kernel::values_or_scalar<T>(a, scalar_a);
@@ -48,7 +48,7 @@ std::shared_ptr<Buffer> null_zero_divisors(const Column& divisor, std::shared_pt
 
 // Quotients (or remainders) of an int64 column by a non-zero literal.
 std::shared_ptr<Buffer> scalar_quotients(BinaryOp op, const Column& x, int64_t d, int64_t n) {
-  auto out = Buffer::allocate_uninitialized(n * int64_t(sizeof(int64_t)));
+  auto out = detail::BufferAccess::allocate_uninitialized(n * int64_t(sizeof(int64_t)));
   divide_by_scalar(x.values<int64_t>(), d, op == BinaryOp::Mod,
                    reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out)), n);
   return out;
@@ -91,7 +91,7 @@ Column arithmetic(BinaryOp op, const Operand& a, const Operand& b, int64_t n) {
 
 Column negate(const Column& c) {
   const int64_t n = c.size();
-  auto out = Buffer::allocate_uninitialized(n * 8);
+  auto out = detail::BufferAccess::allocate_uninitialized(n * 8);
   if (c.type().id() == TypeId::Int64) {
     const int64_t* p = c.values<int64_t>();
     fused::negate_i64(p, reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out)), n);

@@ -29,7 +29,7 @@ std::shared_ptr<Buffer> copied_validity(const Column& c) {
 
 Column int_to_float(const Column& c) {
   const int64_t n = c.size();
-  auto out = Buffer::allocate_uninitialized(n * 8);
+  auto out = detail::BufferAccess::allocate_uninitialized(n * 8);
   fused::cast_i64_f64(c.values<int64_t>(),
                       reinterpret_cast<double*>(detail::BufferAccess::mutable_data(*out)), n);
   return Column::from_buffers(float64(), n, c.null_count(), copied_validity(c), out);
@@ -39,7 +39,7 @@ Column bool_to_fixed(const Column& c, const DataType& to) {
   const int64_t n = c.size();
   std::vector<uint8_t> bytes(static_cast<size_t>(n));
   bitmap::unpack(c.bool_bits(), c.offset(), bytes.data(), n);
-  auto out = Buffer::allocate_uninitialized(n * 8);
+  auto out = detail::BufferAccess::allocate_uninitialized(n * 8);
   uint8_t* d = detail::BufferAccess::mutable_data(*out);
   if (to.id() == TypeId::Int64)
     fused::cast_u8_i64(bytes.data(), reinterpret_cast<int64_t*>(d), n);
@@ -56,7 +56,7 @@ Column fixed_to_bool(const Column& c) {
     fused::cast_i64_u8(c.values<int64_t>(), bytes.data(), n);
   else
     fused::cast_f64_u8(c.values<double>(), bytes.data(), n);
-  auto bits = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
+  auto bits = detail::BufferAccess::allocate_uninitialized(bitmap::bytes_for(n));
   bitmap::pack(bytes.data(), detail::BufferAccess::mutable_data(*bits), n);
   return Column::from_buffers(boolean(), n, c.null_count(), copied_validity(c), bits);
 }
@@ -65,7 +65,7 @@ Column fixed_to_bool(const Column& c) {
 Column float_to_int(const Column& c) {
   const int64_t n = c.size();
   const double* p = c.values<double>();
-  auto out = Buffer::allocate_uninitialized(n * 8);
+  auto out = detail::BufferAccess::allocate_uninitialized(n * 8);
   int64_t* d = reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out));
   if (!fused::cast_f64_i64(p, d, n)) {
     return Column::from_buffers(int64(), n, c.null_count(), copied_validity(c), out);
@@ -185,7 +185,7 @@ template <class From, class To>
 Column convert_fixed(const Column& c, const DataType& to) {
   const int64_t n = c.size();
   const From* src = c.values<From>();
-  auto out = Buffer::allocate_uninitialized(n * int64_t(sizeof(To)));
+  auto out = detail::BufferAccess::allocate_uninitialized(n * int64_t(sizeof(To)));
   To* d = reinterpret_cast<To*>(detail::BufferAccess::mutable_data(*out));
   bool lost = false;
   for (int64_t i = 0; i < n; ++i) {

@@ -48,7 +48,7 @@ std::shared_ptr<Buffer> compare_fixed(BinaryOp op, const Operand& a, const Opera
   } else {
     fused::compare_f64(op, kernel::shape_of(a, b), pa, pb, bytes.data(), n);
   }
-  auto out = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
+  auto out = detail::BufferAccess::allocate_uninitialized(bitmap::bytes_for(n));
   bitmap::pack(bytes.data(), detail::BufferAccess::mutable_data(*out), n);
   return out;
 }
@@ -82,7 +82,7 @@ uint64_t bool_word(const Operand& o, int64_t n, int64_t w) {
 
 // On bools every comparison is a bitwise formula (false < true).
 std::shared_ptr<Buffer> compare_bool(BinaryOp op, const Operand& a, const Operand& b, int64_t n) {
-  auto out = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
+  auto out = detail::BufferAccess::allocate_uninitialized(bitmap::bytes_for(n));
   uint8_t* d = detail::BufferAccess::mutable_data(*out);
   for (int64_t w = 0; w < bitmap::words_for(n); ++w) {
     const uint64_t x = bool_word(a, n, w);

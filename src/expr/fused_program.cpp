@@ -81,7 +81,7 @@ std::optional<Column> FusedProgram::evaluate(const Batch& input) const {
   if (!bind(input, columns)) return std::nullopt;
   const int64_t n = input.num_rows();
   const bool bits = result_type_ == TypeId::Boolean;
-  auto out = Buffer::allocate_uninitialized(bits ? bitmap::bytes_for(n) : n * 8);
+  auto out = detail::BufferAccess::allocate_uninitialized(bits ? bitmap::bytes_for(n) : n * 8);
   uint8_t* scratch = scratch_registers(registers_);
   int64_t ones = 0;
   for (int64_t start = 0; start < n; start += kChunkRows) {

@@ -49,7 +49,7 @@ const T* values_or_scalar(const Operand& o, T& slot) {
 /// eight 0/1 bytes into the eight bits of one output byte.
 template <class Pred>
 std::shared_ptr<Buffer> bits_where(int64_t n, Pred pred) {
-  auto out = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
+  auto out = detail::BufferAccess::allocate_uninitialized(bitmap::bytes_for(n));
   uint8_t* d = detail::BufferAccess::mutable_data(*out);
   // Byte j (0 or 1) of x moves to bit 56 + j of x * kGather; no two partial products overlap,
   // so nothing carries into the top byte.

@@ -29,8 +29,8 @@ Words words_of(const Operand& o, int64_t n, int64_t w) {
 }  // namespace
 
 Column logical(BinaryOp op, const Operand& a, const Operand& b, int64_t n) {
-  auto values = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
-  auto validity = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
+  auto values = detail::BufferAccess::allocate_uninitialized(bitmap::bytes_for(n));
+  auto validity = detail::BufferAccess::allocate_uninitialized(bitmap::bytes_for(n));
   uint8_t* dv = detail::BufferAccess::mutable_data(*values);
   uint8_t* dn = detail::BufferAccess::mutable_data(*validity);
   const bool is_and = op == BinaryOp::And;
@@ -62,7 +62,7 @@ Column logical(BinaryOp op, const Operand& a, const Operand& b, int64_t n) {
 
 Column logical_not(const Column& c) {
   const int64_t n = c.size();
-  auto values = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
+  auto values = detail::BufferAccess::allocate_uninitialized(bitmap::bytes_for(n));
   uint8_t* d = detail::BufferAccess::mutable_data(*values);
   for (int64_t w = 0; w < bitmap::words_for(n); ++w) {
     uint64_t v = ~bitmap::read_word(c.bool_bits(), c.offset(), n, w);
@@ -78,7 +78,7 @@ Column is_null_mask(const Column& c) {
   const int64_t n = c.size();
   if (c.type().id() == TypeId::Null) return Column::repeat(Value{true}, boolean(), n);
   if (!c.validity_bits()) return Column::repeat(Value{false}, boolean(), n);
-  auto values = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
+  auto values = detail::BufferAccess::allocate_uninitialized(bitmap::bytes_for(n));
   uint8_t* d = detail::BufferAccess::mutable_data(*values);
   for (int64_t w = 0; w < bitmap::words_for(n); ++w) {
     uint64_t v = ~bitmap::read_word(c.validity_bits(), c.offset(), n, w);

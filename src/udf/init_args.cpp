@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ember/udf.h"
+#include "udf/init_args_codec.h"
 
 namespace ember {
 namespace {
@@ -99,10 +100,10 @@ const Value& InitArgs::at(std::string_view key, const char* /*wanted*/) const {
                         "' (udf init args: " + (keys.empty() ? "none" : keys) + ")");
 }
 
-std::string InitArgs::serialize() const {
+std::string serialize_init_args(const InitArgs& args) {
   std::string out;
-  put_le<uint32_t>(out, static_cast<uint32_t>(items_.size()));
-  for (const auto& [key, value] : items_) {
+  put_le<uint32_t>(out, static_cast<uint32_t>(args.items().size()));
+  for (const auto& [key, value] : args.items()) {
     if (value.index() > 4) {
       throw InvalidArgument("init arg '" + key + "' is a " + type_of(value).to_string() +
                             "; init args are bool, integers, float64 or strings");
@@ -117,7 +118,7 @@ std::string InitArgs::serialize() const {
   return out;
 }
 
-InitArgs InitArgs::deserialize(std::string_view bytes) {
+InitArgs deserialize_init_args(std::string_view bytes) {
   Reader in(bytes);
   auto count = in.le<uint32_t>("count");
   // Each entry takes at least 5 bytes; a larger count is corrupt, not a reason to allocate.

@@ -59,7 +59,7 @@ class ThreadActor final : public Actor {
  private:
   std::shared_ptr<const UdfSpec> spec_;
   ActorContext ctx_;
-  std::unique_ptr<UdfInstance> instance_;
+  std::unique_ptr<detail::UdfInstance> instance_;
   int64_t inits_ = 0;
 };
 

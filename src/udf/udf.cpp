@@ -40,7 +40,7 @@ Udf Udf::with(F&& change) const {
   return Udf(std::move(copy));
 }
 
-Udf Udf::make_stateful(std::string name, UdfFactory factory, std::string class_name) {
+Udf Udf::make_stateful(std::string name, detail::UdfFactory factory, std::string class_name) {
   require_name(name);
   auto spec = std::make_shared<UdfSpec>();
   spec->name = std::move(name);

@@ -20,7 +20,7 @@ namespace {
 
 struct Registry {
   std::mutex mu;
-  std::map<std::string, std::pair<std::type_index, UdfFactory>> by_name;
+  std::map<std::string, std::pair<std::type_index, detail::UdfFactory>> by_name;
   std::map<std::type_index, std::string> by_type;
   std::set<std::string> ambiguous;
 };

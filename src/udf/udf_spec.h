@@ -18,7 +18,7 @@ namespace ember {
 struct Udf::Spec final : UdfHandle {
   std::string name;
   bool stateful = false;
-  UdfFactory factory;                            ///< stateful
+  detail::UdfFactory factory;                    ///< stateful
   std::string class_name;                        ///< registered name ("" if not registered)
   std::function<Column(const Batch&)> function;  ///< stateless
   std::optional<DataType> return_type;

@@ -18,7 +18,7 @@ constexpr int64_t kBlock = 512 << 10;  // one morsel's int64 column
 TEST(BufferCacheTest, FreedBlockIsReusedAndAllocateStillZeroFills) {
   const uint8_t* first;
   {
-    auto b = Buffer::allocate_uninitialized(kBlock);
+    auto b = detail::BufferAccess::allocate_uninitialized(kBlock);
     std::memset(detail::BufferAccess::mutable_data(*b), 0xab, kBlock);
     first = b->data();
   }
@@ -29,11 +29,11 @@ TEST(BufferCacheTest, FreedBlockIsReusedAndAllocateStillZeroFills) {
 
 TEST(BufferCacheTest, UninitializedBufferZeroesOnlyItsPadding) {
   {
-    auto dirty = Buffer::allocate_uninitialized(kBlock);
+    auto dirty = detail::BufferAccess::allocate_uninitialized(kBlock);
     std::memset(detail::BufferAccess::mutable_data(*dirty), 0xff, kBlock);
   }
   for (int64_t size : {int64_t{0}, int64_t{1}, int64_t{63}, kBlock - 3}) {
-    auto b = Buffer::allocate_uninitialized(size);
+    auto b = detail::BufferAccess::allocate_uninitialized(size);
     EXPECT_EQ(b->size(), size);
     ASSERT_NE(b->data(), nullptr);
     EXPECT_EQ(reinterpret_cast<uintptr_t>(b->data()) % 64, 0u);
@@ -43,11 +43,11 @@ TEST(BufferCacheTest, UninitializedBufferZeroesOnlyItsPadding) {
 }
 
 TEST(BufferCacheTest, BlocksFreedOnOneThreadServeAnother) {
-  std::shared_ptr<Buffer> b = Buffer::allocate_uninitialized(kBlock * 2);
+  std::shared_ptr<Buffer> b = detail::BufferAccess::allocate_uninitialized(kBlock * 2);
   const uint8_t* p = b->data();
   std::thread([&b] { b.reset(); }).join();
   std::shared_ptr<Buffer> got;
-  std::thread([&got] { got = Buffer::allocate_uninitialized(kBlock * 2); }).join();
+  std::thread([&got] { got = detail::BufferAccess::allocate_uninitialized(kBlock * 2); }).join();
   EXPECT_EQ(got->data(), p);
 }
 
@@ -56,7 +56,7 @@ TEST(BufferCacheTest, IdleMemoryStaysBounded) {
   const int64_t block = int64_t(BufferCache::kMaxBlock);
   for (size_t held = 0; held <= BufferCache::kMaxCachedBytes + BufferCache::kMaxBlock;
        held += BufferCache::kMaxBlock) {
-    many.push_back(Buffer::allocate_uninitialized(block));
+    many.push_back(detail::BufferAccess::allocate_uninitialized(block));
   }
   many.clear();
   EXPECT_LE(BufferCache::instance().cached_bytes(), BufferCache::kMaxCachedBytes);

@@ -239,7 +239,7 @@ TEST(BufferTest, AlignedZeroFilledAndWrapped) {
   auto owner = std::make_shared<std::vector<int64_t>>(std::vector<int64_t>{5, 6});
   std::weak_ptr<std::vector<int64_t>> watch = owner;
   {
-    auto w = Buffer::wrap(owner->data(), 16, owner);
+    auto w = detail::BufferAccess::wrap(owner->data(), 16, owner);
     owner.reset();
     EXPECT_FALSE(watch.expired());  // the buffer keeps its owner alive
     Column c = Column::from_buffers(int64(), 2, 0, nullptr, w);

@@ -180,7 +180,7 @@ TEST(WriteCommit, ConstructorFailureLeavesThePreviousOutputIntact) {
   const auto before = listing(out);
   Udf model = Udf::cls<TruncatedModel>("model").returns(int64());
   const std::string msg = error_of<UdfError>([&] {
-    range(50, 5).with_column("gen", model(col("id"))).write_csv(out.string(), machine());
+    range(50, 5).with_column("gen", model(col("id"))).write_csv(out.string(), {}, machine());
   });
   EXPECT_THAT(msg, HasSubstr("weights file is truncated"));
   EXPECT_EQ(listing(out), before);
@@ -195,7 +195,7 @@ TEST(WriteCommit, UdfErrorInTheLastPartitionLeavesThePreviousOutputIntact) {
   const std::string msg = error_of<UdfError>([&] {
     range(800, 8)
         .with_column("gen", failing_from(700)(col("id")))
-        .write_csv(out.string(), machine(2));
+        .write_csv(out.string(), {}, machine(2));
   });
   EXPECT_THAT(msg, HasSubstr("score overflow at id 700"));
   EXPECT_EQ(listing(out), before);
@@ -219,7 +219,7 @@ TEST(WriteCommit, WritingIntoTheDirectoryTheQueryReadsIsInvalidArgument) {
   constructions = 0;
   Udf counted = Udf::cls<CountedModel>("counted").returns(int64());
   DataFrame df = read_csv((out / "*.csv").string()).with_column("y", counted(col("id")));
-  std::string msg = error_of<InvalidArgument>([&] { df.write_csv(out.string(), machine()); });
+  std::string msg = error_of<InvalidArgument>([&] { df.write_csv(out.string(), {}, machine()); });
   EXPECT_THAT(msg, HasSubstr((out / "part-00000.csv").string()));
   EXPECT_THAT(msg, HasSubstr("'" + out.string() + "'"));
   // The parent holds the input too, spelled another way.
@@ -284,7 +284,7 @@ TEST(WriteCommitChild, DISABLED_SlowWrite) {
                      })
                  .returns(int64())
                  .batch_size(10);
-  range(800, 8).with_column("gen", slow(col("id"))).write_csv(target, machine(4));
+  range(800, 8).with_column("gen", slow(col("id"))).write_csv(target, {}, machine(4));
 }
 
 namespace {

@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
     RunOptions o;
     o.threads = threads;
     for (const auto& [name, q] : queries)
-      q.write_csv(dir + "/" + name + "_t" + std::to_string(threads), o);
+      q.write_csv(dir + "/" + name + "_t" + std::to_string(threads), {}, o);
   }
   return 0;
 }

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "ember/udf.h"
+#include "udf/init_args_codec.h"
 
 namespace ember {
 namespace {
@@ -57,45 +58,45 @@ TEST(InitArgs, SerializeRoundTrip) {
              {"empty", std::string()},
              {"utf8", std::string("na\xc3\xafve \0 byte", 13)},
              {"", std::string("empty key")}};
-  InitArgs b = InitArgs::deserialize(a.serialize());
+  InitArgs b = deserialize_init_args(serialize_init_args(a));
   EXPECT_EQ(a.items(), b.items());
   EXPECT_TRUE(std::signbit(b.get<double>("neg0")));
-  EXPECT_TRUE(InitArgs::deserialize(InitArgs().serialize()).items().empty());
+  EXPECT_TRUE(deserialize_init_args(serialize_init_args(InitArgs())).items().empty());
 
   InitArgs nan{{"nan", std::nan("")}};
-  EXPECT_TRUE(std::isnan(InitArgs::deserialize(nan.serialize()).get<double>("nan")));
+  EXPECT_TRUE(std::isnan(deserialize_init_args(serialize_init_args(nan)).get<double>("nan")));
 }
 
 TEST(InitArgs, EveryTruncationIsRejected) {
-  std::string bytes =
-      InitArgs{{"k", std::string("value")}, {"n", int64_t{5}}, {"b", true}, {"d", 1.5}}.serialize();
+  std::string bytes = serialize_init_args(
+      {{"k", std::string("value")}, {"n", int64_t{5}}, {"b", true}, {"d", 1.5}});
   for (size_t len = 0; len < bytes.size(); ++len)
-    EXPECT_THROW(InitArgs::deserialize(std::string_view(bytes).substr(0, len)), InvalidArgument)
+    EXPECT_THROW(deserialize_init_args(std::string_view(bytes).substr(0, len)), InvalidArgument)
         << "prefix of " << len << " bytes";
 }
 
 TEST(InitArgs, CorruptBytesAreRejected) {
-  std::string good = InitArgs{{"b", true}}.serialize();
+  std::string good = serialize_init_args(InitArgs{{"b", true}});
   // count(4) keylen(4) 'b' tag value
   std::string bad_tag = good;
   bad_tag[9] = 9;
-  EXPECT_THROW(InitArgs::deserialize(bad_tag), InvalidArgument);
+  EXPECT_THROW(deserialize_init_args(bad_tag), InvalidArgument);
   std::string bad_bool = good;
   bad_bool[10] = 2;
-  EXPECT_THROW(InitArgs::deserialize(bad_bool), InvalidArgument);
-  EXPECT_THROW(InitArgs::deserialize(good + "x"), InvalidArgument);
+  EXPECT_THROW(deserialize_init_args(bad_bool), InvalidArgument);
+  EXPECT_THROW(deserialize_init_args(good + "x"), InvalidArgument);
   std::string huge_count = good;
   huge_count[3] = '\x7f';
-  EXPECT_THROW(InitArgs::deserialize(huge_count), InvalidArgument);
+  EXPECT_THROW(deserialize_init_args(huge_count), InvalidArgument);
   std::string long_key = good;
   long_key[7] = '\x7f';
-  EXPECT_THROW(InitArgs::deserialize(long_key), InvalidArgument);
+  EXPECT_THROW(deserialize_init_args(long_key), InvalidArgument);
   // The same key twice cannot come from a map.
-  std::string one = InitArgs{{"k", int64_t{1}}}.serialize();
+  std::string one = serialize_init_args(InitArgs{{"k", int64_t{1}}});
   std::string twice = one;
   twice[0] = 2;
   twice += one.substr(4);
-  EXPECT_THROW(InitArgs::deserialize(twice), InvalidArgument);
+  EXPECT_THROW(deserialize_init_args(twice), InvalidArgument);
 }
 
 }  // namespace

@@ -42,7 +42,7 @@ TEST(UdfRegistry, FindsRegisteredClassesByTypeAndName) {
   EXPECT_EQ(detail::registered_udf_name(typeid(NotRegistered)), "");
   EXPECT_EQ(detail::find_udf_factory("NoSuchUdf"), nullptr);
 
-  const UdfFactory* factory = detail::find_udf_factory("Registered");
+  const detail::UdfFactory* factory = detail::find_udf_factory("Registered");
   ASSERT_NE(factory, nullptr);
   auto instance = (*factory)(InitArgs{{"add", int64_t{10}}}, ActorContext{});
   Batch in(Schema({{"x", int64()}}), {Column::from(std::vector<int64_t>{1, 2})});

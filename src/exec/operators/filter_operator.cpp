@@ -38,7 +38,7 @@ Batch compress_rows(const Batch& input, const uint8_t* bits, int64_t k) {
   for (const Column& c : input.columns()) {
     const TypeId t = c.type().id();
     if ((t == TypeId::Int64 || t == TypeId::Float64) && c.null_count() == 0) {
-      auto out = Buffer::allocate_uninitialized(k * 8);
+      auto out = detail::BufferAccess::allocate_uninitialized(k * 8);
       // float64 moves as its bits.
       compress_fixed_width(c.values<int64_t>(), bits, 0, n,
                            reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out)));
@@ -46,7 +46,7 @@ Batch compress_rows(const Batch& input, const uint8_t* bits, int64_t k) {
       continue;
     }
     if (!mask) {
-      auto copy = Buffer::allocate_uninitialized(bitmap::bytes_for(n));
+      auto copy = detail::BufferAccess::allocate_uninitialized(bitmap::bytes_for(n));
       std::memcpy(detail::BufferAccess::mutable_data(*copy), bits,
                   static_cast<size_t>(bitmap::bytes_for(n)));
       mask = Column::from_buffers(boolean(), n, 0, nullptr, std::move(copy));

@@ -14,7 +14,7 @@ template <class T>
 Column gather_fixed(const Column& c, const std::vector<int64_t>& rows) {
   const auto n = static_cast<int64_t>(rows.size());
   std::shared_ptr<Buffer> values =
-      Buffer::allocate_uninitialized(n * static_cast<int64_t>(sizeof(T)));
+      detail::BufferAccess::allocate_uninitialized(n * static_cast<int64_t>(sizeof(T)));
   T* out = reinterpret_cast<T*>(detail::BufferAccess::mutable_data(*values));
   const T* v = c.values<T>();
   for (size_t i = 0; i < rows.size(); ++i) out[i] = v[rows[i]];
@@ -63,7 +63,7 @@ Column gather_fixed_parts(const std::vector<Column>& cols, const PartIndex& inde
                           const std::vector<int64_t>& rows) {
   const auto n = static_cast<int64_t>(rows.size());
   std::shared_ptr<Buffer> values =
-      Buffer::allocate_uninitialized(n * static_cast<int64_t>(sizeof(T)));
+      detail::BufferAccess::allocate_uninitialized(n * static_cast<int64_t>(sizeof(T)));
   T* out = reinterpret_cast<T*>(detail::BufferAccess::mutable_data(*values));
   std::vector<const T*> from;
   for (const Column& c : cols) from.push_back(c.values<T>());

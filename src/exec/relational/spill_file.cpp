@@ -131,7 +131,7 @@ Column SpillFile::get_column(const DataType& type) {
   std::shared_ptr<Buffer> bufs[3];
   for (int i = 0; i < 3; ++i) {
     if (head[3 + i] == kAbsent) continue;
-    bufs[i] = Buffer::allocate_uninitialized(head[3 + i]);
+    bufs[i] = detail::BufferAccess::allocate_uninitialized(head[3 + i]);
     get(detail::BufferAccess::mutable_data(*bufs[i]), static_cast<size_t>(head[3 + i]));
   }
   if (type.is_list()) {

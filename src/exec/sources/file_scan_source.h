@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ember/csv_options.h"
+#include "ember/jsonl_options.h"
 #include "io/csv/csv_row_filter.h"
 #include "io/csv/csv_scan.h"
 #include "io/jsonl/jsonl_scan.h"
@@ -34,16 +35,18 @@ class CsvSource : public Source {
 
 class JsonlSource : public Source {
  public:
-  explicit JsonlSource(std::string pattern);
+  JsonlSource(std::string pattern, JsonlOptions options);
   const Schema& schema() const override { return scan_.schema; }
   int num_partitions() const override { return static_cast<int>(scan_.splits.size()); }
   std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override;
   std::string describe() const override;
   std::vector<std::string> files() const override;
   const std::string& pattern() const { return pattern_; }  ///< what it was made from
+  const JsonlOptions& options() const { return options_; }
 
  private:
   std::string pattern_;
+  JsonlOptions options_;
   JsonlScan scan_;
 };
 

@@ -22,7 +22,8 @@ class RangeReader : public BatchReader {
   std::optional<Batch> next() override {
     if (next_ >= end_) return std::nullopt;
     const int64_t n = std::min({batch_rows_, kRangeBatchRows, end_ - next_});
-    auto values = Buffer::allocate_uninitialized(n * static_cast<int64_t>(sizeof(int64_t)));
+    auto values =
+        detail::BufferAccess::allocate_uninitialized(n * static_cast<int64_t>(sizeof(int64_t)));
     auto* v = reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*values));
     fill_sequence(next_, v, n);
     next_ += n;

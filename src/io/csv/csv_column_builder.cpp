@@ -16,7 +16,8 @@ namespace {
 // the layout needs it (bitmaps, where appends set bits rather than store bytes).
 std::shared_ptr<Buffer> regrow(const std::shared_ptr<Buffer>& old, int64_t used, int64_t bytes,
                                bool zeroed) {
-  auto next = zeroed ? Buffer::allocate(bytes) : Buffer::allocate_uninitialized(bytes);
+  auto next =
+      zeroed ? Buffer::allocate(bytes) : detail::BufferAccess::allocate_uninitialized(bytes);
   if (old && used > 0)
     std::memcpy(detail::BufferAccess::mutable_data(*next), old->data(), static_cast<size_t>(used));
   return next;
@@ -31,7 +32,7 @@ CsvColumnBuilder::CsvColumnBuilder(DataType type, int64_t capacity) : type_(std:
   if (type_.id() == TypeId::Utf8) {
     offsets()[0] = 0;
     chars_capacity_ = std::max<int64_t>(64, row_capacity_ * 8);
-    chars_ = Buffer::allocate_uninitialized(chars_capacity_);
+    chars_ = detail::BufferAccess::allocate_uninitialized(chars_capacity_);
     chars_data_ = reinterpret_cast<char*>(detail::BufferAccess::mutable_data(*chars_));
   }
 }

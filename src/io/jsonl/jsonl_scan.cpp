@@ -54,6 +54,14 @@ std::vector<int64_t> line_starts(const std::string& path, const std::vector<int6
 
 JsonlScan plan_jsonl_scan(const std::string& path_or_glob, int64_t split_bytes,
                           int64_t infer_rows) {
+  if (infer_rows < 1)
+    throw InvalidArgument(
+        "JsonlOptions::infer_rows must be >= 1 (the columns are inferred from "
+        "a sample), got " +
+        std::to_string(infer_rows));
+  if (split_bytes < 0)
+    throw InvalidArgument("JsonlOptions::split_bytes must be >= 0, got " +
+                          std::to_string(split_bytes));
   const std::vector<std::string> paths = expand_paths(path_or_glob);
   JsonlTypeInference inference;
   simdjson::dom::parser parser;

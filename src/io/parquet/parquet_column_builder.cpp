@@ -75,10 +75,11 @@ Column dense_values(const ChunkData& d, const LeafColumn& leaf) {
       }
       return Column::from(std::move(out));
     }
-    auto offsets = Buffer::allocate_uninitialized((n + 1) * 4);
+    auto offsets = detail::BufferAccess::allocate_uninitialized((n + 1) * 4);
     std::memcpy(detail::BufferAccess::mutable_data(*offsets), d.arrays.offsets.data(),
                 size_t(n + 1) * 4);
-    auto bytes = Buffer::allocate_uninitialized(static_cast<int64_t>(d.arrays.bytes.size()));
+    auto bytes =
+        detail::BufferAccess::allocate_uninitialized(static_cast<int64_t>(d.arrays.bytes.size()));
     if (!d.arrays.bytes.empty())
       std::memcpy(detail::BufferAccess::mutable_data(*bytes), d.arrays.bytes.data(),
                   d.arrays.bytes.size());
@@ -143,7 +144,7 @@ Column dense_values(const ChunkData& d, const LeafColumn& leaf) {
     default: {
       const int w = type.byte_width();
       if (w != d.width) throw std::runtime_error("value width does not match the column type");
-      auto values = Buffer::allocate_uninitialized(n * w);
+      auto values = detail::BufferAccess::allocate_uninitialized(n * w);
       if (n) std::memcpy(detail::BufferAccess::mutable_data(*values), p, size_t(n) * size_t(w));
       return Column::from_buffers(type, n, 0, nullptr, std::move(values));
     }
@@ -230,7 +231,7 @@ Column build_column(ChunkData d, const LeafColumn& leaf, int64_t rows) {
     for (int64_t i = 0; i < rows; ++i)
       if (list_valid[size_t(i)]) set_bit(detail::BufferAccess::mutable_data(*validity), i);
   }
-  auto off = Buffer::allocate_uninitialized(static_cast<int64_t>(offsets.size()) * 4);
+  auto off = detail::BufferAccess::allocate_uninitialized(static_cast<int64_t>(offsets.size()) * 4);
   std::memcpy(detail::BufferAccess::mutable_data(*off), offsets.data(), offsets.size() * 4);
   return Column::nested(leaf.field.type, rows, -1, std::move(validity), std::move(off),
                         std::move(items));

@@ -229,7 +229,7 @@ Column wrap_column(const ColumnDesc& desc, const std::shared_ptr<SharedMapping>&
   return rebuild(
       desc, *map,
       [&](const uint8_t* p, int64_t size) {
-        return Buffer::wrap(p, size, std::shared_ptr<void>(map));
+        return detail::BufferAccess::wrap(p, size, std::shared_ptr<void>(map));
       },
       0);
 }

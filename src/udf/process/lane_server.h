@@ -23,7 +23,7 @@ namespace ember::process {
 /// their own and share nothing but the instance (whose operator() must then be thread-safe).
 class LaneServer {
  public:
-  LaneServer(ControlChannel& channel, UdfInstance& udf) : channel_(channel), udf_(udf) {}
+  LaneServer(ControlChannel& channel, detail::UdfInstance& udf) : channel_(channel), udf_(udf) {}
 
   /// Creates this lane's first result region and returns its descriptor, for the Ready message
   /// that announces it (lane 0 only).
@@ -46,7 +46,7 @@ class LaneServer {
   void begin_result(const ColumnDesc& desc);
 
   ControlChannel& channel_;
-  UdfInstance& udf_;
+  detail::UdfInstance& udf_;
   MessageWriter writer_;
   std::shared_ptr<SharedMapping> args_map_;
   /// True while a column wrapped over args_map_ for the current call is referenced (set false,

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "udf/init_args_codec.h"
 #include "udf/process/wire_message.h"
 #include "udf/process/worker_entry.h"
 
@@ -63,7 +64,7 @@ void construct_remote(const WorkerStart& start, LiveWorker& w) {
   // lanes' argument regions may still be in use by calls finding out that a worker died.
   const UdfSpec& spec = *start.spec;
   const ActorContext& ctx = *start.ctx;
-  const std::string init_args = spec.init_args.serialize();
+  const std::string init_args = serialize_init_args(spec.init_args);
   const SharedRegion init_region = SharedRegion::create("ember-init", init_args.size());
   std::memcpy(init_region.map->data(), init_args.data(), init_args.size());
   MessageWriter writer;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "core/buffer_access.h"
+
 namespace ember::process {
 
 namespace {
@@ -38,7 +40,7 @@ std::shared_ptr<Buffer> ResultArena::take(int64_t size) {
   }
   uint8_t* at = region_->data() + used_;
   used_ += bytes;
-  return Buffer::wrap(at, size, std::shared_ptr<void>(owner_));
+  return detail::BufferAccess::wrap(at, size, std::shared_ptr<void>(owner_));
 }
 
 bool ResultArena::holds(const Buffer& buffer) const {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ember/udf.h"
+#include "udf/init_args_codec.h"
 #include "udf/process/control_channel.h"
 #include "udf/process/lane_server.h"
 #include "udf/process/shared_region.h"
@@ -40,7 +41,7 @@ class WorkerServer {
 
   ControlChannel channel_;  ///< Init and Stop, and lane 0's Calls
   MessageWriter writer_;
-  std::unique_ptr<UdfInstance> udf_;
+  std::unique_ptr<detail::UdfInstance> udf_;
   std::unique_ptr<LaneServer> first_lane_;
   /// Lanes 1.. : each thread owns its channel; they end when the driver closes them.
   std::vector<std::thread> lane_threads_;
@@ -69,9 +70,9 @@ void WorkerServer::initialise() {
     const auto args_bytes = in.get<uint64_t>();
     lanes = in.get<uint32_t>();
     if (args_bytes > args_map->size()) throw Error("init args outside their region");
-    const InitArgs args = InitArgs::deserialize(std::string_view(
+    const InitArgs args = deserialize_init_args(std::string_view(
         reinterpret_cast<const char*>(args_map->data()), static_cast<size_t>(args_bytes)));
-    const UdfFactory* factory = detail::find_udf_factory(class_name);
+    const detail::UdfFactory* factory = detail::find_udf_factory(class_name);
     if (factory == nullptr) {
       throw UdfError("class '" + class_name +
                      "' is not registered in the worker binary; add EMBER_REGISTER_UDF(" +

@@ -46,9 +46,10 @@ TEST(ResultArena, AFullRegionSendsAllocationsToTheHeap) {
   ResultArena arena;
   arena.begin(region.map);
   const ScopedBufferSource scope(&arena, kMin);
-  auto first = Buffer::allocate_uninitialized(size - kQuarter);
-  auto second = Buffer::allocate_uninitialized(2 * kQuarter);  // more than what is left
-  auto third = Buffer::allocate_uninitialized(kQuarter);       // exactly what is left
+  auto first = detail::BufferAccess::allocate_uninitialized(size - kQuarter);
+  auto second =
+      detail::BufferAccess::allocate_uninitialized(2 * kQuarter);       // more than what is left
+  auto third = detail::BufferAccess::allocate_uninitialized(kQuarter);  // exactly what is left
   EXPECT_TRUE(arena.holds(*first));
   EXPECT_FALSE(arena.holds(*second));
   EXPECT_TRUE(arena.holds(*third));

@@ -1,0 +1,22 @@
+// Options of the JSON-lines reader and writer.
+#pragma once
+
+#include <cstdint>
+
+namespace ember {
+
+/// How read_jsonl reads its files: one JSON object per line; its keys are the columns.
+struct JsonlOptions {
+  /// Non-blank lines sampled (from the first files) to infer the columns and their types.
+  int64_t infer_rows = 1000;
+  /// Files larger than this are split into byte ranges at line starts, one partition each
+  /// (0 = never split).
+  int64_t split_bytes = int64_t{64} << 20;
+};
+
+/// How write_jsonl writes its files: one object per row, keys in column order, a null as
+/// JSON null. It has no settings yet; taking it keeps every write call's shape
+/// `(dir, format options, run options)`.
+struct JsonlWriteOptions {};
+
+}  // namespace ember

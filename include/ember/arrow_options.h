@@ -1,4 +1,5 @@
-// Options of the Arrow IPC reader and writer.
+/// \file
+/// Options of the Arrow IPC reader and writer.
 #pragma once
 
 namespace ember {

@@ -1,4 +1,5 @@
-// Immutable columns in the Arrow memory layout: validity bitmap, values, offsets.
+/// \file
+/// Immutable columns in the Arrow memory layout: validity bitmap, values, offsets.
 #pragma once
 
 #include <cstdint>
@@ -29,7 +30,9 @@ class Buffer {
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
 
+  /// The first byte.
   const uint8_t* data() const { return data_; }
+  /// Size in bytes.
   int64_t size() const { return size_; }
 
  private:
@@ -55,6 +58,9 @@ class Column {
  public:
   Column() = default;  ///< an empty int64 column
 
+  /// A column of these values, of their type: int64, float64, bool, utf8, int32, float32,
+  /// timestamp_us or binary (a byte vector per row). An empty std::optional is a null.
+  ///@{
   static Column from(std::vector<int64_t> v);
   static Column from(std::vector<double> v);
   static Column from(std::vector<bool> v);
@@ -72,6 +78,7 @@ class Column {
   static Column from(std::vector<std::optional<float>> v);
   static Column from(std::vector<std::optional<Timestamp>> v);
   static Column from(std::vector<std::optional<std::vector<uint8_t>>> v);
+  ///@}
   /// A list(T) column, one list per row; T is any element type `from` accepts (an optional
   /// T gives null items). Cast to fixed_size_list(T, n) when every list has n items.
   template <class T>
@@ -96,13 +103,18 @@ class Column {
   /// Concatenates columns of one type (copies).
   static Column concat(const std::vector<Column>& parts);
 
+  /// Number of rows.
   int64_t size() const { return length_; }
+  /// The column's type.
   DataType type() const { return type_; }
+  /// Number of null rows.
   int64_t null_count() const { return null_count_; }
+  /// Whether row `i` is null (unchecked index).
   bool is_null(int64_t i) const {
     if (type_.id() == TypeId::Null) return true;
     return validity_ && !bit_at(validity_->data(), offset_ + i);
   }
+  /// Whether row `i` holds a value: not is_null(i).
   bool is_valid(int64_t i) const { return !is_null(i); }
 
   /// Value at row i; T is int64_t, double, bool or std::string_view (std::string also works).
@@ -132,6 +144,7 @@ class Column {
   Column filter(const Column& mask) const;
 
   // ---- raw access for vectorised kernels and serialisation
+  /// The column's first row inside its buffers: non-zero for a slice.
   int64_t offset() const { return offset_; }
   /// Validity bitmap (bit index offset()+i), or nullptr when every slot is valid.
   const uint8_t* validity_bits() const { return validity_ ? validity_->data() : nullptr; }
@@ -147,9 +160,13 @@ class Column {
   const int32_t* offsets() const {
     return reinterpret_cast<const int32_t*>(values_->data()) + offset_;
   }
+  /// Utf8/Binary character data, indexed by offsets() ("" for other types).
   const char* chars() const { return data_ ? reinterpret_cast<const char*>(data_->data()) : ""; }
+  /// The validity bitmap's buffer, or null when every slot is valid (as from_buffers takes it).
   const std::shared_ptr<Buffer>& validity_buffer() const { return validity_; }
+  /// The buffer of values, bits or offsets (as from_buffers takes it).
   const std::shared_ptr<Buffer>& values_buffer() const { return values_; }
+  /// The Utf8/Binary character buffer; null for other types (as from_buffers takes it).
   const std::shared_ptr<Buffer>& data_buffer() const { return data_; }
   /// Bytes referenced by this column's buffers (for memory accounting).
   int64_t byte_size() const;
@@ -172,36 +189,42 @@ class Column {
                           const std::vector<bool>& valid);
 };
 
+/// An int64 value; TypeError for another column type.
 template <>
 inline int64_t Column::value<int64_t>(int64_t i) const {
   if (type_.id() != TypeId::Int64)
     throw TypeError("column is " + type_.to_string() + ", not int64");
   return values<int64_t>()[i];
 }
+/// A float64 value; TypeError for another column type.
 template <>
 inline double Column::value<double>(int64_t i) const {
   if (type_.id() != TypeId::Float64)
     throw TypeError("column is " + type_.to_string() + ", not float64");
   return values<double>()[i];
 }
+/// A bool value; TypeError for another column type.
 template <>
 inline bool Column::value<bool>(int64_t i) const {
   if (type_.id() != TypeId::Boolean)
     throw TypeError("column is " + type_.to_string() + ", not bool");
   return bit_at(bool_bits(), offset_ + i);
 }
+/// An int32 value; TypeError for another column type.
 template <>
 inline int32_t Column::value<int32_t>(int64_t i) const {
   if (type_.id() != TypeId::Int32)
     throw TypeError("column is " + type_.to_string() + ", not int32");
   return values<int32_t>()[i];
 }
+/// A float32 value; TypeError for another column type.
 template <>
 inline float Column::value<float>(int64_t i) const {
   if (type_.id() != TypeId::Float32)
     throw TypeError("column is " + type_.to_string() + ", not float32");
   return values<float>()[i];
 }
+/// A timestamp_us value; TypeError for another column type.
 template <>
 inline Timestamp Column::value<Timestamp>(int64_t i) const {
   if (type_.id() != TypeId::Timestamp)
@@ -216,6 +239,7 @@ inline std::string_view Column::value<std::string_view>(int64_t i) const {
   const int32_t* o = offsets();
   return std::string_view(chars() + o[i], static_cast<size_t>(o[i + 1] - o[i]));
 }
+/// A copy of value<std::string_view>.
 template <>
 inline std::string Column::value<std::string>(int64_t i) const {
   return std::string(value<std::string_view>(i));
@@ -251,12 +275,20 @@ Column Column::from(std::vector<std::optional<std::vector<T>>> v) {
 /// Builds a column row by row (amortised growth). Not thread-safe.
 class ColumnBuilder {
  public:
+  /// An empty builder of `type`, with room for `capacity` rows.
   explicit ColumnBuilder(DataType type, int64_t capacity = 0);
+  /// Takes over the other builder's rows.
   ColumnBuilder(ColumnBuilder&&) noexcept;
+  /// Takes over the other builder's rows.
   ColumnBuilder& operator=(ColumnBuilder&&) noexcept;
   ~ColumnBuilder();
 
+  /// Appends a null (of any type).
   void append_null();
+  /// Appends a value. InvalidArgument when the builder's type does not take it: an integer
+  /// fills int64, int32 (range checked), float64 or float32; a floating-point number float64
+  /// or float32; bool, Timestamp and text only their own type.
+  ///@{
   void append(bool v);
   void append(int64_t v);
   void append(double v);
@@ -266,13 +298,17 @@ class ColumnBuilder {
   /// Text for utf8, bytes for binary.
   void append(std::string_view v);
   void append(const char* v) { append(std::string_view(v)); }
+  ///@}
   /// Appends a scalar; it must match the builder's type (or be null). Int64 widens to Float64
   /// and narrows to Int32 (range checked); a List fills a list or fixed_size_list builder.
   void append_value(const Value& v);
   /// Appends row i of `c` (same type; a list row also fills a fixed_size_list of its size).
   void append_from(const Column& c, int64_t i);
+  /// Makes room for `rows` rows in all, so appending up to them does not reallocate.
   void reserve(int64_t rows);
+  /// Rows appended since the last finish().
   int64_t size() const;
+  /// The type of the column it builds.
   DataType type() const;
   /// Produces the column and resets the builder to empty.
   Column finish();

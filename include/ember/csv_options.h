@@ -1,4 +1,5 @@
-// How read_csv parses its files and write_csv writes them.
+/// \file
+/// How read_csv parses its files and write_csv writes them.
 #pragma once
 
 #include <cstdint>
@@ -8,8 +9,10 @@
 
 namespace ember {
 
+/// How read_csv parses its files: a header row, then the records, with RFC 4180 quoting; an
+/// empty field is a null.
 struct CsvOptions {
-  char delimiter = ',';
+  char delimiter = ',';  ///< the character between fields
   /// When given, no inference: columns are parsed as these types (names from the schema, which
   /// replace the header's and must be unique). Without it, header names must be unique.
   std::optional<Schema> schema;

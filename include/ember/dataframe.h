@@ -1,4 +1,5 @@
-// Lazy dataframes: how a query is built and run.
+/// \file
+/// Lazy dataframes: how a query is built and run.
 #pragma once
 
 #include <cstdint>
@@ -31,23 +32,31 @@ class GroupedDataFrame;
 /// One key of sort() / top_k(): an expression over the frame and its direction. Nulls go last
 /// unless nulls_first, in either direction.
 struct SortKey {
-  Expr expr;
-  bool descending = false;
-  bool nulls_first = false;
+  Expr expr;                 ///< the value to order by
+  bool descending = false;   ///< largest first
+  bool nulls_first = false;  ///< nulls before every value instead of after
 };
 
 /// A lazy query. Every method returns a new DataFrame; nothing runs until collect/execute/write.
 class DataFrame {
  public:
+  /// One column per expression (at least one), in order, named by its alias, its column, its
+  /// UDF's name, or else its text (Expr::to_string).
   DataFrame select(std::vector<Expr> exprs) const;
+  /// This frame's columns with `e` as the column `name`: in place of the column of that name,
+  /// or after the others when there is none.
   DataFrame with_column(std::string name, Expr e) const;
+  /// The rows where `predicate` is true (null counts as false). TypeError unless it is bool.
   DataFrame where(Expr predicate) const;
+  /// The first `n` rows, in partition order then row order. InvalidArgument when n < 0.
   DataFrame limit(int64_t n) const;
   /// A global aggregate: one row, one column per expression, each an aggregate over this
   /// frame's rows, e.g. agg({col("x").sum(), col("x").max().alias("top")}). Column names are
   /// the inputs' names unless aliased. Partitions aggregate in parallel; partial results merge
   /// in partition order, so float sums are the same on every run.
   DataFrame agg(std::vector<Expr> aggregates) const;
+  /// The same rows, in order, cut into `num_partitions` partitions (>= 1) for the operators
+  /// that follow. Materialises its input. InvalidArgument when num_partitions < 1.
   DataFrame repartition(int num_partitions) const;
 
   // ---- relational operators
@@ -85,7 +94,9 @@ class DataFrame {
   Schema schema() const;
   /// Logical plan, optimized plan, actor pools and the resource budget.
   std::string explain(const RunOptions& options = {}) const;
+  /// Runs the query and returns its rows: execute(options).table.
   Table collect(const RunOptions& options = {}) const;
+  /// Runs the query: its rows, its figures, and the rows its UDFs rejected.
   QueryResult execute(const RunOptions& options = {}) const;
   /// One file per partition (part-NNNNN.csv) plus an empty _SUCCESS marker. The directory is
   /// replaced as a whole, in one atomic step, only when the whole query succeeded; a failed or
@@ -141,6 +152,7 @@ class GroupedDataFrame {
 
 /// One int64 column "id" = 0..n-1.
 DataFrame range(int64_t n, int num_partitions = 1);
+/// The rows of `t`, cut into `num_partitions` partitions (>= 1) of about equal size.
 DataFrame from_table(Table t, int num_partitions = 1);
 /// Header row, type inference over a sample; a glob reads many files.
 DataFrame read_csv(std::string path_or_glob, CsvOptions options = {});

@@ -1,4 +1,5 @@
-// ember: a dataframe engine for batch inference and heavy per-row work.
+/// \file
+/// ember: a dataframe engine for batch inference and heavy per-row work.
 #pragma once
 
 #include "ember/batch.h"
@@ -11,3 +12,6 @@
 #include "ember/types.h"
 #include "ember/udf.h"
 #include "ember/version.h"
+
+/// \namespace ember
+/// The whole public API: dataframes, expressions, UDFs, sessions, columns, batches and errors.

@@ -1,4 +1,5 @@
-// Expressions: column references, literals, operators, casts and UDF calls.
+/// \file
+/// Expressions: column references, literals, operators, casts and UDF calls.
 #pragma once
 
 #include <concepts>
@@ -38,6 +39,7 @@ class Expr {
   Expr count() const;
   /// Smallest / largest non-null value (int64, float64, bool or utf8), null when none.
   Expr min() const;
+  /// The largest non-null value, as min().
   Expr max() const;
   /// Arithmetic mean of non-null int64 or float64 values (float64), null when none.
   Expr mean() const;
@@ -74,29 +76,41 @@ Expr col(std::string name);
 /// A constant.
 Expr lit(Value v);
 
+/// Sum of two numbers: int64 when both are integers (int32 widens; wraps on overflow),
+/// float64 otherwise. Null where either side is null.
 Expr operator+(const Expr& a, const Expr& b);
+/// Difference, typed as operator+.
 Expr operator-(const Expr& a, const Expr& b);
+/// Product, typed as operator+.
 Expr operator*(const Expr& a, const Expr& b);
 /// int64 / int64 is integer division (truncating); division by zero gives null.
 Expr operator/(const Expr& a, const Expr& b);
 /// Remainder with the sign of the dividend; by zero gives null.
 Expr operator%(const Expr& a, const Expr& b);
+/// Equality (bool) of two numbers (int64 against float64 compares as float64), or of two
+/// values of one type: utf8 (bytewise), bool (false < true), binary or timestamp. Null where
+/// either side is null.
 Expr operator==(const Expr& a, const Expr& b);
+/// Inequality, as operator==.
 Expr operator!=(const Expr& a, const Expr& b);
+/// Less than, as operator==.
 Expr operator<(const Expr& a, const Expr& b);
+/// Less than or equal, as operator==.
 Expr operator<=(const Expr& a, const Expr& b);
+/// Greater than, as operator==.
 Expr operator>(const Expr& a, const Expr& b);
+/// Greater than or equal, as operator==.
 Expr operator>=(const Expr& a, const Expr& b);
 /// Kleene logic: false && null = false, true || null = true.
 Expr operator&&(const Expr& a, const Expr& b);
+/// Or of two bools, with the Kleene logic of operator&&.
 Expr operator||(const Expr& a, const Expr& b);
+/// Not of a bool; null stays null.
 Expr operator!(const Expr& a);
+/// Negation of a number: int64 (wrapping) for an integer, float64 otherwise.
 Expr operator-(const Expr& a);
 
 // ---- a plain C++ value beside an expression is a literal
-/// A C++ value an operator takes as a literal: bool, an integer (as int64), a floating-point
-/// number (as float64), or a string (const char* or std::string, as utf8). Expr itself never
-/// converts from a value, so a column name is never mistaken for a string literal.
 namespace detail {
 template <class T>
 using Plain = std::remove_cvref_t<T>;
@@ -108,6 +122,9 @@ inline constexpr bool is_literal_value = std::is_same_v<Plain<T>, bool> ||
                                          (std::is_convertible_v<T, const char*> &&
                                           !std::is_same_v<Plain<T>, std::nullptr_t>);
 }  // namespace detail
+/// A C++ value an operator takes as a literal: bool, an integer (as int64), a floating-point
+/// number (as float64), or a string (const char* or std::string, as utf8). Expr itself never
+/// converts from a value, so a column name is never mistaken for a string literal.
 template <class T>
 concept LiteralValue = detail::is_literal_value<T>;
 

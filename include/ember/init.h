@@ -1,4 +1,5 @@
-// Process start-up: the one call a program makes before using worker processes or MPI.
+/// \file
+/// Process start-up: the one call a program makes before using worker processes or MPI.
 #pragma once
 
 namespace ember {

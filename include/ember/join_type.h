@@ -1,4 +1,5 @@
-// The kinds of DataFrame::join.
+/// \file
+/// The kinds of DataFrame::join.
 #pragma once
 
 namespace ember {

@@ -1,4 +1,5 @@
-// Options of the JSON-lines reader and writer.
+/// \file
+/// Options of the JSON-lines reader and writer.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
-// What a query reports about itself: per-UDF figures and totals, beside the result.
+/// \file
+/// What a query reports about itself: per-UDF figures and totals, beside the result.
 #pragma once
 
 #include <cstdint>
@@ -11,10 +12,18 @@ namespace ember {
 
 /// Per-UDF figures for one query.
 struct UdfStats {
-  std::string name;
+  std::string name;  ///< the UDF's name
+  /// Actors the pool started with: concurrency(), or an autoscaling pool's minimum.
   int actors = 0;
+  /// Constructions of the UDF (every actor started, replacements included), the calls it
+  /// served and the rows in them.
+  ///@{
   int64_t inits = 0, batches = 0, rows = 0;
+  ///@}
+  /// Seconds in constructors and in calls, summed over the actors.
+  ///@{
   double init_seconds = 0, busy_seconds = 0;
+  ///@}
   /// Calls run again after a failure (a throw or a dead worker process), each within
   /// max_retries of its batch.
   int64_t retries = 0;
@@ -25,11 +34,15 @@ struct UdfStats {
   int64_t timeouts = 0;
   /// Most actors alive at once, and how often an autoscaling pool (Udf::concurrency(min,
   /// max)) grew or shrank by one actor.
+  ///@{
   int peak_actors = 0;
   int64_t scale_ups = 0, scale_downs = 0;
+  ///@}
   /// What the pool held for the query (totals over its actors).
+  ///@{
   double held_cpus = 0, held_gpus = 0;
   int64_t held_memory_bytes = 0;
+  ///@}
   /// Under the MPI runner: the pool's actors on each rank (index = rank). One entry locally.
   std::vector<int> actors_per_rank;
   /// Constructions on each rank (index = rank): equal to actors_per_rank unless a worker
@@ -39,7 +52,7 @@ struct UdfStats {
 
 /// What one rank did for a query (QueryStats::ranks).
 struct RankStats {
-  int rank = 0;
+  int rank = 0;  ///< the rank's number (rank 0 runs the program)
   /// Source partitions this rank's pipelines ran.
   int64_t partitions = 0;
   /// Rows this rank handled: rows its pipelines read, plus (on a rank that only hosts actors)
@@ -53,18 +66,19 @@ struct RankStats {
   int64_t peak_results_in_flight = 0;
 };
 
+/// What a query reports about itself (QueryResult::stats).
 struct QueryStats {
-  std::vector<UdfStats> udfs;
-  double wall_seconds = 0;
-  int64_t rows_out = 0;
+  std::vector<UdfStats> udfs;  ///< one per actor pool (stateful UDF)
+  double wall_seconds = 0;     ///< from the start of the query to its end
+  int64_t rows_out = 0;        ///< rows collected, or written by a write_* call
   /// One entry per rank of the cluster (one, rank 0, without the MPI runner).
   std::vector<RankStats> ranks;
 };
 
 /// What execute() returns: the collected table and the query's figures.
 struct QueryResult {
-  Table table;
-  QueryStats stats;
+  Table table;       ///< the rows; empty for a write_* call
+  QueryStats stats;  ///< the query's figures
   /// The rows a UDF under OnError::Null or OnError::Skip failed on, in input order (per UDF):
   /// columns `udf` and `error` (utf8), then the argument columns of those UDFs' calls (null
   /// where a row's UDF has no such argument). Empty, with only `udf` and `error`, when none.

@@ -1,4 +1,5 @@
-// How a query runs: the resources it may use, its threads, its progress bar.
+/// \file
+/// How a query runs: the resources it may use, its threads, its progress bar.
 #pragma once
 
 #include <chrono>
@@ -9,13 +10,14 @@ namespace ember {
 
 /// What a machine (or an override) offers to a query.
 struct Resources {
-  double cpus = 0;
-  int gpus = 0;
-  int64_t memory_bytes = 0;
+  double cpus = 0;           ///< CPUs; a fraction is allowed
+  int gpus = 0;              ///< GPU devices
+  int64_t memory_bytes = 0;  ///< memory in bytes
 };
 
 class Session;  // ember/session.h
 
+/// How a query runs: what collect(), execute(), explain() and the write_* calls take.
 struct RunOptions {
   /// Overrides detection (tests, or a user who wants to cap ember).
   std::optional<Resources> resources;

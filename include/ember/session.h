@@ -1,4 +1,5 @@
-// Sessions: actor pools kept warm across queries, so a UDF is constructed once per session.
+/// \file
+/// Sessions: actor pools kept warm across queries, so a UDF is constructed once per session.
 #pragma once
 
 #include <chrono>
@@ -9,6 +10,7 @@
 
 namespace ember {
 
+/// How a Session keeps its pools.
 struct SessionOptions {
   /// A warm pool nobody has used for this long is destroyed and its resources released.
   std::chrono::milliseconds idle_timeout{60000};
@@ -16,23 +18,33 @@ struct SessionOptions {
 
 /// One UDF's warm actors in a session (SessionStats::udfs).
 struct SessionUdfStats {
-  std::string name;
+  std::string name;  ///< the UDF's name
   /// Actors alive now: idle and warm, or serving a query (`busy_actors` of them).
+  ///@{
   int actors = 0, busy_actors = 0;
+  ///@}
   /// Constructions in this session (a replaced worker counts again), and queries that found
   /// a warm pool instead of constructing one.
+  ///@{
   int64_t inits = 0, reuses = 0;
+  ///@}
   /// Actors destroyed so far: idle past idle_timeout, failed, or at close().
   int64_t destroyed_actors = 0;
   /// What the live actors hold in the resource ledger.
+  ///@{
   double held_cpus = 0, held_gpus = 0;
   int64_t held_memory_bytes = 0;
+  ///@}
 };
 
+/// A session's warm actors and what they cost (Session::stats).
 struct SessionStats {
-  std::vector<SessionUdfStats> udfs;
-  int actors = 0;
+  std::vector<SessionUdfStats> udfs;  ///< one per UDF the session has constructed
+  int actors = 0;                     ///< actors alive now, over all UDFs
+  /// SessionUdfStats' figures of the same names, summed over the UDFs.
+  ///@{
   int64_t inits = 0, reuses = 0, destroyed_actors = 0;
+  ///@}
 };
 
 class Session;
@@ -50,6 +62,7 @@ class Session {
  public:
   /// InvalidArgument for a negative idle_timeout.
   explicit Session(SessionOptions options = {});
+  /// Closes the session: close().
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;

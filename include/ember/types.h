@@ -1,4 +1,5 @@
-// Logical data types, schemas and scalar values.
+/// \file
+/// Logical data types, schemas and scalar values.
 #pragma once
 
 #include <cstdint>
@@ -13,38 +14,42 @@ namespace ember {
 /// Physical/logical type tag. Null is the type of `lit(Value{})` and coerces to any type.
 /// New tags go at the end: the tag travels as a byte between processes.
 enum class TypeId : uint8_t {
-  Null,
-  Boolean,
-  Int64,
-  Float64,
-  Utf8,
-  List,
-  Int32,
-  Float32,
-  Binary,
-  Timestamp,  ///< microseconds since the Unix epoch, UTC, stored as int64
-  FixedSizeList
+  Null,          ///< no values: every slot is null
+  Boolean,       ///< true or false, bit-packed
+  Int64,         ///< 64-bit signed integer
+  Float64,       ///< 64-bit IEEE 754 floating point
+  Utf8,          ///< UTF-8 text
+  List,          ///< lists of any length, of one element type
+  Int32,         ///< 32-bit signed integer
+  Float32,       ///< 32-bit IEEE 754 floating point
+  Binary,        ///< arbitrary bytes
+  Timestamp,     ///< microseconds since the Unix epoch, UTC, stored as int64
+  FixedSizeList  ///< lists of exactly n items each, of one element type
 };
 
 /// A column type. Cheap to copy; compares by value.
 class DataType {
  public:
   DataType() = default;  ///< the Null type
+  /// The type with tag `id`. A list type needs its element: list_of, fixed_size_list_of.
   explicit DataType(TypeId id) : id_(id) {}
   /// A list type with the given element type.
   static DataType list_of(DataType element);
   /// A list type whose every value has exactly `n` items (n >= 1).
   static DataType fixed_size_list_of(DataType element, int32_t n);
 
+  /// The type's tag.
   TypeId id() const { return id_; }
   /// Element type of a list (Null type for other types).
   const DataType& element() const;
   /// Items per value of a fixed_size_list (0 for other types).
   int32_t list_size() const { return list_size_; }
+  /// Int64, Float64, Int32 or Float32.
   bool is_numeric() const {
     return id_ == TypeId::Int64 || id_ == TypeId::Float64 || id_ == TypeId::Int32 ||
            id_ == TypeId::Float32;
   }
+  /// Int64 or Int32.
   bool is_integer() const { return id_ == TypeId::Int64 || id_ == TypeId::Int32; }
   /// List or FixedSizeList.
   bool is_list() const { return id_ == TypeId::List || id_ == TypeId::FixedSizeList; }
@@ -53,7 +58,9 @@ class DataType {
   int byte_width() const;
   /// "bool", "int64", "float64", "utf8", "list<int64>", "fixed_size_list<float32, 384>", "null".
   std::string to_string() const;
+  /// Same tag and, for lists, the same element type and list size.
   bool operator==(const DataType& o) const;
+  /// Not operator==.
   bool operator!=(const DataType& o) const { return !(*this == o); }
 
  private:
@@ -62,12 +69,19 @@ class DataType {
   std::shared_ptr<const DataType> element_;
 };
 
+/// true or false.
 DataType boolean();
+/// 64-bit signed integers.
 DataType int64();
+/// 64-bit floating point.
 DataType float64();
+/// UTF-8 text.
 DataType utf8();
+/// Lists of any length whose items are of type `element` (DataType::list_of).
 DataType list(DataType element);
+/// 32-bit signed integers.
 DataType int32();
+/// 32-bit floating point.
 DataType float32();
 /// Arbitrary bytes (Arrow "binary"): the layout of utf8 without the UTF-8 requirement.
 DataType binary();
@@ -78,23 +92,29 @@ DataType fixed_size_list(DataType element, int32_t n);
 
 /// A named, typed column slot.
 struct Field {
-  std::string name;
-  DataType type;
+  std::string name;  ///< the column's name
+  DataType type;     ///< the column's type
+  /// Same name and type.
   bool operator==(const Field& o) const { return name == o.name && type == o.type; }
 };
 
 /// Ordered (name, DataType) fields.
 class Schema {
  public:
-  Schema() = default;
+  Schema() = default;  ///< no fields
+  /// The fields, in column order.
   explicit Schema(std::vector<Field> fields) : fields_(std::move(fields)) {}
+  /// Number of fields.
   int num_fields() const { return static_cast<int>(fields_.size()); }
+  /// Field `i` (0-based); std::out_of_range past the end.
   const Field& field(int i) const { return fields_.at(static_cast<size_t>(i)); }
+  /// Every field, in column order.
   const std::vector<Field>& fields() const { return fields_; }
   /// Position of the field called `name`, or -1.
   int index_of(std::string_view name) const;
   /// "id: int64, name: utf8".
   std::string to_string() const;
+  /// The same fields in the same order.
   bool operator==(const Schema& o) const { return fields_ == o.fields_; }
 
  private:
@@ -111,15 +131,18 @@ using Value = std::variant<std::monostate, bool, int64_t, double, std::string, f
 
 /// A point in time: microseconds since 1970-01-01T00:00:00 UTC.
 struct Timestamp {
-  int64_t micros = 0;
+  int64_t micros = 0;  ///< negative before 1970
+  /// The same instant.
   bool operator==(const Timestamp& o) const { return micros == o.micros; }
+  /// Earlier than `o`.
   bool operator<(const Timestamp& o) const { return micros < o.micros; }
 };
 
 /// A list value: its items (each may be null). `element` is the items' type when known.
 struct List {
-  std::vector<Value> items;
-  DataType element;
+  std::vector<Value> items;  ///< in order; a null item is std::monostate
+  DataType element;          ///< the items' type; the Null type when not known
+  /// The same items (`element` is not compared).
   bool operator==(const List& o) const;
   /// Lexicographic by items.
   bool operator<(const List& o) const;

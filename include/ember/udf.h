@@ -1,4 +1,5 @@
-// User-defined functions: stateful classes run on actor pools, stateless functions run inline.
+/// \file
+/// User-defined functions: stateful classes run on actor pools, stateless functions run inline.
 #pragma once
 
 #include <chrono>
@@ -25,23 +26,27 @@ namespace ember {
 struct ActorContext {
   int actor_id = 0;          ///< 0..concurrency-1 within its pool
   std::vector<int> gpu_ids;  ///< devices this actor holds (distinct across actors)
-  double num_cpus = 0;
-  int64_t memory_bytes = 0;
+  double num_cpus = 0;       ///< CPUs it reserved (Udf::num_cpus; 0 when unset)
+  int64_t memory_bytes = 0;  ///< bytes of memory it reserved (Udf::memory_bytes)
 };
 
 /// Constructor arguments of a stateful UDF: string -> Value. Serialisable, since it crosses
 /// process and rank boundaries.
 class InitArgs {
  public:
-  InitArgs() = default;
+  InitArgs() = default;  ///< no arguments
+  /// From `{key, value}` pairs.
   InitArgs(std::initializer_list<std::pair<const std::string, Value>> items) : items_(items) {}
+  /// From a map of key to value.
   explicit InitArgs(std::map<std::string, Value> items) : items_(std::move(items)) {}
 
   /// The value under `key` as T (bool, any integer, double, std::string). Integers widen to
   /// double. Throws InvalidArgument if the key is missing or holds another type.
   template <class T>
   T get(std::string_view key) const;
+  /// Whether `key` is present.
   bool has(std::string_view key) const { return items_.find(std::string(key)) != items_.end(); }
+  /// Every key and its value, sorted by key.
   const std::map<std::string, Value>& items() const { return items_; }
 
  private:
@@ -77,7 +82,10 @@ T InitArgs::get(std::string_view key) const {
 }
 
 /// Where an actor runs: a thread of the driver, or a worker process of its own.
-enum class Isolation { Thread, Process };
+enum class Isolation {
+  Thread,  ///< a thread of the driver process (the default)
+  Process  ///< a worker process; the class must be registered with EMBER_REGISTER_UDF
+};
 
 /// What happens to a batch whose call still fails once its retries are spent.
 enum class OnError {
@@ -163,7 +171,10 @@ class Udf {
   /// A stateless function, run inline by the pipeline threads.
   static Udf fn(std::string name, std::function<Column(const Batch&)> f);
 
+  /// The type of the column each call returns (not Null). Calling a UDF without one is an
+  /// InvalidArgument.
   Udf returns(DataType type) const;
+  /// What every actor's constructor receives (stateful only).
   Udf init_args(InitArgs args) const;
   /// Each call gets at most `rows` rows (the last of a partition may get fewer). Default 4096.
   Udf batch_size(int64_t rows) const;
@@ -178,7 +189,9 @@ class Udf {
   Udf num_cpus(double cpus) const;
   /// Fractions in (0,1] share a device; above 1 must be a whole number.
   Udf num_gpus(double gpus) const;
+  /// Memory each actor reserves (>= 0). Default 0.
   Udf memory_bytes(int64_t bytes) const;
+  /// Where each actor runs (stateful only). Default Isolation::Thread.
   Udf isolation(Isolation iso) const;
   /// Re-runs of a batch whose call failed: it threw, ran past timeout(), or its worker process
   /// died. Default 0. Each re-run waits out retry_backoff (or the RetryAfter it threw); a dead
@@ -212,6 +225,7 @@ class Udf {
     return detail::call_udf(*this, std::vector<Expr>{Expr(std::forward<E>(args))...});
   }
 
+  /// The name given to cls() or fn().
   const std::string& name() const;
 
  private:

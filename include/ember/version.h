@@ -1,4 +1,5 @@
-// The version of the ember library a program runs with.
+/// \file
+/// The version of the ember library a program runs with.
 #pragma once
 
 #include <string>

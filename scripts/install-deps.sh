@@ -6,6 +6,7 @@
 #   scripts/install-deps.sh --bench    also the benchmark baselines (Dask, pyhunspell, gnuplot)
 #   scripts/install-deps.sh --fuzz     also clang 14 and its libFuzzer runtime (scripts/fuzz.sh)
 #   scripts/install-deps.sh --format   clang-format 14 alone (scripts/check-format.sh)
+#   scripts/install-deps.sh --docs     doxygen alone (scripts/api-docs.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,18 +15,22 @@ library=(cmake ninja-build g++ ccache libsimdjson-dev libdivide-dev
          libsnappy-dev libzstd-dev zlib1g-dev liblz4-dev flatbuffers-compiler libflatbuffers-dev)
 example=(pkg-config libcli11-dev libhunspell-dev hunspell-en-us wordnet-base)
 tests=(libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev nodejs npm)
+# doxygen: the API reference (scripts/api-docs.sh), which a test builds too.
+docs=(doxygen)
 # Open MPI: the distributed runner (optional for the library; the tests and ./run.sh --ranks use it).
 mpi=(openmpi-bin libopenmpi-dev)
 duckdb=yes
 case "${1:-}" in
   --library) packages=("${library[@]}"); duckdb=no ;;
   --run) packages=("${library[@]}" "${example[@]}" "${mpi[@]}"); duckdb=no ;;
-  --bench) packages=("${library[@]}" "${example[@]}" "${tests[@]}" "${mpi[@]}" python3 python3-distributed
-                     python3-pandas python3-hunspell gnuplot-nox hyperfine zlib1g-dev) ;;
+  --bench) packages=("${library[@]}" "${example[@]}" "${tests[@]}" "${docs[@]}" "${mpi[@]}"
+                     python3 python3-distributed python3-pandas python3-hunspell gnuplot-nox
+                     hyperfine zlib1g-dev) ;;
   --fuzz) packages=("${library[@]}" clang-14 libclang-rt-14-dev); duckdb=no ;;
   --format) packages=(clang-format-14); duckdb=no ;;
-  "") packages=("${library[@]}" "${example[@]}" "${tests[@]}" "${mpi[@]}") ;;
-  *) echo "usage: $0 [--library|--run|--bench|--fuzz|--format]" >&2; exit 2 ;;
+  --docs) packages=("${docs[@]}"); duckdb=no ;;
+  "") packages=("${library[@]}" "${example[@]}" "${tests[@]}" "${docs[@]}" "${mpi[@]}") ;;
+  *) echo "usage: $0 [--library|--run|--bench|--fuzz|--format|--docs]" >&2; exit 2 ;;
 esac
 
 missing=()

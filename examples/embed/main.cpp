@@ -1,16 +1,20 @@
 // The embedding job: the WordNet corpus as Parquet in, `id, embedding` as Parquet out.
 //
-//   embed WORK_DIR [--max-docs N] [--concurrency N]
+//   embed WORK_DIR [--max-docs N] [--concurrency N] [--ranks N]     (embed --help: every option)
 //
-// First run: writes the corpus (WordNet glosses) to WORK_DIR/corpus as Parquet. Then reads it,
+// First run: writes the corpus (WordNet glosses) to WORK_DIR/corpus as Parquet, by way of
+// JSON-lines files in the build folder (embed-tmp/, removed once written). Then reads it,
 // embeds every text with a stateful UDF (tables built once per actor), writes
 // WORK_DIR/embeddings/part-*.parquet, and prints the count and the mean of the embeddings'
 // means, which the test compares with DuckDB's `avg(list_avg(embedding))` over the output.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <string>
 
+#include "command_line.h"
 #include "ember/ember.h"
 #include "hashed_ngrams.h"
 #include "wordnet_corpus.h"
@@ -19,26 +23,39 @@ EMBER_REGISTER_UDF(embed::HashedNgrams);
 
 int main(int argc, char** argv) {
   ember::init(argc, argv);
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: embed WORK_DIR [--max-docs N] [--concurrency N]\n");
-    return 2;
-  }
-  const std::string work = argv[1];
-  int64_t max_docs = -1;
+  std::string work;
+  int64_t max_docs = -1;  // every document
   int concurrency = 2;
-  for (int a = 2; a + 1 < argc; a += 2) {
-    if (std::strcmp(argv[a], "--max-docs") == 0)
-      max_docs = std::stoll(argv[a + 1]);
-    else if (std::strcmp(argv[a], "--concurrency") == 0)
-      concurrency = std::stoi(argv[a + 1]);
-  }
+  int ranks = 1;
+  CLI::App app{"Embed WordNet's glosses with ember: Parquet in, `id, embedding` as Parquet out."};
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("WORK_DIR", work,
+                 "holds the corpus (WORK_DIR/corpus, written on first use) and the output "
+                 "(WORK_DIR/embeddings)")
+      ->type_name("DIR")
+      ->required();
+  app.add_option("--max-docs", max_docs, "embed only the documents with id < N (default: all)")
+      ->type_name("N")
+      ->check(examples::whole_number_at_least(1, INT64_MAX));
+  app.add_option("--concurrency", concurrency, "actors in the embedding pool (>= 1)")
+      ->type_name("N")
+      ->check(examples::whole_number_at_least(1));
+  examples::add_ranks_option(app, ranks);
+  if (auto done = examples::parse_command_line(app, "embed", argc, argv)) return *done;
+  if (auto failed = examples::run_on_ranks(ranks, "embed", argc, argv)) return *failed;
   try {
+    namespace fs = std::filesystem;
     const std::string corpus = work + "/corpus";
-    if (!std::filesystem::exists(corpus + "/_SUCCESS")) {
-      spellcheck::write_wordnet_corpus(spellcheck::kWordnetDir, work + "/corpus-jsonl", 4);
-      ember::read_jsonl(work + "/corpus-jsonl/*.jsonl")
+    if (!fs::exists(corpus + "/_SUCCESS")) {
+      // JSON lines first (the corpus writer's format), in the build folder, then Parquet.
+      const fs::path jsonl =
+          fs::path(examples::kBuildDir) / "embed-tmp" / ("corpus-" + std::to_string(getpid()));
+      fs::remove_all(jsonl);
+      spellcheck::write_wordnet_corpus(spellcheck::kWordnetDir, jsonl.string(), 4);
+      ember::read_jsonl(jsonl.string() + "/*.jsonl")
           .select({ember::col("id"), ember::col("text")})
           .write_parquet(corpus);
+      fs::remove_all(jsonl);
     }
     auto embedder = ember::Udf::cls<embed::HashedNgrams>("hashed_ngrams")
                         .returns(ember::fixed_size_list(ember::float32(), embed::kDimensions))

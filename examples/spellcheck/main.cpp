@@ -1,19 +1,19 @@
 // The main job: spell-check every WordNet gloss with a Hunspell dictionary loaded once per actor.
 //
 //   spellcheck [--concurrency N] [--batch-size N] [--corpus DIR] [--out DIR] [--progress]
-//              [--session]
+//              [--session] [--ranks N]     (spellcheck --help lists every option)
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <utility>
 #include <vector>
 
+#include "command_line.h"
 #include "ember/ember.h"
 #include "speller.h"
 #include "wordnet_corpus.h"
@@ -24,7 +24,7 @@ struct Options {
   int concurrency = 2;
   int64_t batch_size = 512;
   int files = 16;
-  std::string corpus = "build/spellcheck-corpus";
+  std::string corpus;  // given: an existing corpus; empty: the default one, made when missing
   std::string wordnet = spellcheck::kWordnetDir;
   std::string dict = spellcheck::kDefaultDictionary;
   std::string out;
@@ -32,58 +32,15 @@ struct Options {
   bool session = false;
   double cpus_per_actor = 1;
   int progress = -1;  // -1: when stderr is a terminal
+  int ranks = 1;
 };
 
-/// Accepts a whole number from `min` up to INT_MAX. CLI11's own range check prints its bounds as
-/// 300-digit doubles, so the message is ours: "expected a whole number >= 1, got '0'".
-CLI::Validator whole_number_at_least(int min) {
-  const std::string rule = "a whole number >= " + std::to_string(min);
-  return CLI::Validator(
-      [rule, min](std::string& text) -> std::string {
-        int v = 0;
-        auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-        if (ec == std::errc::result_out_of_range)
-          return "expected " + rule + ", got '" + text + "' (too large)";
-        if (ec != std::errc() || end != text.data() + text.size() || v < min)
-          return "expected " + rule + ", got '" + text + "'";
-        return {};
-      },
-      "");
-}
-
-/// Accepts a finite decimal number >= 0 (CPUs may be fractional: 0.5 shares one CPU).
-CLI::Validator non_negative_number() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        double v = 0;
-        auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-        if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || v < 0)
-          return "expected a number >= 0, got '" + text + "'";
-        return {};
-      },
-      "");
-}
-
-/// One line for a command-line mistake, in this program's terms rather than CLI11's.
-std::string describe(const CLI::ParseError& e, const CLI::App& app) {
-  if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
-    std::string unknown;
-    for (const std::string& arg : app.remaining()) unknown += (unknown.empty() ? "" : " ") + arg;
-    return "unexpected argument" + std::string(app.remaining().size() == 1 ? " " : "s ") + unknown;
-  }
-  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e)) {
-    // "--batch-size: 1 required INT missing" -> "--batch-size needs a value"
-    const std::string what = e.what();
-    return what.substr(0, what.find(':')) + " needs a value";
-  }
-  if (dynamic_cast<const CLI::ConversionError*>(&e)) {
-    // "Could not convert: --progress = maybe" -> "--progress: 'maybe' is not a valid value"
-    const std::string what = e.what();
-    const size_t name = what.find("--"), eq = what.find(" = ");
-    if (name != std::string::npos && eq != std::string::npos && eq > name)
-      return what.substr(name, eq - name) + ": '" + what.substr(eq + 3) + "' is not a valid value";
-  }
-  return e.what();
+/// The corpus used without --corpus, made from WordNet on first use: SPELLCHECK_CORPUS, else
+/// spellcheck-corpus in the build folder.
+std::string default_corpus() {
+  const char* chosen = std::getenv("SPELLCHECK_CORPUS");
+  if (chosen != nullptr && *chosen != '\0') return chosen;
+  return std::string(examples::kBuildDir) + "/spellcheck-corpus";
 }
 
 /// The library's advice names Udf setters; here the knobs are command-line options.
@@ -97,9 +54,11 @@ std::string in_cli_terms(std::string message) {
   return message;
 }
 
-void ensure_corpus(const Options& o) {
+/// Makes the default corpus when it is missing or empty; a corpus named by --corpus is the
+/// user's, never written (parsing has checked that it exists).
+void ensure_corpus(const Options& o, bool is_default) {
   namespace fs = std::filesystem;
-  if (fs::exists(o.corpus) && !fs::is_empty(o.corpus)) return;
+  if (!is_default || (fs::exists(o.corpus) && !fs::is_empty(o.corpus))) return;
   int64_t docs = spellcheck::write_wordnet_corpus(o.wordnet, o.corpus, o.files);
   std::fprintf(stderr, "wrote %lld WordNet glosses into %d files under %s\n",
                static_cast<long long>(docs), o.files, o.corpus.c_str());
@@ -122,7 +81,7 @@ void print_summary(const ember::QueryResult& r, const Options& o) {
   std::printf("inits == concurrency  %s (%lld == %d): each dictionary was loaded once per actor\n",
               s.inits == o.concurrency ? "yes" : "NO", static_cast<long long>(s.inits),
               o.concurrency);
-  if (s.inits_per_rank.size() > 1) {  // under mpirun (./run.sh --ranks N)
+  if (s.inits_per_rank.size() > 1) {  // under mpirun (--ranks N)
     std::printf("inits per rank       ");
     for (size_t rank = 0; rank < s.inits_per_rank.size(); ++rank)
       std::printf("%s rank %zu: %lld", rank ? "," : "", rank,
@@ -147,7 +106,7 @@ int run_in_session(const ember::Udf& speller, const ember::RunOptions& base, con
     if (e.path().extension() == ".jsonl") files.push_back(fs::absolute(e.path()));
   std::sort(files.begin(), files.end());
   const fs::path quarters =
-      fs::temp_directory_path() / ("spellcheck-quarters-" + std::to_string(getpid()));
+      fs::path(examples::kBuildDir) / "spellcheck-tmp" / ("session-" + std::to_string(getpid()));
   fs::remove_all(quarters);
   constexpr size_t kQueries = 4;
   ember::Session session;
@@ -200,35 +159,42 @@ int main(int argc, char** argv) {
   CLI::App app{"Spell-check WordNet's glosses with ember: one Hunspell dictionary per actor."};
   // An option given twice takes its last value, as most command-line tools do.
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  using examples::non_negative_number, examples::whole_number_at_least;
   app.add_option("--concurrency", o.concurrency, "actors in the speller pool (>= 1)")
+      ->type_name("N")
       ->check(whole_number_at_least(1));
   app.add_option("--batch-size", o.batch_size, "documents per UDF call (>= 1)")
+      ->type_name("N")
       ->check(whole_number_at_least(1));
   app.add_option("--cpus-per-actor", o.cpus_per_actor,
                  "CPUs each actor holds (admission; >= 0, may be fractional)")
+      ->type_name("CPUS")
       ->check(non_negative_number());
-  // ./run.sh names its corpus through the environment, so a --corpus given to it still wins.
-  app.add_option("--corpus", o.corpus, "JSON-lines corpus directory (made from WordNet if empty)")
-      ->envname("SPELLCHECK_CORPUS");
+  const std::string made_corpus = default_corpus();
+  app.add_option("--corpus", o.corpus,
+                 "an existing JSON-lines corpus directory (default: " + made_corpus +
+                     ", made from WordNet when missing; SPELLCHECK_CORPUS names another)")
+      ->type_name("DIR")
+      ->check(CLI::Validator(CLI::ExistingDirectory).description(""));
   app.add_option("--files", o.files, "files to split a new corpus into (>= 1)")
+      ->type_name("N")
       ->check(whole_number_at_least(1));
-  app.add_option("--wordnet", o.wordnet, "WordNet database directory");
-  app.add_option("--dict", o.dict, "Hunspell dictionary, without .aff/.dic");
-  app.add_option("--out", o.out, "also write the flagged documents as JSON lines here");
+  app.add_option("--wordnet", o.wordnet, "WordNet database directory")->type_name("DIR");
+  app.add_option("--dict", o.dict, "Hunspell dictionary, without .aff/.dic")->type_name("PATH");
+  app.add_option("--out", o.out, "also write the flagged documents as JSON lines here")
+      ->type_name("DIR");
   app.add_flag("--process", o.process, "run each actor in its own worker process");
   app.add_flag("--session", o.session,
                "run four queries (a quarter of the files each) in one session: warm actors");
   app.add_flag("--progress,!--no-progress", o.progress, "progress bar (default: on a terminal)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help
-    std::fprintf(stderr, "spellcheck: %s (see --help)\n", describe(e, app).c_str());
-    return 2;
-  }
+  examples::add_ranks_option(app, o.ranks);
+  if (auto done = examples::parse_command_line(app, "spellcheck", argc, argv)) return *done;
+  if (auto failed = examples::run_on_ranks(o.ranks, "spellcheck", argc, argv)) return *failed;
+  const bool default_corpus_used = o.corpus.empty();
+  if (default_corpus_used) o.corpus = made_corpus;
 
   try {
-    ensure_corpus(o);
+    ensure_corpus(o, default_corpus_used);
     auto speller = ember::Udf::cls<spellcheck::Speller>("speller")
                        .returns(ember::int64())
                        .init_args({{"dict", o.dict}})

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The spellcheck command line: each mistake is one line in the program's own terms, admission
-# errors name the options to change, --corpus works beside ./run.sh's default, and the summary
-# has the lines README.md shows.
-#   spellcheck_cli_test.sh SPELLCHECK README.md WORK_DIR
+# errors name the options to change, --corpus names an existing corpus (relative to the caller's
+# directory) and wins over SPELLCHECK_CORPUS, the default corpus and scratch files live in the
+# build folder, --ranks N runs on N ranks from anywhere on the line, and the summary has the
+# lines README.md shows.
+#   spellcheck_cli_test.sh SPELLCHECK README.md WORK_DIR BUILD_DIR HAVE_MPI(0|1)
 set -uo pipefail
-bin=$1 readme=$2 work=$3
+bin=$1 readme=$2 work=$3 build=$4 have_mpi=$5
 rm -rf "$work" && mkdir -p "$work/corpus"
 printf '%s\n' '{"id":1,"words":2,"text":"helo world"}' '{"id":2,"words":2,"text":"good morning"}' \
   >"$work/corpus/part-0.jsonl"
@@ -15,7 +17,7 @@ fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 expect_usage_error() {
   local args=$1 want=$2 err status
   # shellcheck disable=SC2086
-  err=$("$bin" $args 2>&1 >/dev/null)
+  err=$(timeout 60 "$bin" $args 2>&1 >/dev/null)
   status=$?
   [[ $status -eq 2 ]] || fail "$args: exit status $status, expected 2"
   [[ $(printf '%s\n' "$err" | wc -l) -eq 1 ]] || fail "$args: more than one line: $err"
@@ -34,6 +36,29 @@ expect_usage_error "--concurrency" "spellcheck: --concurrency needs a value"
 expect_usage_error "--no-such-option" "spellcheck: unexpected argument --no-such-option"
 expect_usage_error "stray words" "spellcheck: unexpected arguments stray words"
 expect_usage_error "--progress=maybe" "spellcheck: --progress: 'maybe' is not a valid value"
+expect_usage_error "--ranks 0" "spellcheck: --ranks: expected a whole number >= 1, got '0'"
+expect_usage_error "--concurrency 2 --ranks abc" "--ranks: expected a whole number >= 1, got 'abc'"
+
+# --corpus names an existing corpus: a missing one is a one-line error naming it, never made.
+expect_usage_error "--corpus $work/no-such-corpus" "spellcheck: --corpus: "
+expect_usage_error "--corpus $work/no-such-corpus" "$work/no-such-corpus"
+[[ ! -e "$work/no-such-corpus" ]] || fail "--corpus $work/no-such-corpus was made"
+
+# --help: every option, --ranks included, and the default corpus in the build folder.
+help=$("$bin" --help 2>&1)
+status=$?
+[[ $status -eq 0 ]] || fail "--help: exit status $status"
+for option in --concurrency --batch-size --cpus-per-actor --corpus --files --wordnet --dict --out \
+              --process --session --progress --ranks; do
+  [[ "$help" == *"$option"* ]] || fail "--help does not list $option"
+done
+[[ "$help" == *"$build/spellcheck-corpus"* ]] || fail "--help does not name the default corpus $build/spellcheck-corpus"
+
+# A relative --corpus is taken from the caller's directory.
+(cd "$work" && "$bin" --corpus corpus --concurrency 1 --no-progress >/dev/null 2>"$work/stderr")
+status=$?
+[[ $status -eq 0 ]] || fail "relative --corpus: exit status $status: $(tail -n 3 "$work/stderr")"
+grep -q "JsonlScan corpus/\*.jsonl" "$work/stderr" || fail "relative --corpus: not the caller's corpus/"
 
 # Admission: the advice names the command-line options, not the C++ setters.
 err=$("$bin" --corpus "$work/corpus" --concurrency 2 --cpus-per-actor 100000 2>&1 >/dev/null)
@@ -47,14 +72,15 @@ last=$(printf '%s\n' "$err" | tail -n 1)
 [[ "$last" != *".num_cpus()"* && "$last" != *".concurrency()"* ]] ||
   fail "admission: the advice names C++ setters: $last"
 
-# A corpus that cannot be made from WordNet: one line naming the file, no abort.
-err=$("$bin" --corpus "$work/new-corpus" --wordnet "$work/no-wordnet" 2>&1 >/dev/null)
+# A default corpus (SPELLCHECK_CORPUS) that cannot be made from WordNet: one line naming the
+# file, no abort.
+err=$(SPELLCHECK_CORPUS="$work/new-corpus" "$bin" --wordnet "$work/no-wordnet" 2>&1 >/dev/null)
 status=$?
 [[ $status -eq 1 ]] || fail "--wordnet missing: exit status $status, expected 1"
 [[ "$err" == "spellcheck: cannot read $work/no-wordnet/data.noun (install Debian's wordnet-base)" ]] ||
   fail "--wordnet missing: unexpected message: $err"
 
-# ./run.sh passes its corpus through SPELLCHECK_CORPUS, so a user's --corpus is not a duplicate.
+# SPELLCHECK_CORPUS moves the default corpus; --corpus still wins over it, and may come twice.
 out=$(SPELLCHECK_CORPUS="$work/elsewhere" "$bin" --corpus "$work/corpus" --corpus "$work/corpus" \
         --concurrency 1 --no-progress 2>"$work/stderr")
 status=$?
@@ -73,17 +99,35 @@ summary_labels=$(printf '%s\n' "$out" | sed -n '/^documents processed/,$p' | sed
 README: $(echo $readme_labels)
 program: $(echo $summary_labels)"
 
-# --session: four queries in one session load each dictionary once for the whole run.
+# --session: four queries in one session load each dictionary once for the whole run. Its
+# scratch directory (links to each quarter's files) is under the build folder, and removed.
 mkdir -p "$work/corpus4"
 for k in 0 1 2 3; do
   printf '{"id":%d,"words":2,"text":"helo world"}\n' "$k" >"$work/corpus4/part-$k.jsonl"
 done
+rm -rf "$build/spellcheck-tmp"
 out=$("$bin" --corpus "$work/corpus4" --concurrency 2 --session --no-progress 2>"$work/stderr")
 status=$?
 [[ $status -eq 0 ]] || fail "--session: exit status $status: $(tail -n 3 "$work/stderr")"
 [[ "$out" == *"inits == concurrency  yes (2 == 2)"* ]] || fail "--session: inits != concurrency: $out"
 [[ "$out" == *"documents processed   4 in 4 queries, one session"* ]] ||
   fail "--session: not every document was checked: $out"
+[[ -d "$build/spellcheck-tmp" ]] || fail "--session: no scratch directory under $build/spellcheck-tmp"
+[[ -z "$(ls -A "$build/spellcheck-tmp" 2>/dev/null)" ]] ||
+  fail "--session: scratch files left in $build/spellcheck-tmp: $(ls -A "$build/spellcheck-tmp")"
+
+# --ranks N anywhere on the line: the job runs on N ranks (mpirun), each checking its share.
+if [[ "$have_mpi" == 1 ]] && command -v mpirun >/dev/null; then
+  out=$(OMPI_MCA_btl_base_warn_component_unused=0 timeout 120 \
+          "$bin" --corpus "$work/corpus4" --ranks 2 --concurrency 2 --no-progress \
+          2>"$work/stderr")
+  status=$?
+  [[ $status -eq 0 ]] || fail "--ranks 2: exit status $status: $(tail -n 3 "$work/stderr")"
+  [[ "$out" == *"inits per rank"* ]] || fail "--ranks 2: not run on 2 ranks: $out"
+  [[ "$out" == *"documents processed   4"* ]] || fail "--ranks 2: not every document: $out"
+else
+  echo "no MPI runner: --ranks 2 not run"
+fi
 
 ((failures == 0)) && echo "spellcheck command line: all checks passed"
 exit $((failures > 0))

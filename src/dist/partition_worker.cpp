@@ -233,9 +233,12 @@ std::vector<std::unique_ptr<ActorPool>> make_pools(const Order& o, const Physica
     for (size_t a = 0; a < actors.size(); ++a) actors[a].actor_id = static_cast<int>(a);
     auto spec = physical.pools[i];
     if (o.own.at(i).empty()) {
-      // Rank 0's pool retries its calls already: a second round here would double them.
+      // Rank 0's pool retries its calls already: a second round here would double them. It
+      // holds each call to its deadline too, from when an actor takes it: a deadline here
+      // would also count the wait in rank 0's queue.
       auto once = std::make_shared<UdfSpec>(*spec);
       once->max_retries = 0;
+      once->timeout = std::chrono::milliseconds(0);
       spec = std::move(once);
     }
     pools.push_back(std::make_unique<ActorPool>(std::move(spec), std::move(actors), makers));

@@ -6,8 +6,9 @@
 #include "exec/sources/file_scan_source.h"
 #include "exec/sources/range_source.h"
 #include "plan/logical_plan.h"
+#include "udf/data_type_codec.h"
 #include "udf/process/wire_message.h"
-#include "udf/udf_spec.h"
+#include "udf/udf_spec_codec.h"
 
 namespace ember::dist {
 
@@ -24,25 +25,11 @@ struct NotSpreadable {
   std::string why;
 };
 
-void put_type(MessageWriter& out, const DataType& t) {
-  out.put(static_cast<uint8_t>(t.id()));
-  out.put(t.list_size());
-  if (t.is_list()) put_type(out, t.element());
-}
-
-DataType get_type(MessageReader& in) {
-  const auto id = static_cast<TypeId>(in.get<uint8_t>());
-  const auto list_size = in.get<int32_t>();
-  if (id == TypeId::List) return DataType::list_of(get_type(in));
-  if (id == TypeId::FixedSizeList) return DataType::fixed_size_list_of(get_type(in), list_size);
-  return DataType(id);
-}
-
 void put_schema(MessageWriter& out, const Schema& schema) {
   out.put(static_cast<uint32_t>(schema.num_fields()));
   for (int i = 0; i < schema.num_fields(); ++i) {
     out.put_string(schema.field(i).name);
-    put_type(out, schema.field(i).type);
+    put_data_type(out, schema.field(i).type);
   }
 }
 
@@ -51,7 +38,7 @@ Schema get_schema(MessageReader& in) {
   const auto n = in.get<uint32_t>();
   for (uint32_t i = 0; i < n; ++i) {
     std::string name(in.get_string());
-    fields.push_back({std::move(name), get_type(in)});
+    fields.push_back({std::move(name), get_data_type(in)});
   }
   return Schema(std::move(fields));
 }
@@ -109,7 +96,7 @@ void put_expr(MessageWriter& out, const ExprNode& e) {
   out.put(static_cast<uint8_t>(e.binary));
   out.put(static_cast<uint8_t>(e.unary));
   out.put(static_cast<uint8_t>(e.agg));
-  put_type(out, e.cast_to);
+  put_data_type(out, e.cast_to);
   out.put(e.index);
   out.put(static_cast<uint32_t>(e.children.size()));
   for (const auto& c : e.children) put_expr(out, *c);
@@ -123,7 +110,7 @@ ExprPtr get_expr(MessageReader& in) {
   e->binary = static_cast<BinaryOp>(in.get<uint8_t>());
   e->unary = static_cast<UnaryOp>(in.get<uint8_t>());
   e->agg = static_cast<AggFunc>(in.get<uint8_t>());
-  e->cast_to = get_type(in);
+  e->cast_to = get_data_type(in);
   e->index = in.get<int64_t>();
   const auto n = in.get<uint32_t>();
   for (uint32_t i = 0; i < n; ++i) e->children.push_back(get_expr(in));
@@ -195,36 +182,18 @@ void put_pool(MessageWriter& out, const ActorPoolProjectNode& n) {
   const UdfSpec& spec = *n.udf;
   if (spec.on_error != OnError::Raise)
     throw NotSpreadable{"udf '" + spec.name + "' nulls or skips failed rows"};
-  out.put_string(spec.name);
-  out.put_string(spec.class_name);
-  out.put(static_cast<uint8_t>(spec.return_type.has_value()));
-  if (spec.return_type) put_type(out, *spec.return_type);
-  out.put(spec.batch_size);
-  out.put(static_cast<int32_t>(spec.max_retries));
-  out.put(static_cast<int64_t>(spec.retry_initial.count()));
-  out.put(static_cast<int64_t>(spec.retry_max.count()));
+  // Every setting: the pool here applies the deadline, the calls per actor and the retries
+  // to its calls as rank 0's pool would.
+  out.put_string(encode_udf_spec(spec));
   put_strings(out, n.arg_columns);
   put_strings(out, n.arg_names);
   out.put_string(n.output_column);
 }
 
 NodePtr get_pool(MessageReader& in, NodePtr input) {
-  auto spec = std::make_shared<UdfSpec>();
-  spec->stateful = true;
-  spec->name = std::string(in.get_string());
-  spec->class_name = std::string(in.get_string());
-  if (in.get<uint8_t>()) spec->return_type = get_type(in);
-  spec->batch_size = in.get<int64_t>();
-  // Calls to this rank's own actors are retried here, as rank 0's pool would.
-  spec->max_retries = in.get<int32_t>();
-  spec->retry_initial = std::chrono::milliseconds(in.get<int64_t>());
-  spec->retry_max = std::chrono::milliseconds(in.get<int64_t>());
-  // The pool here holds proxies (they construct nothing), but a pool serves registered classes.
-  if (const detail::UdfFactory* factory = detail::find_udf_factory(spec->class_name))
-    spec->factory = *factory;
-  else
-    throw UdfError("udf '" + spec->name + "': class '" + spec->class_name +
-                   "' is not registered in this rank's binary; run the same binary on every rank");
+  // The pool here holds proxies (they construct nothing), but a pool serves registered classes:
+  // decoding finds the class in this rank's registry, or says to run the same binary everywhere.
+  std::shared_ptr<UdfSpec> spec = decode_udf_spec(in.get_string());
   auto arg_columns = get_strings(in);
   auto arg_names = get_strings(in);
   std::string output(in.get_string());

@@ -35,21 +35,22 @@ void reply_failure(int rank, uint64_t key, const std::exception_ptr& error) {
 class PoolServiceActor final : public Actor {
  public:
   PoolServiceActor(uint64_t query, int pool) : query_(query), pool_(pool) {}
-  ~PoolServiceActor() override { stop(); }
 
-  void start() override { key_ = reply_key_open(); }
+  void start() override {}
 
   Column call(const Batch& args) override {
+    // Each call its own reply key: with max_concurrency, several calls wait here at once.
+    const ScopedReplyKey reply_key;
     process::MessageWriter head;
     head.begin(process::Op::Call);
-    head.put(key_);
+    head.put(reply_key.key());
     head.put(query_);
     head.put(static_cast<int32_t>(pool_));
     head.put(args.num_rows());
     std::vector<std::string> names;
     for (int i = 0; i < args.num_columns(); ++i) names.push_back(args.schema().field(i).name);
     Transport::send(0, kTagPoolCall, gather_columns(head, args.columns(), names));
-    Incoming reply = reply_wait(key_);
+    Incoming reply = reply_wait(reply_key.key());
     process::MessageReader in(reply.bytes());
     in.get<uint64_t>();
     // The pool on rank 0 already named the rank of the actor that failed.
@@ -62,37 +63,34 @@ class PoolServiceActor final : public Actor {
     return std::move(result.columns[0]);
   }
 
-  void stop() override {
-    if (key_ != 0) reply_key_close(key_);
-    key_ = 0;
-  }
+  void stop() override {}
   int64_t inits() const override { return 0; }
 
  private:
   uint64_t query_;
   int pool_;
-  uint64_t key_ = 0;
 };
 
 /// Calls an actor hosted on this very rank: the call goes to its host, the reply to this key.
 class OwnActorProxy final : public Actor {
  public:
   OwnActorProxy(int self, uint64_t host) : self_(self), host_(host) {}
-  ~OwnActorProxy() override { stop(); }
 
-  void start() override { key_ = reply_key_open(); }
+  void start() override {}
 
   Column call(const Batch& args) override {
+    // Each call its own reply key: with max_concurrency, several calls wait here at once.
+    const ScopedReplyKey reply_key;
     process::MessageWriter head;
     head.begin(process::Op::Call);
     head.put(host_);
     head.put(static_cast<int32_t>(self_));
-    head.put(key_);
+    head.put(reply_key.key());
     head.put(args.num_rows());
     std::vector<std::string> names;
     for (int i = 0; i < args.num_columns(); ++i) names.push_back(args.schema().field(i).name);
     Transport::send(self_, kTagData, gather_columns(head, args.columns(), names));
-    Incoming reply = reply_wait(key_);
+    Incoming reply = reply_wait(reply_key.key());
     process::MessageReader in(reply.bytes());
     in.get<uint64_t>();
     if (in.header().op == process::Op::Failed) raise_failure(in, self_);
@@ -105,10 +103,7 @@ class OwnActorProxy final : public Actor {
     return std::move(result.columns[0]);
   }
 
-  void stop() override {
-    if (key_ != 0) reply_key_close(key_);
-    key_ = 0;
-  }
+  void stop() override {}
   /// The hosted actor's constructions as its last reply said (rank 0 counts them: this rank
   /// reports them at its end, see partition_worker.h).
   int64_t inits() const override { return inits_.load(std::memory_order_relaxed); }
@@ -116,7 +111,6 @@ class OwnActorProxy final : public Actor {
  private:
   int self_;
   uint64_t host_;
-  uint64_t key_ = 0;
   std::atomic<int64_t> inits_{0};
 };
 

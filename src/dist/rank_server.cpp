@@ -1,15 +1,19 @@
 // Hosting remote actors on a worker rank: Init makes a host (thread) that constructs the UDF
-// with the same registry and actor backends as on one machine; Call and Stop go to its queue.
+// with the same registry and actor backends as on one machine; Call and Stop go to its queue,
+// whose calls run max_concurrency at once.
 #include "dist/rank_server.h"
 
 #if EMBER_HAVE_MPI
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <system_error>
 #include <thread>
+#include <vector>
 
 #include "core/cancelled.h"
 #include "dist/batch_message.h"
@@ -17,13 +21,13 @@
 #include "dist/rank_protocol.h"
 #include "dist/remote_actor.h"
 #include "udf/actor.h"
-#include "udf/init_args_codec.h"
+#include "udf/udf_spec_codec.h"
 
 namespace ember::dist {
 
 namespace {
 
-/// One hosted actor: its thread takes its messages in order.
+/// One hosted actor: its threads (one per call lane) take its messages in arrival order.
 class ActorHost {
  public:
   explicit ActorHost(Incoming init) {
@@ -64,13 +68,18 @@ class ActorHost {
   /// Builds the spec and constructs the actor; false (after replying Failed) on failure.
   bool construct(Incoming& init);
   void run_call(const Incoming& message);
+  /// One lane: runs calls in arrival order until a Stop or shutdown ends every lane.
+  void take_calls();
 
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<Incoming> queue_;  // guarded by mu_
   bool stop_quietly_ = false;   // guarded by mu_: shutdown, nobody waits for a reply
   bool done_ = false;           // guarded by mu_
+  bool stopping_ = false;       // guarded by mu_: a lane took Stop (or shutdown)
+  bool stop_reply_ = false;     // guarded by mu_: it was Stop, which rank 0 waits to hear
   uint64_t key_ = 0;
+  int lanes_ = 1;  ///< calls at once: the UDF's max_concurrency
   std::unique_ptr<Actor> actor_;
   std::thread thread_;
 };
@@ -79,29 +88,16 @@ bool ActorHost::construct(Incoming& init) {
   process::MessageReader in(init.bytes());
   key_ = in.get<uint64_t>();
   try {
-    auto spec = std::make_shared<UdfSpec>();
-    spec->stateful = true;
-    spec->name = std::string(in.get_string());
-    spec->class_name = std::string(in.get_string());
-    spec->isolation = in.get<uint8_t>() ? Isolation::Process : Isolation::Thread;
-    spec->max_retries = in.get<int32_t>();
+    // Every setting rank 0's pool has: a process actor holds its calls to the timeout itself,
+    // and max_concurrency says how many calls the actor takes at once (serve()).
+    std::shared_ptr<UdfSpec> spec = decode_udf_spec(in.get_string());
     ActorContext ctx;
     ctx.actor_id = in.get<int32_t>();
     ctx.num_cpus = in.get<double>();
     ctx.memory_bytes = in.get<int64_t>();
     const auto gpus = in.get<uint32_t>();
     for (uint32_t i = 0; i < gpus; ++i) ctx.gpu_ids.push_back(in.get<int32_t>());
-    spec->init_args = deserialize_init_args(in.get_string());
-    spec->num_cpus = ctx.num_cpus;
-    spec->memory_bytes = ctx.memory_bytes;
-    const detail::UdfFactory* factory = detail::find_udf_factory(spec->class_name);
-    if (factory == nullptr) {
-      throw UdfError("udf '" + spec->name + "': class '" + spec->class_name +
-                     "' is not registered in this rank's binary; run the same binary on every "
-                     "rank, with EMBER_REGISTER_UDF(" +
-                     spec->class_name + ") linked into it");
-    }
-    spec->factory = *factory;
+    lanes_ = std::max(1, spec->max_concurrency);
     actor_ = spec->isolation == Isolation::Process ? make_process_actor(spec, ctx)
                                                    : make_thread_actor(spec, ctx);
     actor_->start();
@@ -154,30 +150,50 @@ void ActorHost::refuse(const Incoming& message) {
                                                  "the actor has stopped: its query has ended"))));
 }
 
-void ActorHost::serve(Incoming init) {
-  const bool constructed = construct(init);
-  for (bool running = constructed; running;) {
+void ActorHost::take_calls() {
+  for (;;) {
     Incoming message;
-    bool quiet = false;
     {
       std::unique_lock lock(mu_);
-      cv_.wait(lock, [&] { return !queue_.empty() || stop_quietly_; });
-      if (queue_.empty()) {
-        quiet = true;
-      } else {
-        message = std::move(queue_.front());
-        queue_.pop_front();
+      cv_.wait(lock, [&] { return !queue_.empty() || stop_quietly_ || stopping_; });
+      if (stopping_) return;
+      const bool call =
+          !queue_.empty() &&
+          process::MessageReader(queue_.front().bytes()).header().op == process::Op::Call;
+      if (!call) {
+        // Stop, or shutdown with nothing left to run: every lane ends after its call.
+        stop_reply_ = !queue_.empty();
+        if (stop_reply_) queue_.pop_front();
+        stopping_ = true;
+        cv_.notify_all();
+        return;
       }
+      message = std::move(queue_.front());
+      queue_.pop_front();
     }
-    const auto op = quiet ? process::Op::Stop : process::MessageReader(message.bytes()).header().op;
-    if (op == process::Op::Call) {
-      run_call(message);
-      continue;
+    run_call(message);
+  }
+}
+
+void ActorHost::serve(Incoming init) {
+  if (construct(init)) {
+    // max_concurrency lanes take calls at once, as a pool's lanes would on one machine.
+    std::vector<std::thread> lanes;
+    try {
+      for (int i = 1; i < lanes_; ++i) lanes.emplace_back([this] { take_calls(); });
+    } catch (const std::system_error&) {
+      // Fewer lanes than asked: calls wait their turn, which is slower but still right.
     }
-    // Stop (or shutdown): the UDF's destructor runs on the thread that constructed it.
+    take_calls();
+    for (std::thread& lane : lanes) lane.join();
+    // The UDF's destructor runs on the thread that constructed it.
     actor_->stop();
-    running = false;
-    if (!quiet) {
+    bool reply = false;
+    {
+      std::lock_guard lock(mu_);
+      reply = stop_reply_;
+    }
+    if (reply) {
       process::MessageWriter out;
       out.begin(process::Op::Stop);
       out.put(key_);

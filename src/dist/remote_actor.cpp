@@ -16,7 +16,7 @@
 #include "dist/batch_message.h"
 #include "dist/rank_protocol.h"
 #include "ember/error.h"
-#include "udf/init_args_codec.h"
+#include "udf/udf_spec_codec.h"
 
 namespace ember::dist {
 
@@ -191,16 +191,12 @@ class RemoteActor final : public Actor {
     process::MessageWriter out;
     out.begin(process::Op::Init);
     out.put(key_);
-    out.put_string(spec_->name);
-    out.put_string(spec_->class_name);
-    out.put(static_cast<uint8_t>(spec_->isolation == Isolation::Process));
-    out.put(static_cast<int32_t>(spec_->max_retries));
+    out.put_string(encode_udf_spec(*spec_));
     out.put(static_cast<int32_t>(ctx_.actor_id));
     out.put(ctx_.num_cpus);
     out.put(static_cast<int64_t>(ctx_.memory_bytes));
     out.put(static_cast<uint32_t>(ctx_.gpu_ids.size()));
     for (int id : ctx_.gpu_ids) out.put(static_cast<int32_t>(id));
-    out.put_string(serialize_init_args(spec_->init_args));
     Transport::send(rank_, kTagControl, out.bytes());
     started_ = true;
     Incoming reply = router().wait(key_);
@@ -217,16 +213,18 @@ class RemoteActor final : public Actor {
   }
 
   Column call(const Batch& args) override {
+    // A key of its own for each call's reply: with max_concurrency, several calls wait at once.
+    const ScopedReplyKey reply_key(rank_);
     process::MessageWriter head;
     head.begin(process::Op::Call);
     head.put(key_);
-    head.put(int32_t{0});  // the reply comes here, to this actor's own key
-    head.put(key_);
+    head.put(int32_t{0});  // the reply comes here, to rank 0
+    head.put(reply_key.key());
     head.put(args.num_rows());
     std::vector<std::string> names;
     for (int i = 0; i < args.num_columns(); ++i) names.push_back(args.schema().field(i).name);
     Transport::send(rank_, kTagData, gather_columns(head, args.columns(), names));
-    Incoming reply = router().wait(key_);
+    Incoming reply = router().wait(reply_key.key());
     process::MessageReader in(reply.bytes());
     in.get<uint64_t>();
     if (in.header().op == process::Op::Failed) raise_failure(in, rank_);

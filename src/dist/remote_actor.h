@@ -43,6 +43,21 @@ uint64_t reply_key_open_into(uint64_t box, int rank = -1);
 Incoming reply_wait(uint64_t key);
 void reply_key_close(uint64_t key);
 
+/// A reply key for one call: open while it lives, closed however the call ends. A caller that
+/// several threads use at once (an actor with max_concurrency) gives each call its own, so
+/// that every call waits for its own reply.
+class ScopedReplyKey {
+ public:
+  explicit ScopedReplyKey(int rank = -1) : key_(reply_key_open(rank)) {}
+  ScopedReplyKey(const ScopedReplyKey&) = delete;
+  ScopedReplyKey& operator=(const ScopedReplyKey&) = delete;
+  ~ScopedReplyKey() { reply_key_close(key_); }
+  uint64_t key() const { return key_; }
+
+ private:
+  uint64_t key_;
+};
+
 /// Rank 0: rank `rank` stopped answering (rank_watch.h). Every wait for a reply from it, now or
 /// later, ends with a Failed reply, a UdfError saying `why`; what it sends from now on is
 /// dropped. Any thread; idempotent.

@@ -1,7 +1,6 @@
 // DataFrame::explain(): plans, actor pools and the resource budget.
 #include "exec/explain.h"
 
-#include <limits>
 #include <sstream>
 
 #include "exec/actor_placement.h"
@@ -13,24 +12,9 @@
 #include "resources/machine_resources.h"
 #include "resources/resource_pool.h"
 #include "resources/resource_units.h"
+#include "udf/udf_spec_codec.h"
 
 namespace ember {
-
-namespace {
-
-const char* on_error_name(OnError policy) {
-  switch (policy) {
-    case OnError::Null:
-      return "null";
-    case OnError::Skip:
-      return "skip";
-    case OnError::Raise:
-      break;
-  }
-  return "raise";
-}
-
-}  // namespace
 
 std::string explain_plan(const NodePtr& plan, const RunOptions& options) {
   NodePtr optimized = optimize(plan);
@@ -43,24 +27,7 @@ std::string explain_plan(const NodePtr& plan, const RunOptions& options) {
   ByteTotal memory = 0;  // exact: concurrency x memory_bytes may pass what int64 holds
   if (physical.pools.empty()) out << "  (none)\n";
   for (const auto& spec : physical.pools) {
-    out << "  " << spec->name << ": concurrency " << spec->concurrency;
-    if (spec->max_actors > spec->concurrency)
-      out << ".." << spec->max_actors << " (autoscaling: min " << spec->concurrency
-          << " reserved, grows to max " << spec->max_actors << " when free)";
-    out << ", batch size " << spec->batch_size << ", per actor " << format_amount(spec->num_cpus)
-        << " CPU" << (spec->num_cpus_set ? "" : " (num_cpus unset: reserves none)") << ", "
-        << format_amount(spec->num_gpus) << " GPU, " << format_bytes(spec->memory_bytes)
-        << " memory, isolation " << (spec->isolation == Isolation::Process ? "process" : "thread")
-        << ", max_retries " << spec->max_retries << ", on_error " << on_error_name(spec->on_error);
-    if (spec->max_retries > 0)
-      out << ", retry_backoff " << spec->retry_initial.count() << " ms -> "
-          << spec->retry_max.count() << " ms";
-    if (spec->on_error != OnError::Raise &&
-        spec->max_failed_rows != std::numeric_limits<int64_t>::max())
-      out << ", max_failed_rows " << spec->max_failed_rows;
-    if (spec->timeout.count() > 0) out << ", timeout " << spec->timeout.count() << " ms";
-    if (spec->max_concurrency > 1) out << ", max_concurrency " << spec->max_concurrency;
-    out << "\n";
+    out << "  " << describe_udf_spec(*spec) << "\n";
     cpus += spec->concurrency * spec->num_cpus;
     gpus += spec->concurrency * spec->num_gpus;
     memory += total_bytes(spec->concurrency, spec->memory_bytes);

@@ -6,25 +6,16 @@
 #include <sstream>
 
 #include "resources/resource_units.h"
-#include "udf/init_args_codec.h"
+#include "udf/udf_spec_codec.h"
 
 namespace ember {
 namespace {
 
-/// Everything that makes two pools interchangeable: the same UDF class, name, init args,
-/// resources, isolation and the settings the pool itself acts on, on the same resources.
+/// Everything that makes two pools interchangeable: every setting of the UDF (its codec's
+/// pool key), on the same resources.
 std::string warm_key(const UdfSpec& s, const ResourcePool& resources) {
   std::ostringstream k;
-  k << std::hexfloat << &resources << '\n'
-    << s.name << '\n'
-    << s.class_name << '\n'
-    << (s.factory ? s.factory.target_type().name() : "") << '\n'
-    << serialize_init_args(s.init_args) << '\n'
-    << (s.return_type ? s.return_type->to_string() : "") << '\n'
-    << s.concurrency << ' ' << s.max_actors << ' ' << s.batch_size << ' ' << s.num_cpus << ' '
-    << s.num_gpus << ' ' << s.memory_bytes << ' ' << static_cast<int>(s.isolation) << ' '
-    << s.max_concurrency << ' ' << s.timeout.count() << ' ' << s.max_retries << ' '
-    << s.retry_initial.count() << ' ' << s.retry_max.count() << ' ' << static_cast<int>(s.on_error);
+  k << &resources << '\n' << udf_pool_key(s);
   return k.str();
 }
 

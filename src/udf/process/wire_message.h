@@ -110,7 +110,16 @@ class MessageWriter {
 class MessageReader {
  public:
   explicit MessageReader(std::string_view bytes) : bytes_(bytes) { header_ = get<MessageHeader>(); }
+  /// Reads bytes that a MessageWriter wrote without begin(): a value carried inside a message
+  /// as one string, such as a UDF's settings (udf/udf_spec_codec.h). header() is then zero.
+  static MessageReader unframed(std::string_view bytes) {
+    MessageReader r;
+    r.bytes_ = bytes;
+    return r;
+  }
   const MessageHeader& header() const { return header_; }
+  /// Bytes not read yet.
+  size_t remaining() const { return bytes_.size() - pos_; }
   template <class T>
   T get() {
     static_assert(std::is_trivially_copyable_v<T>);
@@ -129,6 +138,7 @@ class MessageReader {
   }
 
  private:
+  MessageReader() = default;
   void need(size_t n) const {
     if (bytes_.size() - pos_ < n) {
       throw Error("process isolation: truncated control message (" + std::to_string(bytes_.size()) +

@@ -19,15 +19,14 @@
 #include <thread>
 #include <vector>
 
+#include "rank.h"
+#include "udf_settings.h"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-/// This process's rank under mpirun (0 without it).
-int my_rank() {
-  const char* r = std::getenv("OMPI_COMM_WORLD_RANK");
-  return r ? std::atoi(r) : 0;
-}
+using cluster_app::my_rank;
 
 /// x * 3 for int64; counts its constructions in `marker_dir` (one file each) when given, and
 /// fails as `fail` says: "init@R" (constructor on rank R), "call@R" (calls on rank R),
@@ -572,6 +571,9 @@ int main(int argc, char** argv) {
     if (scenario == "killed") return killed(dir);
     if (scenario == "progress") return progress(dir);
     if (scenario == "backpressure") return backpressure(dir);
+    if (scenario == "udf_timeout") return cluster_app::udf_timeout_on_a_worker_rank(dir);
+    if (scenario == "udf_max_concurrency")
+      return cluster_app::udf_max_concurrency_on_worker_ranks(dir);
     if (scenario == "noinit") return queries(dir);
     if (scenario == "hung") return hung(dir, argv[2]);
   } catch (const ember::Error& e) {

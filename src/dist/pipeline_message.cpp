@@ -6,6 +6,7 @@
 #include "exec/sources/file_scan_source.h"
 #include "exec/sources/range_source.h"
 #include "plan/logical_plan.h"
+#include "udf/failure_policy.h"
 #include "udf/process/wire_message.h"
 #include "udf/udf_spec.h"
 
@@ -193,7 +194,7 @@ NodePtr get_source(MessageReader& in) {
 
 void put_pool(MessageWriter& out, const ActorPoolProjectNode& n) {
   const UdfSpec& spec = *n.udf;
-  if (spec.on_error != OnError::Raise)
+  if (FailurePolicy(spec).isolates())
     throw NotSpreadable{"udf '" + spec.name + "' nulls or skips failed rows"};
   out.put_string(spec.name);
   out.put_string(spec.class_name);

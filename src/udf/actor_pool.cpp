@@ -49,7 +49,7 @@ bool ActorPool::Impl::settle(ActorTask& task, CallResult result) {
   if (auto* error = std::get_if<std::exception_ptr>(&result)) {
     const FailureKind kind = FailureKind::of(*error);
     if (kind.timeout) timeouts.fetch_add(1, std::memory_order_relaxed);
-    if (policy.retries(kind, task.retries) &&
+    if (policy.should_retry(kind, task.retries) &&
         retry_later(task, policy.backoff(task.retries, kind.retry_after)))
       return false;
     *error = policy.final_error(*error, kind, task.retries);

@@ -78,7 +78,7 @@ class FailurePolicy {
   // ---- retries
 
   /// Whether a call that failed as `kind` after `retries` re-runs is run again.
-  bool retries(const FailureKind& kind, int retries) const {
+  bool should_retry(const FailureKind& kind, int retries) const {
     return retries < max_retries_ && kind.retryable;
   }
   /// The wait before retry number `retry` (0-based): what a RetryAfter asked for (`retry_after`),

@@ -127,10 +127,10 @@ TEST(PolicyRetries, ClassifiesFailures) {
 TEST(PolicyRetries, RetriesUpToMaxRetries) {
   const FailurePolicy p = policy(OnError::Raise, 3);
   const FailureKind thrown = FailureKind::of(error_of(UdfError("boom")));
-  for (int done = 0; done < 3; ++done) EXPECT_TRUE(p.retries(thrown, done)) << done;
-  EXPECT_FALSE(p.retries(thrown, 3));
-  EXPECT_FALSE(p.retries(FailureKind::of(error_of(Cancelled())), 0));
-  EXPECT_FALSE(policy(OnError::Raise, 0).retries(thrown, 0));
+  for (int done = 0; done < 3; ++done) EXPECT_TRUE(p.should_retry(thrown, done)) << done;
+  EXPECT_FALSE(p.should_retry(thrown, 3));
+  EXPECT_FALSE(p.should_retry(FailureKind::of(error_of(Cancelled())), 0));
+  EXPECT_FALSE(policy(OnError::Raise, 0).should_retry(thrown, 0));
 }
 
 TEST(PolicyRetries, TheFinalErrorSaysHowOftenItWasTried) {

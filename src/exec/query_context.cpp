@@ -23,8 +23,7 @@ bool is_cancelled_error(std::exception_ptr e) {
 
 void QueryContext::make_rejected_locked() {
   for (size_t i = rejected_.size(); i < pools_.size(); ++i) {
-    const UdfSpec& spec = pools_[i]->spec();
-    rejected_.push_back(std::make_unique<RejectedRows>(spec.name, spec.max_failed_rows));
+    rejected_.push_back(std::make_unique<RejectedRows>(FailurePolicy(pools_[i]->spec())));
   }
 }
 

@@ -1,19 +1,16 @@
 // Recording rejected rows per partition and chunk, and merging them into one table.
 #include "exec/rejected_rows.h"
 
-#include "ember/error.h"
-
 namespace ember {
 
-RejectedRows::RejectedRows(std::string udf, int64_t max_failed_rows)
-    : udf_(std::move(udf)), max_failed_rows_(max_failed_rows) {}
+RejectedRows::RejectedRows(FailurePolicy policy) : policy_(std::move(policy)) {}
 
 void RejectedRows::add(int partition, int64_t chunk, const Batch& args,
                        const std::vector<std::string>& errors) {
   const auto n = static_cast<int64_t>(errors.size());
   if (n == 0) return;
   std::vector<Field> fields{{"udf", utf8()}, {"error", utf8()}};
-  std::vector<Column> columns{Column::from(std::vector<std::string>(errors.size(), udf_)),
+  std::vector<Column> columns{Column::from(std::vector<std::string>(errors.size(), udf())),
                               Column::from(errors)};
   for (int i = 0; i < args.num_columns(); ++i) {
     fields.push_back(args.schema().field(i));
@@ -25,11 +22,7 @@ void RejectedRows::add(int partition, int64_t chunk, const Batch& args,
     rows_.emplace(std::make_pair(partition, chunk), Batch(Schema(fields), std::move(columns)));
     total = count_ += n;
   }
-  if (total > max_failed_rows_) {
-    throw UdfError("udf '" + udf_ + "': " + std::to_string(total) +
-                   " rows failed, more than max_failed_rows = " + std::to_string(max_failed_rows_) +
-                   "; the latest: " + errors.back());
-  }
+  policy_.check_failed_rows(total, errors.back());
 }
 
 int64_t RejectedRows::count() const {

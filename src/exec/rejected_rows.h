@@ -11,20 +11,22 @@
 #include <vector>
 
 #include "ember/batch.h"
+#include "udf/failure_policy.h"
 
 namespace ember {
 
 /// One UDF's rejected rows for one query. Thread-safe: partitions add concurrently.
 class RejectedRows {
  public:
-  RejectedRows(std::string udf, int64_t max_failed_rows);
+  /// For the UDF whose policy is `policy` (its name and max_failed_rows).
+  explicit RejectedRows(FailurePolicy policy);
 
   /// Records the failed rows of chunk `chunk` (the partition's chunks count up from 0) of
   /// `partition`: `args` holds their argument values, one row per failure, and `errors` the
   /// message of each. Throws UdfError once more than max_failed_rows rows have failed in the
   /// query (the rows are recorded first, so the count says how many).
   void add(int partition, int64_t chunk, const Batch& args, const std::vector<std::string>& errors);
-  const std::string& udf() const { return udf_; }
+  const std::string& udf() const { return policy_.udf_name(); }
   /// Rows recorded so far.
   int64_t count() const;
   /// Columns `udf`, `error`, then the argument columns; rows in input order (partition, then
@@ -32,8 +34,7 @@ class RejectedRows {
   std::vector<Batch> batches() const;
 
  private:
-  std::string udf_;
-  int64_t max_failed_rows_;
+  FailurePolicy policy_;
   mutable std::mutex mu_;
   std::map<std::pair<int, int64_t>, Batch> rows_;  // guarded by mu_
   int64_t count_ = 0;                              // guarded by mu_

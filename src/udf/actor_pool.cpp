@@ -6,8 +6,9 @@
 // lifecycle flags; each actor's lanes sleep on a condition variable of the actor's. User code
 // (constructors, calls, destructors) and `done` callbacks always run with no pool lock held.
 //
-// A call that fails is run again up to max_retries times: it waits out its backoff in the
-// pool's delayed queue, not on an actor, and the first free lane takes it once it is due.
+// A call that fails is run again as its FailurePolicy says (udf/failure_policy.h): it waits
+// out its backoff in the pool's delayed queue, not on an actor, and the first free lane takes
+// it once it is due.
 // A batch that still fails is delivered as failed. Under OnError::Raise it fails the query, so
 // from then on the pool runs nothing: queued work completes with that error without reaching
 // an actor, and `doomed` tells process actors to start no more workers. Under Null and Skip
@@ -16,9 +17,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <optional>
-#include <random>
 #include <string>
 #include <thread>
 
@@ -26,69 +24,7 @@
 
 namespace ember {
 namespace {
-
 using Clock = PoolClock;
-
-/// What a failed call's error is, read with one rethrow: each costs microseconds, and under
-/// isolation one failing row fails many calls.
-struct FailureKind {
-  bool cancelled = false;  ///< Cancelled: the pool or its query is stopping
-  bool timeout = false;    ///< CallTimedOut
-  /// The pool runs it again: a throw from the UDF, a bad result, a dead or killed worker, a
-  /// timeout or a RetryAfter; not a cancellation nor an engine error.
-  bool retryable = false;
-  std::optional<Clock::duration> retry_after;  ///< what a RetryAfter asked for
-  std::string message;                         ///< of a retryable error
-};
-
-FailureKind classify(const std::exception_ptr& error) {
-  FailureKind k;
-  try {
-    std::rethrow_exception(error);
-  } catch (const Cancelled&) {
-    k.cancelled = true;
-  } catch (const RetryAfter& r) {
-    k.retryable = true;
-    k.retry_after = r.delay();
-    k.message = r.what();
-  } catch (const CallTimedOut& e) {
-    k.timeout = k.retryable = true;
-    k.message = e.what();
-  } catch (const UdfError& e) {
-    k.retryable = true;
-    k.message = e.what();
-  } catch (...) {
-  }
-  return k;
-}
-
-/// The wait before retry number `retry` (0-based) of a call that failed as `kind`: what a
-/// RetryAfter asked for, else initial x 2^retry capped at max, with "equal jitter" (between
-/// half and all of it) so that batches failing together do not come back together.
-Clock::duration backoff(const UdfSpec& spec, int retry, const FailureKind& kind) {
-  if (kind.retry_after) return *kind.retry_after;
-  const double initial = static_cast<double>(spec.retry_initial.count());
-  const double ceiling = static_cast<double>(spec.retry_max.count());
-  const double full = std::min(ceiling, initial * std::pow(2.0, std::min(retry, 62)));
-  thread_local std::minstd_rand random{std::random_device{}()};
-  const double jitter = std::uniform_real_distribution<double>(0.5, 1.0)(random);
-  return std::chrono::duration_cast<Clock::duration>(
-      std::chrono::duration<double, std::milli>(full * jitter));
-}
-
-/// The error a batch is delivered with once its retries are spent: a RetryAfter becomes the
-/// UdfError it stands for, and a retried failure says how often it was tried.
-std::exception_ptr final_error(const std::exception_ptr& error, const FailureKind& kind,
-                               int retries, int max_retries) {
-  if (!kind.retryable || (retries == 0 && !kind.retry_after)) return error;
-  std::string message = kind.message;
-  if (retries > 0)
-    message += "; gave up after " + std::to_string(retries) +
-               (retries == 1 ? " retry" : " retries") +
-               " (max_retries = " + std::to_string(max_retries) + ")";
-  return std::make_exception_ptr(UdfError(message));
-}
-
 }  // namespace
 
 // ---- outcomes
@@ -111,14 +47,14 @@ bool ActorPool::Impl::settle(ActorTask& task, CallResult result) {
   std::vector<ActorTask> unrun;
   std::exception_ptr failure;
   if (auto* error = std::get_if<std::exception_ptr>(&result)) {
-    const FailureKind kind = classify(*error);
+    const FailureKind kind = FailureKind::of(*error);
     if (kind.timeout) timeouts.fetch_add(1, std::memory_order_relaxed);
-    if (task.retries < spec->max_retries && kind.retryable &&
-        retry_later(task, backoff(*spec, task.retries, kind)))
+    if (policy.should_retry(kind, task.retries) &&
+        retry_later(task, policy.backoff(task.retries, kind.retry_after)))
       return false;
-    *error = final_error(*error, kind, task.retries, spec->max_retries);
+    *error = policy.final_error(*error, kind, task.retries);
     // Under Null and Skip a failed batch is the caller's to isolate, not the query's end.
-    if (spec->on_error == OnError::Raise) failure = record_failure(*error, kind.cancelled, unrun);
+    if (!policy.isolates()) failure = record_failure(*error, kind.cancelled, unrun);
     // A call abandoned because the pool had failed reports that failure, so that whichever
     // batch the query looks at first, it sees the real cause rather than a cancellation.
     if (failure && kind.cancelled) result = failure;
@@ -213,6 +149,7 @@ ActorPool::ActorPool(std::shared_ptr<const UdfSpec> spec, std::vector<ActorConte
   if (!makers.empty() && makers.size() != actors.size())
     throw InvalidArgument("udf '" + spec_->name + "': one actor maker per actor, or none");
   impl_->spec = spec_;
+  impl_->policy = FailurePolicy(*spec_);
   // max_concurrency lanes per actor, whatever its isolation: a worker process has as many.
   const int lanes = std::max(1, spec_->max_concurrency);
   int next_id = 0;

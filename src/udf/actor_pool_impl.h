@@ -18,6 +18,7 @@
 #include "udf/actor.h"
 #include "udf/actor_mailbox.h"
 #include "udf/actor_pool.h"
+#include "udf/failure_policy.h"
 
 namespace ember {
 
@@ -64,6 +65,7 @@ struct alignas(64) ActorSlot {
 
 struct ActorPool::Impl : std::enable_shared_from_this<ActorPool::Impl> {
   std::shared_ptr<const UdfSpec> spec;
+  FailurePolicy policy;  ///< spec's, set with it
   std::vector<std::unique_ptr<ActorSlot>> slots;
 
   std::mutex mu;

@@ -7,23 +7,6 @@
 
 namespace ember {
 
-namespace {
-
-/// After a failure, pieces of batch_size / kShrink rows...
-constexpr int64_t kShrink = 16;
-/// ...but never fewer than this: below it a call's fixed cost (a round trip to a worker
-/// process, the pool's hand-off) outweighs the re-runs a smaller piece would save.
-constexpr int64_t kMinPieceRows = 64;
-/// Pieces in a row that must succeed before the piece size doubles.
-constexpr int64_t kGrowAfter = 16;
-/// Pieces a failed piece is split into for isolation. More than two keeps isolation shallow:
-/// a failing row among p is found in log_8(p) rounds of calls instead of log_2(p), and its
-/// chunk, which holds up its partition's output meanwhile, comes back that much sooner; the
-/// good rows are re-run about 8/7 times instead of twice.
-constexpr int64_t kSplitInto = 8;
-
-}  // namespace
-
 ActorPoolOperator::ActorPoolOperator(int pool, std::vector<int> arg_indices,
                                      std::vector<std::string> arg_names, Schema output)
     : pool_(pool),
@@ -59,9 +42,9 @@ PoolStage::PoolStage(const ActorPoolOperator& op, ActorPool& pool, RejectedRows&
       partition_(partition),
       wake_(std::move(wake)),
       batch_size_(pool.spec().batch_size),
-      on_error_(pool.spec().on_error),
+      policy_(pool.spec()),
       ring_(8),
-      piece_rows_(batch_size_) {
+      sizing_(policy_.piece_sizing()) {
   // Two chunks per call an actor may run at once keep every actor busy; a few more absorb one
   // slow chunk without stalling the rest, while bounding the rows held for re-sequencing.
   const int64_t calls_at_once =
@@ -119,7 +102,7 @@ void PoolStage::dispatch(Batch chunk) {
         bigger[static_cast<size_t>(s) & (bigger.size() - 1)] = std::move(slot(s));
       ring_.swap(bigger);
     }
-    piece = std::max<int64_t>(1, std::min(rows, piece_rows_));
+    piece = std::max<int64_t>(1, std::min(rows, sizing_.rows));
     ChunkCalls& calls = slot(seq);
     calls.input = std::move(chunk);
     calls.pieces = std::max<int>(1, static_cast<int>((rows + piece - 1) / piece));
@@ -135,7 +118,7 @@ void PoolStage::dispatch(Batch chunk) {
 
 void PoolStage::call_piece(int64_t seq, int64_t offset, Batch args, bool first) {
   // Only a piece that may be split again keeps its arguments past its call.
-  Batch kept = on_error_ == OnError::Raise ? Batch() : args;
+  Batch kept = policy_.isolates() ? args : Batch();
   // Isolation's pieces go ahead of the queue: their chunk holds up the partition's output.
   pool_.dispatch(
       std::move(args),
@@ -145,28 +128,11 @@ void PoolStage::call_piece(int64_t seq, int64_t offset, Batch args, bool first) 
       !first);
 }
 
-void PoolStage::adapt_piece_rows(bool failed, bool first) {
-  if (failed) {
-    const int64_t small = std::max(std::min(kMinPieceRows, batch_size_), batch_size_ / kShrink);
-    piece_rows_ = std::min(piece_rows_, small);
-    successes_ = 0;
-  } else if (first && piece_rows_ < batch_size_ && ++successes_ >= kGrowAfter) {
-    piece_rows_ = std::min(batch_size_, 2 * piece_rows_);
-    successes_ = 0;
-  }
-}
-
 std::optional<std::string> PoolStage::isolation_message(const std::exception_ptr& error) const {
   // A pool that failed as a whole (an actor could not be constructed) runs nothing more:
   // nothing is left to isolate.
-  if (on_error_ == OnError::Raise || pool_.failed()) return std::nullopt;
-  try {
-    std::rethrow_exception(error);
-  } catch (const UdfError& e) {
-    return std::string(e.what());  // the UDF's call failed (threw, bad column, worker died)
-  } catch (...) {
-    return std::nullopt;  // a cancellation or an engine error: the query is over
-  }
+  if (!policy_.isolates() || pool_.failed()) return std::nullopt;
+  return policy_.isolated_message(error);
 }
 
 void PoolStage::complete(int64_t seq, int64_t offset, Batch args, bool first, CallResult result) {
@@ -178,7 +144,7 @@ void PoolStage::complete(int64_t seq, int64_t offset, Batch args, bool first, Ca
     ChunkCalls& chunk = slot(seq);
     if (auto* column = std::get_if<Column>(&result)) {
       chunk.parts.emplace_back(offset, std::move(*column));
-      adapt_piece_rows(false, first);
+      policy_.after_call(sizing_, false, first);
     } else {
       std::exception_ptr error = std::get<std::exception_ptr>(std::move(result));
       std::optional<std::string> message;
@@ -188,13 +154,13 @@ void PoolStage::complete(int64_t seq, int64_t offset, Batch args, bool first, Ca
       } else if (!message) {
         chunk.error = error;
       } else {
-        adapt_piece_rows(true, first);
-        if (args.num_rows() <= 1) {
+        policy_.after_call(sizing_, true, first);
+        parts = FailurePolicy::split_parts(args.num_rows());
+        if (parts == 0) {
           chunk.failed.emplace_back(offset, std::move(*message));
         } else {
           // Split: the parts are counted before this piece's completion is, so the stage
           // never looks idle while they are on their way.
-          parts = std::min(kSplitInto, args.num_rows());
           chunk.pieces += static_cast<int>(parts);
           outstanding_ += parts;
         }
@@ -209,13 +175,12 @@ void PoolStage::complete(int64_t seq, int64_t offset, Batch args, bool first, Ca
       return;
     }
   }
-  // Parts as even as the rows allow. Nothing of this stage but what call_piece reads is
-  // touched after the last dispatch: once it has completed, the stage may be gone.
+  // Nothing of this stage but what call_piece reads is touched after the last dispatch: once
+  // it has completed, the stage may be gone.
   const int64_t rows = args.num_rows();
-  for (int64_t k = 0, at = 0; k < parts; ++k) {
-    const int64_t end = rows * (k + 1) / parts;
-    call_piece(seq, offset + at, args.slice(at, end - at), false);
-    at = end;
+  for (int64_t k = 0; k < parts; ++k) {
+    const SplitPiece part = FailurePolicy::split_piece(rows, parts, k);
+    call_piece(seq, offset + part.offset, args.slice(part.offset, part.rows), false);
   }
 }
 
@@ -273,7 +238,7 @@ Batch PoolStage::assemble(int64_t seq, ChunkCalls& calls) {
     errors.push_back(error);
   }
   rejected_.add(partition_, seq, Batch::concat(rows), errors);  // throws past max_failed_rows
-  if (on_error_ == OnError::Null) {
+  if (policy_.failed_row() == FailedRow::Null) {
     for (const auto& [row, error] : calls.failed)
       calls.parts.emplace_back(row, Column::nulls(type, 1));
     cols.push_back(result_of(calls.parts));

@@ -13,6 +13,7 @@
 #include "exec/async_operator.h"
 #include "exec/rejected_rows.h"
 #include "udf/actor_pool.h"
+#include "udf/failure_policy.h"
 
 namespace ember {
 
@@ -43,16 +44,17 @@ class ActorPoolOperator final : public AsyncOperator {
 /// thread; completions arrive on actor threads (or on the thread that cancels the pool).
 ///
 /// Under OnError::Null or Skip, a chunk whose call failed (after its retries) is split in 8
-/// pieces (fewer for fewer rows) and each dispatched again, recursively down to single rows,
-/// from the completion itself; the chunk is complete once every piece is. Its pieces' results
-/// are reassembled in row order, the rows whose own call failed get a null (Null) or are
-/// dropped (Skip), and they are recorded in the query's RejectedRows when the chunk is
+/// pieces (fewer for fewer rows; FailurePolicy::split_parts) and each dispatched again, recursively
+/// down to single rows, from the completion itself; the chunk is complete once every piece is. Its
+/// pieces' results are reassembled in row order, the rows whose own call failed get a null (Null)
+/// or are dropped (Skip), and they are recorded in the query's RejectedRows when the chunk is
 /// emitted, in order.
 ///
 /// Isolation re-runs a failed call's rows again, so after a failure the stage hands the
 /// chunks that follow to the pool in pieces of batch_size / 16 rows (never below 64, nor above
 /// batch_size): a failing row then costs a small piece's re-runs, not a whole batch's. Each run
-/// of 16 pieces that succeed doubles the piece size again, back up to batch_size. The pieces
+/// of 16 pieces that succeed doubles the piece size again, back up to batch_size
+/// (FailurePolicy::after_call). The pieces
 /// of a chunk are reassembled like isolation's, so results and their order do not change.
 class PoolStage final : public AsyncOperatorState {
  public:
@@ -91,8 +93,6 @@ class PoolStage final : public AsyncOperatorState {
   /// `first` marks a piece cut by dispatch (not by isolation): its outcome sizes later pieces.
   void call_piece(int64_t seq, int64_t offset, Batch args, bool first);
   void complete(int64_t seq, int64_t offset, Batch args, bool first, CallResult result);
-  /// Shrinks the piece size after a failure, doubles it after a run of successes. Under mu_.
-  void adapt_piece_rows(bool failed, bool first);
   /// The message of a failed piece that is split or nulled rather than failing the query;
   /// nullopt when it fails the query. One rethrow: a failing row fails many pieces.
   std::optional<std::string> isolation_message(const std::exception_ptr& error) const;
@@ -109,7 +109,7 @@ class PoolStage final : public AsyncOperatorState {
   std::function<void()> wake_;
   int64_t batch_size_;
   int64_t window_;
-  OnError on_error_;
+  FailurePolicy policy_;
 
   std::vector<Batch> pending_;  ///< rows fed but not yet a full chunk (driver thread only)
   int64_t pending_rows_ = 0;
@@ -123,8 +123,7 @@ class PoolStage final : public AsyncOperatorState {
   /// doubles when a feed dispatches more chunks than it holds: no allocation per chunk.
   std::vector<ChunkCalls> ring_;
   int64_t outstanding_ = 0;  ///< pieces dispatched, not yet completed
-  int64_t piece_rows_;       ///< rows per piece dispatch cuts a chunk into
-  int64_t successes_ = 0;    ///< first pieces in a row that succeeded
+  PieceSizing sizing_;       ///< rows per piece dispatch cuts a chunk into
 };
 
 }  // namespace ember

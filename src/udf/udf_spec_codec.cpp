@@ -7,6 +7,7 @@
 
 #include "resources/resource_units.h"
 #include "udf/data_type_codec.h"
+#include "udf/failure_policy.h"
 #include "udf/init_args_codec.h"
 
 namespace ember {
@@ -24,18 +25,6 @@ static_assert(sizeof(UdfSpec) == 328,
               "Udf::Spec changed: encode/decode/describe the new field in udf_spec_codec.cpp, "
               "round-trip it in tests/udf/udf_spec_codec_test.cpp, then update this size");
 #endif
-
-const char* on_error_name(OnError policy) {
-  switch (policy) {
-    case OnError::Null:
-      return "null";
-    case OnError::Skip:
-      return "skip";
-    case OnError::Raise:
-      break;
-  }
-  return "raise";
-}
 
 void put_settings(process::MessageWriter& out, const UdfSpec& s) {
   out.put(static_cast<int64_t>(s.batch_size));
@@ -138,7 +127,8 @@ std::string describe_udf_spec(const UdfSpec& s) {
       << (s.num_cpus_set ? "" : " (num_cpus unset: reserves none)") << ", "
       << format_amount(s.num_gpus) << " GPU, " << format_bytes(s.memory_bytes)
       << " memory, isolation " << (s.isolation == Isolation::Process ? "process" : "thread")
-      << ", max_retries " << s.max_retries << ", on_error " << on_error_name(s.on_error);
+      << ", max_retries " << s.max_retries << ", on_error "
+      << FailurePolicy::on_error_name(s.on_error);
   if (s.max_retries > 0)
     out << ", retry_backoff " << s.retry_initial.count() << " ms -> " << s.retry_max.count()
         << " ms";

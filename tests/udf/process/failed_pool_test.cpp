@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -93,9 +94,11 @@ TEST_P(FailedProcessPool, QueuedBatchesStartNoWorkerAndFailWithTheFirstError) {
   int most_shared = 0;
   for (const auto& [e, n] : errors) {
     EXPECT_EQ(e.rfind("UdfError: udf 'segv' actor #", 0), 0u) << e;
-    EXPECT_NE(e.find("was killed by signal 11 (SIGSEGV) while running a batch of 2 rows; gave up "
-                     "after 2 retries (max_retries = 2)"),
-              std::string::npos)
+    // The batch that failed first spent its retries; a batch in flight on another actor stops
+    // retrying once the pool has failed, so it may have given up after fewer.
+    EXPECT_TRUE(std::regex_search(
+        e, std::regex(R"(was killed by signal 11 \(SIGSEGV\) while running a batch of 2 rows; )"
+                      R"(gave up after (1 retry|2 retries) \(max_retries = 2\))")))
         << e;
     most_shared = std::max(most_shared, n);
   }

@@ -15,8 +15,9 @@ library=(cmake ninja-build g++ ccache libsimdjson-dev libdivide-dev
          libsnappy-dev libzstd-dev zlib1g-dev liblz4-dev flatbuffers-compiler libflatbuffers-dev)
 example=(pkg-config libcli11-dev libhunspell-dev hunspell-en-us wordnet-base)
 tests=(libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev nodejs npm)
-# doxygen: the API reference (scripts/api-docs.sh), which a test builds too.
-docs=(doxygen)
+# doxygen: the API reference (scripts/api-docs.sh), which a test builds too; python3 reads its
+# XML for the names doxygen does not check (scripts/api_docs_check.py).
+docs=(doxygen python3)
 # Open MPI: the distributed runner (optional for the library; the tests and ./run.sh --ranks use it).
 mpi=(openmpi-bin libopenmpi-dev)
 duckdb=yes

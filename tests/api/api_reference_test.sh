@@ -5,7 +5,8 @@
 # Usage: api_reference_test.sh SOURCE_DIR
 set -euo pipefail
 root=$1
-command -v doxygen >/dev/null || { echo "doxygen is not installed: skipped"; exit 77; }
+{ command -v doxygen && [[ -x /usr/bin/python3 ]]; } >/dev/null ||
+  { echo "doxygen or python3 is not installed: skipped"; exit 77; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$root"/scripts/api-docs.sh "$out"

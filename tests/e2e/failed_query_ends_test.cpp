@@ -100,11 +100,16 @@ std::string name(const testing::TestParamInfo<Isolation>& info) {
 
 TEST_P(FailedQueryEnds, WhileAnotherPoolsCallNeverReturns) {
   // Partition 0 hangs in `hang` on row 0; partition 1 reaches `fail`, which fails the query.
+  // Each actor serves 4 calls at once, so that a batch of partition 1 queued on the actor
+  // whose call hangs still runs: with one call per actor it would wait behind the hung call,
+  // partition 1 would never reach `fail`, and the query would not fail at all (a UDF that can
+  // hang needs a timeout).
   Udf hang = udf(Udf::cls<Hang>("hang")
                      .returns(int64())
                      .init_args({{"hang_on", int64_t{0}}})
                      .batch_size(10)
-                     .concurrency(2));
+                     .concurrency(2)
+                     .max_concurrency(4));
   Udf fail = udf(Udf::cls<Fail>("fail").returns(int64()).concurrency(1));
   DataFrame df = range(200, 2)
                      .with_column("y", hang(col("id")))

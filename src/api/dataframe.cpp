@@ -152,22 +152,29 @@ std::string DataFrame::explain(const RunOptions& options) const {
 
 Table DataFrame::collect(const RunOptions& options) const { return execute(options).table; }
 
+namespace {
+
+/// Runs `frame`'s query into `out` (a table, or a directory of files). Under mpirun a rank must
+/// not run a query alone: ember::init must have made it part of the cluster.
+QueryResult run(const DataFrame& frame, const RunOptions& options, const QueryOutput& out) {
+  dist::require_init_under_launcher();
+  return execute_plan(root_of(frame), options, out);
+}
+
+}  // namespace
+
 QueryResult DataFrame::execute(const RunOptions& options) const {
-  dist::require_init_under_launcher();  // under mpirun, a rank must not run the query alone
-  return execute_plan(root_of(*this), options, QueryOutput{});
+  return run(*this, options, QueryOutput{});
 }
 
 QueryResult DataFrame::write_csv(std::string dir, CsvWriteOptions,
                                  const RunOptions& options) const {
-  dist::require_init_under_launcher();
-  return execute_plan(root_of(*this), options, QueryOutput{QueryOutput::Kind::Csv, std::move(dir)});
+  return run(*this, options, QueryOutput{QueryOutput::Kind::Csv, std::move(dir)});
 }
 
 QueryResult DataFrame::write_jsonl(std::string dir, JsonlWriteOptions,
                                    const RunOptions& options) const {
-  dist::require_init_under_launcher();
-  return execute_plan(root_of(*this), options,
-                      QueryOutput{QueryOutput::Kind::Jsonl, std::move(dir)});
+  return run(*this, options, QueryOutput{QueryOutput::Kind::Jsonl, std::move(dir)});
 }
 
 QueryResult DataFrame::write_parquet(std::string dir, ParquetWriteOptions format,
@@ -176,17 +183,14 @@ QueryResult DataFrame::write_parquet(std::string dir, ParquetWriteOptions format
     throw InvalidArgument("ParquetWriteOptions::row_group_rows must be >= 1, got " +
                           std::to_string(format.row_group_rows));
   }
-  dist::require_init_under_launcher();
   QueryOutput out{QueryOutput::Kind::Parquet, std::move(dir)};
   out.parquet = format;
-  return execute_plan(root_of(*this), options, out);
+  return run(*this, options, out);
 }
 
 QueryResult DataFrame::write_arrow(std::string dir, ArrowWriteOptions,
                                    const RunOptions& options) const {
-  dist::require_init_under_launcher();
-  return execute_plan(root_of(*this), options,
-                      QueryOutput{QueryOutput::Kind::Arrow, std::move(dir)});
+  return run(*this, options, QueryOutput{QueryOutput::Kind::Arrow, std::move(dir)});
 }
 
 }  // namespace ember

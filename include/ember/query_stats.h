@@ -64,6 +64,17 @@ struct RankStats {
   /// taken: bounded, so a fast rank cannot flood rank 0's memory (0 on rank 0 and without a
   /// cluster).
   int64_t peak_results_in_flight = 0;
+  /// File bytes this rank's scans read (Parquet column chunks, Arrow record batches, CSV and
+  /// JSON-lines byte ranges); none for a source in memory.
+  int64_t bytes_read = 0;
+  /// Bytes of the output files this rank's writers wrote (write_*); none for a collect.
+  int64_t bytes_written = 0;
+  /// Rows this rank sent to other ranks in exchanges (the shuffles of a spread group-by, join,
+  /// sort or distinct). Breakers still run on rank 0 (docs/cluster.md), so no query exchanges
+  /// rows yet: always 0 for now.
+  int64_t rows_shuffled_out = 0;
+  /// Rows this rank received from other ranks in exchanges: always 0 for now, as above.
+  int64_t rows_shuffled_in = 0;
 };
 
 /// What a query reports about itself (QueryResult::stats).

@@ -17,6 +17,9 @@ class BatchReader {
   /// Rows read from the input so far but dropped before a batch (by a filter applied while
   /// reading), so that progress and statistics count every row the input had.
   virtual int64_t rows_dropped() const { return 0; }
+  /// Bytes of the input's files read so far for this partition (none for a source in memory),
+  /// so that a query can tell how much each rank of a cluster read.
+  virtual int64_t bytes_read() const { return 0; }
 };
 
 }  // namespace ember

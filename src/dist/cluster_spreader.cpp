@@ -192,6 +192,8 @@ std::string ClusterRun::order(uint64_t done, const std::vector<int>& mine,
   out.put_string(pipeline);
   out.put(static_cast<uint8_t>(output.files));
   out.put(static_cast<uint8_t>(output.format));
+  out.put(static_cast<uint8_t>(output.parquet.compression));
+  out.put(output.parquet.row_group_rows);
   // Absolute: a rank's working directory need not be rank 0's.
   out.put_string(output.files ? std::filesystem::absolute(output.dir).string() : "");
   return out.bytes();
@@ -296,6 +298,8 @@ void ClusterRun::rank_ended(int rank, process::MessageReader& in) {
   stats.partitions = reported_[static_cast<size_t>(rank)].partitions;
   stats.rows = reported_[static_cast<size_t>(rank)].rows;
   stats.peak_results_in_flight = in.get<int64_t>();
+  stats.bytes_read = in.get<int64_t>();
+  stats.bytes_written = in.get<int64_t>();
   const auto pools = in.get<uint32_t>();
   if (udfs_.size() < pools) udfs_.resize(pools);
   for (uint32_t i = 0; i < pools; ++i) {

@@ -131,6 +131,10 @@ class ForwardSink final : public Sink {
     std::lock_guard lock(global.as<Global>().mu);
     global.as<Global>().ended.insert(local.as<Local>().partition);
   }
+  /// The bytes of the part files written here.
+  int64_t bytes_written(GlobalSinkState& global) const {
+    return files_ ? files_->bytes_written(*global.as<Global>().files) : 0;
+  }
 
  private:
   Run& run_;
@@ -149,6 +153,7 @@ struct Order {
   std::string pipeline;
   bool files = false;  ///< write the partitions' parts into `dir` here
   FileFormat format = FileFormat::Csv;
+  ParquetWriteOptions parquet;
   std::string dir;
 };
 
@@ -173,6 +178,8 @@ Order read_order(const Incoming& message) {
   o.pipeline = std::string(in.get_string());
   o.files = in.get<uint8_t>() != 0;
   o.format = static_cast<FileFormat>(in.get<uint8_t>());
+  o.parquet.compression = static_cast<Compression>(in.get<uint8_t>());
+  o.parquet.row_group_rows = in.get<int64_t>();
   o.dir = std::string(in.get_string());
   return o;
 }
@@ -185,6 +192,7 @@ int worker_threads() {
 /// What a rank reports when its share has ended.
 struct Figures {
   int64_t partitions = 0, rows = 0, rows_out = 0;
+  int64_t bytes_read = 0, bytes_written = 0;
   std::vector<UdfStats> own;  ///< per pool: calls to this rank's own actors (else zeros)
   /// Per pool: each own actor's key and constructions as its calls from here last saw them.
   std::vector<std::vector<std::pair<uint64_t, int64_t>>> own_inits;
@@ -260,7 +268,7 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   const Pipeline& pipeline = physical.pipelines.front();
   ForwardSink sink(
       run, o.keys,
-      o.files ? std::make_unique<FileSink>(o.dir, pipeline.schema, o.format) : nullptr);
+      o.files ? std::make_unique<FileSink>(o.dir, pipeline.schema, o.format, o.parquet) : nullptr);
   auto state = sink.global_state(pipeline.source->num_partitions());
   {
     std::jthread reporter([&](std::stop_token stop) { report_progress(o, context, stop); });
@@ -282,6 +290,8 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   figures.partitions = context.partitions_done.load();
   figures.rows = context.rows_read.load();
   figures.rows_out = context.rows_out.load();
+  figures.bytes_read = context.bytes_read.load();
+  figures.bytes_written = sink.bytes_written(*state);
   for (size_t i = 0; i < pools.size(); ++i) {
     figures.own.push_back(o.own.at(i).empty() ? UdfStats{} : pools[i]->stats());
     // The own actors' slots come first, in o.own's order (see the makers above).
@@ -313,6 +323,8 @@ void serve_order(const Order& o, Run& run) {
   out.put(figures.rows);
   out.put(figures.rows_out);
   out.put(run.peak());
+  out.put(figures.bytes_read);
+  out.put(figures.bytes_written);
   out.put(static_cast<uint32_t>(figures.own.size()));
   for (size_t i = 0; i < figures.own.size(); ++i) {
     const UdfStats& u = figures.own[i];

@@ -3,8 +3,11 @@
 
 #include <variant>
 
+#include "exec/sources/arrow_source.h"
 #include "exec/sources/file_scan_source.h"
+#include "exec/sources/parquet_source.h"
 #include "exec/sources/range_source.h"
+#include "exec/sources/table_source.h"
 #include "plan/logical_plan.h"
 #include "udf/data_type_codec.h"
 #include "udf/failure_policy.h"
@@ -18,8 +21,8 @@ namespace {
 using process::MessageReader;
 using process::MessageWriter;
 
-enum class SourceKind : uint8_t { Csv = 1, Jsonl = 2, Range = 3 };
-enum class NodeKind : uint8_t { Filter = 1, Project = 2, ActorPool = 3 };
+enum class SourceKind : uint8_t { Csv = 1, Jsonl = 2, Range = 3, Parquet = 4, Arrow = 5 };
+enum class NodeKind : uint8_t { End = 0, Filter = 1, Project = 2, ActorPool = 3, Explode = 4 };
 
 /// Thrown while encoding for a shape that stays on rank 0; its text says why.
 struct NotSpreadable {
@@ -130,28 +133,57 @@ std::vector<std::string> get_strings(MessageReader& in) {
   return v;
 }
 
-void put_source(MessageWriter& out, const Source& source) {
-  if (const auto* csv = dynamic_cast<const CsvSource*>(&source)) {
-    out.put(SourceKind::Csv);
-    out.put_string(csv->pattern());
-    out.put(csv->options().delimiter);
-    out.put(csv->options().infer_rows);
-    out.put(csv->options().split_bytes);
-    put_schema(out, csv->schema());  // the same columns, without inferring them again
-  } else if (const auto* jsonl = dynamic_cast<const JsonlSource*>(&source)) {
-    out.put(SourceKind::Jsonl);
-    out.put_string(jsonl->pattern());
-    out.put(jsonl->options().infer_rows);
-    out.put(jsonl->options().split_bytes);
-  } else if (const auto* range = dynamic_cast<const RangeSource*>(&source)) {
-    out.put(SourceKind::Range);
-    out.put(range->rows());
-    out.put(static_cast<int32_t>(range->num_partitions()));
-  } else {
-    throw NotSpreadable{"its source (" + source.describe() +
-                        ") is not a CSV or JSON-lines scan or a range"};
+/// Writes a source as another rank makes it again: its kind, then what it was made from.
+class SourceEncoder final : public SourceVisitor {
+ public:
+  explicit SourceEncoder(MessageWriter& out) : out_(out) {}
+
+  void visit(const CsvSource& csv) override {
+    out_.put(SourceKind::Csv);
+    out_.put_string(csv.pattern());
+    out_.put(csv.options().delimiter);
+    out_.put(csv.options().infer_rows);
+    out_.put(csv.options().split_bytes);
+    put_schema(out_, csv.schema());  // the same columns, without inferring them again
   }
-}
+  void visit(const JsonlSource& jsonl) override {
+    out_.put(SourceKind::Jsonl);
+    out_.put_string(jsonl.pattern());
+    out_.put(jsonl.options().infer_rows);
+    out_.put(jsonl.options().split_bytes);
+  }
+  void visit(const ParquetSource& parquet) override {
+    // The row groups statistics kept, as rank 0 numbered them: every rank reads the same parts.
+    out_.put(SourceKind::Parquet);
+    out_.put_string(parquet.pattern());
+    put_strings(out_, parquet.files());
+    put_strings(out_, parquet.columns());
+    out_.put(static_cast<uint32_t>(parquet.row_groups().size()));
+    for (const ParquetScan::Part& p : parquet.row_groups()) {
+      out_.put(static_cast<int32_t>(p.file));
+      out_.put(static_cast<int32_t>(p.row_group));
+    }
+    out_.put(parquet.skipped_row_groups());
+  }
+  void visit(const ArrowSource& arrow) override {
+    out_.put(SourceKind::Arrow);
+    out_.put_string(arrow.pattern());
+  }
+  void visit(const RangeSource& range) override {
+    out_.put(SourceKind::Range);
+    out_.put(range.rows());
+    out_.put(static_cast<int32_t>(range.num_partitions()));
+  }
+  void visit(const TableSource&) override {
+    throw NotSpreadable{"its source is a table in memory"};
+  }
+  void visit_intermediate(const Source& s) override {
+    throw NotSpreadable{"its source (" + s.describe() + ") is no file or range another rank reads"};
+  }
+
+ private:
+  MessageWriter& out_;
+};
 
 NodePtr get_source(MessageReader& in) {
   switch (in.get<SourceKind>()) {
@@ -175,6 +207,21 @@ NodePtr get_source(MessageReader& in) {
       const auto n = in.get<int64_t>();
       return make_source(std::make_shared<RangeSource>(n, in.get<int32_t>()));
     }
+    case SourceKind::Parquet: {
+      std::string pattern(in.get_string());
+      const std::vector<std::string> files = get_strings(in);
+      const std::vector<std::string> columns = get_strings(in);
+      std::vector<ParquetScan::Part> parts(in.get<uint32_t>());
+      for (ParquetScan::Part& p : parts) {
+        p.file = in.get<int32_t>();
+        p.row_group = in.get<int32_t>();
+      }
+      const auto skipped = in.get<int64_t>();
+      return make_source(
+          ParquetSource::narrowed(std::move(pattern), files, columns, std::move(parts), skipped));
+    }
+    case SourceKind::Arrow:
+      return make_source(std::make_shared<ArrowSource>(std::string(in.get_string())));
   }
   throw Error("distributed runner: a pipeline message holds an unknown source");
 }
@@ -202,60 +249,79 @@ NodePtr get_pool(MessageReader& in, NodePtr input) {
                                  std::move(arg_names), std::move(output));
 }
 
-bool is_breaker(const LogicalNode& n) {
-  return dynamic_cast<const LimitNode*>(&n) || dynamic_cast<const RepartitionNode*>(&n) ||
-         dynamic_cast<const AggregateNode*>(&n) || dynamic_cast<const GroupByNode*>(&n) ||
-         dynamic_cast<const SortNode*>(&n) || dynamic_cast<const TopKNode*>(&n);
-}
+/// Writes a query's first pipeline, source first: walking down from the root, each kind of
+/// node says whether it streams (it joins the pipeline when no breaker lies below it), breaks
+/// (what lies above it is another pipeline's) or keeps the query on rank 0.
+class FirstPipelineEncoder final : NodeVisitor {
+ public:
+  explicit FirstPipelineEncoder(MessageWriter& out) : out_(out) {}
+  /// Writes `root`'s first pipeline; its output schema is the last node's.
+  void encode(const LogicalNode& root) {
+    root.accept(*this);
+    out_.put(NodeKind::End);
+    put_schema(out_, last_->schema);
+  }
 
-/// The nodes from the source up to (not including) the first breaker, source first.
-std::vector<const LogicalNode*> first_chain(const LogicalNode& root) {
-  std::vector<const LogicalNode*> path;  // root first
-  for (const LogicalNode* n = &root;; n = n->children[0].get()) {
-    path.push_back(n);
-    if (n->children.size() > 1) throw NotSpreadable{"it joins two inputs"};
-    if (n->children.empty()) break;
+ private:
+  void visit(const SourceNode& n) override {
+    SourceEncoder source(out_);
+    n.source->accept(source);
+    out_.put(static_cast<int32_t>(n.source->num_partitions()));
+    last_ = &n;
   }
-  std::vector<const LogicalNode*> chain;
-  for (auto it = path.rbegin(); it != path.rend(); ++it) {
-    const LogicalNode* n = *it;
-    const bool streams = dynamic_cast<const SourceNode*>(n) || dynamic_cast<const FilterNode*>(n) ||
-                         dynamic_cast<const ProjectNode*>(n) ||
-                         dynamic_cast<const ActorPoolProjectNode*>(n);
-    if (streams) {
-      chain.push_back(n);
-      continue;
-    }
-    if (!is_breaker(*n)) throw NotSpreadable{"its first pipeline holds '" + n->describe() + "'"};
-    break;
+  void visit(const FilterNode& n) override {
+    if (!streams(n)) return;
+    out_.put(NodeKind::Filter);
+    put_expr(out_, *n.predicate);
   }
-  return chain;
-}
+  void visit(const ProjectNode& n) override {
+    if (!streams(n)) return;
+    out_.put(NodeKind::Project);
+    out_.put(static_cast<uint32_t>(n.exprs.size()));
+    for (const auto& e : n.exprs) put_expr(out_, *e);
+  }
+  void visit(const ActorPoolProjectNode& n) override {
+    if (!streams(n)) return;
+    out_.put(NodeKind::ActorPool);
+    put_pool(out_, n);
+  }
+  void visit(const ExplodeNode& n) override {
+    if (!streams(n)) return;
+    out_.put(NodeKind::Explode);
+    out_.put_string(n.column);
+  }
+  void visit(const LimitNode& n) override { breaks(n); }
+  void visit(const RepartitionNode& n) override { breaks(n); }
+  void visit(const AggregateNode& n) override { breaks(n); }
+  void visit(const GroupByNode& n) override { breaks(n); }
+  void visit(const SortNode& n) override { breaks(n); }
+  void visit(const TopKNode& n) override { breaks(n); }
+  void visit(const JoinNode&) override { throw NotSpreadable{"it joins two inputs"}; }
+
+  /// Walks below `n`; true when `n` belongs to the first pipeline (no breaker below it).
+  bool streams(const LogicalNode& n) {
+    n.child().accept(*this);
+    if (broken_) return false;
+    last_ = &n;
+    return true;
+  }
+  void breaks(const LogicalNode& n) {
+    n.child().accept(*this);
+    broken_ = true;
+  }
+
+  MessageWriter& out_;
+  const LogicalNode* last_ = nullptr;  ///< the first pipeline's last node so far
+  bool broken_ = false;                ///< a breaker lies below the node being visited
+};
 
 }  // namespace
 
 std::string encode_first_pipeline(const LogicalNode& root, std::string* why) {
   try {
-    const std::vector<const LogicalNode*> chain = first_chain(root);
     MessageWriter out;
     out.begin(process::Op::Init);
-    put_source(out, *dynamic_cast<const SourceNode&>(*chain.front()).source);
-    out.put(static_cast<uint32_t>(chain.size() - 1));
-    for (size_t i = 1; i < chain.size(); ++i) {
-      const LogicalNode* n = chain[i];
-      if (const auto* f = dynamic_cast<const FilterNode*>(n)) {
-        out.put(NodeKind::Filter);
-        put_expr(out, *f->predicate);
-      } else if (const auto* p = dynamic_cast<const ProjectNode*>(n)) {
-        out.put(NodeKind::Project);
-        out.put(static_cast<uint32_t>(p->exprs.size()));
-        for (const auto& e : p->exprs) put_expr(out, *e);
-      } else {
-        out.put(NodeKind::ActorPool);
-        put_pool(out, dynamic_cast<const ActorPoolProjectNode&>(*n));
-      }
-    }
-    put_schema(out, chain.back()->schema);
+    FirstPipelineEncoder(out).encode(root);
     return out.bytes();
   } catch (const NotSpreadable& e) {
     *why = e.why;
@@ -266,9 +332,16 @@ std::string encode_first_pipeline(const LogicalNode& root, std::string* why) {
 NodePtr decode_first_pipeline(std::string_view bytes) {
   MessageReader in(bytes);
   NodePtr node = get_source(in);
-  const auto n = in.get<uint32_t>();
-  for (uint32_t i = 0; i < n; ++i) {
-    switch (in.get<NodeKind>()) {
+  const auto partitions = in.get<int32_t>();
+  const Source& source = *static_cast<const SourceNode&>(*node).source;
+  if (source.num_partitions() != partitions)
+    throw Error("distributed runner: this rank reads " + source.describe() + " as " +
+                std::to_string(source.num_partitions()) + " partitions, rank 0 as " +
+                std::to_string(partitions) + "; every rank must see the same files");
+  for (;;) {
+    const auto kind = in.get<NodeKind>();
+    if (kind == NodeKind::End) break;
+    switch (kind) {
       case NodeKind::Filter:
         node = make_filter(node, get_expr(in));
         break;
@@ -281,6 +354,9 @@ NodePtr decode_first_pipeline(std::string_view bytes) {
       }
       case NodeKind::ActorPool:
         node = get_pool(in, node);
+        break;
+      case NodeKind::Explode:
+        node = make_explode(node, std::string(in.get_string()));
         break;
       default:
         throw Error("distributed runner: a pipeline message holds an unknown node");

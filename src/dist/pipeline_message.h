@@ -1,6 +1,7 @@
 // The first pipeline of a query as a message, so that another rank can run some of its
-// partitions: the source (a CSV or JSON-lines scan, or a range) and the filters, projections and
-// actor-pool UDF calls above it, as logical nodes the receiving rank plans again.
+// partitions: the source (a CSV, JSON-lines, Parquet or Arrow scan, or a range) and the filters,
+// projections, explodes and actor-pool UDF calls above it, as logical nodes the receiving rank
+// plans again.
 #pragma once
 
 #include <string>
@@ -12,8 +13,8 @@ namespace ember::dist {
 
 /// The chain from `root`'s source up to its first pipeline breaker, encoded; empty, with `why`
 /// saying what keeps it on rank 0, when the plan's shape cannot be spread (a join, a source in
-/// memory or in Parquet/Arrow files, explode, a stateless UDF, a UDF that nulls or skips failed
-/// rows, a list literal).
+/// memory, a stateless UDF, a UDF that nulls or skips failed rows, a list literal). A Parquet
+/// scan travels as the columns and row groups it reads after pruning and statistics.
 std::string encode_first_pipeline(const LogicalNode& root, std::string* why);
 
 /// The chain again, made through the node factories (types are checked again). Its actor-pool

@@ -53,14 +53,29 @@ std::vector<int> last_pipeline_of_pools(const PhysicalPlan& plan) {
 }
 
 /// Other ranks write their own part files when the first pipeline is the last and the query
-/// writes CSV or JSON lines (Parquet and Arrow parts come back to rank 0's writer).
+/// writes files (after a breaker, the rows are rank 0's to write).
 SpreadOutput spread_output(const QueryOutput& out, const PhysicalPlan& plan) {
   SpreadOutput files;
-  const bool text = out.kind == QueryOutput::Kind::Csv || out.kind == QueryOutput::Kind::Jsonl;
-  if (!text || plan.pipelines.size() != 1) return files;
+  if (out.kind == QueryOutput::Kind::Collect || plan.pipelines.size() != 1) return files;
   files.files = true;
   files.dir = out.dir;
-  files.format = out.kind == QueryOutput::Kind::Csv ? FileFormat::Csv : FileFormat::Jsonl;
+  switch (out.kind) {
+    case QueryOutput::Kind::Csv:
+      files.format = FileFormat::Csv;
+      break;
+    case QueryOutput::Kind::Jsonl:
+      files.format = FileFormat::Jsonl;
+      break;
+    case QueryOutput::Kind::Parquet:
+      files.format = FileFormat::Parquet;
+      files.parquet = out.parquet;
+      break;
+    case QueryOutput::Kind::Arrow:
+      files.format = FileFormat::Arrow;
+      break;
+    case QueryOutput::Kind::Collect:
+      break;
+  }
   return files;
 }
 
@@ -142,8 +157,10 @@ Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputS
     ended(static_cast<size_t>(&p - plan.pipelines.data()));
     if (p.breaker)
       carried = p.breaker->finalize(*state);
-    else
+    else {
       result = output.finalize(*state);
+      query.bytes_written.fetch_add(output.bytes_written(*state), std::memory_order_relaxed);
+    }
   }
   return result;
 }
@@ -165,6 +182,8 @@ QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContex
   // The pipelines run on this rank (rank 0), but for the partitions other ranks ran.
   stats.ranks[0].partitions = query.partitions_done.load();
   stats.ranks[0].rows = query.rows_read.load();
+  stats.ranks[0].bytes_read = query.bytes_read.load();
+  stats.ranks[0].bytes_written = query.bytes_written.load();
   // Under the cluster runner the first pipeline's partitions ran on several ranks.
   for (size_t r = 1; r < spread.size() && r < stats.ranks.size(); ++r) {
     stats.ranks[r].partitions = spread[r].partitions;
@@ -173,6 +192,8 @@ QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContex
     stats.ranks[0].rows -= spread[r].rows;
     stats.ranks[r].busy_seconds += spread[r].busy_seconds;
     stats.ranks[r].peak_results_in_flight = spread[r].peak_results_in_flight;
+    stats.ranks[r].bytes_read = spread[r].bytes_read;
+    stats.ranks[r].bytes_written = spread[r].bytes_written;
   }
   for (size_t i = 0; i < pools.pools().size(); ++i) {
     UdfStats s = pools.stats(i);

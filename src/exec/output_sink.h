@@ -13,6 +13,11 @@ class OutputSink : public Sink {
   /// rows for a sink that writes files). Throws when the output is incomplete and must not be
   /// committed. Called once per global state.
   virtual Table finalize(GlobalSinkState& global) const = 0;
+  /// The bytes of the files this sink wrote here (none for a sink that collects).
+  virtual int64_t bytes_written(const GlobalSinkState& global) const {
+    (void)global;
+    return 0;
+  }
 };
 
 }  // namespace ember

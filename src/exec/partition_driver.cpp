@@ -64,6 +64,9 @@ bool PartitionDriver::step() {
     query_.rows_read.fetch_add((b ? b->num_rows() : 0) + dropped - rows_dropped_,
                                std::memory_order_relaxed);
     rows_dropped_ = dropped;
+    const int64_t bytes = reader_->bytes_read();
+    query_.bytes_read.fetch_add(bytes - bytes_read_, std::memory_order_relaxed);
+    bytes_read_ = bytes;
     if (b) {
       push(0, std::move(*b));
     } else {

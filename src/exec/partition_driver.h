@@ -45,6 +45,7 @@ class PartitionDriver : public Task {
   TaskScheduler& scheduler_;
   std::unique_ptr<BatchReader> reader_;
   int64_t rows_dropped_ = 0;  ///< reader_->rows_dropped() already counted in rows_read
+  int64_t bytes_read_ = 0;    ///< reader_->bytes_read() already counted in the query's
   std::unique_ptr<LocalSinkState> local_;
   std::vector<std::unique_ptr<AsyncOperatorState>> stages_;
   bool source_done_ = false;

@@ -15,13 +15,14 @@
 
 namespace ember {
 
-/// Where a spread pipeline's rows go when it is the query's last and the query writes CSV or
-/// JSON lines: each rank writes its own partitions' part files into `dir`, the query's staging
-/// directory (on a cluster, shared storage), which rank 0 commits once every rank has ended.
+/// Where a spread pipeline's rows go when it is the query's last and the query writes files:
+/// each rank writes its own partitions' part files into `dir`, the query's staging directory
+/// (on a cluster, shared storage), which rank 0 commits once every rank has ended.
 struct SpreadOutput {
   bool files = false;  ///< false: the rows come back to rank 0's sink
   std::string dir;
   FileFormat format = FileFormat::Csv;
+  ParquetWriteOptions parquet;  ///< for FileFormat::Parquet
 };
 
 /// The first pipeline of one query, its partitions running on several ranks. Made by
@@ -50,8 +51,9 @@ class SpreadRun {
   /// Tells the other ranks to stop early (the sink is satisfied, or this rank failed).
   virtual void cancel() = 0;
   /// Waits for every rank to end (taking, and dropping, what receive() did not); per rank
-  /// (index = rank): partitions run and rows read, busy seconds of the calls it made to its own
-  /// actors, and the most result batches it had out to this rank at once. After receive().
+  /// (index = rank): partitions run, rows and file bytes read, output file bytes written, busy
+  /// seconds of the calls it made to its own actors, and the most result batches it had out to
+  /// this rank at once. After receive().
   virtual std::vector<RankStats> finish() = 0;
   /// After finish(), per pool: what the other ranks' calls to their own actors added (batches,
   /// rows, busy seconds, retries, timeouts); rank 0's pool counted every other call.

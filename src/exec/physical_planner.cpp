@@ -23,7 +23,7 @@ namespace ember {
 
 namespace {
 
-class PhysicalPlanner {
+class PhysicalPlanner final : NodeVisitor {
  public:
   PhysicalPlan build(const LogicalNode& root) {
     translate_tree(root);
@@ -32,43 +32,57 @@ class PhysicalPlanner {
   }
 
  private:
+  /// The node with everything below it: each rule translates its input first (a join its two
+  /// sides, in the order it needs).
   void translate_tree(const LogicalNode& n) {
-    if (const auto* j = dynamic_cast<const JoinNode*>(&n)) {
-      translate_join(*j);
-    } else {
-      for (const auto& c : n.children) translate_tree(*c);
-      translate(n);
-    }
+    n.accept(*this);
     if (!plan_.pipelines.empty() && !plan_.pipelines.back().breaker)
       plan_.pipelines.back().schema = n.schema;
   }
 
-  /// The rules, one per node kind.
-  void translate(const LogicalNode& n) {
-    if (const auto* s = dynamic_cast<const SourceNode*>(&n)) return start(s->source, n.schema);
-    if (const auto* p = dynamic_cast<const ProjectNode*>(&n))
-      return current().add(
-          std::make_shared<ProjectOperator>(p->exprs, p->child().schema, p->schema));
-    if (const auto* f = dynamic_cast<const FilterNode*>(&n))
-      return current().add(std::make_shared<FilterOperator>(f->predicate, f->child().schema));
-    if (const auto* a = dynamic_cast<const ActorPoolProjectNode*>(&n)) return add_pool(*a);
-    if (const auto* x = dynamic_cast<const ExplodeNode*>(&n))
-      return current().add(
-          std::make_shared<ExplodeOperator>(x->child().schema.index_of(x->column), x->schema));
-    if (const auto* l = dynamic_cast<const LimitNode*>(&n))
-      return end(std::make_shared<LimitSink>(l->limit, l->schema), n.schema);
-    if (const auto* r = dynamic_cast<const RepartitionNode*>(&n))
-      return end(std::make_shared<RepartitionSink>(r->num_partitions, r->schema), n.schema);
-    if (const auto* g = dynamic_cast<const AggregateNode*>(&n)) return add_aggregate(*g);
-    // Relational operators.
-    if (const auto* g = dynamic_cast<const GroupByNode*>(&n))
-      return end(
-          std::make_shared<GroupBySink>(g->keys, g->aggregates, g->child().schema, g->schema),
-          n.schema);
-    if (const auto* s = dynamic_cast<const SortNode*>(&n)) return add_sort(s->keys, -1, n.schema);
-    if (const auto* t = dynamic_cast<const TopKNode*>(&n)) return add_sort(t->keys, t->k, n.schema);
-    throw Error("internal: no physical operator for '" + n.describe() + "'");
+  // The rules, one per node kind.
+  void visit(const SourceNode& s) override { start(s.source, s.schema); }
+  void visit(const ProjectNode& p) override {
+    translate_tree(p.child());
+    current().add(std::make_shared<ProjectOperator>(p.exprs, p.child().schema, p.schema));
   }
+  void visit(const FilterNode& f) override {
+    translate_tree(f.child());
+    current().add(std::make_shared<FilterOperator>(f.predicate, f.child().schema));
+  }
+  void visit(const ActorPoolProjectNode& a) override {
+    translate_tree(a.child());
+    add_pool(a);
+  }
+  void visit(const ExplodeNode& x) override {
+    translate_tree(x.child());
+    current().add(std::make_shared<ExplodeOperator>(x.child().schema.index_of(x.column), x.schema));
+  }
+  void visit(const LimitNode& l) override {
+    translate_tree(l.child());
+    end(std::make_shared<LimitSink>(l.limit, l.schema), l.schema);
+  }
+  void visit(const RepartitionNode& r) override {
+    translate_tree(r.child());
+    end(std::make_shared<RepartitionSink>(r.num_partitions, r.schema), r.schema);
+  }
+  void visit(const AggregateNode& g) override {
+    translate_tree(g.child());
+    add_aggregate(g);
+  }
+  void visit(const GroupByNode& g) override {
+    translate_tree(g.child());
+    end(std::make_shared<GroupBySink>(g.keys, g.aggregates, g.child().schema, g.schema), g.schema);
+  }
+  void visit(const SortNode& s) override {
+    translate_tree(s.child());
+    add_sort(s.keys, -1, s.schema);
+  }
+  void visit(const TopKNode& t) override {
+    translate_tree(t.child());
+    add_sort(t.keys, t.k, t.schema);
+  }
+  void visit(const JoinNode& j) override { translate_join(j); }
 
   /// A global aggregate; one that needs per-value state (count_distinct, first, list) runs as
   /// a group-by without keys.

@@ -113,6 +113,7 @@ class ShiftedSource final : public Source {
     return source_.open(p - offset_, batch_rows);
   }
   std::string describe() const override { return source_.describe(); }
+  void accept(SourceVisitor& v) const override { v.visit_intermediate(*this); }
 
  private:
   const Source& source_;

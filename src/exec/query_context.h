@@ -54,6 +54,10 @@ class QueryContext {
   std::atomic<int64_t> rows_out{0};
   std::atomic<int64_t> partitions_done{0};
   std::atomic<int64_t> partitions_total{0};
+  /// File bytes this rank's scans read (BatchReader::bytes_read).
+  std::atomic<int64_t> bytes_read{0};
+  /// Bytes of the output files this rank wrote (OutputSink::bytes_written).
+  std::atomic<int64_t> bytes_written{0};
 
  private:
   mutable std::mutex mu_;

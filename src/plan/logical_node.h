@@ -10,6 +10,7 @@
 
 #include "ember/types.h"
 #include "expr/expr_node.h"
+#include "plan/node_visitor.h"
 
 namespace ember {
 
@@ -31,6 +32,8 @@ struct LogicalNode : std::enable_shared_from_this<LogicalNode> {
 
   /// One line for explain(), e.g. "Filter (x > 3)".
   virtual std::string describe() const = 0;
+  /// Calls the visitor's method for this node's kind.
+  virtual void accept(NodeVisitor& v) const = 0;
   /// The same node over other children (same number, same columns where this node reads
   /// them), made through its factory again so that types are checked.
   virtual NodePtr with_children(std::vector<NodePtr> children) const = 0;

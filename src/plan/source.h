@@ -9,6 +9,7 @@
 #include "core/batch_reader.h"
 #include "ember/types.h"
 #include "expr/expr_node.h"
+#include "plan/source_visitor.h"
 
 namespace ember {
 
@@ -23,6 +24,8 @@ class Source {
   virtual std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const = 0;
   /// One line for explain(), e.g. "CsvScan data/*.csv (12 files, 14 partitions)".
   virtual std::string describe() const = 0;
+  /// Calls the visitor's method for this source's kind.
+  virtual void accept(SourceVisitor& v) const = 0;
   /// The files this source reads, as it names them; none for a source in memory. Lets a write
   /// refuse to replace a directory that its own query reads.
   virtual std::vector<std::string> files() const { return {}; }

@@ -22,6 +22,7 @@ class SchemaSource : public Source {
   int num_partitions() const override { return partitions_; }
   std::unique_ptr<BatchReader> open(int, int64_t) const override { return nullptr; }
   std::string describe() const override { return "TestSource"; }
+  void accept(SourceVisitor& v) const override { v.visit_intermediate(*this); }
   std::vector<std::string> files() const override { return files_; }
 
  private:

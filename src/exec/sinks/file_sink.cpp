@@ -2,6 +2,8 @@
 #include "exec/sinks/file_sink.h"
 
 #include <atomic>
+#include <filesystem>
+#include <system_error>
 
 #include "ember/error.h"
 
@@ -13,11 +15,14 @@ struct PartsWritten final : GlobalSinkState {
   explicit PartsWritten(int n) : num_partitions(n) {}
   int num_partitions;
   std::atomic<int> parts{0};
+  std::atomic<int64_t> bytes{0};  ///< of the parts committed here
 };
 
 struct PartWriter final : LocalSinkState {
-  explicit PartWriter(std::unique_ptr<PartitionWriter> w) : writer(std::move(w)) {}
+  PartWriter(std::unique_ptr<PartitionWriter> w, std::string p)
+      : writer(std::move(w)), path(std::move(p)) {}
   std::unique_ptr<PartitionWriter> writer;
+  std::string path;  ///< the part's file once committed
 };
 
 }  // namespace
@@ -28,7 +33,8 @@ std::unique_ptr<GlobalSinkState> FileSink::global_state(int num_partitions) cons
 
 std::unique_ptr<LocalSinkState> FileSink::local_state(GlobalSinkState&, int partition) const {
   return std::make_unique<PartWriter>(
-      open_partition_writer(dir_, partition, schema_, format_, parquet_));
+      open_partition_writer(dir_, partition, schema_, format_, parquet_),
+      (std::filesystem::path(dir_) / part_file_name(partition, format_)).string());
 }
 
 void FileSink::sink(GlobalSinkState&, LocalSinkState& local, const Batch& batch) const {
@@ -36,12 +42,21 @@ void FileSink::sink(GlobalSinkState&, LocalSinkState& local, const Batch& batch)
 }
 
 void FileSink::combine(GlobalSinkState& global, LocalSinkState& local) const {
-  local.as<PartWriter>().writer->commit();
-  global.as<PartsWritten>().parts.fetch_add(1, std::memory_order_release);
+  auto& part = local.as<PartWriter>();
+  part.writer->commit();
+  std::error_code ec;  // the part is in place: its size is only counted
+  const auto size = std::filesystem::file_size(part.path, ec);
+  auto& written = global.as<PartsWritten>();
+  if (!ec) written.bytes.fetch_add(static_cast<int64_t>(size), std::memory_order_relaxed);
+  written.parts.fetch_add(1, std::memory_order_release);
 }
 
 void FileSink::adopt_part(GlobalSinkState& global) const {
   global.as<PartsWritten>().parts.fetch_add(1, std::memory_order_release);
+}
+
+int64_t FileSink::bytes_written(const GlobalSinkState& global) const {
+  return global.as<PartsWritten>().bytes.load(std::memory_order_relaxed);
 }
 
 Table FileSink::finalize(GlobalSinkState& global) const {

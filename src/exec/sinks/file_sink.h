@@ -26,6 +26,8 @@ class FileSink final : public OutputSink {
   /// One partition's part was written and committed into the directory by another rank (the
   /// MPI runner): it counts as written here.
   void adopt_part(GlobalSinkState& global) const;
+  /// The bytes of the parts committed here (not those adopted).
+  int64_t bytes_written(const GlobalSinkState& global) const override;
   /// A table with no rows.
   Table finalize(GlobalSinkState& global) const override;
 

@@ -15,7 +15,9 @@ class ArrowSource : public Source {
   int num_partitions() const override { return static_cast<int>(scan_.parts.size()); }
   std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override;
   std::string describe() const override;
+  void accept(SourceVisitor& v) const override { v.visit(*this); }
   std::vector<std::string> files() const override { return paths_; }
+  const std::string& pattern() const { return pattern_; }  ///< what it was made from
 
  private:
   std::string pattern_;

@@ -17,6 +17,7 @@ class CsvSource : public Source {
   int num_partitions() const override { return static_cast<int>(scan_.splits.size()); }
   std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override;
   std::string describe() const override;
+  void accept(SourceVisitor& v) const override { v.visit(*this); }
   std::vector<std::string> files() const override;
   /// This scan dropping the rows `predicate` rejects as it parses them, before parsing their
   /// other columns (late materialisation); null when the predicate calls a UDF.
@@ -40,6 +41,7 @@ class JsonlSource : public Source {
   int num_partitions() const override { return static_cast<int>(scan_.splits.size()); }
   std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override;
   std::string describe() const override;
+  void accept(SourceVisitor& v) const override { v.visit(*this); }
   std::vector<std::string> files() const override;
   const std::string& pattern() const { return pattern_; }  ///< what it was made from
   const JsonlOptions& options() const { return options_; }

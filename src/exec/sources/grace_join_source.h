@@ -23,6 +23,7 @@ class GraceJoinSource final : public Source {
   /// Joined rows, then (right and full joins) the partition's unmatched build rows.
   std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override;
   std::string describe() const override;
+  void accept(SourceVisitor& v) const override { v.visit_intermediate(*this); }
 
  private:
   std::shared_ptr<JoinSpill> spill_;

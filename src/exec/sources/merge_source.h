@@ -23,6 +23,7 @@ class MergeSource final : public Source {
   /// Partition 0, once; Error on a second open.
   std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override;
   std::string describe() const override;
+  void accept(SourceVisitor& v) const override { v.visit_intermediate(*this); }
 
  private:
   Schema schema_;

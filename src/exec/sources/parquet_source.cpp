@@ -1,6 +1,7 @@
 // ParquetSource: the planned scan, narrowed by the optimizer (columns, row groups).
 #include "exec/sources/parquet_source.h"
 
+#include "ember/error.h"
 #include "exec/sources/row_group_statistics.h"
 
 namespace ember {
@@ -47,6 +48,29 @@ std::shared_ptr<const Source> ParquetSource::with_columns(
   if (names.size() == scan_.column_names.size()) return nullptr;
   s->scan_.schema = Schema(std::move(fields));
   s->scan_.column_names = std::move(names);
+  return s;
+}
+
+std::shared_ptr<const ParquetSource> ParquetSource::narrowed(
+    std::string pattern, const std::vector<std::string>& files,
+    const std::vector<std::string>& columns, std::vector<ParquetScan::Part> parts,
+    int64_t skipped) {
+  std::shared_ptr<ParquetSource> s(new ParquetSource());
+  s->pattern_ = std::move(pattern);
+  s->scan_ = plan_parquet_scan(s->pattern_, columns);
+  if (s->files() != files)
+    throw Error("'" + s->pattern_ + "' names " + std::to_string(s->scan_.files.size()) +
+                " files here, not the " + std::to_string(files.size()) +
+                " it names on rank 0 (or other ones); every rank must see the same files");
+  for (const ParquetScan::Part& p : parts)
+    if (p.file < 0 || static_cast<size_t>(p.file) >= s->scan_.files.size() || p.row_group < 0 ||
+        static_cast<size_t>(p.row_group) >=
+            s->scan_.files[static_cast<size_t>(p.file)]->meta.row_groups.size())
+      throw Error("'" + s->pattern_ + "': row group " + std::to_string(p.row_group) + " of file " +
+                  std::to_string(p.file) +
+                  " does not exist here; every rank must see the same files");
+  s->scan_.parts = std::move(parts);
+  s->skipped_ = skipped;
   return s;
 }
 

@@ -17,9 +17,26 @@ class ParquetSource : public Source {
   int num_partitions() const override { return static_cast<int>(scan_.parts.size()); }
   std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override;
   std::string describe() const override;
+  void accept(SourceVisitor& v) const override { v.visit(*this); }
   std::vector<std::string> files() const override;
   std::shared_ptr<const Source> with_columns(const std::set<std::string>& columns) const override;
   std::shared_ptr<const Source> with_filter(const ExprPtr& predicate) const override;
+
+  // What it was made from and narrowed to, so that the cluster runner can make the same scan
+  // on another rank: the glob, the columns it reads, and the row groups it kept (`file` indexes
+  // files()), of how many before statistics skipped some.
+  const std::string& pattern() const { return pattern_; }
+  const std::vector<std::string>& columns() const { return scan_.column_names; }
+  const std::vector<ParquetScan::Part>& row_groups() const { return scan_.parts; }
+  int64_t skipped_row_groups() const { return skipped_; }
+  /// The scan of `pattern` reading `columns` of the row groups `parts` only (the footers read
+  /// again here). Error when the glob names other files here than `files` (the same files
+  /// another rank's scan read, in order): every rank must see the same files.
+  static std::shared_ptr<const ParquetSource> narrowed(std::string pattern,
+                                                       const std::vector<std::string>& files,
+                                                       const std::vector<std::string>& columns,
+                                                       std::vector<ParquetScan::Part> parts,
+                                                       int64_t skipped);
 
  private:
   ParquetSource() = default;

@@ -12,6 +12,7 @@ class RangeSource : public Source {
   int num_partitions() const override { return parts_; }
   std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override;
   std::string describe() const override;
+  void accept(SourceVisitor& v) const override { v.visit(*this); }
   int64_t rows() const { return n_; }  ///< n: what it was made from
 
  private:

@@ -23,6 +23,7 @@ class SortedRangesSource final : public Source {
   /// The rows of range `p` in key order; may be opened again.
   std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override;
   std::string describe() const override;
+  void accept(SourceVisitor& v) const override { v.visit_intermediate(*this); }
 
  private:
   /// Where to cut every run so that the rows before the cut are those before row `row` of run

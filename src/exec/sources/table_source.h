@@ -17,6 +17,7 @@ class TableSource : public Source {
   int num_partitions() const override { return static_cast<int>(parts_.size()); }
   std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override;
   std::string describe() const override;
+  void accept(SourceVisitor& v) const override { v.visit(*this); }
 
  private:
   Schema schema_;

@@ -406,6 +406,8 @@ class ArrowBatchReader final : public BatchReader {
     if (cols.empty()) return Batch::empty_with_rows(n);
     return Batch(file_->schema, std::move(cols));
   }
+  /// The record batch's block (its metadata and body).
+  int64_t bytes_read() const override { return bytes_read_; }
 
  private:
   void load() {
@@ -442,6 +444,7 @@ class ArrowBatchReader final : public BatchReader {
         throw std::runtime_error("a length of " + std::to_string(rows_) + " rows in a body of " +
                                  std::to_string(blk.bodyLength()) + " bytes");
       BatchDecoder d(rb, p + blk.metaDataLength(), blk.bodyLength());
+      bytes_read_ = blk.metaDataLength() + blk.bodyLength();
       for (const ArrowField& f : file_->fields) {
         columns_.push_back(d.column(f));
         if (columns_.back().size() != rows_)
@@ -458,6 +461,7 @@ class ArrowBatchReader final : public BatchReader {
   int64_t batch_rows_;
   bool loaded_ = false;
   int64_t rows_ = 0, pos_ = 0;
+  int64_t bytes_read_ = 0;
   std::vector<Column> columns_;
 };
 

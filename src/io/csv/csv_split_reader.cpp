@@ -31,6 +31,7 @@ class CsvSplitReader final : public BatchReader {
                  int64_t batch_rows, std::shared_ptr<const CsvRowFilter> filter)
       : records_(split, options.delimiter),
         schema_(std::move(schema)),
+        begin_(split.begin),
         end_(split.end),
         batch_rows_(batch_rows),
         declared_(options.schema.has_value()),
@@ -91,6 +92,12 @@ class CsvSplitReader final : public BatchReader {
   }
 
   int64_t rows_dropped() const override { return dropped_; }
+  /// Up to the record it stopped at (its split's end once done).
+  int64_t bytes_read() const override {
+    const int64_t at =
+        end_ >= 0 ? std::min(records_.record_offset(), end_) : records_.record_offset();
+    return std::max<int64_t>(0, at - begin_);
+  }
 
  private:
   void append_record(std::vector<CsvColumnBuilder>& builders) {
@@ -249,6 +256,7 @@ class CsvSplitReader final : public BatchReader {
   CsvRecordReader records_;
   Schema schema_;
   std::vector<TypeId> types_;
+  int64_t begin_;
   int64_t end_;
   int64_t batch_rows_;
   bool declared_;

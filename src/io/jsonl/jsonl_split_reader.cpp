@@ -44,6 +44,7 @@ class JsonlSplitReader final : public BatchReader {
   JsonlSplitReader(const FileSplit& split, Schema schema, int64_t batch_rows)
       : lines_(split),
         schema_(std::move(schema)),
+        begin_(split.begin),
         end_(split.end),
         batch_rows_(batch_rows),
         set_in_row_(static_cast<size_t>(schema_.num_fields()), -1) {
@@ -76,6 +77,11 @@ class JsonlSplitReader final : public BatchReader {
     std::vector<Column> columns;
     for (ColumnBuilder& b : builders) columns.push_back(b.finish());
     return Batch(schema_, std::move(columns));
+  }
+  /// Up to the line it stopped at (its split's end once done).
+  int64_t bytes_read() const override {
+    const int64_t at = end_ >= 0 ? std::min(lines_.line_offset(), end_) : lines_.line_offset();
+    return std::max<int64_t>(0, at - begin_);
   }
 
  private:
@@ -202,6 +208,7 @@ class JsonlSplitReader final : public BatchReader {
   std::vector<TypeId> types_;
   std::unordered_map<std::string, size_t> index_;
   simdjson::dom::parser parser_;
+  int64_t begin_;
   int64_t end_;
   int64_t batch_rows_;
   int64_t row_ = 0;

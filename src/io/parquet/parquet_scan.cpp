@@ -156,6 +156,7 @@ class RowGroupReader final : public BatchReader {
     if (cols.empty()) return Batch::empty_with_rows(n);
     return Batch(schema_, std::move(cols));
   }
+  int64_t bytes_read() const override { return bytes_read_; }
 
  private:
   void load() {
@@ -180,6 +181,7 @@ class RowGroupReader final : public BatchReader {
         if (meta.type != *leaf->element.type)
           throw std::runtime_error("chunk type differs from the schema");
         const std::string bytes = read_range(f, file_->path, start, size);
+        bytes_read_ += size;
         columns_.push_back(
             parquet::build_column(parquet::read_chunk(bytes, meta, *leaf), *leaf, rows_));
       } catch (const std::exception& e) {
@@ -197,6 +199,7 @@ class RowGroupReader final : public BatchReader {
   int64_t batch_rows_;
   bool loaded_ = false;
   int64_t rows_ = 0, pos_ = 0;
+  int64_t bytes_read_ = 0;  ///< the column chunks read
   std::vector<Column> columns_;
 };
 

@@ -14,6 +14,7 @@ struct ActorPoolProjectNode final : LogicalNode {
   std::string output_column;
 
   std::string describe() const override;
+  void accept(NodeVisitor& v) const override { v.visit(*this); }
   NodePtr with_children(std::vector<NodePtr> children) const override;
   ColumnSet required_input(const ColumnSet& required) const override;
   std::optional<std::map<std::string, std::string>> filter_passthrough() const override;

@@ -9,6 +9,7 @@ struct AggregateNode final : LogicalNode {
   std::vector<ExprPtr> exprs;  ///< one aggregate per output column (col("x").sum(), aliased...)
 
   std::string describe() const override;
+  void accept(NodeVisitor& v) const override { v.visit(*this); }
   NodePtr with_children(std::vector<NodePtr> children) const override;
   ColumnSet required_input(const ColumnSet& required) const override;
   std::vector<ExprPtr> expressions() const override { return exprs; }

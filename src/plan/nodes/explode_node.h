@@ -11,6 +11,7 @@ struct ExplodeNode final : LogicalNode {
   std::string column;  ///< the list column; in the output it holds one item per row
 
   std::string describe() const override { return "Explode " + column; }
+  void accept(NodeVisitor& v) const override { v.visit(*this); }
   NodePtr with_children(std::vector<NodePtr> children) const override;
   ColumnSet required_input(const ColumnSet& required) const override;
 };

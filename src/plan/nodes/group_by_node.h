@@ -10,6 +10,7 @@ struct GroupByNode final : LogicalNode {
   std::vector<ExprPtr> aggregates;  ///< one output column each, after the keys
 
   std::string describe() const override;
+  void accept(NodeVisitor& v) const override { v.visit(*this); }
   NodePtr with_children(std::vector<NodePtr> children) const override;
   ColumnSet required_input(const ColumnSet& required) const override;
   /// The keys, then the aggregates.

@@ -22,6 +22,7 @@ struct JoinNode final : LogicalNode {
   const LogicalNode& right() const { return *children.at(1); }
 
   std::string describe() const override;
+  void accept(NodeVisitor& v) const override { v.visit(*this); }
   NodePtr with_children(std::vector<NodePtr> children) const override;
   /// Both sides' needs together (names as each side spells them).
   ColumnSet required_input(const ColumnSet& required) const override;

@@ -11,6 +11,7 @@ struct LimitNode final : LogicalNode {
   int64_t limit = 0;
 
   std::string describe() const override { return "Limit " + std::to_string(limit); }
+  void accept(NodeVisitor& v) const override { v.visit(*this); }
   NodePtr with_children(std::vector<NodePtr> children) const override;
   ColumnSet required_input(const ColumnSet& required) const override { return required; }
 };

@@ -9,6 +9,7 @@ struct ProjectNode final : LogicalNode {
   std::vector<ExprPtr> exprs;  ///< one per output column
 
   std::string describe() const override;
+  void accept(NodeVisitor& v) const override { v.visit(*this); }
   NodePtr with_children(std::vector<NodePtr> children) const override;
   ColumnSet required_input(const ColumnSet& required) const override;
   NodePtr without_unused_outputs(const ColumnSet& required) const override;

@@ -9,6 +9,7 @@ struct RepartitionNode final : LogicalNode {
   int num_partitions = 0;
 
   std::string describe() const override { return "Repartition " + std::to_string(num_partitions); }
+  void accept(NodeVisitor& v) const override { v.visit(*this); }
   NodePtr with_children(std::vector<NodePtr> children) const override;
   ColumnSet required_input(const ColumnSet& required) const override { return required; }
 };

@@ -10,6 +10,7 @@ struct SourceNode final : LogicalNode {
   std::shared_ptr<const Source> source;
 
   std::string describe() const override { return source->describe(); }
+  void accept(NodeVisitor& v) const override { v.visit(*this); }
   NodePtr with_children(std::vector<NodePtr> children) const override;
   ColumnSet required_input(const ColumnSet&) const override { return {}; }
   std::vector<std::string> files() const override { return source->files(); }

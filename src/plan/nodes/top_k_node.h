@@ -12,6 +12,7 @@ struct TopKNode final : LogicalNode {
   std::vector<SortSpec> keys;
 
   std::string describe() const override;
+  void accept(NodeVisitor& v) const override { v.visit(*this); }
   NodePtr with_children(std::vector<NodePtr> children) const override;
   ColumnSet required_input(const ColumnSet& required) const override;
   std::vector<ExprPtr> expressions() const override;

@@ -198,8 +198,64 @@ void write_inputs(const fs::path& dir) {
   }
 }
 
-/// The same queries under any launch: CSV, JSONL, range, agg, limit, a filter below a UDF, and
-/// a write read back. Every table goes to stdout in full.
+/// The queries of `queries` over Parquet and Arrow files (written by spread writes themselves),
+/// and an explode: statistics skip row groups, pruning drops a column, and each format's write
+/// is read back.
+template <typename Show>
+void files_queries(const fs::path& dir, Show& show) {
+  const auto csv = ember::read_csv((dir / "csv" / "*.csv").string());
+  ember::ParquetWriteOptions groups;
+  groups.row_group_rows = 100;  // 4 row groups per file
+  csv.write_parquet((dir / "parquet").string(), groups);
+  csv.write_arrow((dir / "arrow").string());
+  const std::string parquet = (dir / "parquet" / "*.parquet").string();
+  show("parquet", ember::read_parquet(parquet)
+                      .where(ember::col("x") >= 1100)  // file 0's row groups skipped
+                      .where(ember::col("x") % 3 != 0)
+                      .with_column("y", triple(3)(ember::col("x")))
+                      .select({ember::col("x"), ember::col("y")})  // `name` is never read
+                      .execute());
+  auto half = ember::Udf::cls<HalfLength>("half_length")
+                  .returns(ember::float64())
+                  .batch_size(64)
+                  .concurrency(3);
+  show("arrow", ember::read_arrow((dir / "arrow" / "*.arrow").string())
+                    .with_column("n", half(ember::col("name")))
+                    .execute());
+  show("parquet+agg", ember::read_parquet(parquet)
+                          .with_column("y", triple(3)(ember::col("x")))
+                          .agg({ember::col("y").sum(), ember::col("y").count().alias("count")})
+                          .execute());
+  ember::ParquetWriteOptions zstd;
+  zstd.compression = ember::Compression::Zstd;
+  zstd.row_group_rows = 300;
+  ember::range(3000, 3)
+      .with_column("y", triple(3)(ember::col("id")))
+      .write_parquet((dir / "out_parquet").string(), zstd);
+  show("parquet written",
+       ember::read_parquet((dir / "out_parquet" / "*.parquet").string()).execute());
+  ember::range(3000, 3)
+      .with_column("y", triple(3)(ember::col("id")))
+      .write_arrow((dir / "out_arrow").string());
+  show("arrow written", ember::read_arrow((dir / "out_arrow" / "*.arrow").string()).execute());
+  fs::create_directories(dir / "lists");
+  for (int f = 0; f < 3; ++f) {
+    std::ofstream jl(dir / "lists" / ("part" + std::to_string(f) + ".jsonl"));
+    for (int i = 0; i < 50; ++i) {
+      jl << "{\"k\": " << f * 100 + i << ", \"tags\": [";
+      for (int t = 0; t < i % 4; ++t) jl << (t ? ", " : "") << i * 10 + t;
+      jl << "]}\n";
+    }
+  }
+  show("explode", ember::read_jsonl((dir / "lists" / "*.jsonl").string())
+                      .explode("tags")
+                      .with_column("t3", triple(3)(ember::col("tags")))
+                      .execute());
+}
+
+/// The same queries under any launch: CSV, JSONL, range, agg, limit, a filter below a UDF, a
+/// write read back, and the same over Parquet and Arrow files. Every table goes to stdout in
+/// full.
 int queries(const fs::path& dir) {
   write_inputs(dir);
   bool ok = true;
@@ -230,6 +286,7 @@ int queries(const fs::path& dir) {
       .with_column("y", triple(3)(ember::col("id")))
       .write_csv((dir / "out").string());
   show("written", ember::read_csv((dir / "out" / "*.csv").string()).execute());
+  files_queries(dir, show);
   std::fprintf(stderr, "queries: %s\n", ok ? "stats consistent" : "STATS INCONSISTENT");
   return ok ? 0 : 1;
 }
@@ -321,6 +378,57 @@ int spread(const fs::path& dir) {
   auto joined = left.join(ember::range(50, 2), {"id"});
   std::cout << "explain join:" << explain_line(joined.explain()) << "\n";
   return ok ? 0 : 1;
+}
+
+/// Each rank's share of `figure` (bytes read or written) on stdout as percentages; false unless
+/// every share lies between 20% and 50%.
+bool show_shares(const char* what, const ember::QueryStats& stats,
+                 int64_t ember::RankStats::*figure) {
+  int64_t total = 0;
+  for (const ember::RankStats& r : stats.ranks) total += r.*figure;
+  bool even = total > 0;
+  std::cout << what << " per rank (% of " << total << "):";
+  for (const ember::RankStats& r : stats.ranks) {
+    const double share = total > 0 ? 100.0 * static_cast<double>(r.*figure) / total : 0;
+    std::cout << " " << static_cast<int>(share + 0.5);
+    even = even && share >= 20 && share <= 50;
+  }
+  std::cout << (even ? ", each between 20% and 50%" : ", NOT each between 20% and 50%") << "\n";
+  return even;
+}
+
+/// A Parquet file of 30 row groups through a UDF into Parquet on every rank: each rank reads
+/// and writes its share of the bytes, rank 0 no more than the others.
+int bytes(const fs::path& dir) {
+  ember::ParquetWriteOptions groups;
+  groups.row_group_rows = 1000;
+  ember::range(30000, 1)  // one partition: one file of 30 row groups
+      .with_column("v", ember::col("id") * 7)
+      .write_parquet((dir / "in").string(), groups);
+  fs::create_directories(dir / "markers");
+  // A few milliseconds a call: each rank's actor, not the machine's scheduling, sets its pace.
+  auto slow = ember::Udf::cls<Dawdler>("dawdler")
+                  .returns(ember::int64())
+                  .init_args({{"ms", int64_t{4}}, {"marker_dir", (dir / "markers").string()}})
+                  .batch_size(250)
+                  .concurrency(3);
+  ember::QueryResult r = ember::read_parquet((dir / "in" / "*.parquet").string())
+                             .with_column("y", slow(ember::col("id")))
+                             .write_parquet((dir / "out").string(), groups);
+  bool ok = show_ranks("parquet", r.stats);
+  ok = show_shares("bytes read", r.stats, &ember::RankStats::bytes_read) && ok;
+  ok = show_shares("bytes written", r.stats, &ember::RankStats::bytes_written) && ok;
+  int64_t on_disk = 0;
+  for (const auto& f : fs::directory_iterator(dir / "out")) on_disk += fs::file_size(f.path());
+  int64_t written = 0;
+  for (const ember::RankStats& rank : r.stats.ranks) written += rank.bytes_written;
+  std::cout << "bytes written " << (written == on_disk ? "match" : "DO NOT MATCH")
+            << " the output's size on disk\n";
+  ember::QueryResult back = ember::read_parquet((dir / "out" / "*.parquet").string())
+                                .agg({ember::col("y").sum(), ember::col("id").count()})
+                                .execute();
+  std::cout << "read back\n" << back.table.to_string(10) << "\n";
+  return ok && written == on_disk ? 0 : 1;
 }
 
 /// The cluster and where a GPU pool goes (launched MPMD with GPUs faked on one rank).
@@ -562,6 +670,7 @@ int main(int argc, char** argv) {
     if (scenario == "queries") return queries(dir);
     if (scenario == "gpu") return gpu(dir);
     if (scenario == "spread") return spread(dir);
+    if (scenario == "bytes") return bytes(dir);
     if (scenario == "admission") return admission(dir);
     if (scenario == "call_error") return failure(dir, "call@2");
     if (scenario == "init_error") return failure(dir, "init@1");

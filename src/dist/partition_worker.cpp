@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -41,34 +42,46 @@ struct Run {
   bool done = false;                // guarded by mu
   int64_t results_out = 0;          // guarded by mu: sent to rank 0, not yet taken there
   int64_t results_peak = 0;         // guarded by mu
-  std::condition_variable taken;    // results_out fell, or the run was cancelled
+  /// Partitions blocked on the window, woken when rank 0 takes a batch (or the run ends).
+  std::vector<std::function<void()>> waiting;  // guarded by mu
   std::thread thread;
 
   void cancel() {
-    std::lock_guard lock(mu);
-    cancelled = true;
-    if (context) context->fail(std::make_exception_ptr(Cancelled("rank 0 ended the query")));
-    taken.notify_all();
+    std::vector<std::function<void()>> wake;
+    {
+      std::lock_guard lock(mu);
+      cancelled = true;
+      if (context) context->fail(std::make_exception_ptr(Cancelled("rank 0 ended the query")));
+      wake.swap(waiting);
+    }
+    for (auto& w : wake) w();
   }
-  /// Waits until another result batch may go to rank 0 and counts it as out. Rank 0 takes
-  /// every batch as it comes, whatever its partition, so the wait always ends; a cancelled
-  /// query ends it at once (Cancelled). Pipeline threads, concurrently: the thread waits here
-  /// instead of returning Blocked because a Sink has no way to say it is full, and the wait
-  /// lasts only until rank 0 takes a batch (it needs nothing from this rank's threads).
-  void reserve_result() {
-    std::unique_lock lock(mu);
-    while (results_out >= kResultWindow) {
-      if (cancelled || (context && context->cancelled())) throw Cancelled("rank 0 ended the query");
-      // The context's failure has no wake-up of its own here: look again now and then.
-      taken.wait_for(lock, std::chrono::milliseconds(50));
+  /// Takes room in the window for one more result batch to rank 0, or (false) keeps `wake` to
+  /// call once rank 0 has taken one. Rank 0 takes every batch as it comes, whatever its
+  /// partition, so the wake-up always comes; a cancelled run lets the batch through, and the
+  /// partition then sees its query cancelled. Pipeline threads, concurrently.
+  bool reserve_result(const std::function<void()>& wake) {
+    std::lock_guard lock(mu);
+    if (results_out >= kResultWindow && !cancelled) {
+      waiting.push_back(wake);
+      return false;
     }
     results_peak = std::max(results_peak, ++results_out);
+    return true;
   }
-  /// Rank 0 took `n` result batches (the transport's thread).
+  /// Rank 0 took `n` result batches (the transport's thread): the blocked partitions go on.
   void results_taken(int64_t n) {
+    std::vector<std::function<void()>> wake;
+    {
+      std::lock_guard lock(mu);
+      results_out -= n;
+      wake.swap(waiting);
+    }
+    for (auto& w : wake) w();
+  }
+  bool cancelled_now() {
     std::lock_guard lock(mu);
-    results_out -= n;
-    taken.notify_all();
+    return cancelled;
   }
   int64_t peak() {
     std::lock_guard lock(mu);
@@ -108,6 +121,9 @@ class ForwardSink final : public Sink {
     if (files_) local->file = files_->local_state(*global.as<Global>().files, partition);
     return local;
   }
+  bool ready(GlobalSinkState&, LocalSinkState&, const std::function<void()>& wake) const override {
+    return files_ || run_.reserve_result(wake);  // at most kResultWindow batches out to rank 0
+  }
   void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const override {
     if (files_) {
       files_->sink(*global.as<Global>().files, *local.as<Local>().file, batch);
@@ -119,7 +135,7 @@ class ForwardSink final : public Sink {
     head.put(batch.num_rows());
     std::vector<std::string> names;
     for (int i = 0; i < batch.num_columns(); ++i) names.push_back(batch.schema().field(i).name);
-    run_.reserve_result();  // backpressure: at most kResultWindow batches out to rank 0
+    if (run_.cancelled_now()) throw Cancelled("rank 0 ended the query");
     Transport::send(0, kTagData, gather_columns(head, batch.columns(), names));
   }
   void combine(GlobalSinkState& global, LocalSinkState& local) const override {

@@ -12,7 +12,9 @@ PartitionDriver::PartitionDriver(QueryContext& query, const Pipeline& pipeline,
       partition_(partition),
       sink_(sink),
       sink_state_(sink_state),
-      scheduler_(scheduler) {
+      scheduler_(scheduler),
+      waker_(std::make_shared<Waker>()) {
+  waker_->driver = this;
   for (const auto& op : pipeline.stages)
     stages_.push_back(op->local_state(query, partition, [this] { scheduler_.wake(this); }));
 }
@@ -29,7 +31,7 @@ Task::Step PartitionDriver::run() {
       }
       if (stopping_) return stop();
       if (!step()) return Step::Blocked;
-      if (source_done_ && (stages_.empty() || stages_.back()->drained())) {
+      if (source_done_ && (stages_.empty() || stages_.back()->drained()) && to_sink_.empty()) {
         finish_partition();
         return Step::Done;
       }
@@ -40,6 +42,11 @@ Task::Step PartitionDriver::run() {
     stopping_ = true;
     return stop();
   }
+}
+
+void PartitionDriver::disown() {
+  std::lock_guard lock(waker_->mu);
+  waker_->driver = nullptr;
 }
 
 void PartitionDriver::finish_partition() {
@@ -55,9 +62,10 @@ Task::Step PartitionDriver::stop() {
 /// One unit of progress; false when nothing could be done (waiting for actors).
 bool PartitionDriver::step() {
   if (!local_) local_ = sink_.local_state(sink_state_, partition_);
-  if (!reader_) reader_ = source_.open(partition_, kMorselRows);
+  if (!reader_ && !source_done_) reader_ = source_.open(partition_, kMorselRows);
+  if (!flush_sink()) return false;  // the sink wakes this driver when it has room
   bool progress = drain_stages();
-  if (!source_done_ && (stages_.empty() || stages_.front()->can_accept())) {
+  if (!source_done_ && to_sink_.empty() && (stages_.empty() || stages_.front()->can_accept())) {
     std::optional<Batch> b = reader_->next();
     // Rows a scan's own filter dropped were read too.
     const int64_t dropped = reader_->rows_dropped();
@@ -86,6 +94,22 @@ bool PartitionDriver::step() {
   return progress || drain_stages();
 }
 
+bool PartitionDriver::flush_sink() {
+  while (!to_sink_.empty()) {
+    const std::shared_ptr<Waker> waker = waker_;
+    auto wake = [waker, &scheduler = scheduler_] {
+      std::lock_guard lock(waker->mu);
+      if (waker->driver) scheduler.wake(waker->driver);
+    };
+    if (!sink_.ready(sink_state_, *local_, wake)) return false;
+    Batch batch = std::move(to_sink_.front());
+    to_sink_.pop_front();
+    query_.rows_out.fetch_add(batch.num_rows(), std::memory_order_relaxed);
+    sink_.sink(sink_state_, *local_, batch);
+  }
+  return true;
+}
+
 void PartitionDriver::push(size_t segment, Batch batch) {
   // Expressions evaluate a column per node: over cache-sized slices of a morsel those
   // intermediates stay in cache instead of streaming through memory.
@@ -106,16 +130,19 @@ void PartitionDriver::push_slice(size_t segment, Batch batch) {
   if (segment < stages_.size()) {
     stages_[segment]->feed(batch);
   } else {
-    query_.rows_out.fetch_add(batch.num_rows(), std::memory_order_relaxed);
-    sink_.sink(sink_state_, *local_, batch);
+    to_sink_.push_back(std::move(batch));
+    flush_sink();
   }
 }
 
 bool PartitionDriver::drain_stages() {
   bool progress = false;
-  // Last stage first, so finished rows leave before new ones arrive.
+  // Last stage first, so finished rows leave before new ones arrive; none while the sink holds
+  // rows back.
   for (size_t k = stages_.size(); k-- > 0;) {
-    while (std::optional<Batch> out = stages_[k]->next_ready()) {
+    while (to_sink_.empty()) {
+      std::optional<Batch> out = stages_[k]->next_ready();
+      if (!out) break;
       // An empty output (a chunk whose every row was skipped) is progress all the same.
       if (out->num_rows() > 0) push(k + 1, std::move(*out));
       progress = true;

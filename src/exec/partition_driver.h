@@ -1,7 +1,9 @@
 // Drives one partition through a pipeline: read, transform, feed asynchronous operators, sink.
 #pragma once
 
+#include <deque>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "exec/physical_plan.h"
@@ -24,14 +26,26 @@ class PartitionDriver : public Task {
   PartitionDriver(QueryContext& query, const Pipeline& pipeline, const Source& source,
                   int partition, const Sink& sink, GlobalSinkState& sink_state,
                   TaskScheduler& scheduler);
+  ~PartitionDriver() override { disown(); }
   Step run() override;
   int partition() const { return partition_; }
+  /// From now on, a sink's late wake-up (Sink::ready) for this driver does nothing. Before the
+  /// scheduler goes.
+  void disown();
 
  private:
+  /// What a sink's wake-up reaches: this driver until it is disowned.
+  struct Waker {
+    std::mutex mu;
+    PartitionDriver* driver = nullptr;  // guarded by mu
+  };
   bool step();
   void push(size_t segment, Batch batch);
   void push_slice(size_t segment, Batch batch);
   bool drain_stages();
+  /// Hands the batches waiting for the sink to it, in order; false when the sink is blocked
+  /// (it wakes this driver when it has room).
+  bool flush_sink();
   int64_t in_flight() const;
   void finish_partition();
   Step stop();
@@ -50,6 +64,10 @@ class PartitionDriver : public Task {
   std::vector<std::unique_ptr<AsyncOperatorState>> stages_;
   bool source_done_ = false;
   bool stopping_ = false;  ///< cancelled or limit met: wait for in-flight work, then end
+  /// Output batches the sink could not take yet, in order. While any wait, nothing new is read
+  /// or drained, so they are at most one morsel's worth.
+  std::deque<Batch> to_sink_;
+  std::shared_ptr<Waker> waker_;
 };
 
 }  // namespace ember

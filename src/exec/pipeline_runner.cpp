@@ -32,7 +32,10 @@ class Activation {
       cv_.notify_all();
     });
   }
-  ~Activation() { query_.on_cancel(nullptr); }
+  ~Activation() {
+    query_.on_cancel(nullptr);
+    for (auto& d : drivers_) d->disown();  // a sink's late wake-up must not reach the scheduler
+  }
 
   /// The driver thread's part: starts partitions, and waits for them to end. A failure wakes
   /// it to cancel the pools, so that no pipeline thread ever does; calls still running a

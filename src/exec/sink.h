@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "ember/batch.h"
@@ -53,6 +54,18 @@ class Sink {
   /// The state of `partition`, made on the pipeline thread that starts it.
   virtual std::unique_ptr<LocalSinkState> local_state(GlobalSinkState& global,
                                                       int partition) const = 0;
+  /// Whether the partition's next batch may go in now (as Velox's isBlocked and DuckDB's
+  /// SinkResultType::BLOCKED): true, and room for that one batch is taken (its driver calls
+  /// sink() with it at once); false when a bounded queue behind the sink is full. The sink then
+  /// calls `wake` once, from any thread, when there may be room again (or its query ended), and
+  /// the partition's driver returns Blocked meanwhile: no pipeline thread ever parks in a sink.
+  /// `wake` may be called after the partition has ended (it then does nothing). By default
+  /// always ready.
+  virtual bool ready(GlobalSinkState& global, LocalSinkState& local,
+                     const std::function<void()>& wake) const {
+    (void)global, (void)local, (void)wake;
+    return true;
+  }
   /// One batch of a partition, in the partition's order.
   virtual void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const = 0;
   /// The partition's input ended normally (or it is full()): its local state merges into the

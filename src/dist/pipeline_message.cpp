@@ -21,7 +21,14 @@ namespace {
 using process::MessageReader;
 using process::MessageWriter;
 
-enum class SourceKind : uint8_t { Csv = 1, Jsonl = 2, Range = 3, Parquet = 4, Arrow = 5 };
+enum class SourceKind : uint8_t {
+  Csv = 1,
+  Jsonl = 2,
+  Range = 3,
+  Parquet = 4,
+  Arrow = 5,
+  Table = 6
+};
 enum class NodeKind : uint8_t { End = 0, Filter = 1, Project = 2, ActorPool = 3, Explode = 4 };
 
 /// Thrown while encoding for a shape that stays on rank 0; its text says why.
@@ -58,7 +65,7 @@ void put_value(MessageWriter& out, const Value& v) {
         } else if constexpr (std::is_same_v<T, std::vector<uint8_t>>) {
           out.put_string(std::string_view(reinterpret_cast<const char*>(x.data()), x.size()));
         } else if constexpr (std::is_same_v<T, List>) {
-          throw NotSpreadable{"a list literal"};
+          throw NotSpreadable{"a list value"};
         } else {
           out.put(x);
         }
@@ -174,8 +181,20 @@ class SourceEncoder final : public SourceVisitor {
     out_.put(range.rows());
     out_.put(static_cast<int32_t>(range.num_partitions()));
   }
-  void visit(const TableSource&) override {
-    throw NotSpreadable{"its source is a table in memory"};
+  void visit(const TableSource& table) override {
+    // Sent whole, value by value, once per rank: a table in memory is small next to files.
+    out_.put(SourceKind::Table);
+    out_.put_string(table.label());
+    put_schema(out_, table.schema());
+    out_.put(static_cast<uint32_t>(table.partitions().size()));
+    for (const std::vector<Batch>& part : table.partitions()) {
+      out_.put(static_cast<uint32_t>(part.size()));
+      for (const Batch& b : part) {
+        out_.put(b.num_rows());
+        for (int c = 0; c < b.num_columns(); ++c)
+          for (int64_t i = 0; i < b.num_rows(); ++i) put_value(out_, b.column(c).get(i));
+      }
+    }
   }
   void visit_intermediate(const Source& s) override {
     throw NotSpreadable{"its source (" + s.describe() + ") is no file or range another rank reads"};
@@ -184,6 +203,26 @@ class SourceEncoder final : public SourceVisitor {
  private:
   MessageWriter& out_;
 };
+
+std::shared_ptr<const Source> get_table(MessageReader& in) {
+  std::string label(in.get_string());
+  const Schema schema = get_schema(in);
+  std::vector<std::vector<Batch>> parts(in.get<uint32_t>());
+  for (std::vector<Batch>& part : parts) {
+    part.resize(in.get<uint32_t>());
+    for (Batch& b : part) {
+      const auto rows = in.get<int64_t>();
+      std::vector<Column> columns;
+      for (const Field& f : schema.fields()) {
+        ColumnBuilder column(f.type, rows);
+        for (int64_t i = 0; i < rows; ++i) column.append_value(get_value(in));
+        columns.push_back(column.finish());
+      }
+      b = columns.empty() ? Batch::empty_with_rows(rows) : Batch(schema, std::move(columns));
+    }
+  }
+  return std::make_shared<TableSource>(schema, std::move(parts), std::move(label));
+}
 
 NodePtr get_source(MessageReader& in) {
   switch (in.get<SourceKind>()) {
@@ -222,6 +261,8 @@ NodePtr get_source(MessageReader& in) {
     }
     case SourceKind::Arrow:
       return make_source(std::make_shared<ArrowSource>(std::string(in.get_string())));
+    case SourceKind::Table:
+      return make_source(get_table(in));
   }
   throw Error("distributed runner: a pipeline message holds an unknown source");
 }

@@ -1,5 +1,6 @@
 // The first pipeline of a query as a message, so that another rank can run some of its
-// partitions: the source (a CSV, JSON-lines, Parquet or Arrow scan, or a range) and the filters,
+// partitions: the source (a CSV, JSON-lines, Parquet or Arrow scan, a range or a table in
+// memory) and the filters,
 // projections, explodes and actor-pool UDF calls above it, as logical nodes the receiving rank
 // plans again.
 #pragma once
@@ -12,9 +13,9 @@
 namespace ember::dist {
 
 /// The chain from `root`'s source up to its first pipeline breaker, encoded; empty, with `why`
-/// saying what keeps it on rank 0, when the plan's shape cannot be spread (a join, a source in
-/// memory, a stateless UDF, a UDF that nulls or skips failed rows, a list literal). A Parquet
-/// scan travels as the columns and row groups it reads after pruning and statistics.
+/// saying what keeps it on rank 0, when the plan's shape cannot be spread (a join, a stateless
+/// UDF, a UDF that nulls or skips failed rows, a list value). A Parquet scan travels as the
+/// columns and row groups it reads after pruning and statistics; a table in memory whole.
 std::string encode_first_pipeline(const LogicalNode& root, std::string* why);
 
 /// The chain again, made through the node factories (types are checked again). Its actor-pool

@@ -63,8 +63,12 @@ Task::Step PartitionDriver::stop() {
 bool PartitionDriver::step() {
   if (!local_) local_ = sink_.local_state(sink_state_, partition_);
   if (!reader_ && !source_done_) reader_ = source_.open(partition_, kMorselRows);
-  if (!flush_sink()) return false;  // the sink wakes this driver when it has room
-  bool progress = drain_stages();
+  bool progress = false;
+  if (!to_sink_.empty()) {
+    if (!flush_sink()) return false;  // the sink wakes this driver when it has room
+    progress = true;
+  }
+  progress = drain_stages() || progress;
   if (!source_done_ && to_sink_.empty() && (stages_.empty() || stages_.front()->can_accept())) {
     std::optional<Batch> b = reader_->next();
     // Rows a scan's own filter dropped were read too.

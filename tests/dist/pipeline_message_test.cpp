@@ -38,16 +38,40 @@ TEST(PipelineMessage, FiltersAndProjectionsTravelUpToTheFirstBreaker) {
   EXPECT_EQ(again->schema, chain->schema);
 }
 
-TEST(PipelineMessage, AJoinOrASourceInMemoryStaysOnRankZero) {
+TEST(PipelineMessage, AJoinStaysOnRankZero) {
   std::string why;
   NodePtr joined = make_join(range_source(10, 2), range_source(5, 1), {"id"}, JoinType::Inner);
   EXPECT_TRUE(encode_first_pipeline(*joined, &why).empty());
   EXPECT_EQ(why, "it joins two inputs");
-  const Schema schema({{"a", int64()}});
-  Table t(schema, {Batch(schema, {Column::from(std::vector<int64_t>{1, 2})})});
+}
+
+TEST(PipelineMessage, ATableInMemoryTravelsWholeWithItsPartitionsAndNulls) {
+  const Schema schema({{"a", int64()}, {"s", utf8()}, {"f", float64()}});
+  Table t(schema,
+          {Batch(schema, {Column::from(std::vector<std::optional<int64_t>>{1, {}, 3}),
+                          Column::from(std::vector<std::optional<std::string>>{"x", "y", {}}),
+                          Column::from(std::vector<double>{0.5, 1.5, 2.5})})});
   NodePtr table = make_source(std::make_shared<TableSource>(t, 2));
-  EXPECT_TRUE(encode_first_pipeline(*table, &why).empty());
-  EXPECT_EQ(why, "its source is a table in memory");
+  std::string why;
+  const std::string bytes = encode_first_pipeline(*table, &why);
+  ASSERT_FALSE(bytes.empty()) << why;
+  NodePtr again = decode_first_pipeline(bytes);
+  const Source& source = *static_cast<const SourceNode&>(*again).source;
+  ASSERT_EQ(source.num_partitions(), 2);
+  EXPECT_EQ(source.schema(), schema);
+  std::string rows;
+  for (int p = 0; p < 2; ++p) {
+    auto reader = source.open(p, 100);
+    while (std::optional<Batch> b = reader->next())
+      rows += "p" + std::to_string(p) + ":" + Table(schema, {*b}).to_string(10);
+  }
+  std::string want;
+  for (int p = 0; p < 2; ++p) {
+    auto reader = static_cast<const SourceNode&>(*table).source->open(p, 100);
+    while (std::optional<Batch> b = reader->next())
+      want += "p" + std::to_string(p) + ":" + Table(schema, {*b}).to_string(10);
+  }
+  EXPECT_EQ(rows, want);
 }
 
 /// A Parquet file of `rows` rows (a, b: int64) in row groups of 10, in a fresh directory.

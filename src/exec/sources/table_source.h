@@ -17,6 +17,9 @@ class TableSource : public Source {
   int num_partitions() const override { return static_cast<int>(parts_.size()); }
   std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override;
   std::string describe() const override;
+  // What it was made from (the cluster runner sends the same partitions to another rank).
+  const std::vector<std::vector<Batch>>& partitions() const { return parts_; }
+  const std::string& label() const { return label_; }
   void accept(SourceVisitor& v) const override { v.visit(*this); }
 
  private:

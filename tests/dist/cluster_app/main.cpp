@@ -251,6 +251,12 @@ void files_queries(const fs::path& dir, Show& show) {
                       .explode("tags")
                       .with_column("t3", triple(3)(ember::col("tags")))
                       .execute());
+  // A table in memory, in 3 partitions, travels to the other ranks with the pipeline.
+  const ember::Table parquet_rows = ember::read_parquet(parquet).execute().table;
+  show("in memory", ember::from_table(parquet_rows, 3)
+                        .where(ember::col("x") % 5 == 1)
+                        .with_column("y", triple(3)(ember::col("x")))
+                        .execute());
 }
 
 /// The same queries under any launch: CSV, JSONL, range, agg, limit, a filter below a UDF, a
@@ -334,6 +340,17 @@ int spread(const fs::path& dir) {
     sum += ranged.table.column("y").value<int64_t>(i) - 3 * i;  // 0 when in order and right
   std::cout << "range rows " << ranged.table.num_rows() << ", misplaced " << sum << "\n";
   ok = ok && sum == 0 && ranged.table.num_rows() == 6000;
+  // A table in memory travels with the pipeline: other ranks run some of its partitions.
+  ember::QueryResult tabled =
+      ember::from_table(ranged.table, 6).with_column("z", triple(3)(ember::col("y"))).execute();
+  int ranks_ran = 0;
+  for (const ember::RankStats& rank : tabled.stats.ranks) ranks_ran += rank.partitions > 0;
+  int64_t wrong = tabled.table.num_rows() == 6000 ? 0 : 1;
+  for (int64_t i = 0; i < tabled.table.num_rows(); ++i)
+    wrong += tabled.table.column("z").value<int64_t>(i) != 9 * i;
+  std::cout << "table in memory: partitions ran on " << ranks_ran << " ranks, " << wrong
+            << " rows wrong or out of order\n";
+  ok = ok && ranks_ran >= 2 && wrong == 0;
   ember::QueryResult summed = ember::range(6000, 6)
                                   .with_column("y", triple(3)(ember::col("id")))
                                   .agg({ember::col("y").sum()})

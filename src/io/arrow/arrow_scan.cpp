@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
 
 #include "core/bitmap.h"
@@ -13,6 +12,7 @@
 #include "io/arrow/File_generated.h"
 #include "io/arrow/Message_generated.h"
 #include "io/duplicate_column_names.h"
+#include "io/file_range.h"
 #include "io/file_split.h"
 
 namespace ember {
@@ -33,7 +33,7 @@ struct ArrowField {
 
 struct ArrowFile {
   std::string path;
-  std::string bytes;
+  int64_t size = 0;  ///< bytes; only the footer is read when the scan is planned
   std::vector<ArrowField> fields;
   Schema schema;
   std::vector<fb::Block> blocks;
@@ -152,18 +152,22 @@ ArrowField map_field(const fb::Field* f, const std::string& top, int depth) {
 std::shared_ptr<ArrowFile> read_footer(const std::string& path) {
   auto file = std::make_shared<ArrowFile>();
   file->path = path;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError("cannot open '" + path + "'");
-  file->bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  const std::string& b = file->bytes;
-  if (b.size() < 18 || b.compare(0, 6, "ARROW1") != 0 || b.compare(b.size() - 6, 6, "ARROW1") != 0)
+  const ReadOnlyFile in(path);
+  file->size = in.size();
+  const int64_t size = file->size;
+  // The magic at both ends and the footer before the last: the record batches are read when
+  // their partitions are.
+  if (size < 18 || in.read(0, 6, "the header") != "ARROW1" ||
+      in.read(size - 6, 6, "the footer").compare(0, 6, "ARROW1") != 0)
     throw ParseError(path +
                      ": not an Arrow IPC file (bad magic number; expected ARROW1 at both ends)");
   int32_t len;
-  std::memcpy(&len, b.data() + b.size() - 10, 4);
-  if (len <= 0 || static_cast<size_t>(len) > b.size() - 18)
+  const std::string len_bytes = in.read(size - 10, 4, "the footer");
+  std::memcpy(&len, len_bytes.data(), 4);
+  if (len <= 0 || len > size - 18)
     throw ParseError(path + ": footer length " + std::to_string(len) + " does not fit the file");
-  const AlignedCopy footer_bytes(b.data() + b.size() - 10 - len, static_cast<size_t>(len));
+  const std::string footer_read = in.read(size - 10 - len, len, "the footer");
+  const AlignedCopy footer_bytes(footer_read.data(), static_cast<size_t>(len));
   const uint8_t* start = footer_bytes.data();
   flatbuffers::Verifier v(start, static_cast<size_t>(len));
   if (!fb::VerifyFooterBuffer(v)) throw ParseError(path + ": corrupt footer");
@@ -201,7 +205,6 @@ std::shared_ptr<ArrowFile> read_footer(const std::string& path) {
         throw ParseError(path + ": record batch block " + std::to_string(file->blocks.size()) +
                          " overlaps the one before it");
       // Each part within the file first, so that their sum cannot overflow.
-      const auto size = static_cast<int64_t>(b.size());
       if (block.offset() > size || block.metaDataLength() > size || block.bodyLength() > size ||
           block.offset() + block.metaDataLength() + block.bodyLength() > size)
         throw ParseError(path + ": record batch block " + std::to_string(file->blocks.size()) +
@@ -414,13 +417,16 @@ class ArrowBatchReader final : public BatchReader {
     loaded_ = true;
     try {
       const fb::Block& blk = file_->blocks[size_t(batch_)];
-      const std::string& b = file_->bytes;
       if (blk.offset() < 8 || blk.metaDataLength() < 8 || blk.bodyLength() < 0 ||
           static_cast<uint64_t>(blk.offset()) + uint64_t(blk.metaDataLength()) +
                   uint64_t(blk.bodyLength()) >
-              b.size())
+              static_cast<uint64_t>(file_->size))
         throw std::runtime_error("the block lies outside the file");
-      const auto* p = reinterpret_cast<const uint8_t*>(b.data() + blk.offset());
+      // This batch's block only, read now: a scan holds in memory the batch it decodes.
+      const std::string b =
+          ReadOnlyFile(file_->path)
+              .read(blk.offset(), blk.metaDataLength() + blk.bodyLength(), "a record batch");
+      const auto* p = reinterpret_cast<const uint8_t*>(b.data());
       uint32_t marker;
       std::memcpy(&marker, p, 4);
       const int prefix = marker == 0xFFFFFFFFu ? 8 : 4;

@@ -2,69 +2,34 @@
 // column at a time, and handed out in batches of the requested size.
 #include "io/parquet/parquet_scan.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstring>
 #include <stdexcept>
 
 #include "ember/error.h"
+#include "io/file_range.h"
 #include "io/file_split.h"
 #include "io/parquet/parquet_chunk_reader.h"
 #include "io/parquet/parquet_column_builder.h"
 
 namespace ember {
 
-namespace {
-
-// An open file descriptor, closed on scope exit.
-struct Fd {
-  explicit Fd(const std::string& path) : fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
-    if (fd < 0) throw IoError("cannot open '" + path + "': " + std::strerror(errno));
-  }
-  ~Fd() { ::close(fd); }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int fd;
-};
-
-std::string read_range(const Fd& f, const std::string& path, int64_t offset, int64_t size) {
-  std::string out(static_cast<size_t>(size), '\0');
-  int64_t done = 0;
-  while (done < size) {
-    const ssize_t n =
-        ::pread(f.fd, out.data() + done, static_cast<size_t>(size - done), offset + done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw IoError("cannot read '" + path + "': " + std::strerror(errno));
-    if (n == 0) throw ParseError(path + ": file ends inside a column chunk (truncated?)");
-    done += n;
-  }
-  return out;
-}
-
-}  // namespace
-
 ParquetFile read_parquet_footer(const std::string& path) {
-  Fd f(path);
-  struct stat st {};
-  if (::fstat(f.fd, &st) != 0) throw IoError("cannot stat '" + path + "': " + std::strerror(errno));
+  const ReadOnlyFile f(path);
   ParquetFile file;
   file.path = path;
-  file.size = st.st_size;
+  file.size = f.size();
   if (file.size < 12)
     throw ParseError(path + ": not a Parquet file (" + std::to_string(file.size) +
                      " bytes, no PAR1 magic)");
-  const std::string head = read_range(f, path, 0, 4);
-  const std::string tail = read_range(f, path, file.size - 8, 8);
+  const std::string head = f.read(0, 4, "the footer");
+  const std::string tail = f.read(file.size - 8, 8, "the footer");
   if (head != "PAR1" || tail.substr(4) != "PAR1")
     throw ParseError(path + ": not a Parquet file (bad magic number; expected PAR1 at both ends)");
   uint32_t len;
   std::memcpy(&len, tail.data(), 4);
   if (len > static_cast<uint64_t>(file.size) - 12)
     throw ParseError(path + ": footer length " + std::to_string(len) + " is larger than the file");
-  const std::string footer = read_range(f, path, file.size - 8 - len, len);
+  const std::string footer = f.read(file.size - 8 - len, len, "the footer");
   try {
     file.meta =
         parquet::read_file_metadata(reinterpret_cast<const uint8_t*>(footer.data()), footer.size());
@@ -163,7 +128,7 @@ class RowGroupReader final : public BatchReader {
     loaded_ = true;
     const parquet::RowGroup& rg = file_->meta.row_groups[size_t(row_group_)];
     rows_ = rg.num_rows;
-    Fd f(file_->path);
+    const ReadOnlyFile f(file_->path);
     for (const std::string& name : names_) {
       const parquet::LeafColumn* leaf = nullptr;
       for (const auto& c : file_->schema.columns)
@@ -180,7 +145,7 @@ class RowGroupReader final : public BatchReader {
                                    std::to_string(size) + ") lies outside the file");
         if (meta.type != *leaf->element.type)
           throw std::runtime_error("chunk type differs from the schema");
-        const std::string bytes = read_range(f, file_->path, start, size);
+        const std::string bytes = f.read(start, size, "a column chunk");
         bytes_read_ += size;
         columns_.push_back(
             parquet::build_column(parquet::read_chunk(bytes, meta, *leaf), *leaf, rows_));

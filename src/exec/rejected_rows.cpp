@@ -1,6 +1,8 @@
 // Recording rejected rows per partition and chunk, and merging them into one table.
 #include "exec/rejected_rows.h"
 
+#include <climits>
+
 namespace ember {
 
 RejectedRows::RejectedRows(FailurePolicy policy) : policy_(std::move(policy)) {}
@@ -23,6 +25,31 @@ void RejectedRows::add(int partition, int64_t chunk, const Batch& args,
     total = count_ += n;
   }
   policy_.check_failed_rows(total, errors.back());
+}
+
+std::vector<std::pair<int64_t, Batch>> RejectedRows::take_partition(int partition) {
+  std::vector<std::pair<int64_t, Batch>> out;
+  std::lock_guard lock(mu_);
+  auto it = rows_.lower_bound({partition, INT64_MIN});
+  while (it != rows_.end() && it->first.first == partition) {
+    out.emplace_back(it->first.second, std::move(it->second));
+    it = rows_.erase(it);
+  }
+  return out;
+}
+
+void RejectedRows::adopt(int partition, int64_t chunk, Batch rows) {
+  const int64_t n = rows.num_rows();
+  if (n == 0) return;
+  std::string last_error;
+  if (rows.num_columns() > 1) last_error = std::string(rows.column(1).value<std::string_view>(n - 1));
+  int64_t total = 0;
+  {
+    std::lock_guard lock(mu_);
+    rows_.emplace(std::make_pair(partition, chunk), std::move(rows));
+    total = count_ += n;
+  }
+  policy_.check_failed_rows(total, last_error);
 }
 
 int64_t RejectedRows::count() const {

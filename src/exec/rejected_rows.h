@@ -26,6 +26,13 @@ class RejectedRows {
   /// message of each. Throws UdfError once more than max_failed_rows rows have failed in the
   /// query (the rows are recorded first, so the count says how many).
   void add(int partition, int64_t chunk, const Batch& args, const std::vector<std::string>& errors);
+  /// The rows recorded for `partition` so far, by chunk, as batches() returns them; they are
+  /// no longer held here (still counted). A worker rank of the cluster runner sends them on to
+  /// rank 0 at the partition's end.
+  std::vector<std::pair<int64_t, Batch>> take_partition(int partition);
+  /// Records rows another rank recorded for chunk `chunk` of `partition` (as take_partition
+  /// gave them there); throws UdfError past max_failed_rows, counting every rank's rows.
+  void adopt(int partition, int64_t chunk, Batch rows);
   const std::string& udf() const { return policy_.udf_name(); }
   /// Rows recorded so far.
   int64_t count() const;

@@ -82,7 +82,10 @@ case "$mode" in
     limit=$3
     shift 3
     export EMBER_RANK_TIMEOUT_S=$limit
-    mpi -np 3 -x EMBER_RANK_TIMEOUT_S "$app" hung "$work" >"$work/out" 2>&1 &
+    # A job with a stopped rank may not end on timeout's SIGTERM: SIGKILL follows, so that a
+    # hang fails below with the job's output rather than at ctest's timeout without it.
+    timeout -k 10 90 mpirun "${flags[@]}" -np 3 -x EMBER_RANK_TIMEOUT_S "$app" hung "$work" \
+      >"$work/out" 2>&1 &
     job=$!
     # Whatever happens below, no rank of this job outlives the test (a stopped one included).
     leftovers() {

@@ -5,6 +5,10 @@
 //   ember_bench_dist transfer           one 64 MiB batch to an actor and back (the actor fits
 //                                       only on a rank given EMBER_CPUS=4): seconds per query,
 //                                       median of 4 after a first one
+//   ember_bench_dist straggler          60 partitions through one actor per rank whose calls
+//                                       sleep 20 ms, times EMBER_BENCH_SLOW_RANK_FACTOR on a
+//                                       rank given it: seconds for the query (partitions per
+//                                       rank on stderr)
 // Prints one line: "result <number>".
 #include <ember/ember.h>
 
@@ -34,6 +38,21 @@ struct Identity {
   ember::Column operator()(const ember::Batch& in) const { return in.column(0); }
 };
 EMBER_REGISTER_UDF(Identity);
+
+/// Sleeps 20 ms per call, or EMBER_BENCH_SLOW_RANK_FACTOR times as long on a rank whose
+/// environment sets it (a slower machine, a busier GPU), and returns its argument.
+struct Straggler {
+  explicit Straggler(const ember::InitArgs&) {
+    const char* factor = std::getenv("EMBER_BENCH_SLOW_RANK_FACTOR");
+    if (factor && *factor) ms *= std::max(1, std::atoi(factor));
+  }
+  ember::Column operator()(const ember::Batch& in) const {
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    return in.column(0);
+  }
+  int ms = 20;
+};
+EMBER_REGISTER_UDF(Straggler);
 
 double latency(int actors) {
   // 360 calls of 64 rows: 7.2 s of sleeping for one actor.
@@ -66,6 +85,23 @@ double transfer() {
   return (seconds[1] + seconds[2]) / 2;
 }
 
+double straggler() {
+  // 60 partitions of 4 calls of 10 rows: 240 calls, 1.6 s of sleeping for each of 3 actors
+  // when none is slow. One actor per rank (3 ranks), each running its rank's partitions.
+  constexpr int kPartitions = 60;
+  auto udf =
+      ember::Udf::cls<Straggler>("straggler").returns(ember::int64()).batch_size(10).concurrency(3);
+  ember::QueryResult r = ember::range(int64_t{kPartitions} * 40, kPartitions)
+                             .with_column("y", udf(ember::col("id")))
+                             .execute();
+  std::fprintf(stderr, "partitions per rank");
+  for (const ember::RankStats& rank : r.stats.ranks)
+    std::fprintf(stderr, " %lld", static_cast<long long>(rank.partitions));
+  std::fprintf(stderr, "\n");
+  if (r.table.num_rows() != int64_t{kPartitions} * 40) return -1;
+  return r.stats.wall_seconds;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -76,8 +112,10 @@ int main(int argc, char** argv) {
     result = latency(std::atoi(argv[2]));
   } else if (mode == "transfer") {
     result = transfer();
+  } else if (mode == "straggler") {
+    result = straggler();
   } else {
-    std::fprintf(stderr, "usage: %s latency ACTORS | transfer\n", argv[0]);
+    std::fprintf(stderr, "usage: %s latency ACTORS | transfer | straggler\n", argv[0]);
     return 2;
   }
   std::printf("result %.6f\n", result);

@@ -7,20 +7,28 @@
 #   (c) a 64 MiB batch to an actor on another rank and back over TCP (loopback), against the
 #       same query with the actor local: the network path's bandwidth; beside it, the same with
 #       every message packed into one buffer first (EMBER_DIST_PACKED_MESSAGES=1, the old path)
-# Usage: bench/dist/run.sh [--build-dir DIR] [--no-build]
-#   builds Release in build-bench/ by default; --no-build uses DIR's binaries as they are
+#   (d) a straggler: 60 partitions through one actor per rank (20 ms per call) with rank 2's
+#       calls 5 times as slow, against the same job with no rank slow (time ratio; partitions
+#       handed out as ranks ask keep it near the ideal 1.36x, a fixed split would take 5x)
+# Usage: bench/dist/run.sh [--build-dir DIR] [--no-build] [PART...]
+#   builds Release in build-bench/ by default; --no-build uses DIR's binaries as they are;
+#   PART: a, b, c or d, to run only those (all by default)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build="${EMBER_BENCH_BUILD_DIR:-$root/build-bench}"
 compile=yes
+parts=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --build-dir) build="$2"; shift ;;
     --no-build) compile=no ;;
-    *) echo "usage: $0 [--build-dir DIR] [--no-build]" >&2; exit 2 ;;
+    a|b|c|d) parts+=("$1") ;;
+    *) echo "usage: $0 [--build-dir DIR] [--no-build] [a|b|c|d...]" >&2; exit 2 ;;
   esac
   shift
 done
+((${#parts[@]})) || parts=(a b c d)
+part() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 if [[ $compile == yes ]]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_TESTS=OFF \
     -DEMBER_BUILD_EXAMPLES=ON -DEMBER_BUILD_BENCH=ON >/dev/null
@@ -36,11 +44,14 @@ result() { grep '^result ' | cut -d' ' -f2; }
 wall() { grep '^wall time' | awk '{print $3}'; }
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 
+if part a; then
 a_local=$(for i in 1 2 3; do "$bench" latency 2 | result; done | median)
 a_dist=$(for i in 1 2 3; do mpi -np 3 "$bench" latency 6 | result; done | median)
 echo "(a) latency-bound UDF: 2 actors on 1 rank $a_local rows/s, 6 actors on 3 ranks $a_dist rows/s"
 echo "    ratio $(echo "$a_dist / $a_local" | bc -l | xargs printf '%.2f')x (target >= 2.7x)"
+fi
 
+if part b; then
 corpus="$build/spellcheck-corpus"
 export SPELLCHECK_CORPUS="$corpus"
 "$speller" --concurrency 3 --cpus-per-actor 0.5 --no-progress >/dev/null 2>&1  # writes the corpus once
@@ -48,7 +59,9 @@ b_local=$(for i in 1 2 3; do "$speller" --concurrency 3 --cpus-per-actor 0.5 --n
 b_dist=$(for i in 1 2 3; do mpi -np 3 "$speller" --concurrency 3 --cpus-per-actor 0.5 --no-progress 2>/dev/null | wall; done | median)
 echo "(b) spell-check, 3 actors: local $b_local s, 3 ranks $b_dist s"
 echo "    ratio $(echo "$b_dist / $b_local" | bc -l | xargs printf '%.2f')x (target <= 1.3x)"
+fi
 
+if part c; then
 # The actor fits only on rank 1 (EMBER_CPUS=4; ranks 0 and 2 have 1 CPU).
 c_local=$(for i in 1 2 3; do EMBER_CPUS=4 "$bench" transfer | result; done | median)
 c_dist=$(for i in 1 2 3; do
@@ -61,3 +74,17 @@ c_packed=$(for i in 1 2 3; do
 gbps() { echo "2 * 64 * 1.048576 / 1000 / ($1 - $c_local)" | bc -l | xargs printf '%.2f'; }
 echo "(c) 64 MiB batch: actor local $c_local s, actor on rank 1 $c_dist s (packed first: $c_packed s)"
 echo "    network path: $(gbps "$c_dist") GB/s both ways (target >= 1 GB/s); packed first: $(gbps "$c_packed") GB/s"
+fi
+
+if part d; then
+# No rank slow but the one that -x makes so, whatever this environment has. One line per run
+# on stderr says how many partitions each rank ran; the last run's of each kind is shown.
+unset EMBER_BENCH_SLOW_RANK_FACTOR
+d_log="$build/straggler.log"
+d_even=$(for i in 1 2 3; do mpi -np 3 "$bench" straggler 2>"$d_log.even" | result; done | median)
+d_slow=$(for i in 1 2 3; do
+  mpi -np 2 "$bench" straggler : -np 1 -x EMBER_BENCH_SLOW_RANK_FACTOR=5 "$bench" straggler \
+    2>"$d_log.slow" | result; done | median)
+echo "(d) straggler, 60 partitions: no rank slow $d_even s ($(grep -m1 '^partitions per rank' "$d_log.even")), rank 2 5x slow $d_slow s ($(grep -m1 '^partitions per rank' "$d_log.slow"))"
+echo "    ratio $(echo "$d_slow / $d_even" | bc -l | xargs printf '%.2f')x (target <= 1.5x; ideal 1.36x, a fixed split 5x)"
+fi

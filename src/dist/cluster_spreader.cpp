@@ -1,13 +1,18 @@
-// A spread query on rank 0: the orders sent to the worker ranks, the taking of what they send
-// back (rows, progress, ends) as it arrives, and the wait for all of them at the end.
+// A spread query on rank 0: the orders sent to the worker ranks, the queue of partitions handed
+// out as ranks ask, the taking of what they send back (rows, progress, ends) as it arrives, and
+// the wait for all of them at the end.
 #include "dist/cluster_spreader.h"
 
 #if EMBER_HAVE_MPI
 
 #include <algorithm>
+#include <cmath>
+#include <deque>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <mutex>
+#include <utility>
 
 #include "core/cancelled.h"
 #include "dist/batch_message.h"
@@ -19,6 +24,17 @@
 namespace ember::dist {
 
 namespace {
+
+/// Partitions set aside for each rank at the start (the first ranks x this many, round robin),
+/// before any rank asks: no rank waits for a round trip to begin, and a query with few
+/// partitions still runs on every rank rather than on rank 0, which starts first. The rest are
+/// handed out as the ranks ask for them.
+constexpr int kFirstPartitionsPerRank = 2;
+
+/// How many partitions each rank is handed at the start, out of `n`.
+int first_partitions_per_rank(int n, int ranks) {
+  return std::min(kFirstPartitionsPerRank, (n + ranks - 1) / ranks);
+}
 
 /// A partition another rank runs, as rank 0 takes its rows.
 struct Arriving {
@@ -33,43 +49,52 @@ struct Reported {
   int64_t partitions = 0, rows = 0, rows_out = 0;
 };
 
+/// What rank 0 knows of a worker rank's pace, to answer its requests (receiving thread).
+struct Pace {
+  int held = 0;       ///< partitions handed to it that have not ended
+  int most_held = 0;  ///< the most it has held at once: what it runs at once and its reserve
+  int64_t ended = 0;  ///< its partitions that have ended
+};
+
 class ClusterRun final : public SpreadRun {
  public:
   ClusterRun(uint64_t id, int ranks, const PhysicalPlan& plan, const std::string& pipeline,
              QueryContext& query, const SpreadOutput& output)
-      : id_(id), files_(output.files), query_(query), box_(reply_key_open()) {
+      : id_(id), files_(output.files), query_(query), box_(reply_key_open()), own_(*this) {
     const int n = plan.pipelines.front().source->num_partitions();
+    const int first = first_partitions_per_rank(n, ranks);
     std::vector<std::vector<int>> share(static_cast<size_t>(ranks));
-    for (int p = 0; p < n; ++p) share[static_cast<size_t>(p % ranks)].push_back(p);
-    local_ = share[0];
+    for (int p = 0; p < n; ++p) {
+      if (p < first * ranks)
+        share[static_cast<size_t>(p % ranks)].push_back(p);
+      else
+        queue_.push_back(p);
+    }
+    own_first_.assign(share[0].begin(), share[0].end());
     open_pool_service(id_, &query);
     reported_.resize(static_cast<size_t>(ranks));
+    pace_.resize(static_cast<size_t>(ranks));
+    deferred_.resize(static_cast<size_t>(ranks));
     stats_.resize(static_cast<size_t>(ranks));
     for (int r = 0; r < ranks; ++r) stats_[static_cast<size_t>(r)].rank = r;
     std::vector<bool> own_everywhere(plan.pools.size(), true);
     for (int r = 1; r < ranks; ++r) {
       const auto& mine = share[static_cast<size_t>(r)];
-      if (mine.empty()) continue;
-      std::vector<uint64_t> keys;
-      for (int p : mine) {
-        keys.push_back(reply_key_open_into(box_, r));
-        arriving_[keys.back()] = Arriving{p, r, nullptr, false};
-        remote_.push_back(p);
-      }
+      if (mine.empty()) continue;  // fewer partitions than ranks: nothing to ask for either
       const uint64_t done = reply_key_open_into(box_, r);
       done_keys_[done] = r;
       const auto own = own_actor_keys(plan, r);
       for (size_t i = 0; i < own.size(); ++i)
         if (own[i].empty()) own_everywhere[i] = false;
       ++ranks_running_;
-      Transport::send(r, kTagQuery, order(done, mine, keys, r, plan, own, pipeline, output));
+      Transport::send(r, kTagQuery, order(done, r, plan, own, pipeline, output));
+      grant(r, mine, queue_.empty());  // after the order: the rank reads them in this order
     }
-    std::sort(remote_.begin(), remote_.end());
     // Every other rank serves its partitions on its own actors: rank 0 serves its own on its
     // own too (when it has any), so that each rank's actors carry their rank's share. A pool
     // that some rank lacks keeps serving every rank's calls from all its actors, least loaded.
     for (size_t i = 0; i < plan.pools.size(); ++i)
-      if (own_everywhere[i] && !local_.empty()) {
+      if (own_everywhere[i] && !own_first_.empty()) {
         query_.pool(static_cast<int>(i)).keep_to_own_actors(true);
         kept_.push_back(static_cast<int>(i));
       }
@@ -85,8 +110,7 @@ class ClusterRun final : public SpreadRun {
   }
 
   // SpreadRun
-  const std::vector<int>& local_partitions() const override { return local_; }
-  const std::vector<int>& remote_partitions() const override { return remote_; }
+  PartitionSupply& local_supply() override { return own_; }
   bool writes_files() const override { return files_; }
   const std::vector<UdfStats>& udf_figures() const override { return udfs_; }
   void cancel() override {
@@ -97,6 +121,9 @@ class ClusterRun final : public SpreadRun {
     out.begin(process::Op::Stop);
     out.put(id_);
     for (const auto& [key, r] : done_keys_) Transport::send(r, kTagQuery, out.bytes());
+    // A request held back gets its answer now: nothing more (a rank settles it before it ends).
+    for (size_t r = 0; r < deferred_.size(); ++r)
+      if (std::exchange(deferred_[r], 0) > 0) grant(static_cast<int>(r), {}, true);
   }
   void receive(const Sink& sink, GlobalSinkState& state) override {
     sink_ = &sink;
@@ -119,6 +146,17 @@ class ClusterRun final : public SpreadRun {
   }
 
  private:
+  /// Rank 0's own run takes from here: the partitions set aside for it, then the queue.
+  class OwnShare final : public PartitionSupply {
+   public:
+    explicit OwnShare(ClusterRun& run) : run_(run) {}
+    SuppliedPartition take() override { return run_.take_own(); }
+    void set_waker(std::function<void()>) override {}  // it never says Later
+
+   private:
+    ClusterRun& run_;
+  };
+
   /// Per pool: the keys of rank r's own actors of it (none: r calls rank 0's pool).
   static std::vector<std::vector<uint64_t>> own_actor_keys(const PhysicalPlan& plan, int r) {
     std::vector<std::vector<uint64_t>> own(plan.pools.size());
@@ -127,10 +165,35 @@ class ClusterRun final : public SpreadRun {
         if (a.rank == r) own[i].push_back(a.key);
     return own;
   }
-  std::string order(uint64_t done, const std::vector<int>& mine, const std::vector<uint64_t>& keys,
-                    int r, const PhysicalPlan& plan, const std::vector<std::vector<uint64_t>>& own,
-                    const std::string& pipeline, const SpreadOutput& output);
-  /// One message from a rank: its partitions' rows, ends and errors, its progress, its end.
+  std::string order(uint64_t done, int r, const PhysicalPlan& plan,
+                    const std::vector<std::vector<uint64_t>>& own, const std::string& pipeline,
+                    const SpreadOutput& output);
+  SuppliedPartition take_own() {
+    std::lock_guard lock(mu_);
+    std::deque<int>& from = own_first_.empty() ? queue_ : own_first_;
+    if (cancelled_ || from.empty()) return {};
+    const int p = from.front();
+    from.pop_front();
+    return {SuppliedPartition::Kind::Partition, p};
+  }
+  /// Hands `partitions` to rank r, each under a key of its own for its rows and its end;
+  /// `last`: the queue is empty, so the rank asks for no more. Receiving thread (the
+  /// constructor's before it starts), but for an empty grant, which any thread may send.
+  void grant(int r, const std::vector<int>& partitions, bool last);
+  /// Answers rank r's request held in deferred_[r], or holds it back further while r holds as
+  /// many as its pace allows (hold_limit): then it is answered at the end of one of r's
+  /// partitions. Receiving thread.
+  void answer(int r);
+  /// The most partitions rank r may hold now (receiving thread): a rank that has ended
+  /// partitions at a fraction of the pace of the rank that has ended most holds that fraction of
+  /// the most it has held (at least one), so that what each rank still holds when the queue
+  /// runs dry takes it about as long; a rank that leads, or has ended none yet, holds as many
+  /// as it asks for.
+  int hold_limit(int r) const;
+  /// One of rank r's partitions ended (or failed): a request it has held back may be answered.
+  void partition_ended(int r);
+  /// One message from a rank: its partitions' rows, ends and errors, its progress, its
+  /// requests for partitions, its end.
   void take(const Incoming& m);
   void take_rows(Arriving& a, process::MessageReader& in, const Incoming& m);
   void count(int rank, const Reported& now);
@@ -151,7 +214,7 @@ class ClusterRun final : public SpreadRun {
   bool files_;
   QueryContext& query_;
   uint64_t box_;  ///< every message of this query from the other ranks arrives here
-  std::vector<int> local_, remote_;
+  OwnShare own_;
   std::map<uint64_t, Arriving> arriving_;  ///< by partition key; receiving thread
   std::map<uint64_t, int> done_keys_;      ///< a rank's key for its progress and end -> rank
   int ranks_running_ = 0;                  ///< receiving thread (set before it starts)
@@ -160,25 +223,23 @@ class ClusterRun final : public SpreadRun {
   const Sink* sink_ = nullptr;             ///< receive()'s, while it runs
   GlobalSinkState* state_ = nullptr;
   std::mutex mu_;
-  bool cancelled_ = false;        // guarded by mu_
-  bool finished_ = false;         // driver thread only
-  std::vector<RankStats> stats_;  ///< per rank; receiving thread, then the driver's
-  std::vector<UdfStats> udfs_;    ///< per pool; likewise
+  bool cancelled_ = false;          // guarded by mu_
+  std::deque<int> own_first_;       // guarded by mu_: set aside for rank 0, ascending
+  std::deque<int> queue_;           // guarded by mu_: handed to no rank yet, ascending
+  std::vector<uint32_t> deferred_;  // guarded by mu_: per rank, a request not answered yet
+  std::vector<Pace> pace_;          ///< per rank; receiving thread
+  bool finished_ = false;           // driver thread only
+  std::vector<RankStats> stats_;    ///< per rank; receiving thread, then the driver's
+  std::vector<UdfStats> udfs_;      ///< per pool; likewise
 };
 
-std::string ClusterRun::order(uint64_t done, const std::vector<int>& mine,
-                              const std::vector<uint64_t>& keys, int r, const PhysicalPlan& plan,
+std::string ClusterRun::order(uint64_t done, int r, const PhysicalPlan& plan,
                               const std::vector<std::vector<uint64_t>>& own,
                               const std::string& pipeline, const SpreadOutput& output) {
   process::MessageWriter out;
   out.begin(process::Op::Init);
   out.put(id_);
   out.put(done);
-  out.put(static_cast<uint32_t>(mine.size()));
-  for (size_t k = 0; k < mine.size(); ++k) {
-    out.put(static_cast<int32_t>(mine[k]));
-    out.put(keys[k]);
-  }
   out.put(static_cast<int32_t>(r));
   out.put(static_cast<uint32_t>(plan.pools.size()));
   for (size_t i = 0; i < plan.pools.size(); ++i) {
@@ -199,6 +260,69 @@ std::string ClusterRun::order(uint64_t done, const std::vector<int>& mine,
   return out.bytes();
 }
 
+void ClusterRun::grant(int r, const std::vector<int>& partitions, bool last) {
+  process::MessageWriter out;
+  out.begin(process::Op::Grant);
+  out.put(id_);
+  out.put(static_cast<uint32_t>(partitions.size()));
+  for (int p : partitions) {
+    // A key opened for a rank that is lost already gets that loss at once: the query fails.
+    const uint64_t key = reply_key_open_into(box_, r);
+    arriving_[key] = Arriving{p, r, nullptr, false};
+    out.put(static_cast<int32_t>(p));
+    out.put(key);
+  }
+  out.put(static_cast<uint8_t>(last));
+  if (!partitions.empty()) {
+    Pace& pace = pace_[static_cast<size_t>(r)];
+    pace.held += static_cast<int>(partitions.size());
+    pace.most_held = std::max(pace.most_held, pace.held);
+  }
+  Transport::send(r, kTagQuery, out.bytes());
+}
+
+int ClusterRun::hold_limit(int r) const {
+  const Pace& pace = pace_[static_cast<size_t>(r)];
+  // Rank 0's own ended partitions: every one counted, less those the other ranks reported.
+  int64_t lead = query_.partitions_done.load(std::memory_order_relaxed);
+  for (const Reported& other : reported_) lead -= other.partitions;
+  for (const Pace& other : pace_) lead = std::max(lead, other.ended);
+  if (pace.ended == 0 || pace.ended >= lead) return std::numeric_limits<int>::max();
+  // Every count runs from the query's start: their ratio is the ranks' ratio of paces.
+  const auto share = static_cast<double>(pace.most_held) * static_cast<double>(pace.ended) /
+                     static_cast<double>(lead);
+  return std::max(1, static_cast<int>(std::ceil(share - 1e-9)));
+}
+
+void ClusterRun::answer(int r) {
+  std::vector<int> handed;
+  bool last = false;
+  {
+    std::lock_guard lock(mu_);
+    const uint32_t wanted = deferred_[static_cast<size_t>(r)];
+    if (wanted == 0) return;  // answered already (cancel)
+    if (!cancelled_ && !queue_.empty()) {
+      const int room = hold_limit(r) - pace_[static_cast<size_t>(r)].held;
+      if (room <= 0) return;  // held back: r holds at least one, whose end comes here
+      while (handed.size() < std::min<size_t>(wanted, static_cast<size_t>(room)) &&
+             !queue_.empty()) {
+        handed.push_back(queue_.front());
+        queue_.pop_front();
+      }
+    }
+    deferred_[static_cast<size_t>(r)] = 0;
+    last = cancelled_ || queue_.empty();
+  }
+  grant(r, handed, last);
+}
+
+void ClusterRun::partition_ended(int r) {
+  Pace& pace = pace_[static_cast<size_t>(r)];
+  --pace.held;
+  ++pace.ended;
+  answer(r);
+}
+
 void ClusterRun::take(const Incoming& m) {
   process::MessageReader in(m.bytes());
   const uint64_t key = in.get<uint64_t>();
@@ -210,6 +334,12 @@ void ClusterRun::take(const Incoming& m) {
       now.rows = in.get<int64_t>();
       now.rows_out = in.get<int64_t>();
       count(done->second, now);
+    } else if (op == process::Op::Want) {
+      {
+        std::lock_guard lock(mu_);
+        deferred_[static_cast<size_t>(done->second)] = in.get<uint32_t>();
+      }
+      answer(done->second);
     } else if (op == process::Op::Ready) {
       rank_ended(done->second, in);
     } else if (op == process::Op::Failed) {
@@ -227,21 +357,23 @@ void ClusterRun::take(const Incoming& m) {
   auto it = arriving_.find(key);
   if (it == arriving_.end()) return;  // after the partition's end: not expected
   Arriving& a = it->second;
+  const bool end = op != process::Op::Result;  // its Stop or its Failed: one per partition
   try {
     if (op == process::Op::Result) return take_rows(a, in, m);
     if (op == process::Op::Stop) {
       if (accepting(a)) sink_->combine(*state_, local(a));
       a.local.reset();
       a.ended = true;
-      return;
+    } else {
+      a.ended = true;
+      raise_failure(in, a.rank);
     }
-    a.ended = true;
-    raise_failure(in, a.rank);
   } catch (const Cancelled&) {
     // The rank ended the partition because the query ended (failed or had enough).
   } catch (...) {
     fail(std::current_exception());
   }
+  if (end) partition_ended(a.rank);
 }
 
 void ClusterRun::take_rows(Arriving& a, process::MessageReader& in, const Incoming& m) {
@@ -340,9 +472,16 @@ std::string ClusterSpreader::explain(const LogicalNode& optimized, const Physica
   if (encode_first_pipeline(optimized, &why).empty())
     return "the first pipeline runs on rank 0 alone: " + why;
   if (n < 2) return "the first pipeline runs on rank 0 alone: its source has one partition";
+  const int first = first_partitions_per_rank(n, ranks_);
   std::string out = "the first pipeline's " + std::to_string(n) + " partitions run on " +
-                    std::to_string(std::min(n, ranks_)) + " ranks (partition p on rank p % " +
-                    std::to_string(ranks_) + "), their rows gathered on rank 0 in partition order";
+                    std::to_string(std::min(n, ranks_)) + " ranks (";
+  const std::string round_robin = "partition p on rank p % " + std::to_string(ranks_);
+  if (n <= first * ranks_)
+    out += round_robin + ": too few to hand out on request";
+  else
+    out += std::to_string(first) + " each to start with, " + round_robin + ", the other " +
+           std::to_string(n - first * ranks_) + " handed out as ranks ask for more";
+  out += "), their rows gathered on rank 0 in partition order";
   if (plan.pipelines.size() > 1) out += "; the pipelines after its breaker run on rank 0";
   return out;
 }

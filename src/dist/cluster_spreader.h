@@ -9,15 +9,21 @@
 
 namespace ember::dist {
 
-/// Partition p of the first pipeline runs on rank p % ranks (round robin, so that every rank
-/// reads about as much and a query's first rows come from rank 0). Each worker rank runs its
-/// share with its own pipeline threads; its UDF batches go to the pool's actors on that rank
-/// when it hosts some (least-loaded among them, no network), else to the query's pool on
-/// rank 0, which hands them to the least-loaded actor of the cluster; when every other rank
-/// has actors of its own, rank 0's pool keeps rank 0's partitions on rank 0's actors likewise.
-/// Rows come back under a window per rank (partition_worker.h). A query that writes CSV or
-/// JSON lines from its first pipeline has each rank write its own partitions' parts. Plans whose
-/// first pipeline cannot travel (pipeline_message.h) run on rank 0 alone, as explain() says.
+/// The first pipeline's partitions are handed out as the ranks ask for them, so that a fast
+/// rank runs more of them than a slow one and no rank holds the query up by much. Each rank,
+/// rank 0 included, starts with up to 2 set aside for it (the first 2 x ranks, round robin:
+/// partition p on rank p % ranks, so that a query with few partitions still runs on every rank
+/// and its first rows come from rank 0). Rank 0 keeps the rest in a queue, lowest first: its
+/// own pipeline takes from it in memory as it has room, and a worker rank asks for more over
+/// the network before it runs out, keeping one in hand beside the ones it runs
+/// (partition_worker.h). Each worker rank runs its partitions with its own pipeline threads;
+/// its UDF batches go to the pool's actors on that rank when it hosts some (least-loaded among
+/// them, no network), else to the query's pool on rank 0, which hands them to the
+/// least-loaded actor of the cluster; when every other rank has actors of its own, rank 0's
+/// pool keeps rank 0's partitions on rank 0's actors likewise. Rows come back under a window
+/// per rank (partition_worker.h). A query that writes CSV or JSON lines from its first
+/// pipeline has each rank write its own partitions' parts. Plans whose first pipeline cannot
+/// travel (pipeline_message.h) run on rank 0 alone, as explain() says.
 class ClusterSpreader final : public PartitionSpreader {
  public:
   explicit ClusterSpreader(int ranks) : ranks_(ranks) {}

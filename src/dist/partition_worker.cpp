@@ -1,5 +1,6 @@
 // Runs on a worker rank: decode the pipeline, plan it, start pools of proxies to rank 0's pools,
-// and run the assigned partitions into a sink that forwards every batch to rank 0.
+// and run the partitions rank 0 hands out (asking for more as they run) into a sink that
+// forwards every batch to rank 0.
 #include "dist/partition_worker.h"
 
 #if EMBER_HAVE_MPI
@@ -8,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -20,6 +22,7 @@
 #include "dist/pipeline_message.h"
 #include "dist/pool_service.h"
 #include "dist/rank_protocol.h"
+#include "exec/partition_supply.h"
 #include "exec/physical_planner.h"
 #include "exec/pipeline_runner.h"
 #include "exec/sinks/file_sink.h"
@@ -34,8 +37,130 @@ namespace {
 /// ahead of rank 0 taking its rows.
 constexpr int64_t kResultWindow = 8;
 
+/// Partitions a rank keeps in hand beside those it runs: when one ends the next starts at once,
+/// while the request for another is on its way. One, so that a slow rank holds few partitions
+/// that a faster rank could have run.
+constexpr size_t kPartitionsInHand = 1;
+
+/// The partitions rank 0 handed this rank for one query (Grant: the first with the order, the
+/// rest in answer to this rank's requests), as its pipeline takes them. It asks rank 0 for more
+/// (Want) before it runs out, one request at a time, and says Later while none is at hand; a
+/// Grant saying that none are left exhausts it.
+class GrantedPartitions final : public PartitionSupply {
+ public:
+  explicit GrantedPartitions(uint64_t done_key) : done_key_(done_key) {}
+
+  SuppliedPartition take() override {
+    std::lock_guard lock(mu_);
+    if (!ready_.empty()) {
+      const int p = ready_.front();
+      ready_.pop_front();
+      ask();
+      return {SuppliedPartition::Kind::Partition, p};
+    }
+    if (exhausted_ || settled_) return {};
+    waiting_ = true;
+    ask();
+    return {SuppliedPartition::Kind::Later, -1};
+  }
+  void set_waker(std::function<void()> wake) override {
+    std::unique_lock lock(mu_);
+    woken_.wait(lock, [&] { return !waking_; });
+    wake_ = std::move(wake);
+  }
+
+  /// A Grant from rank 0 (the transport's thread): its partitions join those in hand, and a
+  /// pipeline waiting for one is woken here.
+  void granted(process::MessageReader& in) {
+    std::function<void()> wake;
+    {
+      std::lock_guard lock(mu_);
+      const auto n = in.get<uint32_t>();
+      for (uint32_t i = 0; i < n; ++i) {
+        const auto p = in.get<int32_t>();
+        keys_[p] = in.get<uint64_t>();
+        ready_.push_back(p);
+      }
+      if (in.get<uint8_t>() != 0) exhausted_ = true;
+      asked_ = false;
+      answered_.notify_all();
+      if (waiting_ && (!ready_.empty() || exhausted_)) {
+        waiting_ = false;
+        wake = wake_;
+        waking_ = static_cast<bool>(wake);
+      } else {
+        ask();
+      }
+    }
+    if (!wake) return;
+    wake();
+    {
+      std::lock_guard lock(mu_);
+      waking_ = false;
+    }
+    woken_.notify_all();
+  }
+
+  /// The key rank 0 gave partition `p` (handed to this rank) for its rows and its end.
+  uint64_t key_of(int p) {
+    std::lock_guard lock(mu_);
+    return keys_.at(p);
+  }
+
+  /// Once the pipeline has ended: asks for nothing more, and returns every partition handed to
+  /// this rank so far with its key, so that each gets its end.
+  std::map<int, uint64_t> settle() {
+    std::lock_guard lock(mu_);
+    settled_ = true;
+    return keys_;
+  }
+  /// After settle(), and after the ends of what it returned have gone to rank 0: waits for the
+  /// answer to a request still on its way, and returns what it handed over (every partition
+  /// handed to this rank but those settle() returned). Rank 0 answers every request until this
+  /// rank has ended, at once once the query has failed or ended (which the ends sent after
+  /// settle() let it see), and sends the first Grant with the order; a silent rank 0 ends the
+  /// job.
+  std::map<int, uint64_t> settle_late(const std::map<int, uint64_t>& settled) {
+    std::unique_lock lock(mu_);
+    answered_.wait(lock, [&] { return !asked_; });
+    std::map<int, uint64_t> late;
+    for (const auto& [p, key] : keys_)
+      if (!settled.count(p)) late.emplace(p, key);
+    return late;
+  }
+
+ private:
+  /// Asks rank 0 for enough to start a waiting partition and keep kPartitionsInHand (mu_ held).
+  void ask() {
+    if (asked_ || exhausted_ || settled_) return;
+    const size_t wanted = kPartitionsInHand + (waiting_ ? 1 : 0);
+    if (ready_.size() >= wanted) return;
+    process::MessageWriter out;
+    out.begin(process::Op::Want);
+    out.put(done_key_);
+    out.put(static_cast<uint32_t>(wanted - ready_.size()));
+    Transport::send(0, kTagData, MessageBuffer(out.bytes()));
+    asked_ = true;
+  }
+
+  const uint64_t done_key_;
+  std::mutex mu_;
+  std::condition_variable answered_;  // a Grant came
+  std::condition_variable woken_;     // the waker has returned
+  std::deque<int> ready_;             // guarded by mu_: handed, not started, ascending
+  std::map<int, uint64_t> keys_;      // guarded by mu_: every partition handed -> its key
+  bool asked_ = true;                 // guarded by mu_: a Grant is on its way (the first is)
+  bool exhausted_ = false;            // guarded by mu_: rank 0 has none left
+  bool waiting_ = false;              // guarded by mu_: take() said Later
+  bool settled_ = false;              // guarded by mu_: the pipeline has ended
+  bool waking_ = false;               // guarded by mu_: wake_ is running
+  std::function<void()> wake_;        // guarded by mu_
+};
+
 /// One query's run on this rank.
 struct Run {
+  explicit Run(uint64_t done_key) : granted(done_key) {}
+
   std::mutex mu;
   bool cancelled = false;           // guarded by mu
   QueryContext* context = nullptr;  // guarded by mu; set while the pipeline runs
@@ -45,6 +170,7 @@ struct Run {
   /// Partitions blocked on the window, woken when rank 0 takes a batch (or the run ends).
   std::vector<std::function<void()>> waiting;  // guarded by mu
   std::thread thread;
+  GrantedPartitions granted;  ///< the partitions it runs, as rank 0 hands them out
 
   void cancel() {
     std::vector<std::function<void()>> wake;
@@ -94,8 +220,7 @@ struct Run {
 /// (committed before its end is sent).
 class ForwardSink final : public Sink {
  public:
-  ForwardSink(Run& run, std::map<int, uint64_t> keys, std::unique_ptr<FileSink> files)
-      : run_(run), keys_(std::move(keys)), files_(std::move(files)) {}
+  ForwardSink(Run& run, std::unique_ptr<FileSink> files) : run_(run), files_(std::move(files)) {}
 
   struct Global final : GlobalSinkState {
     std::mutex mu;
@@ -117,7 +242,7 @@ class ForwardSink final : public Sink {
                                               int partition) const override {
     auto local = std::make_unique<Local>();
     local->partition = partition;
-    local->key = keys_.at(partition);
+    local->key = run_.granted.key_of(partition);
     if (files_) local->file = files_->local_state(*global.as<Global>().files, partition);
     return local;
   }
@@ -154,15 +279,12 @@ class ForwardSink final : public Sink {
 
  private:
   Run& run_;
-  std::map<int, uint64_t> keys_;
   std::unique_ptr<FileSink> files_;
 };
 
 struct Order {
   uint64_t query = 0;
   uint64_t done_key = 0;
-  std::map<int, uint64_t> keys;  ///< partition -> its key on rank 0
-  std::vector<int> partitions;
   int rank = 0;                            ///< this rank
   std::vector<int> proxies;                ///< per pool: proxies to rank 0's pool
   std::vector<std::vector<uint64_t>> own;  ///< per pool: this rank's actors' keys
@@ -178,12 +300,6 @@ Order read_order(const Incoming& message) {
   Order o;
   o.query = in.get<uint64_t>();
   o.done_key = in.get<uint64_t>();
-  const auto parts = in.get<uint32_t>();
-  for (uint32_t i = 0; i < parts; ++i) {
-    const auto p = in.get<int32_t>();
-    o.keys[p] = in.get<uint64_t>();
-    o.partitions.push_back(p);
-  }
   o.rank = in.get<int32_t>();
   const auto pools = in.get<uint32_t>();
   for (uint32_t i = 0; i < pools; ++i) {
@@ -283,13 +399,12 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   }
   const Pipeline& pipeline = physical.pipelines.front();
   ForwardSink sink(
-      run, o.keys,
+      run,
       o.files ? std::make_unique<FileSink>(o.dir, pipeline.schema, o.format, o.parquet) : nullptr);
   auto state = sink.global_state(pipeline.source->num_partitions());
   {
     std::jthread reporter([&](std::stop_token stop) { report_progress(o, context, stop); });
-    run_pipeline(context, pipeline, *pipeline.source, sink, *state, worker_threads(),
-                 &o.partitions);
+    run_pipeline(context, pipeline, *pipeline.source, sink, *state, worker_threads(), run.granted);
   }
   {
     std::lock_guard lock(run.mu);
@@ -328,10 +443,16 @@ void serve_order(const Order& o, Run& run) {
     error = std::current_exception();
   }
   if (!error) error = std::make_exception_ptr(Cancelled("rank 0 ended the query"));
-  for (int p : o.partitions) {
+  // Every partition handed to this rank gets its end: one that did not end here (it failed,
+  // or the query ended before it did or before it started) gets the error; then so does each
+  // that came in answer to a request still on its way.
+  const std::map<int, uint64_t> settled = run.granted.settle();
+  for (const auto& [p, key] : settled) {
     if (ended.count(p)) continue;
-    Transport::send(0, kTagData, MessageBuffer(failure_message(o.keys.at(p), error)));
+    Transport::send(0, kTagData, MessageBuffer(failure_message(key, error)));
   }
+  for (const auto& [p, key] : run.granted.settle_late(settled))
+    Transport::send(0, kTagData, MessageBuffer(failure_message(key, error)));
   process::MessageWriter out;
   out.begin(process::Op::Ready);
   out.put(o.done_key);
@@ -384,6 +505,10 @@ void PartitionWorker::handle(Incoming message) {
     if (auto it = all.find(query); it != all.end()) it->second->results_taken(in.get<int64_t>());
     return;
   }
+  if (op == process::Op::Grant) {
+    if (auto it = all.find(query); it != all.end()) it->second->granted.granted(in);
+    return;
+  }
   // Runs of earlier queries that have ended go now (their threads are finishing or done).
   for (auto it = all.begin(); it != all.end();) {
     bool done = false;
@@ -398,9 +523,10 @@ void PartitionWorker::handle(Incoming message) {
       ++it;
     }
   }
-  auto run = std::make_unique<Run>();
+  Order order = read_order(message);
+  auto run = std::make_unique<Run>(order.done_key);
   Run* r = run.get();
-  r->thread = std::thread([r, order = read_order(message)] {
+  r->thread = std::thread([r, order = std::move(order)] {
     serve_order(order, *r);
     std::lock_guard lock(r->mu);
     r->done = true;

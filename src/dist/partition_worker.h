@@ -1,27 +1,35 @@
-// A worker rank's share of a query's first pipeline: the partitions rank 0 assigned to it run
-// here, through the local executor's pipeline runner, and their rows go back to rank 0.
+// A worker rank's share of a query's first pipeline: the partitions rank 0 hands it run here,
+// through the local executor's pipeline runner, and their rows go back to rank 0.
 #pragma once
 
 #include "dist/mpi_transport.h"
 
 namespace ember::dist {
 
-/// The worker side of the partition protocol (messages on kTagQuery):
-///   rank 0 -> rank: Init (query, done key, partitions and their keys, proxies per pool, the
-///                   encoded pipeline)          Stop (query): end it early
+/// The worker side of the partition protocol:
+///   rank 0 -> rank (kTagQuery): Init (query, done key, this rank, proxies per pool and own
+///                   actors' keys, the encoded pipeline, where to write files), then at once
+///                   Grant (query, partitions with a key each, whether none are left) with the
+///                   partitions set aside for the rank; later a Grant answers each Want
+///                   Stop (query): end it early (Grants after it hand out nothing)
 ///                   Taken (query, n): rank 0 has taken n more of the query's result batches
-///   rank -> rank 0 (kTagData, in order):  Result (partition key, rows, columns) per batch the
-///                   sink receives, at most kResultWindow (8) of them not yet Taken; Stop
-///                   (partition key) when a partition ends; Failed (partition key, error) for
-///                   each partition that did not; every 100 ms while the counters change,
-///                   Progress (done key, partitions done, rows read, rows out); at last Ready
-///                   (done key, partitions run, rows read, rows out, the most results out at
-///                   once, per pool the batches, rows, retries, timeouts and busy seconds of
-///                   calls to its own actors, and each own actor's key and constructions)
+///   rank -> rank 0 (kTagData, in order):  Want (done key, n): up to n more partitions, sent
+///                   while the rank has fewer than one in hand beside those it runs (or none to
+///                   start), one at a time, never after a Grant said none are left; Result
+///                   (partition key, rows, columns) per batch the sink receives, at most
+///                   kResultWindow (8) of them not yet Taken; Stop (partition key) when a
+///                   partition ends; Failed (partition key, error) for each partition handed to
+///                   it that did not (the answer to a Want still on its way awaited first); every
+///                   100 ms while the counters change, Progress (done key, partitions done, rows
+///                   read, rows out); at last Ready (done key, partitions run, rows read, rows
+///                   out, the most results out at once, per pool the batches, rows, retries,
+///                   timeouts and busy seconds of calls to its own actors, and each own actor's
+///                   key and constructions)
 class PartitionWorker {
  public:
-  /// The transport's handler for kTagQuery: starts a query's run on a thread of its own, or
-  /// cancels one. Never waits for a run.
+  /// The transport's handler for kTagQuery: starts a query's run on a thread of its own, hands
+  /// a run its partitions (starting them here when its pipeline waits for one), or cancels one.
+  /// Never waits for a run.
   static void handle(Incoming message);
   /// Waits for every run to end (at the rank's shutdown).
   static void shutdown();

@@ -101,15 +101,17 @@ class AdoptingSink final : public Sink {
   const FileSink& files_;
 };
 
-/// The first pipeline under the cluster runner: this rank runs its own partitions through the
-/// pipeline while a second thread feeds the rows the other ranks computed for theirs into the
-/// same sink state as they arrive (SpreadRun::receive), so the sink sees every partition as if
-/// all had run here and rank 0 holds only what it has not taken yet. The query's counters (and
-/// so the progress bar) count every rank's partitions and rows as the ranks report them.
+/// The first pipeline under the cluster runner: this rank runs the partitions it takes from the
+/// spread's queue (SpreadRun::local_supply) through the pipeline while a second thread feeds
+/// the rows the other ranks computed for theirs into the same sink state as they arrive
+/// (SpreadRun::receive), so the sink sees every partition as if all had run here and rank 0
+/// holds only what it has not taken yet. The query's counters (and so the progress bar) count
+/// every rank's partitions and rows as the ranks report them; the total is every partition of
+/// the source, counted once here, whichever rank runs it.
 void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spread,
                          const Sink& sink, GlobalSinkState& state, int threads,
                          std::vector<RankStats>* stats, std::vector<UdfStats>* udfs) {
-  query.partitions_total += static_cast<int64_t>(spread.remote_partitions().size());
+  query.partitions_total += p.source->num_partitions();
   std::optional<AdoptingSink> adopting;
   if (spread.writes_files()) adopting.emplace(dynamic_cast<const FileSink&>(sink));
   const Sink& received_sink = adopting ? static_cast<const Sink&>(*adopting) : sink;
@@ -121,7 +123,7 @@ void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spre
     }
   });
   try {
-    run_pipeline(query, p, *p.source, sink, state, threads, &spread.local_partitions());
+    run_pipeline(query, p, *p.source, sink, state, threads, spread.local_supply());
   } catch (...) {
     query.fail(std::current_exception());
   }

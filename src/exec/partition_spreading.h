@@ -8,6 +8,7 @@
 
 #include "ember/query_stats.h"
 #include "exec/actor_placement.h"
+#include "exec/partition_supply.h"
 #include "exec/physical_plan.h"
 #include "exec/query_context.h"
 #include "io/output/partition_writer.h"
@@ -26,32 +27,42 @@ struct SpreadOutput {
 };
 
 /// The first pipeline of one query, its partitions running on several ranks. Made by
-/// PartitionSpreader::spread, which has already started the other ranks' shares.
+/// PartitionSpreader::spread, which has already started the other ranks' shares. The
+/// partitions are handed out as the ranks ask for them: each rank starts with a few set aside
+/// for it, and asks for the next ones as it has room for them, so that a fast rank runs more
+/// than a slow one. A partition handed to a rank runs there or fails the query; it is never
+/// run twice.
 class SpreadRun {
  public:
   /// Cancels what other ranks still run for the query and waits until each has ended, so that
   /// nothing of it outlives the query's pools.
   virtual ~SpreadRun() = default;
-  /// The partitions this rank runs through the pipeline itself, ascending.
-  virtual const std::vector<int>& local_partitions() const = 0;
-  /// The partitions other ranks run, ascending.
-  virtual const std::vector<int>& remote_partitions() const = 0;
-  /// Feeds what other ranks computed into `sink` as it arrives: each of remote_partitions()'s
-  /// batches, in the partition's order, into that partition's own local state, combined at the
-  /// partition's end (none once the query is cancelled or the sink satisfied, as for a local
-  /// partition), and counts the other ranks' progress into the query's counters (rows read,
-  /// partitions done, rows out) as they report it. Takes every message as it comes, whatever
-  /// its partition, so that a rank waiting for rank 0 to take its rows always gets on. A rank's
-  /// error fails the query (naming the rank) and cancels the others. Returns once every rank
-  /// has ended. Called once, on one thread, concurrently with this rank's own pipeline.
+  /// Where this rank's own run of the pipeline takes its partitions, in ascending order: the
+  /// ones set aside for this rank at the start, then those not yet handed to any rank, lowest
+  /// first, from the queue that the other ranks' requests are answered from (in memory, under
+  /// a lock: it never says Later). The run adds nothing to the query's partitions_total: every
+  /// rank's partitions are the source's, which the caller counts once.
+  virtual PartitionSupply& local_supply() = 0;
+  /// Feeds what other ranks computed into `sink` as it arrives: each batch of the partitions
+  /// handed to them, in the partition's order, into that partition's own local state, combined
+  /// at the partition's end (none once the query is cancelled or the sink satisfied, as for a
+  /// local partition), and counts the other ranks' progress into the query's counters (rows
+  /// read, partitions done, rows out) as they report it. Answers their requests for more
+  /// partitions from the queue local_supply() takes from. Takes every message as it comes,
+  /// whatever its partition, so that a rank waiting for rank 0 to take its rows, or for its
+  /// next partitions, always gets on. A rank's error fails the query (naming the rank) and
+  /// cancels the others. Returns once every rank has ended. Called once, on one thread,
+  /// concurrently with this rank's own pipeline.
   virtual void receive(const Sink& sink, GlobalSinkState& state) = 0;
   /// True when other ranks write their partitions' files themselves (SpreadOutput): receive()
   /// then sees no rows, only each partition's end (or its error).
   virtual bool writes_files() const = 0;
-  /// Tells the other ranks to stop early (the sink is satisfied, or this rank failed).
+  /// Tells the other ranks to stop early (the sink is satisfied, or this rank failed); from
+  /// then on no partition is handed out, to them or to local_supply(). Any thread; idempotent.
   virtual void cancel() = 0;
-  /// Waits for every rank to end (taking, and dropping, what receive() did not); per rank
-  /// (index = rank): partitions run, rows and file bytes read, output file bytes written, busy
+  /// Waits for every rank to end (taking, and dropping, what receive() did not, and answering
+  /// requests for partitions); per rank (index = rank): partitions run, rows and file bytes
+  /// read, output file bytes written, busy
   /// seconds of the calls it made to its own actors, and the most result batches it had out to
   /// this rank at once. After receive().
   virtual std::vector<RankStats> finish() = 0;

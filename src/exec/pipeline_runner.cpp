@@ -16,14 +16,13 @@ namespace {
 class Activation {
  public:
   Activation(QueryContext& query, const Pipeline& pipeline, const Source& source, const Sink& sink,
-             GlobalSinkState& sink_state, int threads, const std::vector<int>* partitions)
+             GlobalSinkState& sink_state, int threads, PartitionSupply& supply)
       : query_(query),
         pipeline_(pipeline),
         source_(source),
         sink_(sink),
         sink_state_(sink_state),
-        partitions_(partitions),
-        total_(partitions ? static_cast<int>(partitions->size()) : source.num_partitions()),
+        supply_(supply),
         // Enough partitions to keep every thread and actor fed; few enough to bound memory.
         max_active_(std::max(4, 2 * threads)),
         scheduler_(threads, [this](Task*) { on_done(); }) {
@@ -31,9 +30,11 @@ class Activation {
       std::lock_guard<std::mutex> lock(mu_);
       cv_.notify_all();
     });
+    supply_.set_waker([this] { on_supplied(); });
   }
   ~Activation() {
     query_.on_cancel(nullptr);
+    supply_.set_waker(nullptr);            // a waker still running ends first
     for (auto& d : drivers_) d->disown();  // a sink's late wake-up must not reach the scheduler
   }
 
@@ -70,16 +71,21 @@ class Activation {
 
  private:
   bool stopped() const { return query_.cancelled() || sink_.satisfied(sink_state_); }
-  bool finished() const { return active_ == 0 && (next_ == total_ || stopped()); }  // mu_ held
+  bool finished() const { return active_ == 0 && (exhausted_ || stopped()); }  // mu_ held
 
   void activate() {  // mu_ held
-    while (active_ < max_active_ && next_ < total_ && !stopped()) {
-      const int p = partitions_ ? (*partitions_)[static_cast<size_t>(next_)] : next_;
-      drivers_.push_back(std::make_unique<PartitionDriver>(query_, pipeline_, source_, p, sink_,
-                                                           sink_state_, scheduler_));
-      ++next_;
-      ++active_;
-      scheduler_.wake(drivers_.back().get());
+    while (active_ < max_active_ && !exhausted_ && !waiting_ && !stopped()) {
+      const SuppliedPartition next = supply_.take();
+      if (next.kind == SuppliedPartition::Kind::Exhausted) {
+        exhausted_ = true;
+      } else if (next.kind == SuppliedPartition::Kind::Later) {
+        waiting_ = true;  // on_supplied() comes
+      } else {
+        drivers_.push_back(std::make_unique<PartitionDriver>(
+            query_, pipeline_, source_, next.partition, sink_, sink_state_, scheduler_));
+        ++active_;
+        scheduler_.wake(drivers_.back().get());
+      }
     }
   }
 
@@ -90,18 +96,26 @@ class Activation {
     cv_.notify_all();
   }
 
+  /// The supply's waker: what it said Later for has come (any thread; never under its lock).
+  void on_supplied() {
+    std::lock_guard<std::mutex> lock(mu_);
+    waiting_ = false;
+    activate();
+    cv_.notify_all();
+  }
+
   QueryContext& query_;
   const Pipeline& pipeline_;
   const Source& source_;
   const Sink& sink_;
   GlobalSinkState& sink_state_;
-  const std::vector<int>* partitions_;  ///< null: every partition
-  int total_;
+  PartitionSupply& supply_;  ///< taken from under mu_
   int max_active_;
   std::mutex mu_;
   std::condition_variable cv_;
-  int next_ = 0;
-  int active_ = 0;
+  bool exhausted_ = false;  // guarded by mu_: the supply has no more
+  bool waiting_ = false;    // guarded by mu_: the supply said Later and will wake us
+  int active_ = 0;          // guarded by mu_
   std::vector<std::unique_ptr<PartitionDriver>> drivers_;
   TaskScheduler scheduler_;  // last: its threads stop first
 };
@@ -128,9 +142,16 @@ class ShiftedSource final : public Source {
 void run_pipeline(QueryContext& query, const Pipeline& pipeline, const Source& source,
                   const Sink& sink, GlobalSinkState& sink_state, int threads,
                   const std::vector<int>* partitions) {
-  query.partitions_total.fetch_add(partitions ? static_cast<int64_t>(partitions->size())
-                                              : source.num_partitions());
-  Activation activation(query, pipeline, source, sink, sink_state, threads, partitions);
+  FixedPartitionSupply supply = partitions ? FixedPartitionSupply(*partitions)
+                                           : FixedPartitionSupply(source.num_partitions());
+  query.partitions_total.fetch_add(supply.count());
+  run_pipeline(query, pipeline, source, sink, sink_state, threads, supply);
+}
+
+void run_pipeline(QueryContext& query, const Pipeline& pipeline, const Source& source,
+                  const Sink& sink, GlobalSinkState& sink_state, int threads,
+                  PartitionSupply& supply) {
+  Activation activation(query, pipeline, source, sink, sink_state, threads, supply);
   activation.run();
 }
 

@@ -1,6 +1,7 @@
 // Runs one pipeline's partitions on a fixed pool of threads.
 #pragma once
 
+#include "exec/partition_supply.h"
 #include "exec/physical_plan.h"
 #include "exec/query_context.h"
 #include "exec/sink.h"
@@ -14,10 +15,18 @@ namespace ember {
 /// all partitions are done, the sink is satisfied, or the query was cancelled (then
 /// query.error() holds why); never leaves work in flight behind it.
 /// With `partitions`, only those partitions of `source` run (ascending; the sink's state still
-/// spans all of them): the cluster runner splits a pipeline's partitions between ranks.
+/// spans all of them). Adds the partitions it runs to query.partitions_total.
 void run_pipeline(QueryContext& query, const Pipeline& pipeline, const Source& source,
                   const Sink& sink, GlobalSinkState& sink_state, int threads,
                   const std::vector<int>* partitions = nullptr);
+
+/// The same, for the partitions `supply` gives, in the order it gives them, started as the run
+/// has room for them (the cluster runner hands a pipeline's partitions to its ranks as they
+/// ask). Returns once the supply is exhausted and its partitions have ended, or as above. The
+/// caller counts query.partitions_total (a supply may not know how many it will give).
+void run_pipeline(QueryContext& query, const Pipeline& pipeline, const Source& source,
+                  const Sink& sink, GlobalSinkState& sink_state, int threads,
+                  PartitionSupply& supply);
 
 /// The partitions a sink state for `pipeline` spans: `source`'s, then each tail's.
 int pipeline_partitions(const Pipeline& pipeline, const Source& source);

@@ -42,7 +42,8 @@ void RejectedRows::adopt(int partition, int64_t chunk, Batch rows) {
   const int64_t n = rows.num_rows();
   if (n == 0) return;
   std::string last_error;
-  if (rows.num_columns() > 1) last_error = std::string(rows.column(1).value<std::string_view>(n - 1));
+  if (rows.num_columns() > 1)
+    last_error = std::string(rows.column(1).value<std::string_view>(n - 1));
   int64_t total = 0;
   {
     std::lock_guard lock(mu_);

@@ -5,6 +5,9 @@
 #                                                each RE
 #   cluster_test.sh fails  APP SCENARIO NP RE... exits non-zero (not by the timeout); as above
 #   cluster_test.sh gpu    APP                   MPMD: EMBER_GPUS=0,1 on rank 1 only
+#   cluster_test.sh straggler APP RE...          MPMD: scenario `straggler` on 3 ranks, rank 2
+#                                                alone with EMBER_TEST_SLOW_RANK_FACTOR=5 (its UDF
+#                                                calls 5 times as slow); as `run` above
 #   cluster_test.sh stopped APP LIMIT RE...      3 ranks, EMBER_RANK_TIMEOUT_S=LIMIT; rank 2 gets
 #                                                SIGSTOP once its job runs: the job must end
 #                                                non-zero within LIMIT + 30 s; as `fails` above
@@ -64,11 +67,25 @@ case "$mode" in
       "on_gpu: rank 1 x2"
 
     ;;
+  straggler)
+    shift 2
+    # No rank slow but the one that -x makes so, whatever this environment has.
+    unset EMBER_TEST_SLOW_RANK_FACTOR
+    mpi -np 2 "$app" straggler "$work/dist" \
+      : -np 1 -x EMBER_TEST_SLOW_RANK_FACTOR=5 "$app" straggler "$work/dist" \
+      >"$work/stdout" 2>"$work/stderr"
+    rc=$?
+    cat "$work/stdout" "$work/stderr" >"$work/out"
+    check $rc "$work/out" zero "$@"
+    ;;
   stopped)
     limit=$3
     shift 3
     export EMBER_RANK_TIMEOUT_S=$limit
-    mpi -np 3 -x EMBER_RANK_TIMEOUT_S "$app" hung "$work" >"$work/out" 2>&1 &
+    # A job with a stopped rank may not end on timeout's SIGTERM: SIGKILL follows, so that a
+    # hang fails below with the job's output rather than at ctest's timeout without it.
+    timeout -k 10 90 mpirun "${flags[@]}" -np 3 -x EMBER_RANK_TIMEOUT_S "$app" hung "$work" \
+      >"$work/out" 2>&1 &
     job=$!
     # Whatever happens below, no rank of this job outlives the test (a stopped one included).
     leftovers() {

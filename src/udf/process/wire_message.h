@@ -26,9 +26,12 @@ enum class Op : uint8_t {
   Failed = 7,
   Lane = 8,
   // Between ranks only (src/dist): a rank's running counters for rank 0, and rank 0's word
-  // that it has taken result batches a rank sent.
+  // that it has taken result batches a rank sent; a rank's request for more of a query's
+  // partitions, and rank 0's answer handing some out.
   Progress = 9,
-  Taken = 10
+  Taken = 10,
+  Want = 11,
+  Grant = 12
 };
 
 /// Message flags (a bit set in the header).

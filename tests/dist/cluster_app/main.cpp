@@ -94,7 +94,9 @@ struct GpuCount {
 EMBER_REGISTER_UDF(GpuCount);
 
 /// Returns its argument. A batch of a partition another rank reads (partition p of a range
-/// holds the ids from p * `rows` on; rank 0 reads p % 3 == 0) leaves a file "done-ID" in
+/// holds the ids from p * `rows` on; of 6 partitions on 3 ranks, each rank is handed the 2 with
+/// p % 3 equal to its rank to start with, and none are left to ask for, so rank 0 reads
+/// p % 3 == 0) leaves a file "done-ID" in
 /// `marker_dir`. A batch of rank 0's waits until `others` such files exist (at most 60 s), then
 /// sleeps `ms`: so however slowly the ranks start, rank 0 still runs for a while after every
 /// other partition is done.
@@ -146,6 +148,29 @@ struct Dawdler {
   mutable bool started = false;  // one call at a time per actor
 };
 EMBER_REGISTER_UDF(Dawdler);
+
+/// Returns its argument after `ms` per batch; on a rank whose environment sets
+/// EMBER_TEST_SLOW_RANK_FACTOR (the test gives it to one rank only), after that many times as
+/// long: a rank with a slower machine or a busier GPU. A batch holding the id `fail_id` fails,
+/// on whichever rank runs it.
+struct Straggler {
+  explicit Straggler(const ember::InitArgs& args)
+      : ms(args.get<int64_t>("ms") * slow_factor()), fail_id(args.get<int64_t>("fail_id")) {}
+  static int64_t slow_factor() {
+    const char* factor = std::getenv("EMBER_TEST_SLOW_RANK_FACTOR");
+    return factor && *factor ? std::max<int64_t>(1, std::atoll(factor)) : 1;
+  }
+  ember::Column operator()(const ember::Batch& in) const {
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    const ember::Column& x = in.column(0);
+    for (int64_t i = 0; i < in.num_rows(); ++i)
+      if (x.value<int64_t>(i) == fail_id) throw std::runtime_error("bad id");
+    return x;
+  }
+  int64_t ms;
+  int64_t fail_id;
+};
+EMBER_REGISTER_UDF(Straggler);
 
 ember::Udf triple(int actors, ember::InitArgs args = {}) {
   return ember::Udf::cls<Triple>("triple")
@@ -574,6 +599,73 @@ int backpressure(const fs::path&) {
   return right && bounded ? 0 : 1;
 }
 
+/// Partitions go to the ranks as they ask for them: with one actor on each rank and rank 2's
+/// calls 5 times as slow (the test launches it alone with EMBER_TEST_SLOW_RANK_FACTOR=5), rank 2
+/// runs fewer than half as many of the 60 partitions as each other rank, and every row comes
+/// back once, in input order. A limit met early, and a failure in a partition handed out on
+/// request, end the query while partitions are still to be handed out.
+int straggler(const fs::path&) {
+  constexpr int64_t kPartitions = 60, kRows = kPartitions * 40;  // 4 batches per partition
+  auto straggling = [](int64_t fail_id) {
+    return ember::Udf::cls<Straggler>("straggler")
+        .returns(ember::int64())
+        .init_args({{"ms", int64_t{20}}, {"fail_id", fail_id}})
+        .batch_size(10)
+        .concurrency(3);
+  };
+  auto udf = straggling(-1);
+  auto query =
+      ember::range(kRows, static_cast<int>(kPartitions)).with_column("y", udf(ember::col("id")));
+  ember::QueryResult r = query.execute();
+  // The reference: ids 0 .. kRows - 1, each once, in order.
+  const ember::Column& y = r.table.column("y");
+  int64_t sum = 0;
+  bool ordered = r.table.num_rows() == kRows;
+  for (int64_t i = 0; i < r.table.num_rows(); ++i) {
+    sum += y.value<int64_t>(i);
+    ordered = ordered && y.value<int64_t>(i) == i;
+  }
+  std::cout << "straggler: rows " << r.table.num_rows() << ", sum " << sum
+            << (ordered ? ", in input order" : ", NOT in input order") << "\n";
+  const bool sum_right = sum == kRows * (kRows - 1) / 2;
+  int64_t all = 0;
+  std::cout << "straggler: partitions per rank";
+  for (const ember::RankStats& rank : r.stats.ranks) {
+    std::cout << " " << rank.partitions;
+    all += rank.partitions;
+  }
+  bool fewer = r.stats.ranks.size() == 3;
+  for (size_t fast = 0; fewer && fast < 2; ++fast)
+    fewer = 2 * r.stats.ranks[2].partitions < r.stats.ranks[fast].partitions;
+  std::cout << " (" << all << " in all), the slow rank ran "
+            << (fewer ? "fewer than half of each fast rank's" : "NOT fewer than half") << "\n";
+  const std::string plan = query.explain();
+  const auto at = plan.find("== Cluster partitions ==\n");
+  if (at != std::string::npos)
+    std::cout << "explain straggler: " << plan.substr(at + 25, plan.find('\n', at + 25) - at - 25)
+              << "\n";
+  bool ok =
+      ordered && sum_right && fewer && all == kPartitions && check_stats(r.stats, "straggler");
+  // The first 25 rows, whichever ranks ran their partitions; the rest are never handed out.
+  ember::QueryResult limited = query.limit(25).execute();
+  bool first = limited.table.num_rows() == 25;
+  for (int64_t i = 0; first && i < 25; ++i)
+    first = limited.table.column("y").value<int64_t>(i) == i;
+  std::cout << "straggler limit: " << limited.table.num_rows()
+            << (first ? " rows, the first ones" : " rows, WRONG") << "\n";
+  // Partition 40 (ids 1600..1639) is handed out on request, to whichever rank asks first.
+  try {
+    ember::range(kRows, static_cast<int>(kPartitions))
+        .with_column("y", straggling(1605)(ember::col("id")))
+        .execute();
+    std::cout << "straggler failure: no error\n";
+    ok = false;
+  } catch (const ember::UdfError& e) {
+    std::cout << "straggler failure: UdfError: " << e.what() << "\n";
+  }
+  return ok && first ? 0 : 1;
+}
+
 /// Malformed input: the ParseError with its file:line:column.
 int bad_input(const fs::path& dir) {
   fs::create_directories(dir / "bad");
@@ -697,6 +789,7 @@ int main(int argc, char** argv) {
     if (scenario == "killed") return killed(dir);
     if (scenario == "progress") return progress(dir);
     if (scenario == "backpressure") return backpressure(dir);
+    if (scenario == "straggler") return straggler(dir);
     if (scenario == "udf_timeout") return cluster_app::udf_timeout_on_a_worker_rank(dir);
     if (scenario == "udf_max_concurrency")
       return cluster_app::udf_max_concurrency_on_worker_ranks(dir);

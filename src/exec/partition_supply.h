@@ -1,0 +1,64 @@
+// Where a pipeline run takes the partitions it starts: a fixed list, or a supply that hands
+// them out as they are asked for (the cluster runner shares one query's partitions between its
+// ranks so that a fast rank runs more of them than a slow one).
+#pragma once
+
+#include <functional>
+#include <vector>
+
+namespace ember {
+
+/// What PartitionSupply::take gives.
+struct SuppliedPartition {
+  enum class Kind {
+    Partition,  ///< `partition` is this run's to start now
+    Later,      ///< none at hand yet: the supply's waker will be called once one may be
+    Exhausted   ///< none will ever come again
+  };
+  Kind kind = Kind::Exhausted;
+  int partition = -1;  ///< Kind::Partition only
+};
+
+/// The partitions one pipeline run starts, one at a time, as it has room for another. A supply
+/// never makes its caller wait: it gives a partition, says "later" and calls its waker once it
+/// may give one (or knows that none will come), or says that it is exhausted. A partition it
+/// gave is the run's: it is never given again, to this run or to any other.
+class PartitionSupply {
+ public:
+  virtual ~PartitionSupply() = default;
+  /// The next partition to start. Called by the run under its own lock (so calls never overlap
+  /// for one run), on the run's driver thread, a pipeline thread, or the thread that calls the
+  /// waker. Never blocks: a supply fed over the network asks for more and says Later. After
+  /// Later the run takes nothing more until the waker is called; after Exhausted, nothing.
+  virtual SuppliedPartition take() = 0;
+  /// Sets the waker: after a Later, the supply calls it once, on whatever thread learns that a
+  /// partition has come or that none will (the network's, say), never with its own lock held;
+  /// the run then calls take() again. The run sets it before its first take() and removes it
+  /// (null) before it goes: once that call returns, no waker is running or will run. Not
+  /// called under the run's lock.
+  virtual void set_waker(std::function<void()> wake) = 0;
+};
+
+/// The partitions of a list, in its order; or, without one, 0 .. count - 1. Never Later.
+class FixedPartitionSupply final : public PartitionSupply {
+ public:
+  explicit FixedPartitionSupply(std::vector<int> partitions)
+      : partitions_(std::move(partitions)), count_(static_cast<int>(partitions_.size())) {}
+  explicit FixedPartitionSupply(int count) : count_(count) {}
+  SuppliedPartition take() override {
+    if (next_ == count_) return {};
+    const int i = next_++;
+    return {SuppliedPartition::Kind::Partition,
+            partitions_.empty() ? i : partitions_[static_cast<size_t>(i)]};
+  }
+  void set_waker(std::function<void()>) override {}  // it never says Later
+  /// How many partitions it gives in all.
+  int count() const { return count_; }
+
+ private:
+  std::vector<int> partitions_;  ///< empty: 0 .. count_ - 1
+  int count_;
+  int next_ = 0;  ///< under the run's lock (take's calls never overlap)
+};
+
+}  // namespace ember

@@ -16,7 +16,10 @@ namespace ember::dist {
 /// and its first rows come from rank 0). Rank 0 keeps the rest in a queue, lowest first: its
 /// own pipeline takes from it in memory as it has room, and a worker rank asks for more over
 /// the network before it runs out, keeping one in hand beside the ones it runs
-/// (partition_worker.h). Each worker rank runs its partitions with its own pipeline threads;
+/// (partition_worker.h). A rank that has ended partitions at a fraction of the leading rank's
+/// pace may hold only that fraction of the most it has held (at least one): its request waits
+/// until one of its partitions ends, so that what each rank holds when the queue runs dry
+/// takes it about as long. Each worker rank runs its partitions with its own pipeline threads;
 /// its UDF batches go to the pool's actors on that rank when it hosts some (least-loaded among
 /// them, no network), else to the query's pool on rank 0, which hands them to the
 /// least-loaded actor of the cluster; when every other rank has actors of its own, rank 0's

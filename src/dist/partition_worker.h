@@ -10,7 +10,9 @@ namespace ember::dist {
 ///   rank 0 -> rank (kTagQuery): Init (query, done key, this rank, proxies per pool and own
 ///                   actors' keys, the encoded pipeline, where to write files), then at once
 ///                   Grant (query, partitions with a key each, whether none are left) with the
-///                   partitions set aside for the rank; later a Grant answers each Want
+///                   partitions set aside for the rank; later a Grant answers each Want, at
+///                   once or, when the rank holds as many as its pace allows, at the end of one
+///                   of its partitions (cluster_spreader.h)
 ///                   Stop (query): end it early (Grants after it hand out nothing)
 ///                   Taken (query, n): rank 0 has taken n more of the query's result batches
 ///   rank -> rank 0 (kTagData, in order):  Want (done key, n): up to n more partitions, sent
@@ -19,7 +21,8 @@ namespace ember::dist {
 ///                   (partition key, rows, columns) per batch the sink receives, at most
 ///                   kResultWindow (8) of them not yet Taken; Stop (partition key) when a
 ///                   partition ends; Failed (partition key, error) for each partition handed to
-///                   it that did not (the answer to a Want still on its way awaited first); every
+///                   it that did not (then, once the answer to a Want still on its way has come,
+///                   for each partition that answer handed it); every
 ///                   100 ms while the counters change, Progress (done key, partitions done, rows
 ///                   read, rows out); at last Ready (done key, partitions run, rows read, rows
 ///                   out, the most results out at once, per pool the batches, rows, retries,

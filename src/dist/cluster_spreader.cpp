@@ -196,6 +196,8 @@ class ClusterRun final : public SpreadRun {
   /// requests for partitions, its end.
   void take(const Incoming& m);
   void take_rows(Arriving& a, process::MessageReader& in, const Incoming& m);
+  /// Rows a UDF rejected in one of `a`'s chunks: into the query's, in input order.
+  void take_rejected(Arriving& a, process::MessageReader& in, const Incoming& m);
   void count(int rank, const Reported& now);
   void rank_ended(int rank, process::MessageReader& in);
   /// Whether `a`'s rows still go to the sink; a met limit tells the other ranks to stop.
@@ -357,9 +359,11 @@ void ClusterRun::take(const Incoming& m) {
   auto it = arriving_.find(key);
   if (it == arriving_.end()) return;  // after the partition's end: not expected
   Arriving& a = it->second;
-  const bool end = op != process::Op::Result;  // its Stop or its Failed: one per partition
+  // Its Stop or its Failed: one per partition.
+  const bool end = op != process::Op::Result && op != process::Op::Rejected;
   try {
     if (op == process::Op::Result) return take_rows(a, in, m);
+    if (op == process::Op::Rejected) return take_rejected(a, in, m);
     if (op == process::Op::Stop) {
       if (accepting(a)) sink_->combine(*state_, local(a));
       a.local.reset();
@@ -374,6 +378,18 @@ void ClusterRun::take(const Incoming& m) {
     fail(std::current_exception());
   }
   if (end) partition_ended(a.rank);
+}
+
+void ClusterRun::take_rejected(Arriving& a, process::MessageReader& in, const Incoming& m) {
+  const auto pool = in.get<int32_t>();
+  const auto chunk = in.get<int64_t>();
+  const auto rows = in.get<int64_t>();
+  if (query_.cancelled()) return;
+  if (!m.data) throw Error("rank " + std::to_string(a.rank) + ": rejected rows without columns");
+  if (pool < 0 || static_cast<size_t>(pool) >= query_.pools().size())
+    throw Error("rank " + std::to_string(a.rank) + ": rejected rows of an unknown UDF");
+  // Counted against max_failed_rows with every rank's: past it, the query fails here.
+  query_.rejected(pool).adopt(a.partition, chunk, to_batch(unpack_columns(in, m.data), rows));
 }
 
 void ClusterRun::take_rows(Arriving& a, process::MessageReader& in, const Incoming& m) {

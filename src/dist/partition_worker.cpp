@@ -216,11 +216,12 @@ struct Run {
 };
 
 /// Sends each batch of a partition to rank 0 under the partition's key (waiting while
-/// kResultWindow are out), then its end; or, with `files`, writes the partition's part file
-/// (committed before its end is sent).
+/// kResultWindow are out), then the rows its UDFs rejected (OnError::Null, Skip), then its
+/// end; or, with `files`, writes the partition's part file (committed before its end is sent).
 class ForwardSink final : public Sink {
  public:
-  ForwardSink(Run& run, std::unique_ptr<FileSink> files) : run_(run), files_(std::move(files)) {}
+  ForwardSink(Run& run, QueryContext& context, std::unique_ptr<FileSink> files)
+      : run_(run), context_(context), files_(std::move(files)) {}
 
   struct Global final : GlobalSinkState {
     std::mutex mu;
@@ -265,12 +266,31 @@ class ForwardSink final : public Sink {
   }
   void combine(GlobalSinkState& global, LocalSinkState& local) const override {
     if (files_) files_->combine(*global.as<Global>().files, *local.as<Local>().file);
+    send_rejected(local.as<Local>());
     process::MessageWriter out;
     out.begin(process::Op::Stop);
     out.put(local.as<Local>().key);
     Transport::send(0, kTagData, MessageBuffer(out.bytes()));
     std::lock_guard lock(global.as<Global>().mu);
     global.as<Global>().ended.insert(local.as<Local>().partition);
+  }
+  /// The rows each pool's UDF rejected in the partition, by chunk: rank 0 gathers every rank's
+  /// in input order (QueryResult::rejected) and counts them against max_failed_rows.
+  void send_rejected(const Local& local) const {
+    for (size_t i = 0; i < context_.pools().size(); ++i) {
+      for (auto& [chunk, rows] :
+           context_.rejected(static_cast<int>(i)).take_partition(local.partition)) {
+        process::MessageWriter head;
+        head.begin(process::Op::Rejected);
+        head.put(local.key);
+        head.put(static_cast<int32_t>(i));
+        head.put(chunk);
+        head.put(rows.num_rows());
+        std::vector<std::string> names;
+        for (int c = 0; c < rows.num_columns(); ++c) names.push_back(rows.schema().field(c).name);
+        Transport::send(0, kTagData, gather_columns(head, rows.columns(), names));
+      }
+    }
   }
   /// The bytes of the part files written here.
   int64_t bytes_written(GlobalSinkState& global) const {
@@ -279,6 +299,7 @@ class ForwardSink final : public Sink {
 
  private:
   Run& run_;
+  QueryContext& context_;
   std::unique_ptr<FileSink> files_;
 };
 
@@ -399,7 +420,7 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   }
   const Pipeline& pipeline = physical.pipelines.front();
   ForwardSink sink(
-      run,
+      run, context,
       o.files ? std::make_unique<FileSink>(o.dir, pipeline.schema, o.format, o.parquet) : nullptr);
   auto state = sink.global_state(pipeline.source->num_partitions());
   {

@@ -10,7 +10,6 @@
 #include "exec/sources/table_source.h"
 #include "plan/logical_plan.h"
 #include "udf/data_type_codec.h"
-#include "udf/failure_policy.h"
 #include "udf/process/wire_message.h"
 #include "udf/udf_spec_codec.h"
 
@@ -269,8 +268,6 @@ NodePtr get_source(MessageReader& in) {
 
 void put_pool(MessageWriter& out, const ActorPoolProjectNode& n) {
   const UdfSpec& spec = *n.udf;
-  if (FailurePolicy(spec).isolates())
-    throw NotSpreadable{"udf '" + spec.name + "' nulls or skips failed rows"};
   // Every setting: the pool here applies the deadline, the calls per actor and the retries
   // to its calls as rank 0's pool would.
   out.put_string(encode_udf_spec(spec));

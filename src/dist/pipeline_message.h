@@ -14,7 +14,7 @@ namespace ember::dist {
 
 /// The chain from `root`'s source up to its first pipeline breaker, encoded; empty, with `why`
 /// saying what keeps it on rank 0, when the plan's shape cannot be spread (a join, a stateless
-/// UDF, a UDF that nulls or skips failed rows, a list value). A Parquet scan travels as the
+/// UDF, a list value). A Parquet scan travels as the
 /// columns and row groups it reads after pruning and statistics; a table in memory whole.
 std::string encode_first_pipeline(const LogicalNode& root, std::string* why);
 

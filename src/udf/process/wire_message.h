@@ -27,11 +27,14 @@ enum class Op : uint8_t {
   Lane = 8,
   // Between ranks only (src/dist): a rank's running counters for rank 0, and rank 0's word
   // that it has taken result batches a rank sent; a rank's request for more of a query's
-  // partitions, and rank 0's answer handing some out.
+  // partitions, and rank 0's answer handing some out; the rows a UDF rejected in a partition.
   Progress = 9,
   Taken = 10,
   Want = 11,
-  Grant = 12
+  Grant = 12,
+  // A worker rank to rank 0: rows of a partition that a UDF rejected (OnError::Null or Skip),
+  // sent before the partition's end.
+  Rejected = 13
 };
 
 /// Message flags (a bit set in the header).

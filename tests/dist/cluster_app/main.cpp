@@ -65,6 +65,20 @@ struct Triple {
 };
 EMBER_REGISTER_UDF(Triple);
 
+/// Returns its argument, but fails any batch holding a value v with v % 50 == 7 (so under
+/// OnError::Null or Skip, exactly those rows are rejected).
+struct Picky {
+  explicit Picky(const ember::InitArgs&) {}
+  ember::Column operator()(const ember::Batch& in) const {
+    const ember::Column& x = in.column(0);
+    for (int64_t i = 0; i < in.num_rows(); ++i)
+      if (!x.is_null(i) && x.value<int64_t>(i) % 50 == 7)
+        throw std::runtime_error("no " + std::to_string(x.value<int64_t>(i)));
+    return x;
+  }
+};
+EMBER_REGISTER_UDF(Picky);
+
 /// Length of a string, as float64 plus a half (so sums are float sums).
 struct HalfLength {
   explicit HalfLength(const ember::InitArgs&) {}
@@ -284,6 +298,46 @@ void files_queries(const fs::path& dir, Show& show) {
                         .execute());
 }
 
+/// A UDF that skips or nulls the rows it fails on: every rank's rejected rows come back, in
+/// input order, and count together against max_failed_rows.
+template <typename Show>
+void rejecting_queries(Show& show) {
+  auto picky = [](ember::OnError policy, int64_t max_failed) {
+    return ember::Udf::cls<Picky>("picky")
+        .returns(ember::int64())
+        .batch_size(40)
+        .concurrency(3)
+        .on_error(policy)
+        .max_failed_rows(max_failed);
+  };
+  for (const ember::OnError policy : {ember::OnError::Skip, ember::OnError::Null}) {
+    const char* name = policy == ember::OnError::Skip ? "skip" : "null";
+    ember::QueryResult r =
+        ember::range(3000, 6).with_column("y", picky(policy, 100)(ember::col("id"))).execute();
+    show(name, r);
+    // A row rejected on another rank says so ("rank 1: udf 'picky' failed ..."); the rest of
+    // each row is the local run's.
+    std::cout << "== " << name << " rejected: " << r.rejected.num_rows() << " rows\n";
+    for (const ember::Batch& b : r.rejected.batches())
+      for (int64_t i = 0; i < b.num_rows(); ++i) {
+        std::string error(b.column(1).value<std::string_view>(i));
+        if (error.rfind("rank ", 0) == 0) error = error.substr(error.find(": ") + 2);
+        std::cout << b.column(0).value<std::string_view>(i) << " | " << error << " | "
+                  << b.column(2).value<int64_t>(i) << "\n";
+      }
+  }
+  // 60 rows fail in all, at most 20 on any rank: the limit of 50 holds across the ranks.
+  try {
+    ember::range(3000, 6)
+        .with_column("y", picky(ember::OnError::Skip, 50)(ember::col("id")))
+        .execute();
+    std::cout << "== over the limit: no error\n";
+  } catch (const ember::UdfError& e) {
+    const bool names = std::string(e.what()).find("picky") != std::string::npos;
+    std::cout << "== over the limit: UdfError" << (names ? " naming the udf" : "") << "\n";
+  }
+}
+
 /// The same queries under any launch: CSV, JSONL, range, agg, limit, a filter below a UDF, a
 /// write read back, and the same over Parquet and Arrow files. Every table goes to stdout in
 /// full.
@@ -318,6 +372,7 @@ int queries(const fs::path& dir) {
       .write_csv((dir / "out").string());
   show("written", ember::read_csv((dir / "out" / "*.csv").string()).execute());
   files_queries(dir, show);
+  rejecting_queries(show);
   std::fprintf(stderr, "queries: %s\n", ok ? "stats consistent" : "STATS INCONSISTENT");
   return ok ? 0 : 1;
 }

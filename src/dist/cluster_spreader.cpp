@@ -481,6 +481,14 @@ std::unique_ptr<SpreadRun> ClusterSpreader::spread(const LogicalNode& optimized,
   return std::make_unique<ClusterRun>(next_query_++, ranks_, plan, pipeline, query, output);
 }
 
+int ClusterSpreader::spread_ranks(const LogicalNode& optimized, const PhysicalPlan& plan) {
+  if (plan.pipelines.empty() || !plan.pipelines.front().source) return 1;
+  const int n = plan.pipelines.front().source->num_partitions();
+  std::string why;
+  if (n < 2 || encode_first_pipeline(optimized, &why).empty()) return 1;
+  return std::min(n, ranks_);
+}
+
 std::string ClusterSpreader::explain(const LogicalNode& optimized, const PhysicalPlan& plan) {
   if (plan.pipelines.empty() || !plan.pipelines.front().source) return "nothing to read";
   const int n = plan.pipelines.front().source->num_partitions();
@@ -512,6 +520,7 @@ std::unique_ptr<SpreadRun> ClusterSpreader::spread(const LogicalNode&, const Phy
   return nullptr;
 }
 std::string ClusterSpreader::explain(const LogicalNode&, const PhysicalPlan&) { return ""; }
+int ClusterSpreader::spread_ranks(const LogicalNode&, const PhysicalPlan&) { return 1; }
 }  // namespace ember::dist
 
 #endif  // EMBER_HAVE_MPI

@@ -16,6 +16,38 @@
 
 namespace ember {
 
+namespace {
+
+/// Each pipeline of the plan, one a line, as its steps run; under the MPI runner, where it
+/// runs and where its rows go.
+std::string describe_pipelines(const LogicalNode& optimized, const PhysicalPlan& physical) {
+  std::ostringstream out;
+  const auto placer = actor_placer();
+  const auto spreader = partition_spreader();
+  const bool cluster = placer && spreader && placer->ranks() > 1;
+  const int spread = cluster ? spreader->spread_ranks(optimized, physical) : 1;
+  for (size_t k = 0; k < physical.pipelines.size(); ++k) {
+    const Pipeline& p = physical.pipelines[k];
+    out << "  " << k + 1 << ". ";
+    if (!p.source) out << "what pipeline " << k << " gathered";
+    for (size_t i = 0; i < p.steps.size(); ++i) out << (i || !p.source ? " -> " : "") << p.steps[i];
+    if (!p.breaker) out << " -> output";
+    if (cluster) {
+      if (k == 0 && spread > 1)
+        out << "\n     spread: on " << spread << " ranks"
+            << (p.breaker
+                    ? ", its rows sent to rank 0 for the breaker"
+                    : ", its rows sent to rank 0 (collect) or written on each rank (write_*)");
+      else
+        out << "\n     on rank 0";
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace
+
 std::string explain_plan(const NodePtr& plan, const RunOptions& options) {
   NodePtr optimized = optimize(plan);
   PhysicalPlan physical = plan_physical(*optimized);
@@ -48,6 +80,7 @@ std::string explain_plan(const NodePtr& plan, const RunOptions& options) {
   // Under the MPI runner: every rank, and the rank(s) each pool's actors would go to.
   if (auto placer = actor_placer(); placer && placer->ranks() > 1)
     out << "== Cluster placement ==\n" << placer->explain(physical.pools, options.resources);
+  out << "== Pipelines ==\n" << describe_pipelines(*optimized, physical);
   // Where the first pipeline's partitions run under the MPI runner.
   if (auto spreader = partition_spreader())
     out << "== Cluster partitions ==\n  " << spreader->explain(*optimized, physical) << "\n";

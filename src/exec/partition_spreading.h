@@ -83,6 +83,8 @@ class PartitionSpreader {
   /// One line for explain(): how the first pipeline's partitions would be spread, or why they
   /// stay on rank 0.
   virtual std::string explain(const LogicalNode& optimized, const PhysicalPlan& plan) = 0;
+  /// The ranks the first pipeline's partitions would run on (1: rank 0 alone).
+  virtual int spread_ranks(const LogicalNode& optimized, const PhysicalPlan& plan) = 0;
 };
 
 /// Installs the spreader every query uses (null: every pipeline runs on this rank).

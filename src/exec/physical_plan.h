@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "exec/async_operator.h"
@@ -34,6 +35,8 @@ struct Pipeline {
   Schema schema;  ///< the rows the sink receives
   /// Run in order after the source's partitions, into the same sink state.
   std::vector<PipelineTail> tails;
+  /// What it does, in order, one logical node's description each (explain()).
+  std::vector<std::string> steps;
 
   /// The part of this pipeline that `tail`'s rows go through: what follows its operator.
   Pipeline rest(const PipelineTail& tail) const {

@@ -41,45 +41,58 @@ class PhysicalPlanner final : NodeVisitor {
   }
 
   // The rules, one per node kind.
-  void visit(const SourceNode& s) override { start(s.source, s.schema); }
+  void visit(const SourceNode& s) override {
+    start(s.source, s.schema);
+    step(s);
+  }
   void visit(const ProjectNode& p) override {
     translate_tree(p.child());
     current().add(std::make_shared<ProjectOperator>(p.exprs, p.child().schema, p.schema));
+    step(p);
   }
   void visit(const FilterNode& f) override {
     translate_tree(f.child());
     current().add(std::make_shared<FilterOperator>(f.predicate, f.child().schema));
+    step(f);
   }
   void visit(const ActorPoolProjectNode& a) override {
     translate_tree(a.child());
     add_pool(a);
+    step(a);
   }
   void visit(const ExplodeNode& x) override {
     translate_tree(x.child());
     current().add(std::make_shared<ExplodeOperator>(x.child().schema.index_of(x.column), x.schema));
+    step(x);
   }
   void visit(const LimitNode& l) override {
     translate_tree(l.child());
+    step(l);
     end(std::make_shared<LimitSink>(l.limit, l.schema), l.schema);
   }
   void visit(const RepartitionNode& r) override {
     translate_tree(r.child());
+    step(r);
     end(std::make_shared<RepartitionSink>(r.num_partitions, r.schema), r.schema);
   }
   void visit(const AggregateNode& g) override {
     translate_tree(g.child());
+    step(g);
     add_aggregate(g);
   }
   void visit(const GroupByNode& g) override {
     translate_tree(g.child());
+    step(g);
     end(std::make_shared<GroupBySink>(g.keys, g.aggregates, g.child().schema, g.schema), g.schema);
   }
   void visit(const SortNode& s) override {
     translate_tree(s.child());
+    step(s);
     add_sort(s.keys, -1, s.schema);
   }
   void visit(const TopKNode& t) override {
     translate_tree(t.child());
+    step(t);
     add_sort(t.keys, t.k, t.schema);
   }
   void visit(const JoinNode& j) override { translate_join(j); }
@@ -118,16 +131,20 @@ class PhysicalPlanner final : NodeVisitor {
                                              j.left().schema);
 
     translate_tree(j.right());
+    current().steps.push_back("hash table of the right side for " + j.describe());
     end(std::make_shared<JoinBuildSink>(table, spill, j.right().schema), j.right().schema);
     plan_.pipelines.pop_back();  // the probe side starts from its own source
     translate_tree(j.left());
     Pipeline& probe = current();
     probe.add(std::make_shared<JoinProbeOperator>(table, layout, spill));
+    step(j);
     // Past the budget the build spills; its partitions are joined after the probe side ended.
     probe.tails.push_back({std::make_shared<GraceJoinSource>(spill, layout),
                            probe.segments.size() - 1, probe.segments.back().size()});
-    if (j.type == JoinType::Right || j.type == JoinType::Full)
+    if (j.type == JoinType::Right || j.type == JoinType::Full) {
+      current().steps.push_back("the right side's unmatched rows");
       end(std::make_shared<JoinTailSink>(table, layout), j.schema);
+    }
   }
 
   /// A sort, or a top-k when `limit` >= 0.
@@ -164,6 +181,8 @@ class PhysicalPlanner final : NodeVisitor {
   }
 
   Pipeline& current() { return plan_.pipelines.back(); }
+  /// What `n` does, in the current pipeline's steps (explain()).
+  void step(const LogicalNode& n) { current().steps.push_back(n.describe()); }
 
   PhysicalPlan plan_;
 };

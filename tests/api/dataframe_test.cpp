@@ -49,6 +49,25 @@ TEST(DataFrame, ExplainShowsTheLogicalAndPhysicalPlan) {
   EXPECT_NE(text.find("Range"), std::string::npos) << text;
 }
 
+TEST(DataFrame, ExplainListsEachPipelineAsItsStepsRun) {
+  const std::string text = range(100, 4)
+                               .where(col("id") > lit(int64_t{5}))
+                               .group_by({"id"})
+                               .agg({col("id").count().alias("n")})
+                               .sort({{col("id")}})
+                               .explain();
+  const auto at = text.find("== Pipelines ==\n");
+  ASSERT_NE(at, std::string::npos) << text;
+  const std::string pipelines = text.substr(at);
+  // Three pipelines: the scan into the group-by, its output into the sort, the sorted output.
+  EXPECT_NE(pipelines.find("  1. Range"), std::string::npos) << pipelines;
+  EXPECT_NE(pipelines.find("-> Filter"), std::string::npos) << pipelines;
+  EXPECT_NE(pipelines.find("  2. what pipeline 1 gathered -> Sort"), std::string::npos)
+      << pipelines;
+  EXPECT_NE(pipelines.find("  3. what pipeline 2 gathered -> output"), std::string::npos)
+      << pipelines;
+}
+
 TEST(DataFrame, CopiesShareOnePlanThatTheEngineReachesThroughTheAccessor) {
   const DataFrame a = range(5).with_column("x", col("id") + lit(int64_t{1}));
   const DataFrame b = a;  // NOLINT: the copy is the point

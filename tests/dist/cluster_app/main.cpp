@@ -471,6 +471,14 @@ int spread(const fs::path& dir) {
     return text.substr(from, text.find('\n', from) - from);
   };
   std::cout << "explain csv:" << explain_line(csv.explain()) << "\n";
+  // Per pipeline: the first spread over the ranks, what follows its breaker on rank 0.
+  const std::string grouped = csv.group_by({"name"}).agg({ember::col("y").sum()}).explain();
+  const auto pipelines = grouped.find("== Pipelines ==\n");
+  std::cout << "explain pipelines:"
+            << (pipelines == std::string::npos
+                    ? std::string(" (none)")
+                    : grouped.substr(pipelines + 16, grouped.find("== Cluster") - pipelines - 16))
+            << "\n";
   auto left = ember::range(100, 2);
   auto joined = left.join(ember::range(50, 2), {"id"});
   std::cout << "explain join:" << explain_line(joined.explain()) << "\n";

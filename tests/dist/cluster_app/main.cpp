@@ -277,6 +277,31 @@ void files_queries(const fs::path& dir, Show& show) {
       .with_column("y", triple(3)(ember::col("id")))
       .write_arrow((dir / "out_arrow").string());
   show("arrow written", ember::read_arrow((dir / "out_arrow" / "*.arrow").string()).execute());
+  // Parquet -> UDF -> group-by -> Parquet, and the chain through a join and a sort: written,
+  // then read back in a defined order.
+  ember::read_parquet(parquet)
+      .with_column("y", triple(3)(ember::col("x")))
+      .with_column("bucket", ember::col("x") % 7)
+      .group_by({"bucket"})
+      .agg({ember::col("y").sum().alias("total"), ember::col("y").count().alias("n")})
+      .write_parquet((dir / "grouped").string());
+  show("parquet group-by written", ember::read_parquet((dir / "grouped" / "*.parquet").string())
+                                       .sort({{ember::col("bucket")}})
+                                       .execute());
+  const auto labels = ember::range(7, 1)
+                          .with_column("bucket", ember::col("id"))
+                          .with_column("label", ember::col("id") * 100)
+                          .select({ember::col("bucket"), ember::col("label")});
+  ember::read_parquet(parquet)
+      .where(ember::col("x") % 5 != 0)
+      .with_column("y", triple(3)(ember::col("x")))
+      .with_column("bucket", ember::col("x") % 7)
+      .join(labels, {"bucket"})
+      .group_by({"label"})
+      .agg({ember::col("y").sum().alias("total"), ember::col("y").max().alias("top")})
+      .sort({{ember::col("total"), true}})
+      .write_parquet((dir / "chain").string());
+  show("chain written", ember::read_parquet((dir / "chain" / "*.parquet").string()).execute());
   fs::create_directories(dir / "lists");
   for (int f = 0; f < 3; ++f) {
     std::ofstream jl(dir / "lists" / ("part" + std::to_string(f) + ".jsonl"));
@@ -345,7 +370,7 @@ int queries(const fs::path& dir) {
   write_inputs(dir);
   bool ok = true;
   auto show = [&](const char* name, const ember::QueryResult& r) {
-    std::cout << "== " << name << "\n" << r.table.to_string(1 << 20);
+    std::cout << "== " << name << "\n" << r.table.to_string(1 << 20) << "\n";
     ok = check_stats(r.stats, name) && ok;
   };
   // A filter that does not read the UDF's output runs below it (fewer rows to the actors).

@@ -147,7 +147,7 @@ DataFrame DataFrame::explode(std::string column) const {
 Schema DataFrame::schema() const { return root_of(*this)->schema; }
 
 std::string DataFrame::explain(const RunOptions& options) const {
-  return explain_plan(root_of(*this), options);
+  return explain_plan(root_of(*this), options, dist::runtime().get());
 }
 
 Table DataFrame::collect(const RunOptions& options) const { return execute(options).table; }
@@ -158,7 +158,8 @@ namespace {
 /// not run a query alone: ember::init must have made it part of the cluster.
 QueryResult run(const DataFrame& frame, const RunOptions& options, const QueryOutput& out) {
   dist::require_init_under_launcher();
-  return execute_plan(root_of(frame), options, out);
+  const std::shared_ptr<ClusterRuntime> cluster = dist::runtime();  // held while the query runs
+  return execute_plan(root_of(frame), options, out, cluster.get());
 }
 
 }  // namespace

@@ -40,6 +40,23 @@ struct LaunchState {
   std::condition_variable changed;  // rank 0: a goodbye arrived, or a rank was lost
   int goodbyes = 0;                 // guarded by mu; rank 0: worker ranks done serving
   std::string lost;                 // guarded by mu; rank 0: why the first lost rank was lost
+  std::shared_ptr<ClusterRuntime> runtime;  // guarded by mu; rank 0 under MPI, until exit
+};
+
+/// The cluster as rank 0's queries see it: the placer over every rank's resources, and the
+/// spreader of first pipelines.
+class MpiRuntime final : public ClusterRuntime {
+ public:
+  MpiRuntime(int ranks, std::vector<RankResources> members)
+      : ranks_(ranks), placer_(std::move(members), make_remote_actor), spreader_(ranks) {}
+  int ranks() const override { return ranks_; }
+  ActorPlacer& placer() override { return placer_; }
+  PartitionSpreader& spreader() override { return spreader_; }
+
+ private:
+  int ranks_;
+  ClusterPlacer placer_;
+  ClusterSpreader spreader_;
 };
 
 LaunchState& launch_state() {
@@ -207,8 +224,10 @@ void watch_worker_ranks(int ranks, const std::vector<RankResources>& members, Ra
 /// must be found before it, while the watch still looks: then the job is aborted instead, as it
 /// is when a rank was lost earlier.
 void shutdown_cluster() {
-  install_actor_placer(nullptr);
-  install_partition_spreader(nullptr);
+  {
+    std::lock_guard lock(launch_state().mu);
+    launch_state().runtime.reset();
+  }
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);  // no other thread calls MPI: read before the loop
   for (int r = 1; r < ranks; ++r) Transport::send(r, kTagShutdown, std::string_view());
@@ -298,8 +317,10 @@ void enter_from_main(int argc, char** argv) {
   }
   open_reply_routing();
   watch_worker_ranks(ranks, members, timeout);  // before the transport, as on the other ranks
-  install_actor_placer(std::make_shared<ClusterPlacer>(std::move(members), make_remote_actor));
-  install_partition_spreader(std::make_shared<ClusterSpreader>(ranks));
+  {
+    std::lock_guard lock(launch_state().mu);
+    launch_state().runtime = std::make_shared<MpiRuntime>(ranks, std::move(members));
+  }
   Transport::start([](Incoming message) {
     if (watch().take(message)) return;
     if (message.tag == kTagShutdown) {  // a worker rank's goodbye at exit
@@ -325,6 +346,11 @@ void enter_from_main(int argc, char** argv) {
       " under mpirun, but ember was built without MPI (EMBER_MPI=OFF, or Open MPI was not "
       "found: install openmpi-bin and libopenmpi-dev and rebuild); run it without mpirun");
 #endif
+}
+
+std::shared_ptr<ClusterRuntime> runtime() {
+  std::lock_guard lock(launch_state().mu);
+  return launch_state().runtime;
 }
 
 ClusterInfo cluster_info() {

@@ -2,14 +2,21 @@
 // as the driver, and every other rank serves rank 0's actors, then exits with the driver.
 #pragma once
 
+#include <memory>
+
 #include "ember/cluster.h"
+#include "exec/cluster_runtime.h"
 
 namespace ember::dist {
 
 /// ember::init's MPI part (after process isolation's). Without mpirun, or with one rank, it
-/// does nothing. On rank 0 it installs the cluster placer and returns; on any other rank it
-/// serves until rank 0's program ends and then exits the process without returning.
+/// does nothing. On rank 0 it makes the cluster runtime (runtime()) and returns; on any other
+/// rank it serves until rank 0's program ends and then exits the process without returning.
 void enter_from_main(int argc, char** argv);
+
+/// What rank 0's queries run with under mpirun (where actors go, how partitions spread); null
+/// without the MPI runner, on one rank, and once the program is exiting.
+std::shared_ptr<ClusterRuntime> runtime();
 
 /// The cluster as start-up found it; one member (this machine) without the MPI runner.
 ClusterInfo cluster_info();

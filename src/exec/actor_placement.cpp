@@ -1,33 +1,7 @@
-// The local placement of a query's actors, and the seam through which a cluster replaces it.
+// The local placement of a query's actors, or a cluster's placer's.
 #include "exec/actor_placement.h"
 
-#include <mutex>
-
 namespace ember {
-
-namespace {
-
-struct PlacerSlot {
-  std::mutex mu;
-  std::shared_ptr<ActorPlacer> placer;  // guarded by mu
-};
-
-PlacerSlot& slot() {
-  static PlacerSlot s;
-  return s;
-}
-
-}  // namespace
-
-void install_actor_placer(std::shared_ptr<ActorPlacer> placer) {
-  std::lock_guard lock(slot().mu);
-  slot().placer = std::move(placer);
-}
-
-std::shared_ptr<ActorPlacer> actor_placer() {
-  std::lock_guard lock(slot().mu);
-  return slot().placer;
-}
 
 PoolRequest pool_request(const UdfSpec& spec) {
   return {spec.name, spec.concurrency, spec.num_cpus, spec.num_gpus, spec.memory_bytes};
@@ -50,10 +24,10 @@ Placement place_locally(const std::vector<std::shared_ptr<const UdfSpec>>& pools
 }
 
 Placement place_actors(const std::vector<std::shared_ptr<const UdfSpec>>& pools,
-                       const std::optional<Resources>& local, std::chrono::milliseconds wait) {
+                       const std::optional<Resources>& local, ActorPlacer* cluster,
+                       std::chrono::milliseconds wait) {
   // A cluster admits on every rank at once; waiting there is not supported (yet): it fails.
-  if (auto placer = actor_placer(); placer && placer->ranks() > 1)
-    return placer->place(pools, local);
+  if (cluster && cluster->ranks() > 1) return cluster->place(pools, local);
   return place_locally(pools, local, wait);
 }
 

@@ -54,11 +54,6 @@ class ActorPlacer {
                               const std::optional<Resources>& local) = 0;
 };
 
-/// Installs the placer every later query uses (null: local). Called once, at start-up.
-void install_actor_placer(std::shared_ptr<ActorPlacer> placer);
-/// The installed placer, or null.
-std::shared_ptr<ActorPlacer> actor_placer();
-
 /// What one pool asks for, as admission sees it.
 PoolRequest pool_request(const UdfSpec& spec);
 /// Places every actor on this machine (rank 0), admitted by ResourcePool::for_run(local); a
@@ -67,9 +62,9 @@ PoolRequest pool_request(const UdfSpec& spec);
 Placement place_locally(const std::vector<std::shared_ptr<const UdfSpec>>& pools,
                         const std::optional<Resources>& local,
                         std::chrono::milliseconds wait = std::chrono::milliseconds{0});
-/// The placer's decision if one is installed, else place_locally.
+/// `cluster`'s decision under the MPI runner, else (null) place_locally.
 Placement place_actors(const std::vector<std::shared_ptr<const UdfSpec>>& pools,
-                       const std::optional<Resources>& local,
+                       const std::optional<Resources>& local, ActorPlacer* cluster,
                        std::chrono::milliseconds wait = std::chrono::milliseconds{0});
 
 }  // namespace ember

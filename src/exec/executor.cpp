@@ -266,7 +266,8 @@ int64_t memory_budget(const RunOptions& options) {
   return std::max<int64_t>(memory / 4, 64 << 20);
 }
 
-QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const QueryOutput& out) {
+QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const QueryOutput& out,
+                         ClusterRuntime* cluster) {
   auto start = std::chrono::steady_clock::now();
   NodePtr optimized = optimize(plan);
   PhysicalPlan physical = plan_physical(*optimized);
@@ -277,7 +278,7 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
   // Admission first: nothing is constructed for a query that cannot fit.
   // On a cluster the placer puts each actor on a rank; locally they all stay here. In a
   // session, warm pools are borrowed rather than constructed.
-  AdmittedPools admitted = admit_pools(physical.pools, options);
+  AdmittedPools admitted = admit_pools(physical.pools, options, cluster);
   Placement& placement = admitted.placement;
   // Declared before the pools, so that on failure the actors are gone before it aborts.
   std::optional<StagedOutput> output = [&] {
@@ -324,8 +325,9 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
     // Declared after the pools and the context: on failure the other ranks have ended (and
     // sent their last UDF batch) before the pools go.
     std::unique_ptr<SpreadRun> spread;
-    if (auto spreader = partition_spreader(); spreader && placement.ranks > 1)
-      spread = spreader->spread(*optimized, physical, query, spread_output(writing, physical));
+    if (cluster && placement.ranks > 1)
+      spread =
+          cluster->spreader().spread(*optimized, physical, query, spread_output(writing, physical));
     result.table = run_pipelines(
         query, physical, *sink, pipeline_threads(options, placement.cpus_left),
         memory_budget(options), pipeline_ended, spread.get(), &spread_stats, &spread_udfs);

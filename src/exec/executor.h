@@ -6,6 +6,7 @@
 #include "ember/parquet_options.h"
 #include "ember/query_stats.h"
 #include "ember/run_options.h"
+#include "exec/cluster_runtime.h"
 #include "plan/logical_node.h"
 
 namespace ember {
@@ -23,8 +24,11 @@ struct QueryOutput {
 /// query ends, whether it succeeds, fails or stops early at a limit. A query that writes files
 /// is all-or-nothing: they are staged beside `out.dir` and replace it only when the whole query
 /// succeeded (docs/design/write_protocol.md); a directory the query reads, or one holding files
-/// ember did not write, is refused with InvalidArgument before anything runs.
-QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const QueryOutput& out);
+/// ember did not write, is refused with InvalidArgument before anything runs. Under the MPI
+/// runner, `cluster` places the actors over the ranks and spreads the first pipeline; null on
+/// one machine.
+QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const QueryOutput& out,
+                         ClusterRuntime* cluster);
 
 /// Pipeline threads for a query: RunOptions::threads if set, else the CPUs the actor pools
 /// leave free, and never fewer than one (so pools holding every CPU cannot starve the scan).

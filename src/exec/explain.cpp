@@ -20,12 +20,11 @@ namespace {
 
 /// Each pipeline of the plan, one a line, as its steps run; under the MPI runner, where it
 /// runs and where its rows go.
-std::string describe_pipelines(const LogicalNode& optimized, const PhysicalPlan& physical) {
+std::string describe_pipelines(const LogicalNode& optimized, const PhysicalPlan& physical,
+                               ClusterRuntime* runtime) {
   std::ostringstream out;
-  const auto placer = actor_placer();
-  const auto spreader = partition_spreader();
-  const bool cluster = placer && spreader && placer->ranks() > 1;
-  const int spread = cluster ? spreader->spread_ranks(optimized, physical) : 1;
+  const bool cluster = runtime && runtime->ranks() > 1;
+  const int spread = cluster ? runtime->spreader().spread_ranks(optimized, physical) : 1;
   for (size_t k = 0; k < physical.pipelines.size(); ++k) {
     const Pipeline& p = physical.pipelines[k];
     out << "  " << k + 1 << ". ";
@@ -48,7 +47,7 @@ std::string describe_pipelines(const LogicalNode& optimized, const PhysicalPlan&
 
 }  // namespace
 
-std::string explain_plan(const NodePtr& plan, const RunOptions& options) {
+std::string explain_plan(const NodePtr& plan, const RunOptions& options, ClusterRuntime* cluster) {
   NodePtr optimized = optimize(plan);
   PhysicalPlan physical = plan_physical(*optimized);
   std::ostringstream out;
@@ -78,12 +77,14 @@ std::string explain_plan(const NodePtr& plan, const RunOptions& options) {
     out << "== Session (warm actors) ==\n"
         << detail::SessionAccess::pools(*options.session)->describe();
   // Under the MPI runner: every rank, and the rank(s) each pool's actors would go to.
-  if (auto placer = actor_placer(); placer && placer->ranks() > 1)
-    out << "== Cluster placement ==\n" << placer->explain(physical.pools, options.resources);
-  out << "== Pipelines ==\n" << describe_pipelines(*optimized, physical);
+  if (cluster && cluster->ranks() > 1)
+    out << "== Cluster placement ==\n"
+        << cluster->placer().explain(physical.pools, options.resources);
+  out << "== Pipelines ==\n" << describe_pipelines(*optimized, physical, cluster);
   // Where the first pipeline's partitions run under the MPI runner.
-  if (auto spreader = partition_spreader())
-    out << "== Cluster partitions ==\n  " << spreader->explain(*optimized, physical) << "\n";
+  if (cluster)
+    out << "== Cluster partitions ==\n  " << cluster->spreader().explain(*optimized, physical)
+        << "\n";
   return out.str();
 }
 

@@ -4,11 +4,13 @@
 #include <string>
 
 #include "ember/run_options.h"
+#include "exec/cluster_runtime.h"
 #include "plan/logical_node.h"
 
 namespace ember {
 
-/// The logical plan, the optimized plan, the actor pools and the resource budget, as text.
-std::string explain_plan(const NodePtr& plan, const RunOptions& options);
+/// The logical plan, the optimized plan, the actor pools, the resource budget and the
+/// pipelines, as text; under the MPI runner (`cluster`), where actors and partitions would go.
+std::string explain_plan(const NodePtr& plan, const RunOptions& options, ClusterRuntime* cluster);
 
 }  // namespace ember

@@ -87,8 +87,4 @@ class PartitionSpreader {
   virtual int spread_ranks(const LogicalNode& optimized, const PhysicalPlan& plan) = 0;
 };
 
-/// Installs the spreader every query uses (null: every pipeline runs on this rank).
-void install_partition_spreader(std::shared_ptr<PartitionSpreader> spreader);
-std::shared_ptr<PartitionSpreader> partition_spreader();
-
 }  // namespace ember

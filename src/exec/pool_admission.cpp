@@ -9,24 +9,25 @@ namespace {
 
 /// The session to run in, if any: a closed one, or one under the MPI runner (whose actors
 /// live on other ranks), runs the query as without.
-std::shared_ptr<WarmPools> session_of(const RunOptions& options) {
+std::shared_ptr<WarmPools> session_of(const RunOptions& options, const ClusterRuntime* cluster) {
   if (!options.session) return nullptr;
   auto warm = detail::SessionAccess::pools(*options.session);
   if (warm->closed()) return nullptr;
-  if (auto placer = actor_placer(); placer && placer->ranks() > 1) return nullptr;
+  if (cluster && cluster->ranks() > 1) return nullptr;
   return warm;
 }
 
 }  // namespace
 
 AdmittedPools admit_pools(const std::vector<std::shared_ptr<const UdfSpec>>& pools,
-                          const RunOptions& options) {
+                          const RunOptions& options, ClusterRuntime* cluster) {
   AdmittedPools out;
-  out.session = session_of(options);
+  out.session = session_of(options, cluster);
   out.lent.resize(pools.size());
   out.loans.assign(pools.size(), 0);
   if (!out.session) {
-    out.placement = place_actors(pools, options.resources, options.wait_for_resources);
+    out.placement = place_actors(pools, options.resources, cluster ? &cluster->placer() : nullptr,
+                                 options.wait_for_resources);
     return out;
   }
   WarmPools& session = *out.session;

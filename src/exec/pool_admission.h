@@ -8,6 +8,7 @@
 
 #include "ember/run_options.h"
 #include "exec/actor_placement.h"
+#include "exec/cluster_runtime.h"
 #include "exec/warm_pools.h"
 
 namespace ember {
@@ -29,9 +30,10 @@ struct AdmittedPools {
 /// pool a warm one of the session can serve is borrowed, and the others are admitted and
 /// registered with the session (if they do not fit, the session's idle pools are destroyed
 /// to make room, once). RunOptions::wait_for_resources applies to what is admitted. Throws
-/// ResourceError with nothing held or borrowed when the pools do not fit.
+/// ResourceError with nothing held or borrowed when the pools do not fit. Under the MPI runner
+/// (`cluster`), the actors are placed over the ranks and no session is used.
 AdmittedPools admit_pools(const std::vector<std::shared_ptr<const UdfSpec>>& pools,
-                          const RunOptions& options);
+                          const RunOptions& options, ClusterRuntime* cluster);
 
 /// Gives every borrowed or registered pool of `admitted` back to its session, for a query
 /// that fails before its PoolSet takes them over.

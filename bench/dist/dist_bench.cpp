@@ -1,7 +1,12 @@
 // The MPI runner's costs and gains, one measurement per invocation; bench/dist/run.sh runs each
 // locally and under mpirun in the same run and prints the ratios.
-//   ember_bench_dist latency ACTORS     a UDF whose every call sleeps 20 ms (a stand-in for a
-//                                       remote GPU): rows/s with ACTORS actors
+//   ember_bench_dist parquet ACTORS DIR a Parquet file of 48 row groups through a UDF whose
+//                                       every call sleeps 20 ms (a stand-in for a remote GPU)
+//                                       into Parquet, with ACTORS actors: rows/s; a second line,
+//                                       "share <fraction>", is rank 0's share of the bytes read
+//                                       and written over all ranks (each rank's bytes on
+//                                       stderr; DIR holds the input, written first, and the
+//                                       output)
 //   ember_bench_dist transfer           one 64 MiB batch to an actor and back (the actor fits
 //                                       only on a rank given EMBER_CPUS=4): seconds per query,
 //                                       median of 4 after a first one
@@ -9,13 +14,14 @@
 //                                       sleep 20 ms, times EMBER_BENCH_SLOW_RANK_FACTOR on a
 //                                       rank given it: seconds for the query (partitions per
 //                                       rank on stderr)
-// Prints one line: "result <number>".
+// Prints a line "result <number>".
 #include <ember/ember.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -54,13 +60,43 @@ struct Straggler {
 };
 EMBER_REGISTER_UDF(Straggler);
 
-double latency(int actors) {
-  // 360 calls of 64 rows: 7.2 s of sleeping for one actor.
+/// Rows per second of the job users run, Parquet -> latency-bound UDF -> Parquet, and rank 0's
+/// share of the file bytes the ranks read and wrote for it.
+struct ParquetJob {
+  double rows_per_second = 0;
+  double rank0_share = 0;
+};
+
+ParquetJob parquet(int actors, const std::filesystem::path& dir) {
+  // 48 row groups (partitions) of 8 calls of 64 rows: 384 calls, 7.7 s of sleeping for one
+  // actor. The input is written afresh by every run, before the timed query, so that it always
+  // matches these figures (24,576 rows: quick to write).
+  constexpr int64_t kRowGroups = 48;
+  constexpr int64_t kRowsPerGroup = 8 * 64;
+  ember::ParquetWriteOptions groups;
+  groups.row_group_rows = kRowsPerGroup;
+  std::filesystem::create_directories(dir);
+  ember::range(kRowGroups * kRowsPerGroup, 1)  // one partition: one file of 48 row groups
+      .with_column("v", ember::col("id") * 7)
+      .write_parquet((dir / "in").string(), groups);
+  // Removed first, so that the timed query does not also remove the last run's output.
+  std::filesystem::remove_all(dir / "out");
   auto sleepy =
       ember::Udf::cls<Sleepy>("sleepy").returns(ember::int64()).batch_size(64).concurrency(actors);
-  ember::QueryResult r =
-      ember::range(360 * 64, 6).with_column("y", sleepy(ember::col("id"))).execute();
-  return static_cast<double>(r.table.num_rows()) / r.stats.wall_seconds;
+  ember::QueryResult r = ember::read_parquet((dir / "in" / "*.parquet").string())
+                             .with_column("y", sleepy(ember::col("id")))
+                             .write_parquet((dir / "out").string());
+  if (r.stats.rows_out != kRowGroups * kRowsPerGroup) return {-1, -1};
+  int64_t total = 0;
+  std::fprintf(stderr, "bytes read+written per rank");
+  for (const ember::RankStats& rank : r.stats.ranks) {
+    total += rank.bytes_read + rank.bytes_written;
+    std::fprintf(stderr, " %lld", static_cast<long long>(rank.bytes_read + rank.bytes_written));
+  }
+  std::fprintf(stderr, "\n");
+  const ember::RankStats& rank0 = r.stats.ranks.at(0);
+  return {static_cast<double>(r.stats.rows_out) / r.stats.wall_seconds,
+          total > 0 ? static_cast<double>(rank0.bytes_read + rank0.bytes_written) / total : -1};
 }
 
 double transfer() {
@@ -108,14 +144,16 @@ int main(int argc, char** argv) {
   ember::init(argc, argv);
   const std::string mode = argc > 1 ? argv[1] : "";
   double result = 0;
-  if (mode == "latency" && argc > 2) {
-    result = latency(std::atoi(argv[2]));
+  if (mode == "parquet" && argc > 3) {
+    const ParquetJob job = parquet(std::atoi(argv[2]), argv[3]);
+    result = job.rows_per_second;
+    std::printf("share %.6f\n", job.rank0_share);
   } else if (mode == "transfer") {
     result = transfer();
   } else if (mode == "straggler") {
     result = straggler();
   } else {
-    std::fprintf(stderr, "usage: %s latency ACTORS | transfer | straggler\n", argv[0]);
+    std::fprintf(stderr, "usage: %s parquet ACTORS DIR | transfer | straggler\n", argv[0]);
     return 2;
   }
   std::printf("result %.6f\n", result);

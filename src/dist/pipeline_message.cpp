@@ -151,6 +151,9 @@ class SourceEncoder final : public SourceVisitor {
     out_.put(csv.options().infer_rows);
     out_.put(csv.options().split_bytes);
     put_schema(out_, csv.schema());  // the same columns, without inferring them again
+    // The filter it applies while parsing, so that other ranks skip the same columns' work.
+    out_.put(static_cast<uint8_t>(csv.filter_predicate() != nullptr));
+    if (csv.filter_predicate()) put_expr(out_, *csv.filter_predicate());
   }
   void visit(const JsonlSource& jsonl) override {
     out_.put(SourceKind::Jsonl);
@@ -232,7 +235,12 @@ NodePtr get_source(MessageReader& in) {
       options.infer_rows = in.get<int64_t>();
       options.split_bytes = in.get<int64_t>();
       options.schema = get_schema(in);
-      return make_source(std::make_shared<CsvSource>(std::move(pattern), std::move(options)));
+      auto csv = std::make_shared<CsvSource>(std::move(pattern), std::move(options));
+      if (in.get<uint8_t>() != 0) {
+        const ExprPtr predicate = get_expr(in);
+        if (auto filtered = csv->with_filter(predicate)) return make_source(std::move(filtered));
+      }
+      return make_source(std::move(csv));
     }
     case SourceKind::Jsonl: {
       std::string pattern(in.get_string());

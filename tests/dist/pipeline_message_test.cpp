@@ -6,8 +6,10 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "ember/error.h"
+#include "exec/sources/file_scan_source.h"
 #include "exec/sources/parquet_source.h"
 #include "exec/sources/range_source.h"
 #include "exec/sources/table_source.h"
@@ -116,6 +118,36 @@ TEST(PipelineMessage, AParquetScanTravelsWithItsPrunedColumnsAndSkippedRowGroups
   ASSERT_TRUE(first.has_value());
   EXPECT_EQ(first->column(0).value<int64_t>(0), 20);
   EXPECT_GT(reader->bytes_read(), 0);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(PipelineMessage, ACsvScanTravelsWithTheFilterItAppliesWhileParsing) {
+  auto dir = std::filesystem::temp_directory_path() /
+             ("ember-pipeline-message-csv-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream csv(dir / "a.csv");
+    csv << "x,name\n";
+    for (int i = 0; i < 20; ++i) csv << i << ",n" << i << "\n";
+  }
+  auto scan = std::make_shared<CsvSource>((dir / "*.csv").string(), CsvOptions{});
+  const ExprPtr predicate = tree(col("x") > lit(int64_t{14}));
+  std::shared_ptr<const Source> filtered = scan->with_filter(predicate);
+  ASSERT_NE(filtered, nullptr);
+  NodePtr chain = make_filter(make_source(filtered), predicate);
+  std::string why;
+  const std::string bytes = encode_first_pipeline(*chain, &why);
+  ASSERT_FALSE(bytes.empty()) << why;
+  NodePtr again = decode_first_pipeline(bytes);
+  // The same scan, parsing its other columns only where the filter holds.
+  EXPECT_EQ(to_string(*again), to_string(*chain));
+  const Source& source = *static_cast<const SourceNode&>(again->child()).source;
+  EXPECT_NE(source.describe().find("parsed only where"), std::string::npos) << source.describe();
+  auto reader = source.open(0, 100);
+  const std::optional<Batch> rows = reader->next();
+  ASSERT_TRUE(rows.has_value());
+  EXPECT_EQ(rows->num_rows(), 5);
+  EXPECT_EQ(reader->rows_dropped(), 15);
   std::filesystem::remove_all(dir);
 }
 

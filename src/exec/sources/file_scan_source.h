@@ -25,6 +25,8 @@ class CsvSource : public Source {
   /// What it was made from (the cluster runner makes the same scan on another rank).
   const std::string& pattern() const { return pattern_; }
   const CsvOptions& options() const { return options_; }
+  /// The predicate rows are filtered by while parsing (with_filter), or null.
+  const ExprPtr& filter_predicate() const { return filter_predicate_; }
 
  private:
   std::string pattern_;

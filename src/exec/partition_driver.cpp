@@ -15,6 +15,11 @@ PartitionDriver::PartitionDriver(QueryContext& query, const Pipeline& pipeline,
       scheduler_(scheduler),
       waker_(std::make_shared<Waker>()) {
   waker_->driver = this;
+  // Made once: a sink keeps a copy, which reaches this driver only until it is disowned.
+  sink_wake_ = [waker = waker_, &scheduler] {
+    std::lock_guard lock(waker->mu);
+    if (waker->driver) scheduler.wake(waker->driver);
+  };
   for (const auto& op : pipeline.stages)
     stages_.push_back(op->local_state(query, partition, [this] { scheduler_.wake(this); }));
 }
@@ -100,12 +105,7 @@ bool PartitionDriver::step() {
 
 bool PartitionDriver::flush_sink() {
   while (!to_sink_.empty()) {
-    const std::shared_ptr<Waker> waker = waker_;
-    auto wake = [waker, &scheduler = scheduler_] {
-      std::lock_guard lock(waker->mu);
-      if (waker->driver) scheduler.wake(waker->driver);
-    };
-    if (!sink_.ready(sink_state_, *local_, wake)) return false;
+    if (!sink_.ready(sink_state_, *local_, sink_wake_)) return false;
     Batch batch = std::move(to_sink_.front());
     to_sink_.pop_front();
     query_.rows_out.fetch_add(batch.num_rows(), std::memory_order_relaxed);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -68,6 +69,7 @@ class PartitionDriver : public Task {
   /// or drained, so they are at most one morsel's worth.
   std::deque<Batch> to_sink_;
   std::shared_ptr<Waker> waker_;
+  std::function<void()> sink_wake_;  ///< handed to Sink::ready
 };
 
 }  // namespace ember

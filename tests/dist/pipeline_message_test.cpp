@@ -76,12 +76,18 @@ TEST(PipelineMessage, ATableInMemoryTravelsWholeWithItsPartitionsAndNulls) {
   EXPECT_EQ(rows, want);
 }
 
-/// A Parquet file of `rows` rows (a, b: int64) in row groups of 10, in a fresh directory.
-std::filesystem::path parquet_file(int64_t rows) {
+/// An empty directory of this process's, named after `what`.
+std::filesystem::path fresh_dir(const std::string& what) {
   auto dir = std::filesystem::temp_directory_path() /
-             ("ember-pipeline-message-" + std::to_string(::getpid()));
+             ("ember-pipeline-message-" + what + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  return dir;
+}
+
+/// A Parquet file of `rows` rows (a, b: int64) in row groups of 10, in a fresh directory.
+std::filesystem::path parquet_file(int64_t rows) {
+  const auto dir = fresh_dir("parquet");
   const Schema schema({{"a", int64()}, {"b", int64()}});
   std::vector<int64_t> a, b;
   for (int64_t i = 0; i < rows; ++i) {
@@ -122,9 +128,7 @@ TEST(PipelineMessage, AParquetScanTravelsWithItsPrunedColumnsAndSkippedRowGroups
 }
 
 TEST(PipelineMessage, ACsvScanTravelsWithTheFilterItAppliesWhileParsing) {
-  auto dir = std::filesystem::temp_directory_path() /
-             ("ember-pipeline-message-csv-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
+  const auto dir = fresh_dir("csv");
   {
     std::ofstream csv(dir / "a.csv");
     csv << "x,name\n";

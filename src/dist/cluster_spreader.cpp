@@ -360,9 +360,15 @@ void ClusterRun::take(const Incoming& m) {
   if (it == arriving_.end()) return;  // after the partition's end: not expected
   Arriving& a = it->second;
   // Its Stop or its Failed: one per partition.
-  const bool end = op != process::Op::Result && op != process::Op::Rejected;
+  const bool end =
+      op != process::Op::Result && op != process::Op::Rejected && op != process::Op::Partial;
   try {
     if (op == process::Op::Result) return take_rows(a, in, m);
+    if (op == process::Op::Partial) {
+      // The partition aggregated where it ran: its states, merged at its end as its rows were.
+      if (accepting(a)) sink_->adopt_partial(*state_, local(a), in.get_string());
+      return;
+    }
     if (op == process::Op::Rejected) return take_rejected(a, in, m);
     if (op == process::Op::Stop) {
       if (accepting(a)) sink_->combine(*state_, local(a));
@@ -481,19 +487,22 @@ std::unique_ptr<SpreadRun> ClusterSpreader::spread(const LogicalNode& optimized,
   return std::make_unique<ClusterRun>(next_query_++, ranks_, plan, pipeline, query, output);
 }
 
-int ClusterSpreader::spread_ranks(const LogicalNode& optimized, const PhysicalPlan& plan) {
-  if (plan.pipelines.empty() || !plan.pipelines.front().source) return 1;
+PartitionSpreader::Spread ClusterSpreader::spread_ranks(const LogicalNode& optimized,
+                                                        const PhysicalPlan& plan) {
+  if (plan.pipelines.empty() || !plan.pipelines.front().source) return {};
   const int n = plan.pipelines.front().source->num_partitions();
   std::string why;
-  if (n < 2 || encode_first_pipeline(optimized, &why).empty()) return 1;
-  return std::min(n, ranks_);
+  bool aggregates = false;
+  if (n < 2 || encode_first_pipeline(optimized, &why, &aggregates).empty()) return {};
+  return {std::min(n, ranks_), aggregates};
 }
 
 std::string ClusterSpreader::explain(const LogicalNode& optimized, const PhysicalPlan& plan) {
   if (plan.pipelines.empty() || !plan.pipelines.front().source) return "nothing to read";
   const int n = plan.pipelines.front().source->num_partitions();
   std::string why;
-  if (encode_first_pipeline(optimized, &why).empty())
+  bool aggregates = false;
+  if (encode_first_pipeline(optimized, &why, &aggregates).empty())
     return "the first pipeline runs on rank 0 alone: " + why;
   if (n < 2) return "the first pipeline runs on rank 0 alone: its source has one partition";
   const int first = first_partitions_per_rank(n, ranks_);
@@ -505,7 +514,9 @@ std::string ClusterSpreader::explain(const LogicalNode& optimized, const Physica
   else
     out += std::to_string(first) + " each to start with, " + round_robin + ", the other " +
            std::to_string(n - first * ranks_) + " handed out as ranks ask for more";
-  out += "), their rows gathered on rank 0 in partition order";
+  out += aggregates ? "), each rank aggregating its partitions and sending rank 0 their partial "
+                      "states, merged there in partition order"
+                    : "), their rows gathered on rank 0 in partition order";
   if (plan.pipelines.size() > 1) out += "; the pipelines after its breaker run on rank 0";
   return out;
 }
@@ -520,7 +531,9 @@ std::unique_ptr<SpreadRun> ClusterSpreader::spread(const LogicalNode&, const Phy
   return nullptr;
 }
 std::string ClusterSpreader::explain(const LogicalNode&, const PhysicalPlan&) { return ""; }
-int ClusterSpreader::spread_ranks(const LogicalNode&, const PhysicalPlan&) { return 1; }
+PartitionSpreader::Spread ClusterSpreader::spread_ranks(const LogicalNode&, const PhysicalPlan&) {
+  return {};
+}
 }  // namespace ember::dist
 
 #endif  // EMBER_HAVE_MPI

@@ -22,6 +22,7 @@
 #include "dist/pipeline_message.h"
 #include "dist/pool_service.h"
 #include "dist/rank_protocol.h"
+#include "exec/executor.h"
 #include "exec/partition_supply.h"
 #include "exec/physical_planner.h"
 #include "exec/pipeline_runner.h"
@@ -217,26 +218,35 @@ struct Run {
 
 /// Sends each batch of a partition to rank 0 under the partition's key (waiting while
 /// kResultWindow are out), then the rows its UDFs rejected (OnError::Null, Skip), then its
-/// end; or, with `files`, writes the partition's part file (committed before its end is sent).
+/// end; or, with `files`, writes the partition's part file (committed before its end is sent);
+/// or, with `partials` (the pipeline's breaker, an aggregate), aggregates the partition here
+/// and sends its states (Partial) before its end.
 class ForwardSink final : public Sink {
  public:
-  ForwardSink(Run& run, QueryContext& context, std::unique_ptr<FileSink> files)
-      : run_(run), context_(context), files_(std::move(files)) {}
+  ForwardSink(Run& run, QueryContext& context, std::unique_ptr<FileSink> files,
+              const Sink* partials)
+      : run_(run), context_(context), files_(std::move(files)), partials_(partials) {}
 
   struct Global final : GlobalSinkState {
     std::mutex mu;
     std::set<int> ended;  // guarded by mu
     std::unique_ptr<GlobalSinkState> files;
+    std::unique_ptr<GlobalSinkState> partials;
   };
   struct Local final : LocalSinkState {
     int partition = 0;
     uint64_t key = 0;
     std::unique_ptr<LocalSinkState> file;
+    std::unique_ptr<LocalSinkState> partial;
   };
 
   std::unique_ptr<GlobalSinkState> global_state(int n) const override {
     auto global = std::make_unique<Global>();
     if (files_) global->files = files_->global_state(n);
+    if (partials_) {
+      global->partials = partials_->global_state(n);
+      global->partials->memory_budget_bytes = memory_budget(RunOptions{});
+    }
     return global;
   }
   std::unique_ptr<LocalSinkState> local_state(GlobalSinkState& global,
@@ -245,14 +255,21 @@ class ForwardSink final : public Sink {
     local->partition = partition;
     local->key = run_.granted.key_of(partition);
     if (files_) local->file = files_->local_state(*global.as<Global>().files, partition);
+    if (partials_)
+      local->partial = partials_->local_state(*global.as<Global>().partials, partition);
     return local;
   }
   bool ready(GlobalSinkState&, LocalSinkState&, const std::function<void()>& wake) const override {
-    return files_ || run_.reserve_result(wake);  // at most kResultWindow batches out to rank 0
+    // At most kResultWindow batches out to rank 0.
+    return files_ || partials_ || run_.reserve_result(wake);
   }
   void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const override {
     if (files_) {
       files_->sink(*global.as<Global>().files, *local.as<Local>().file, batch);
+      return;
+    }
+    if (partials_) {
+      partials_->sink(*global.as<Global>().partials, *local.as<Local>().partial, batch);
       return;
     }
     process::MessageWriter head;
@@ -266,6 +283,7 @@ class ForwardSink final : public Sink {
   }
   void combine(GlobalSinkState& global, LocalSinkState& local) const override {
     if (files_) files_->combine(*global.as<Global>().files, *local.as<Local>().file);
+    if (partials_) send_partial(global.as<Global>(), local.as<Local>());
     send_rejected(local.as<Local>());
     process::MessageWriter out;
     out.begin(process::Op::Stop);
@@ -273,6 +291,16 @@ class ForwardSink final : public Sink {
     Transport::send(0, kTagData, MessageBuffer(out.bytes()));
     std::lock_guard lock(global.as<Global>().mu);
     global.as<Global>().ended.insert(local.as<Local>().partition);
+  }
+  /// The partition's aggregate states: rank 0 merges them as its own partitions'.
+  void send_partial(Global& global, Local& local) const {
+    process::MessageWriter out;
+    out.begin(process::Op::Partial);
+    out.put(local.key);
+    out.put_string(partials_->encode_partial(*global.partials, *local.partial));
+    local.partial.reset();
+    if (run_.cancelled_now()) throw Cancelled("rank 0 ended the query");
+    Transport::send(0, kTagData, MessageBuffer(out.bytes()));
   }
   /// The rows each pool's UDF rejected in the partition, by chunk: rank 0 gathers every rank's
   /// in input order (QueryResult::rejected) and counts them against max_failed_rows.
@@ -301,6 +329,7 @@ class ForwardSink final : public Sink {
   Run& run_;
   QueryContext& context_;
   std::unique_ptr<FileSink> files_;
+  const Sink* partials_;
 };
 
 struct Order {
@@ -419,9 +448,13 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
     if (run.cancelled) context.fail(std::make_exception_ptr(Cancelled("rank 0 ended the query")));
   }
   const Pipeline& pipeline = physical.pipelines.front();
+  // A breaker came with the pipeline only when it aggregates: the partitions' states go back.
+  const Sink* partials =
+      pipeline.breaker && pipeline.breaker->ships_partials() ? pipeline.breaker.get() : nullptr;
   ForwardSink sink(
       run, context,
-      o.files ? std::make_unique<FileSink>(o.dir, pipeline.schema, o.format, o.parquet) : nullptr);
+      o.files ? std::make_unique<FileSink>(o.dir, pipeline.schema, o.format, o.parquet) : nullptr,
+      partials);
   auto state = sink.global_state(pipeline.source->num_partitions());
   {
     std::jthread reporter([&](std::stop_token stop) { report_progress(o, context, stop); });

@@ -12,6 +12,7 @@
 #include "udf/data_type_codec.h"
 #include "udf/process/wire_message.h"
 #include "udf/udf_spec_codec.h"
+#include "udf/value_codec.h"
 
 namespace ember::dist {
 
@@ -29,6 +30,9 @@ enum class SourceKind : uint8_t {
   Table = 6
 };
 enum class NodeKind : uint8_t { End = 0, Filter = 1, Project = 2, ActorPool = 3, Explode = 4 };
+/// The breaker that ends the first pipeline, when other ranks run it too (their partitions
+/// then come back to rank 0 as partial states, not rows).
+enum class BreakerKind : uint8_t { None = 0, GroupBy = 1, Aggregate = 2 };
 
 /// Thrown while encoding for a shape that stays on rank 0; its text says why.
 struct NotSpreadable {
@@ -53,53 +57,11 @@ Schema get_schema(MessageReader& in) {
   return Schema(std::move(fields));
 }
 
-void put_value(MessageWriter& out, const Value& v) {
-  out.put(static_cast<uint8_t>(v.index()));
-  std::visit(
-      [&](const auto& x) {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, std::monostate>) {
-        } else if constexpr (std::is_same_v<T, std::string>) {
-          out.put_string(x);
-        } else if constexpr (std::is_same_v<T, std::vector<uint8_t>>) {
-          out.put_string(std::string_view(reinterpret_cast<const char*>(x.data()), x.size()));
-        } else if constexpr (std::is_same_v<T, List>) {
-          throw NotSpreadable{"a list value"};
-        } else {
-          out.put(x);
-        }
-      },
-      v);
-}
-
-Value get_value(MessageReader& in) {
-  switch (in.get<uint8_t>()) {
-    case 0:
-      return Value{};
-    case 1:
-      return Value{in.get<bool>()};
-    case 2:
-      return Value{in.get<int64_t>()};
-    case 3:
-      return Value{in.get<double>()};
-    case 4:
-      return Value{std::string(in.get_string())};
-    case 5:
-      return Value{in.get<float>()};
-    case 6: {
-      const std::string_view b = in.get_string();
-      return Value{std::vector<uint8_t>(b.begin(), b.end())};
-    }
-    case 7:
-      return Value{in.get<Timestamp>()};
-    default:
-      throw Error("distributed runner: a pipeline message holds an unknown value");
-  }
-}
-
-void put_expr(MessageWriter& out, const ExprNode& e) {
+/// `aggregate`: e may be an aggregate (under aliases): one of a group-by's or agg()'s outputs.
+void put_expr(MessageWriter& out, const ExprNode& e, bool aggregate = false) {
   if (e.kind == ExprKind::UdfCall) throw NotSpreadable{"a stateless UDF call"};
-  if (e.kind == ExprKind::Aggregate) throw NotSpreadable{"an aggregate below a breaker"};
+  if (e.kind == ExprKind::Aggregate && !aggregate)
+    throw NotSpreadable{"an aggregate below a breaker"};
   out.put(static_cast<uint8_t>(e.kind));
   out.put_string(e.name);
   put_value(out, e.literal);
@@ -109,8 +71,15 @@ void put_expr(MessageWriter& out, const ExprNode& e) {
   put_data_type(out, e.cast_to);
   out.put(e.index);
   out.put(static_cast<uint32_t>(e.children.size()));
-  for (const auto& c : e.children) put_expr(out, *c);
+  for (const auto& c : e.children) put_expr(out, *c, aggregate && e.kind == ExprKind::Alias);
 }
+
+void put_exprs(MessageWriter& out, const std::vector<ExprPtr>& exprs, bool aggregates) {
+  out.put(static_cast<uint32_t>(exprs.size()));
+  for (const auto& e : exprs) put_expr(out, *e, aggregates);
+}
+
+std::vector<ExprPtr> get_exprs(MessageReader& in);
 
 ExprPtr get_expr(MessageReader& in) {
   auto e = std::make_shared<ExprNode>();
@@ -125,6 +94,12 @@ ExprPtr get_expr(MessageReader& in) {
   const auto n = in.get<uint32_t>();
   for (uint32_t i = 0; i < n; ++i) e->children.push_back(get_expr(in));
   return e;
+}
+
+std::vector<ExprPtr> get_exprs(MessageReader& in) {
+  std::vector<ExprPtr> exprs(in.get<uint32_t>());
+  for (auto& e : exprs) e = get_expr(in);
+  return exprs;
 }
 
 void put_strings(MessageWriter& out, const std::vector<std::string>& v) {
@@ -306,7 +281,10 @@ class FirstPipelineEncoder final : NodeVisitor {
     root.accept(*this);
     out_.put(NodeKind::End);
     put_schema(out_, last_->schema);
+    out_.put_string(breaker_);
   }
+  /// After encode(): whether the first breaker travelled (other ranks aggregate).
+  bool aggregates() const { return !breaker_.empty(); }
 
  private:
   void visit(const SourceNode& n) override {
@@ -338,8 +316,21 @@ class FirstPipelineEncoder final : NodeVisitor {
   }
   void visit(const LimitNode& n) override { breaks(n); }
   void visit(const RepartitionNode& n) override { breaks(n); }
-  void visit(const AggregateNode& n) override { breaks(n); }
-  void visit(const GroupByNode& n) override { breaks(n); }
+  void visit(const AggregateNode& n) override {
+    if (!breaks(n)) return;
+    breaker_ = aggregating([&](MessageWriter& out) {
+      out.put(BreakerKind::Aggregate);
+      put_exprs(out, n.exprs, true);
+    });
+  }
+  void visit(const GroupByNode& n) override {
+    if (!breaks(n)) return;
+    breaker_ = aggregating([&](MessageWriter& out) {
+      out.put(BreakerKind::GroupBy);
+      put_exprs(out, n.keys, false);
+      put_exprs(out, n.aggregates, true);
+    });
+  }
   void visit(const SortNode& n) override { breaks(n); }
   void visit(const TopKNode& n) override { breaks(n); }
   void visit(const JoinNode&) override { throw NotSpreadable{"it joins two inputs"}; }
@@ -351,23 +342,59 @@ class FirstPipelineEncoder final : NodeVisitor {
     last_ = &n;
     return true;
   }
-  void breaks(const LogicalNode& n) {
+  /// Walks below `n`; true when `n` is the first breaker (it ends the first pipeline).
+  bool breaks(const LogicalNode& n) {
     n.child().accept(*this);
+    const bool first = !broken_;
     broken_ = true;
+    return first;
+  }
+  /// The first breaker as `write` encodes it, when other ranks can aggregate their partitions
+  /// themselves; empty when it holds what they cannot run (a stateless UDF): their rows then
+  /// come to rank 0's.
+  template <class Write>
+  static std::string aggregating(Write write) {
+    MessageWriter out;
+    try {
+      write(out);
+    } catch (const NotSpreadable&) {
+      return {};
+    }
+    return out.bytes();
   }
 
   MessageWriter& out_;
   const LogicalNode* last_ = nullptr;  ///< the first pipeline's last node so far
   bool broken_ = false;                ///< a breaker lies below the node being visited
+  std::string breaker_;  ///< the first breaker, when other ranks run it (BreakerKind first)
 };
+
+/// `chain` under the breaker `bytes` describe (none: `chain`).
+NodePtr with_breaker(NodePtr chain, std::string_view bytes) {
+  if (bytes.empty()) return chain;
+  auto in = MessageReader::unframed(bytes);
+  switch (in.get<BreakerKind>()) {
+    case BreakerKind::GroupBy: {
+      std::vector<ExprPtr> keys = get_exprs(in);
+      return make_group_by(std::move(chain), std::move(keys), get_exprs(in));
+    }
+    case BreakerKind::Aggregate:
+      return make_aggregate(std::move(chain), get_exprs(in));
+    case BreakerKind::None:
+      break;
+  }
+  throw Error("distributed runner: a pipeline message holds an unknown breaker");
+}
 
 }  // namespace
 
-std::string encode_first_pipeline(const LogicalNode& root, std::string* why) {
+std::string encode_first_pipeline(const LogicalNode& root, std::string* why, bool* aggregates) {
   try {
     MessageWriter out;
     out.begin(process::Op::Init);
-    FirstPipelineEncoder(out).encode(root);
+    FirstPipelineEncoder encoder(out);
+    encoder.encode(root);
+    if (aggregates) *aggregates = encoder.aggregates();
     return out.bytes();
   } catch (const NotSpreadable& e) {
     *why = e.why;
@@ -413,7 +440,7 @@ NodePtr decode_first_pipeline(std::string_view bytes) {
     throw Error("distributed runner: this rank reads the source with other columns (" +
                 node->schema.to_string() + ") than rank 0 (" + expected.to_string() +
                 "); every rank must see the same files");
-  return node;
+  return with_breaker(std::move(node), in.get_string());
 }
 
 }  // namespace ember::dist

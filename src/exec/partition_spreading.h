@@ -83,8 +83,13 @@ class PartitionSpreader {
   /// One line for explain(): how the first pipeline's partitions would be spread, or why they
   /// stay on rank 0.
   virtual std::string explain(const LogicalNode& optimized, const PhysicalPlan& plan) = 0;
-  /// The ranks the first pipeline's partitions would run on (1: rank 0 alone).
-  virtual int spread_ranks(const LogicalNode& optimized, const PhysicalPlan& plan) = 0;
+  /// The ranks the first pipeline's partitions would run on (1: rank 0 alone), and whether its
+  /// breaker (an aggregate) runs on each of them too, only the partial states going to rank 0.
+  struct Spread {
+    int ranks = 1;
+    bool aggregates = false;
+  };
+  virtual Spread spread_ranks(const LogicalNode& optimized, const PhysicalPlan& plan) = 0;
 };
 
 }  // namespace ember

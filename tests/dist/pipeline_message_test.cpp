@@ -40,6 +40,65 @@ TEST(PipelineMessage, FiltersAndProjectionsTravelUpToTheFirstBreaker) {
   EXPECT_EQ(again->schema, chain->schema);
 }
 
+TEST(PipelineMessage, AGroupByTravelsWithItsChainSoThatRanksAggregateTheirOwnPartitions) {
+  NodePtr chain =
+      make_project(range_source(100, 4), {tree(col("id")), tree((col("id") % 7).alias("k"))});
+  NodePtr grouped = make_group_by(chain, {tree(col("k"))},
+                                  {tree(col("id").sum().alias("s")),
+                                   tree(col("id").list().alias("ids")), tree(col("id").first())});
+  NodePtr root = make_limit(grouped, 3);
+  std::string why;
+  bool aggregates = false;
+  const std::string bytes = encode_first_pipeline(*root, &why, &aggregates);
+  ASSERT_FALSE(bytes.empty()) << why;
+  EXPECT_TRUE(aggregates);
+  // The group-by arrives on top of its chain; what follows it (the limit) stays on rank 0.
+  NodePtr again = decode_first_pipeline(bytes);
+  EXPECT_EQ(to_string(*again), to_string(*grouped));
+  EXPECT_EQ(again->schema, grouped->schema);
+
+  NodePtr summed = make_aggregate(chain, {tree(col("id").mean().alias("m"))});
+  aggregates = false;
+  NodePtr total = decode_first_pipeline(encode_first_pipeline(*summed, &why, &aggregates));
+  EXPECT_TRUE(aggregates);
+  EXPECT_EQ(to_string(*total), to_string(*summed));
+}
+
+TEST(PipelineMessage, AGroupByOtherRanksCannotEvaluateLeavesThemSendingRows) {
+  // A stateless UDF holds a function only this program's rank 0 has: the chain below the
+  // group-by still travels, without the group-by, and the ranks send their rows.
+  Udf twice = Udf::fn("twice", [](const Batch& in) { return in.column(0); }).returns(int64());
+  NodePtr chain = range_source(100, 4);
+  NodePtr grouped =
+      make_group_by(chain, {tree(twice(col("id")).alias("k"))}, {tree(col("id").sum().alias("s"))});
+  std::string why;
+  bool aggregates = true;
+  const std::string bytes = encode_first_pipeline(*grouped, &why, &aggregates);
+  ASSERT_FALSE(bytes.empty()) << why;
+  EXPECT_FALSE(aggregates);
+  EXPECT_EQ(to_string(*decode_first_pipeline(bytes)), to_string(*chain));
+}
+
+TEST(PipelineMessage, ListValuesTravel) {
+  List items{{Value{int64_t{1}}, Value{}, Value{int64_t{3}}}, int64()};
+  const Schema schema({{"l", list(int64())}});
+  ColumnBuilder column(list(int64()), 2);
+  column.append_value(Value{items});
+  column.append_value(Value{});
+  NodePtr table = make_source(
+      std::make_shared<TableSource>(Table(schema, {Batch(schema, {column.finish()})}), 1));
+  std::string why;
+  const std::string bytes = encode_first_pipeline(*table, &why);
+  ASSERT_FALSE(bytes.empty()) << why;
+  NodePtr again = decode_first_pipeline(bytes);
+  const auto& source = *static_cast<const SourceNode&>(*again).source;
+  auto batch = source.open(0, 100)->next();
+  ASSERT_TRUE(batch);
+  ASSERT_EQ(batch->num_rows(), 2);
+  EXPECT_EQ(batch->column(0).get(0), Value{items});
+  EXPECT_TRUE(batch->column(0).is_null(1));
+}
+
 TEST(PipelineMessage, AJoinStaysOnRankZero) {
   std::string why;
   NodePtr joined = make_join(range_source(10, 2), range_source(5, 1), {"id"}, JoinType::Inner);

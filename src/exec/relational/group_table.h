@@ -28,6 +28,11 @@ class GroupTable {
   /// holds, by key.
   template <class Keep>
   void merge(const GroupTable& later, Keep keep);
+  /// Appends the groups (keys, hashes, aggregate states) for another rank (group_state_codec.cpp).
+  void encode(process::MessageWriter& out) const;
+  /// The table encode() wrote; `aggregates` as for the constructor (the same functions and
+  /// types as the encoded table's). Error when the bytes are not such an encoding.
+  static GroupTable decode(process::MessageReader& in, std::vector<GroupedAggregate> aggregates);
   /// Makes sure the empty key is a group (a global aggregate over no rows still has one row).
   void ensure_empty_key();
 

@@ -302,6 +302,29 @@ void files_queries(const fs::path& dir, Show& show) {
       .sort({{ember::col("total"), true}})
       .write_parquet((dir / "chain").string());
   show("chain written", ember::read_parquet((dir / "chain" / "*.parquet").string()).execute());
+  // Each rank aggregates its own partitions: every kind of aggregate state (float sums, whose
+  // value depends on the merge order, first() and list(), which keep the input order, distinct
+  // values) merged on rank 0 as a local run merges them; and distinct(), whose first row of
+  // each group is the one earliest in the input.
+  const auto x = ember::col("x");
+  show("parquet group-by, every aggregate",
+       ember::read_parquet(parquet)
+           .with_column("y", triple(3)(x))
+           .with_column("f", x.cast(ember::float64()) / 7.0)
+           .group_by({(x % 13).alias("k")})
+           .agg({ember::col("y").sum().alias("ys"), ember::col("f").sum().alias("fs"),
+                 ember::col("f").mean().alias("fm"), x.min().alias("lo"),
+                 ember::col("name").max().alias("hi"), x.count().alias("n"),
+                 ember::col("name").count_distinct().alias("names"),
+                 ember::col("name").first().alias("first"), x.list().alias("xs")})
+           .execute());
+  show("parquet distinct",
+       ember::read_parquet(parquet).with_column("k", x % 17).distinct({"k"}).execute());
+  show("range agg, float sum", ember::range(20000, 8)
+                                   .with_column("f", ember::col("id").cast(ember::float64()) / 3.0)
+                                   .agg({ember::col("f").sum(), ember::col("f").mean().alias("m"),
+                                         ember::col("id").first().alias("first")})
+                                   .execute());
   fs::create_directories(dir / "lists");
   for (int f = 0; f < 3; ++f) {
     std::ofstream jl(dir / "lists" / ("part" + std::to_string(f) + ".jsonl"));
@@ -462,6 +485,21 @@ int spread(const fs::path& dir) {
                                   .execute();
   ok = show_ranks("agg", summed.stats) && ok;
   std::cout << "agg\n" << summed.table.to_string(10) << "\n";
+  // Each rank aggregated its own partitions: no row of theirs travelled, only partial states.
+  ember::QueryResult grouped_rows = ember::range(60000, 6)
+                                        .with_column("k", ember::col("id") % 20000)
+                                        .group_by({"k"})
+                                        .agg({ember::col("id").sum().alias("s")})
+                                        .execute();
+  ok = show_ranks("group-by", grouped_rows.stats) && ok;
+  int64_t result_batches = 0, wrong_groups = grouped_rows.table.num_rows() == 20000 ? 0 : 1;
+  for (const ember::RankStats& rank : grouped_rows.stats.ranks)
+    if (rank.rank > 0) result_batches += rank.peak_results_in_flight;
+  for (int64_t k = 0; k < grouped_rows.table.num_rows(); ++k)
+    wrong_groups += grouped_rows.table.column("s").value<int64_t>(k) != 3 * k + 60000;
+  std::cout << "group-by: " << grouped_rows.table.num_rows() << " groups, " << wrong_groups
+            << " wrong, row batches sent to rank 0: " << result_batches << "\n";
+  ok = ok && wrong_groups == 0 && result_batches == 0;
   ember::range(6000, 6)
       .with_column("y", triple(3)(ember::col("id")))
       .write_jsonl((dir / "written").string());

@@ -492,17 +492,17 @@ PartitionSpreader::Spread ClusterSpreader::spread_ranks(const LogicalNode& optim
   if (plan.pipelines.empty() || !plan.pipelines.front().source) return {};
   const int n = plan.pipelines.front().source->num_partitions();
   std::string why;
-  bool aggregates = false;
-  if (n < 2 || encode_first_pipeline(optimized, &why, &aggregates).empty()) return {};
-  return {std::min(n, ranks_), aggregates};
+  bool partials = false;
+  if (n < 2 || encode_first_pipeline(optimized, &why, &partials).empty()) return {};
+  return {std::min(n, ranks_), partials};
 }
 
 std::string ClusterSpreader::explain(const LogicalNode& optimized, const PhysicalPlan& plan) {
   if (plan.pipelines.empty() || !plan.pipelines.front().source) return "nothing to read";
   const int n = plan.pipelines.front().source->num_partitions();
   std::string why;
-  bool aggregates = false;
-  if (encode_first_pipeline(optimized, &why, &aggregates).empty())
+  bool partials = false;
+  if (encode_first_pipeline(optimized, &why, &partials).empty())
     return "the first pipeline runs on rank 0 alone: " + why;
   if (n < 2) return "the first pipeline runs on rank 0 alone: its source has one partition";
   const int first = first_partitions_per_rank(n, ranks_);
@@ -514,9 +514,10 @@ std::string ClusterSpreader::explain(const LogicalNode& optimized, const Physica
   else
     out += std::to_string(first) + " each to start with, " + round_robin + ", the other " +
            std::to_string(n - first * ranks_) + " handed out as ranks ask for more";
-  out += aggregates ? "), each rank aggregating its partitions and sending rank 0 their partial "
-                      "states, merged there in partition order"
-                    : "), their rows gathered on rank 0 in partition order";
+  out += partials ? "), each rank running its partitions into the breaker and sending rank 0 "
+                    "their partial states (aggregates, a top-k's best rows), merged there in "
+                    "partition order"
+                  : "), their rows gathered on rank 0 in partition order";
   if (plan.pipelines.size() > 1) out += "; the pipelines after its breaker run on rank 0";
   return out;
 }

@@ -31,8 +31,8 @@ enum class SourceKind : uint8_t {
 };
 enum class NodeKind : uint8_t { End = 0, Filter = 1, Project = 2, ActorPool = 3, Explode = 4 };
 /// The breaker that ends the first pipeline, when other ranks run it too (their partitions
-/// then come back to rank 0 as partial states, not rows).
-enum class BreakerKind : uint8_t { None = 0, GroupBy = 1, Aggregate = 2 };
+/// then come back to rank 0 as partial states: aggregates, a top-k's best rows).
+enum class BreakerKind : uint8_t { None = 0, GroupBy = 1, Aggregate = 2, TopK = 3 };
 
 /// Thrown while encoding for a shape that stays on rank 0; its text says why.
 struct NotSpreadable {
@@ -283,8 +283,8 @@ class FirstPipelineEncoder final : NodeVisitor {
     put_schema(out_, last_->schema);
     out_.put_string(breaker_);
   }
-  /// After encode(): whether the first breaker travelled (other ranks aggregate).
-  bool aggregates() const { return !breaker_.empty(); }
+  /// After encode(): whether the first breaker travelled (other ranks send partial states).
+  bool partials() const { return !breaker_.empty(); }
 
  private:
   void visit(const SourceNode& n) override {
@@ -318,21 +318,33 @@ class FirstPipelineEncoder final : NodeVisitor {
   void visit(const RepartitionNode& n) override { breaks(n); }
   void visit(const AggregateNode& n) override {
     if (!breaks(n)) return;
-    breaker_ = aggregating([&](MessageWriter& out) {
+    breaker_ = partial([&](MessageWriter& out) {
       out.put(BreakerKind::Aggregate);
       put_exprs(out, n.exprs, true);
     });
   }
   void visit(const GroupByNode& n) override {
     if (!breaks(n)) return;
-    breaker_ = aggregating([&](MessageWriter& out) {
+    breaker_ = partial([&](MessageWriter& out) {
       out.put(BreakerKind::GroupBy);
       put_exprs(out, n.keys, false);
       put_exprs(out, n.aggregates, true);
     });
   }
   void visit(const SortNode& n) override { breaks(n); }
-  void visit(const TopKNode& n) override { breaks(n); }
+  void visit(const TopKNode& n) override {
+    if (!breaks(n)) return;
+    breaker_ = partial([&](MessageWriter& out) {
+      out.put(BreakerKind::TopK);
+      out.put(n.k);
+      out.put(static_cast<uint32_t>(n.keys.size()));
+      for (const SortSpec& key : n.keys) {
+        put_expr(out, *key.expr);
+        out.put(static_cast<uint8_t>(key.descending));
+        out.put(static_cast<uint8_t>(key.nulls_first));
+      }
+    });
+  }
   void visit(const JoinNode&) override { throw NotSpreadable{"it joins two inputs"}; }
 
   /// Walks below `n`; true when `n` belongs to the first pipeline (no breaker below it).
@@ -349,11 +361,11 @@ class FirstPipelineEncoder final : NodeVisitor {
     broken_ = true;
     return first;
   }
-  /// The first breaker as `write` encodes it, when other ranks can aggregate their partitions
+  /// The first breaker as `write` encodes it, when other ranks can run their partitions into it
   /// themselves; empty when it holds what they cannot run (a stateless UDF): their rows then
   /// come to rank 0's.
   template <class Write>
-  static std::string aggregating(Write write) {
+  static std::string partial(Write write) {
     MessageWriter out;
     try {
       write(out);
@@ -380,6 +392,16 @@ NodePtr with_breaker(NodePtr chain, std::string_view bytes) {
     }
     case BreakerKind::Aggregate:
       return make_aggregate(std::move(chain), get_exprs(in));
+    case BreakerKind::TopK: {
+      const auto k = in.get<int64_t>();
+      std::vector<SortSpec> keys(in.get<uint32_t>());
+      for (SortSpec& key : keys) {
+        key.expr = get_expr(in);
+        key.descending = in.get<uint8_t>() != 0;
+        key.nulls_first = in.get<uint8_t>() != 0;
+      }
+      return make_top_k(std::move(chain), k, std::move(keys));
+    }
     case BreakerKind::None:
       break;
   }
@@ -388,13 +410,13 @@ NodePtr with_breaker(NodePtr chain, std::string_view bytes) {
 
 }  // namespace
 
-std::string encode_first_pipeline(const LogicalNode& root, std::string* why, bool* aggregates) {
+std::string encode_first_pipeline(const LogicalNode& root, std::string* why, bool* partials) {
   try {
     MessageWriter out;
     out.begin(process::Op::Init);
     FirstPipelineEncoder encoder(out);
     encoder.encode(root);
-    if (aggregates) *aggregates = encoder.aggregates();
+    if (partials) *partials = encoder.partials();
     return out.bytes();
   } catch (const NotSpreadable& e) {
     *why = e.why;

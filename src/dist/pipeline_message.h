@@ -15,11 +15,12 @@ namespace ember::dist {
 /// The chain from `root`'s source up to its first pipeline breaker, encoded; empty, with `why`
 /// saying what keeps it on rank 0, when the plan's shape cannot be spread (a join, a stateless
 /// UDF). A Parquet scan travels as the columns and row groups it reads after pruning and
-/// statistics; a table in memory whole. When the breaker is a group-by or agg() whose
-/// expressions other ranks can evaluate, it travels too, and `*aggregates` (when given) is set:
-/// the ranks then send their partitions' aggregate states, not their rows.
+/// statistics; a table in memory whole. When the breaker is a group-by, agg() or top-k whose
+/// expressions other ranks can evaluate, it travels too, and `*partials` (when given) is set:
+/// the ranks then send their partitions' partial states (aggregates, a top-k's best rows), not
+/// their rows.
 std::string encode_first_pipeline(const LogicalNode& root, std::string* why,
-                                  bool* aggregates = nullptr);
+                                  bool* partials = nullptr);
 
 /// The chain again, made through the node factories (types are checked again), under its
 /// breaker when one travelled. Its actor-pool nodes carry specs fit for the receiving rank's

@@ -35,7 +35,7 @@ std::string describe_pipelines(const LogicalNode& optimized, const PhysicalPlan&
     if (cluster) {
       if (k == 0 && spread.ranks > 1)
         out << "\n     spread: on " << spread.ranks << " ranks"
-            << (spread.aggregates ? ", aggregated on each rank, the partial states sent to rank 0"
+            << (spread.partials ? ", into the breaker on each rank, partial states sent to rank 0"
                 : p.breaker
                     ? ", its rows sent to rank 0 for the breaker"
                     : ", its rows sent to rank 0 (collect) or written on each rank (write_*)");

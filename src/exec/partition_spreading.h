@@ -84,10 +84,11 @@ class PartitionSpreader {
   /// stay on rank 0.
   virtual std::string explain(const LogicalNode& optimized, const PhysicalPlan& plan) = 0;
   /// The ranks the first pipeline's partitions would run on (1: rank 0 alone), and whether its
-  /// breaker (an aggregate) runs on each of them too, only the partial states going to rank 0.
+  /// breaker (an aggregate, a top-k) runs on each of them too, only the partitions' partial
+  /// states going to rank 0.
   struct Spread {
     int ranks = 1;
-    bool aggregates = false;
+    bool partials = false;
   };
   virtual Spread spread_ranks(const LogicalNode& optimized, const PhysicalPlan& plan) = 0;
 };

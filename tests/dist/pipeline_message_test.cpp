@@ -48,20 +48,37 @@ TEST(PipelineMessage, AGroupByTravelsWithItsChainSoThatRanksAggregateTheirOwnPar
                                    tree(col("id").list().alias("ids")), tree(col("id").first())});
   NodePtr root = make_limit(grouped, 3);
   std::string why;
-  bool aggregates = false;
-  const std::string bytes = encode_first_pipeline(*root, &why, &aggregates);
+  bool partials = false;
+  const std::string bytes = encode_first_pipeline(*root, &why, &partials);
   ASSERT_FALSE(bytes.empty()) << why;
-  EXPECT_TRUE(aggregates);
+  EXPECT_TRUE(partials);
   // The group-by arrives on top of its chain; what follows it (the limit) stays on rank 0.
   NodePtr again = decode_first_pipeline(bytes);
   EXPECT_EQ(to_string(*again), to_string(*grouped));
   EXPECT_EQ(again->schema, grouped->schema);
 
   NodePtr summed = make_aggregate(chain, {tree(col("id").mean().alias("m"))});
-  aggregates = false;
-  NodePtr total = decode_first_pipeline(encode_first_pipeline(*summed, &why, &aggregates));
-  EXPECT_TRUE(aggregates);
+  partials = false;
+  NodePtr total = decode_first_pipeline(encode_first_pipeline(*summed, &why, &partials));
+  EXPECT_TRUE(partials);
   EXPECT_EQ(to_string(*total), to_string(*summed));
+}
+
+TEST(PipelineMessage, ATopKTravelsWithItsKeysAndDirections) {
+  NodePtr chain = range_source(100, 4);
+  NodePtr top = make_top_k(chain, 7, {{tree(col("id") % 3), true, true}, {tree(col("id"))}});
+  std::string why;
+  bool partials = false;
+  const std::string bytes = encode_first_pipeline(*top, &why, &partials);
+  ASSERT_FALSE(bytes.empty()) << why;
+  EXPECT_TRUE(partials);
+  EXPECT_EQ(to_string(*decode_first_pipeline(bytes)), to_string(*top));
+  // A full sort does not travel: its rows would all come back anyway.
+  NodePtr sorted = make_sort(chain, {{tree(col("id")), true}});
+  partials = true;
+  EXPECT_EQ(to_string(*decode_first_pipeline(encode_first_pipeline(*sorted, &why, &partials))),
+            to_string(*chain));
+  EXPECT_FALSE(partials);
 }
 
 TEST(PipelineMessage, AGroupByOtherRanksCannotEvaluateLeavesThemSendingRows) {
@@ -72,10 +89,10 @@ TEST(PipelineMessage, AGroupByOtherRanksCannotEvaluateLeavesThemSendingRows) {
   NodePtr grouped =
       make_group_by(chain, {tree(twice(col("id")).alias("k"))}, {tree(col("id").sum().alias("s"))});
   std::string why;
-  bool aggregates = true;
-  const std::string bytes = encode_first_pipeline(*grouped, &why, &aggregates);
+  bool partials = true;
+  const std::string bytes = encode_first_pipeline(*grouped, &why, &partials);
   ASSERT_FALSE(bytes.empty()) << why;
-  EXPECT_FALSE(aggregates);
+  EXPECT_FALSE(partials);
   EXPECT_EQ(to_string(*decode_first_pipeline(bytes)), to_string(*chain));
 }
 

@@ -6,6 +6,7 @@
 
 #include "exec/sinks/aggregate_sink.h"
 #include "exec/sinks/group_by_sink.h"
+#include "exec/sinks/sort_sink.h"
 #include "exec_test_kit.h"
 #include "expr/expr_access.h"
 
@@ -58,10 +59,10 @@ std::vector<Batch> partition_rows(int p) {
 Rows group_by(const std::vector<int>& shipped, int64_t budget) {
   const Expr k = col("k"), v = col("v"), s = col("s");
   std::vector<ExprPtr> aggregates{
-      node(v.sum().alias("sum")),        node(v.mean().alias("mean")),
-      node(k.min().alias("min")),        node(s.max().alias("max")),
-      node(v.count().alias("count")),    node(s.count_distinct().alias("distinct")),
-      node(s.first().alias("first")),    node(v.list().alias("list"))};
+      node(v.sum().alias("sum")),     node(v.mean().alias("mean")),
+      node(k.min().alias("min")),     node(s.max().alias("max")),
+      node(v.count().alias("count")), node(s.count_distinct().alias("distinct")),
+      node(s.first().alias("first")), node(v.list().alias("list"))};
   Schema result({{"k", int64()},
                  {"sum", float64()},
                  {"mean", float64()},
@@ -127,6 +128,32 @@ TEST(PartialStates, AGlobalAggregateOfShippedPartitionsEqualsTheLocalOne) {
     return read_all(*here.finalize(*global));
   };
   EXPECT_EQ(run(true), run(false));
+}
+
+TEST(PartialStates, ATopKOfShippedPartitionsKeepsTiesInInputOrder) {
+  // Key k % 37 descending: many ties, which must come out partition by partition, row by row.
+  std::vector<ExprPtr> keys{node(col("k"))};
+  auto run = [&](bool ship) {
+    SortSink here(keys, {KeyOrder{true, false}}, kInput, 50);
+    SortSink there(keys, {KeyOrder{true, false}}, kInput, 50);
+    auto global = here.global_state(4);
+    auto elsewhere = there.global_state(4);
+    for (int p = 0; p < 4; ++p) {
+      auto local = here.local_state(*global, p);
+      if (ship && p % 2 == 0) {
+        auto remote = there.local_state(*elsewhere, p);
+        for (const Batch& b : partition_rows(p)) there.sink(*elsewhere, *remote, b);
+        here.adopt_partial(*global, *local, there.encode_partial(*elsewhere, *remote));
+      } else {
+        for (const Batch& b : partition_rows(p)) here.sink(*global, *local, b);
+      }
+      here.combine(*global, *local);
+    }
+    return read_all(*here.finalize(*global));
+  };
+  const Rows local = run(false);
+  ASSERT_EQ(local.size(), 50u);
+  EXPECT_EQ(run(true), local);
 }
 
 TEST(PartialStates, BytesThatAreNoPartialAreAnErrorNotAWrongResult) {

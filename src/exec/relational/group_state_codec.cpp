@@ -80,7 +80,8 @@ GroupTable GroupTable::decode(process::MessageReader& in,
   const std::string_view arena = in.get_string();
   const auto starts = get_array<int64_t>(in);
   const auto hashes = get_array<uint64_t>(in);
-  if (starts.empty() || starts.size() != hashes.size() + 1 || starts.back() != static_cast<int64_t>(arena.size()))
+  if (starts.empty() || starts.size() != hashes.size() + 1 ||
+      starts.back() != static_cast<int64_t>(arena.size()))
     throw Error("a group table of a broken shape");
   for (size_t g = 0; g < hashes.size(); ++g) {
     if (starts[g] < 0 || starts[g] > starts[g + 1]) throw Error("a group table of a broken shape");

@@ -320,6 +320,17 @@ void files_queries(const fs::path& dir, Show& show) {
            .execute());
   show("parquet distinct",
        ember::read_parquet(parquet).with_column("k", x % 17).distinct({"k"}).execute());
+  // Ties on the key keep the input order across ranks: each rank's best rows are merged in
+  // partition order.
+  show("parquet top-k", ember::read_parquet(parquet)
+                            .with_column("y", triple(3)(x))
+                            .top_k(40, {{x % 10, true}, {ember::col("name")}})
+                            .execute());
+  show("range sort+limit", ember::range(20000, 8)
+                               .with_column("m", ember::col("id") % 100)
+                               .sort({{ember::col("m")}})
+                               .limit(30)
+                               .execute());
   show("range agg, float sum", ember::range(20000, 8)
                                    .with_column("f", ember::col("id").cast(ember::float64()) / 3.0)
                                    .agg({ember::col("f").sum(), ember::col("f").mean().alias("m"),
@@ -500,6 +511,19 @@ int spread(const fs::path& dir) {
   std::cout << "group-by: " << grouped_rows.table.num_rows() << " groups, " << wrong_groups
             << " wrong, row batches sent to rank 0: " << result_batches << "\n";
   ok = ok && wrong_groups == 0 && result_batches == 0;
+  // A top-k: each rank keeps its partitions' best rows; only those travel.
+  ember::QueryResult top = ember::range(60000, 6)
+                               .with_column("m", ember::col("id") % 1000)
+                               .top_k(10, {{ember::col("m"), true}})
+                               .execute();
+  int64_t top_batches = 0, top_wrong = top.table.num_rows() == 10 ? 0 : 1;
+  for (const ember::RankStats& rank : top.stats.ranks)
+    if (rank.rank > 0) top_batches += rank.peak_results_in_flight;
+  for (int64_t i = 0; i < top.table.num_rows(); ++i)  // ids 999, 1999, ... in input order
+    top_wrong += top.table.column("id").value<int64_t>(i) != 999 + 1000 * i;
+  std::cout << "top-k: " << top_wrong << " rows wrong, row batches sent to rank 0: " << top_batches
+            << "\n";
+  ok = ok && top_wrong == 0 && top_batches == 0;
   ember::range(6000, 6)
       .with_column("y", triple(3)(ember::col("id")))
       .write_jsonl((dir / "written").string());

@@ -20,6 +20,7 @@
 #include "dist/pool_service.h"
 #include "dist/rank_protocol.h"
 #include "dist/remote_actor.h"
+#include "exec/physical_planner.h"
 
 namespace ember::dist {
 
@@ -58,10 +59,11 @@ struct Pace {
 
 class ClusterRun final : public SpreadRun {
  public:
-  ClusterRun(uint64_t id, int ranks, const PhysicalPlan& plan, const std::string& pipeline,
-             QueryContext& query, const SpreadOutput& output)
+  /// `at`: the spread pipeline of `plan`.
+  ClusterRun(uint64_t id, int ranks, const PhysicalPlan& plan, size_t at,
+             const std::string& pipeline, QueryContext& query, const SpreadOutput& output)
       : id_(id), files_(output.files), query_(query), box_(reply_key_open()), own_(*this) {
-    const int n = plan.pipelines.front().source->num_partitions();
+    const int n = plan.pipelines.at(at).source->num_partitions();
     const int first = first_partitions_per_rank(n, ranks);
     std::vector<std::vector<int>> share(static_cast<size_t>(ranks));
     for (int p = 0; p < n; ++p) {
@@ -476,49 +478,75 @@ void ClusterRun::rank_ended(int rank, process::MessageReader& in) {
 
 }  // namespace
 
+namespace {
+
+/// The pipeline a plan spreads (leftmost_pipeline), when it reads a source.
+const Pipeline* spread_pipeline(const LogicalNode& optimized, const PhysicalPlan& plan,
+                                size_t* at) {
+  if (plan.pipelines.empty()) return nullptr;
+  *at = leftmost_pipeline(optimized, plan);
+  const Pipeline& p = plan.pipelines.at(*at);
+  return p.source ? &p : nullptr;
+}
+
+/// The spread pipeline, as explain() names it.
+std::string pipeline_name(size_t at) {
+  return at == 0 ? "the first pipeline"
+                 : "pipeline " + std::to_string(at + 1) + " (the probe side of its joins)";
+}
+
+}  // namespace
+
 std::unique_ptr<SpreadRun> ClusterSpreader::spread(const LogicalNode& optimized,
                                                    const PhysicalPlan& plan, QueryContext& query,
                                                    const SpreadOutput& output) {
-  if (ranks_ < 2 || plan.pipelines.empty() || !plan.pipelines.front().source) return nullptr;
-  if (plan.pipelines.front().source->num_partitions() < 2) return nullptr;
+  size_t at = 0;
+  const Pipeline* p = spread_pipeline(optimized, plan, &at);
+  if (ranks_ < 2 || !p || p->source->num_partitions() < 2) return nullptr;
   std::string why;
   const std::string pipeline = encode_first_pipeline(optimized, &why);
   if (pipeline.empty()) return nullptr;
-  return std::make_unique<ClusterRun>(next_query_++, ranks_, plan, pipeline, query, output);
+  return std::make_unique<ClusterRun>(next_query_++, ranks_, plan, at, pipeline, query, output);
 }
 
 PartitionSpreader::Spread ClusterSpreader::spread_ranks(const LogicalNode& optimized,
                                                         const PhysicalPlan& plan) {
-  if (plan.pipelines.empty() || !plan.pipelines.front().source) return {};
-  const int n = plan.pipelines.front().source->num_partitions();
+  size_t at = 0;
+  const Pipeline* p = spread_pipeline(optimized, plan, &at);
+  if (!p) return {};
+  const int n = p->source->num_partitions();
   std::string why;
   bool partials = false;
   if (n < 2 || encode_first_pipeline(optimized, &why, &partials).empty()) return {};
-  return {std::min(n, ranks_), partials};
+  return {std::min(n, ranks_), partials, at};
 }
 
 std::string ClusterSpreader::explain(const LogicalNode& optimized, const PhysicalPlan& plan) {
-  if (plan.pipelines.empty() || !plan.pipelines.front().source) return "nothing to read";
-  const int n = plan.pipelines.front().source->num_partitions();
+  size_t at = 0;
+  const Pipeline* p = spread_pipeline(optimized, plan, &at);
+  if (!p) return "nothing to read";
+  const int n = p->source->num_partitions();
+  const std::string name = pipeline_name(at);
   std::string why;
   bool partials = false;
   if (encode_first_pipeline(optimized, &why, &partials).empty())
-    return "the first pipeline runs on rank 0 alone: " + why;
-  if (n < 2) return "the first pipeline runs on rank 0 alone: its source has one partition";
+    return name + " runs on rank 0 alone: " + why;
+  if (n < 2) return name + " runs on rank 0 alone: its source has one partition";
   const int first = first_partitions_per_rank(n, ranks_);
-  std::string out = "the first pipeline's " + std::to_string(n) + " partitions run on " +
-                    std::to_string(std::min(n, ranks_)) + " ranks (";
+  std::string out = (at == 0 ? "the first pipeline's " : name + ": its ") + std::to_string(n) +
+                    " partitions run on " + std::to_string(std::min(n, ranks_)) + " ranks (";
   const std::string round_robin = "partition p on rank p % " + std::to_string(ranks_);
   if (n <= first * ranks_)
     out += round_robin + ": too few to hand out on request";
   else
     out += std::to_string(first) + " each to start with, " + round_robin + ", the other " +
            std::to_string(n - first * ranks_) + " handed out as ranks ask for more";
+  if (at > 0) out += ", each rank building the joins' right sides itself";
   out += partials ? "), each rank running its partitions into the breaker and sending rank 0 "
                     "their partial states (aggregates, a top-k's best rows), merged there in "
                     "partition order"
                   : "), their rows gathered on rank 0 in partition order";
-  if (plan.pipelines.size() > 1) out += "; the pipelines after its breaker run on rank 0";
+  if (plan.pipelines.size() > at + 1) out += "; the pipelines after its breaker run on rank 0";
   return out;
 }
 

@@ -436,9 +436,28 @@ std::vector<std::unique_ptr<ActorPool>> make_pools(const Order& o, const Physica
   return pools;
 }
 
+/// The joins' right sides of `physical`'s pipelines before `at` (the spread one), each read
+/// whole here into its hash table before any partition probes it: a right side that travels is
+/// small (docs/cluster.md), and is built in memory (no spilled partitions to join later).
+/// Their own counters: the query's partitions are the spread pipeline's. Returns the bytes read.
+int64_t build_right_sides(const PhysicalPlan& physical, size_t at) {
+  std::vector<std::unique_ptr<ActorPool>> none;
+  QueryContext context(none);
+  for (size_t k = 0; k < at; ++k) {
+    const Pipeline& p = physical.pipelines[k];
+    auto state = p.breaker->global_state(pipeline_partitions(p, *p.source));
+    run_pipeline_and_tails(context, p, *p.source, *p.breaker, *state, worker_threads());
+    if (std::exception_ptr e = context.error()) std::rethrow_exception(e);
+    p.breaker->finalize(*state);
+  }
+  return context.bytes_read.load();
+}
+
 Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   NodePtr chain = decode_first_pipeline(o.pipeline);
   PhysicalPlan physical = plan_physical(*chain);
+  const size_t at = leftmost_pipeline(*chain, physical);
+  const int64_t built_bytes = build_right_sides(physical, at);
   std::vector<std::unique_ptr<ActorPool>> pools = make_pools(o, physical);
   QueryContext context(pools);
   for (auto& pool : pools) pool->start();
@@ -447,7 +466,7 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
     run.context = &context;
     if (run.cancelled) context.fail(std::make_exception_ptr(Cancelled("rank 0 ended the query")));
   }
-  const Pipeline& pipeline = physical.pipelines.front();
+  const Pipeline& pipeline = physical.pipelines.at(at);
   // A breaker came with the pipeline only when it aggregates: the partitions' states go back.
   const Sink* partials =
       pipeline.breaker && pipeline.breaker->ships_partials() ? pipeline.breaker.get() : nullptr;
@@ -475,7 +494,7 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   figures.partitions = context.partitions_done.load();
   figures.rows = context.rows_read.load();
   figures.rows_out = context.rows_out.load();
-  figures.bytes_read = context.bytes_read.load();
+  figures.bytes_read = context.bytes_read.load() + built_bytes;
   figures.bytes_written = sink.bytes_written(*state);
   for (size_t i = 0; i < pools.size(); ++i) {
     figures.own.push_back(o.own.at(i).empty() ? UdfStats{} : pools[i]->stats());

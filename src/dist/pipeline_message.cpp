@@ -1,6 +1,8 @@
 // Encoding logical nodes, expressions, types and values with the runner's message framing.
 #include "dist/pipeline_message.h"
 
+#include <filesystem>
+#include <map>
 #include <variant>
 
 #include "exec/sources/arrow_source.h"
@@ -29,10 +31,22 @@ enum class SourceKind : uint8_t {
   Arrow = 5,
   Table = 6
 };
-enum class NodeKind : uint8_t { End = 0, Filter = 1, Project = 2, ActorPool = 3, Explode = 4 };
+enum class NodeKind : uint8_t {
+  End = 0,
+  Filter = 1,
+  Project = 2,
+  ActorPool = 3,
+  Explode = 4,
+  Join = 5
+};
 /// The breaker that ends the first pipeline, when other ranks run it too (their partitions
 /// then come back to rank 0 as partial states: aggregates, a top-k's best rows).
 enum class BreakerKind : uint8_t { None = 0, GroupBy = 1, Aggregate = 2, TopK = 3 };
+
+/// The most a join's right side may hold (its files' bytes) for every rank to read it whole and
+/// build its own hash table, rather than the query staying on rank 0 (docs/cluster.md): a
+/// dimension table, not a second fact table.
+constexpr int64_t kBroadcastJoinBytes = int64_t{64} << 20;
 
 /// Thrown while encoding for a shape that stays on rank 0; its text says why.
 struct NotSpreadable {
@@ -181,6 +195,32 @@ class SourceEncoder final : public SourceVisitor {
   MessageWriter& out_;
 };
 
+/// Roughly the bytes a source holds (its files' sizes, a table's buffers): what every rank reads
+/// again when the source is a join's right side.
+class SourceBytes final : public SourceVisitor {
+ public:
+  int64_t bytes = 0;
+  void visit(const CsvSource& s) override { add_files(s); }
+  void visit(const JsonlSource& s) override { add_files(s); }
+  void visit(const ParquetSource& s) override { add_files(s); }
+  void visit(const ArrowSource& s) override { add_files(s); }
+  void visit(const RangeSource& s) override { bytes += 8 * s.rows(); }
+  void visit(const TableSource& s) override {
+    for (const auto& part : s.partitions())
+      for (const Batch& b : part) bytes += b.byte_size();
+  }
+  void visit_intermediate(const Source&) override {}
+
+ private:
+  void add_files(const Source& s) {
+    std::error_code error;
+    for (const std::string& f : s.files()) {
+      const auto size = std::filesystem::file_size(f, error);
+      if (!error) bytes += static_cast<int64_t>(size);
+    }
+  }
+};
+
 std::shared_ptr<const Source> get_table(MessageReader& in) {
   std::string label(in.get_string());
   const Schema schema = get_schema(in);
@@ -275,7 +315,10 @@ NodePtr get_pool(MessageReader& in, NodePtr input) {
 /// (what lies above it is another pipeline's) or keeps the query on rank 0.
 class FirstPipelineEncoder final : NodeVisitor {
  public:
-  explicit FirstPipelineEncoder(MessageWriter& out) : out_(out) {}
+  /// `broadcast`: `out` gets a join's right side, which every rank reads whole (no UDF, no
+  /// breaker).
+  explicit FirstPipelineEncoder(MessageWriter& out, bool broadcast = false)
+      : out_(out), broadcast_(broadcast) {}
   /// Writes `root`'s first pipeline; its output schema is the last node's.
   void encode(const LogicalNode& root) {
     root.accept(*this);
@@ -291,6 +334,9 @@ class FirstPipelineEncoder final : NodeVisitor {
     SourceEncoder source(out_);
     n.source->accept(source);
     out_.put(static_cast<int32_t>(n.source->num_partitions()));
+    SourceBytes size;
+    n.source->accept(size);
+    broadcast_bytes_ += size.bytes;
     last_ = &n;
   }
   void visit(const FilterNode& n) override {
@@ -305,6 +351,7 @@ class FirstPipelineEncoder final : NodeVisitor {
     for (const auto& e : n.exprs) put_expr(out_, *e);
   }
   void visit(const ActorPoolProjectNode& n) override {
+    if (broadcast_) throw NotSpreadable{"a UDF on the right side of a join"};
     if (!streams(n)) return;
     out_.put(NodeKind::ActorPool);
     put_pool(out_, n);
@@ -345,7 +392,34 @@ class FirstPipelineEncoder final : NodeVisitor {
       }
     });
   }
-  void visit(const JoinNode&) override { throw NotSpreadable{"it joins two inputs"}; }
+  /// A join streams when every rank can build its right side itself: each reads the right
+  /// side whole (a small table, no UDF, no breaker) and probes it with its own partitions of
+  /// the left. A right or full join's unmatched right rows are known only once every rank's
+  /// probe has ended: it stays on rank 0.
+  void visit(const JoinNode& n) override {
+    if (n.type == JoinType::Right || n.type == JoinType::Full)
+      throw NotSpreadable{std::string("a ") + join_type_name(n.type) +
+                          " join keeps the right side's unmatched rows on rank 0"};
+    if (!streams(n)) return;
+    MessageWriter right;
+    FirstPipelineEncoder side(right, true);
+    side.encode(n.right());
+    broadcast_bytes_ += side.broadcast_bytes_;
+    if (side.broadcast_bytes_ > kBroadcastJoinBytes)
+      throw NotSpreadable{"the right side of " + n.describe() + " (" +
+                          std::to_string(side.broadcast_bytes_ >> 20) +
+                          " MiB) is larger than what every rank reads again (" +
+                          std::to_string(kBroadcastJoinBytes >> 20) + " MiB)"};
+    out_.put(NodeKind::Join);
+    put_strings(out_, n.on);
+    out_.put(static_cast<uint8_t>(n.type));
+    out_.put(static_cast<uint32_t>(n.right_columns.size()));
+    for (const auto& [output, input] : n.right_columns) {
+      out_.put_string(input);
+      out_.put_string(output);
+    }
+    out_.put_string(right.bytes());
+  }
 
   /// Walks below `n`; true when `n` belongs to the first pipeline (no breaker below it).
   bool streams(const LogicalNode& n) {
@@ -356,6 +430,7 @@ class FirstPipelineEncoder final : NodeVisitor {
   }
   /// Walks below `n`; true when `n` is the first breaker (it ends the first pipeline).
   bool breaks(const LogicalNode& n) {
+    if (broadcast_) throw NotSpreadable{"a breaker on the right side of a join"};
     n.child().accept(*this);
     const bool first = !broken_;
     broken_ = true;
@@ -379,6 +454,8 @@ class FirstPipelineEncoder final : NodeVisitor {
   const LogicalNode* last_ = nullptr;  ///< the first pipeline's last node so far
   bool broken_ = false;                ///< a breaker lies below the node being visited
   std::string breaker_;  ///< the first breaker, when other ranks run it (BreakerKind first)
+  const bool broadcast_;
+  int64_t broadcast_bytes_ = 0;  ///< what the sources read (a join's right side: every rank)
 };
 
 /// `chain` under the breaker `bytes` describe (none: `chain`).
@@ -408,24 +485,24 @@ NodePtr with_breaker(NodePtr chain, std::string_view bytes) {
   throw Error("distributed runner: a pipeline message holds an unknown breaker");
 }
 
-}  // namespace
+NodePtr decode_chain(MessageReader& in);
 
-std::string encode_first_pipeline(const LogicalNode& root, std::string* why, bool* partials) {
-  try {
-    MessageWriter out;
-    out.begin(process::Op::Init);
-    FirstPipelineEncoder encoder(out);
-    encoder.encode(root);
-    if (partials) *partials = encoder.partials();
-    return out.bytes();
-  } catch (const NotSpreadable& e) {
-    *why = e.why;
-    return {};
+/// A join whose right side this rank reads whole, probed by `left`.
+NodePtr get_join(MessageReader& in, NodePtr left) {
+  std::vector<std::string> on = get_strings(in);
+  const auto type = static_cast<JoinType>(in.get<uint8_t>());
+  std::map<std::string, std::string> names;
+  for (auto n = in.get<uint32_t>(); n > 0; --n) {
+    std::string input(in.get_string());
+    names[input] = std::string(in.get_string());
   }
+  auto side = MessageReader::unframed(in.get_string());
+  NodePtr right = decode_chain(side);
+  return make_join(std::move(left), std::move(right), std::move(on), type, names);
 }
 
-NodePtr decode_first_pipeline(std::string_view bytes) {
-  MessageReader in(bytes);
+/// A chain FirstPipelineEncoder wrote: its source, its nodes, its breaker.
+NodePtr decode_chain(MessageReader& in) {
   NodePtr node = get_source(in);
   const auto partitions = in.get<int32_t>();
   const Source& source = *static_cast<const SourceNode&>(*node).source;
@@ -453,6 +530,9 @@ NodePtr decode_first_pipeline(std::string_view bytes) {
       case NodeKind::Explode:
         node = make_explode(node, std::string(in.get_string()));
         break;
+      case NodeKind::Join:
+        node = get_join(in, node);
+        break;
       default:
         throw Error("distributed runner: a pipeline message holds an unknown node");
     }
@@ -463,6 +543,27 @@ NodePtr decode_first_pipeline(std::string_view bytes) {
                 node->schema.to_string() + ") than rank 0 (" + expected.to_string() +
                 "); every rank must see the same files");
   return with_breaker(std::move(node), in.get_string());
+}
+
+}  // namespace
+
+std::string encode_first_pipeline(const LogicalNode& root, std::string* why, bool* partials) {
+  try {
+    MessageWriter out;
+    out.begin(process::Op::Init);
+    FirstPipelineEncoder encoder(out);
+    encoder.encode(root);
+    if (partials) *partials = encoder.partials();
+    return out.bytes();
+  } catch (const NotSpreadable& e) {
+    *why = e.why;
+    return {};
+  }
+}
+
+NodePtr decode_first_pipeline(std::string_view bytes) {
+  MessageReader in(bytes);
+  return decode_chain(in);
 }
 
 }  // namespace ember::dist

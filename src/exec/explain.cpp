@@ -33,7 +33,7 @@ std::string describe_pipelines(const LogicalNode& optimized, const PhysicalPlan&
     for (size_t i = 0; i < p.steps.size(); ++i) out << (i || !p.source ? " -> " : "") << p.steps[i];
     if (!p.breaker) out << " -> output";
     if (cluster) {
-      if (k == 0 && spread.ranks > 1)
+      if (k == spread.pipeline && spread.ranks > 1)
         out << "\n     spread: on " << spread.ranks << " ranks"
             << (spread.partials ? ", into the breaker on each rank, partial states sent to rank 0"
                 : p.breaker

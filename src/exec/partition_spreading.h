@@ -89,6 +89,7 @@ class PartitionSpreader {
   struct Spread {
     int ranks = 1;
     bool partials = false;
+    size_t pipeline = 0;  ///< the spread pipeline (leftmost_pipeline)
   };
   virtual Spread spread_ranks(const LogicalNode& optimized, const PhysicalPlan& plan) = 0;
 };

@@ -116,11 +116,48 @@ TEST(PipelineMessage, ListValuesTravel) {
   EXPECT_TRUE(batch->column(0).is_null(1));
 }
 
-TEST(PipelineMessage, AJoinStaysOnRankZero) {
-  std::string why;
-  NodePtr joined = make_join(range_source(10, 2), range_source(5, 1), {"id"}, JoinType::Inner);
-  EXPECT_TRUE(encode_first_pipeline(*joined, &why).empty());
-  EXPECT_EQ(why, "it joins two inputs");
+TEST(PipelineMessage, AJoinTravelsWithItsWholeRightSideForEveryRankToBuild) {
+  NodePtr right = make_project(make_filter(range_source(50, 2), tree(col("id") % 2 == 0)),
+                               {tree(col("id")), tree((col("id") * 10).alias("label"))});
+  for (JoinType type : {JoinType::Inner, JoinType::Left, JoinType::Semi, JoinType::Anti}) {
+    NodePtr joined = make_join(range_source(100, 4), right, {"id"}, type);
+    NodePtr root = make_filter(joined, tree(col("id") > 3));
+    std::string why;
+    const std::string bytes = encode_first_pipeline(*root, &why);
+    ASSERT_FALSE(bytes.empty()) << join_type_name(type) << ": " << why;
+    EXPECT_EQ(to_string(*decode_first_pipeline(bytes)), to_string(*root)) << join_type_name(type);
+  }
+}
+
+TEST(PipelineMessage, AJoinStaysOnRankZeroWhenItsRightSideIsNotASmallTable) {
+  auto why_not = [](const NodePtr& root) {
+    std::string why;
+    EXPECT_TRUE(encode_first_pipeline(*root, &why).empty());
+    return why;
+  };
+  NodePtr left = range_source(100, 4);
+  // The unmatched right rows of a right or full join are known once every probe has ended.
+  EXPECT_EQ(why_not(make_join(left, range_source(5, 1), {"id"}, JoinType::Right)),
+            "a right join keeps the right side's unmatched rows on rank 0");
+  EXPECT_EQ(why_not(make_join(left, range_source(5, 1), {"id"}, JoinType::Full)),
+            "a full join keeps the right side's unmatched rows on rank 0");
+  // Every rank would read 80 MB again.
+  const std::string big =
+      why_not(make_join(left, range_source(10'000'000, 4), {"id"}, JoinType::Inner));
+  EXPECT_NE(big.find("(76 MiB) is larger than what every rank reads again (64 MiB)"),
+            std::string::npos)
+      << big;
+  // Every rank would call the UDF for every right row, or run the breaker whole.
+  UdfSpec spec;
+  spec.name = "label";
+  spec.class_name = "Label";
+  spec.return_type = int64();
+  NodePtr labelled = make_actor_pool_project(range_source(5, 1), std::make_shared<UdfSpec>(spec),
+                                             {"id"}, {"id"}, "label");
+  EXPECT_EQ(why_not(make_join(left, labelled, {"id"}, JoinType::Inner)),
+            "a UDF on the right side of a join");
+  EXPECT_EQ(why_not(make_join(left, make_limit(range_source(5, 1), 2), {"id"}, JoinType::Inner)),
+            "a breaker on the right side of a join");
 }
 
 TEST(PipelineMessage, ATableInMemoryTravelsWholeWithItsPartitionsAndNulls) {

@@ -320,6 +320,22 @@ void files_queries(const fs::path& dir, Show& show) {
            .execute());
   show("parquet distinct",
        ember::read_parquet(parquet).with_column("k", x % 17).distinct({"k"}).execute());
+  // Every join type, null keys on the left (x) and each right key five times (skew): inner,
+  // left, semi and anti joins spread (each rank builds the right side itself), right and full
+  // joins stay on rank 0. Rows come out in the left side's order, matches in the right's.
+  const auto dim = ember::range(40, 2)
+                       .with_column("x", (ember::col("id") % 8) * 50)
+                       .with_column("w", ember::col("id"))
+                       .select({x, ember::col("w")});
+  const std::pair<ember::JoinType, const char*> types[] = {
+      {ember::JoinType::Inner, "join inner"}, {ember::JoinType::Left, "join left"},
+      {ember::JoinType::Right, "join right"}, {ember::JoinType::Full, "join full"},
+      {ember::JoinType::Semi, "join semi"},   {ember::JoinType::Anti, "join anti"}};
+  for (const auto& [type, name] : types)
+    show(name, ember::read_parquet(parquet)
+                   .with_column("y", triple(3)(x))
+                   .join(dim, {"x"}, type)
+                   .execute());
   // Ties on the key keep the input order across ranks: each rank's best rows are merged in
   // partition order.
   show("parquet top-k", ember::read_parquet(parquet)
@@ -511,6 +527,21 @@ int spread(const fs::path& dir) {
   std::cout << "group-by: " << grouped_rows.table.num_rows() << " groups, " << wrong_groups
             << " wrong, row batches sent to rank 0: " << result_batches << "\n";
   ok = ok && wrong_groups == 0 && result_batches == 0;
+  // A join: each rank builds the (small) right side itself and probes it with its partitions.
+  ember::QueryResult joined_rows =
+      ember::range(6000, 6)
+          .with_column("y", triple(3)(ember::col("id")))
+          .with_column("k", ember::col("id") % 10)
+          .join(ember::range(5, 1).with_column("k", ember::col("id") * 2).select({ember::col("k")}),
+                {"k"}, ember::JoinType::Semi)
+          .execute();
+  ok = show_ranks("join", joined_rows.stats) && ok;
+  int64_t join_wrong = joined_rows.table.num_rows() == 3000 ? 0 : 1;
+  for (int64_t i = 0; i < joined_rows.table.num_rows(); ++i)  // even ids, in order
+    join_wrong += joined_rows.table.column("id").value<int64_t>(i) != 2 * i ||
+                  joined_rows.table.column("y").value<int64_t>(i) != 6 * i;
+  std::cout << "join: " << joined_rows.table.num_rows() << " rows, " << join_wrong << " wrong\n";
+  ok = ok && join_wrong == 0;
   // A top-k: each rank keeps its partitions' best rows; only those travel.
   ember::QueryResult top = ember::range(60000, 6)
                                .with_column("m", ember::col("id") % 1000)
@@ -569,6 +600,10 @@ int spread(const fs::path& dir) {
   auto left = ember::range(100, 2);
   auto joined = left.join(ember::range(50, 2), {"id"});
   std::cout << "explain join:" << explain_line(joined.explain()) << "\n";
+  std::cout << "explain right join:"
+            << explain_line(
+                   left.join(ember::range(50, 2), {"id"}, ember::JoinType::Right).explain())
+            << "\n";
   return ok ? 0 : 1;
 }
 

@@ -336,6 +336,11 @@ void files_queries(const fs::path& dir, Show& show) {
                    .with_column("y", triple(3)(x))
                    .join(dim, {"x"}, type)
                    .execute());
+  // A full sort on several keys, with nulls (x, first and last) and ties, in both directions.
+  show("parquet sort", ember::read_parquet(parquet)
+                           .with_column("y", triple(3)(x))
+                           .sort({{x % 4, true, true}, {ember::col("y") % 7}, {x, true}})
+                           .execute());
   // Ties on the key keep the input order across ranks: each rank's best rows are merged in
   // partition order.
   show("parquet top-k", ember::read_parquet(parquet)
@@ -582,6 +587,39 @@ int spread(const fs::path& dir) {
       left += f.path().filename().string().find("failed") != std::string::npos;
     std::cout << "failed write: UdfError, " << left << " entries left\n";
   }
+  // The same while ranks aggregate their partitions: a rank's error during its partial states
+  // ends the query on every rank, and nothing is written.
+  try {
+    ember::range(6000, 6)
+        .with_column("y", triple(3, {{"fail", "call@2"}})(ember::col("id")))
+        .group_by({(ember::col("id") % 10).alias("k")})
+        .agg({ember::col("y").sum()})
+        .write_parquet((dir / "failed_grouped").string());
+    std::cout << "failed group-by write: no error\n";
+  } catch (const ember::UdfError& e) {
+    int left = 0;
+    for (const auto& f : fs::directory_iterator(dir))
+      left += f.path().filename().string().find("failed_grouped") != std::string::npos;
+    std::cout << "failed group-by write: UdfError, " << left << " entries left\n";
+  }
+  // An int64 sum past int64 over every rank's partial sums (each fits): an error, not a wrap.
+  try {
+    ember::range(6000, 6)
+        .with_column("big", ember::lit(int64_t{1} << 60))
+        .group_by({(ember::col("id") % 2).alias("k")})
+        .agg({ember::col("big").sum()})
+        .execute();
+    std::cout << "overflowing sum: no error\n";
+  } catch (const ember::InvalidArgument& e) {
+    const bool says = std::string(e.what()).find("does not fit in int64") != std::string::npos;
+    std::cout << "overflowing sum: InvalidArgument" << (says ? " saying so" : "") << "\n";
+  }
+  std::cout << "after the failures: "
+            << ember::range(6000, 6)
+                   .with_column("y", triple(3)(ember::col("id")))
+                   .execute()
+                   .table.num_rows()
+            << " rows\n";
   auto explain_line = [](const std::string& text) {
     const auto at = text.find("== Cluster partitions ==\n");
     if (at == std::string::npos) return std::string("(none)");

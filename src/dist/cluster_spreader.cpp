@@ -59,10 +59,17 @@ struct Pace {
 
 class ClusterRun final : public SpreadRun {
  public:
-  /// `at`: the spread pipeline of `plan`.
+  /// `at`: the spread pipeline of `plan`; `partials`: its breaker travelled with it (the other
+  /// ranks send their partitions' partial states, and only the rows past them).
   ClusterRun(uint64_t id, int ranks, const PhysicalPlan& plan, size_t at,
-             const std::string& pipeline, QueryContext& query, const SpreadOutput& output)
-      : id_(id), files_(output.files), query_(query), box_(reply_key_open()), own_(*this) {
+             const std::string& pipeline, bool partials, QueryContext& query,
+             const SpreadOutput& output)
+      : id_(id),
+        files_(output.files),
+        partials_(partials),
+        query_(query),
+        box_(reply_key_open()),
+        own_(*this) {
     const int n = plan.pipelines.at(at).source->num_partitions();
     const int first = first_partitions_per_rank(n, ranks);
     std::vector<std::vector<int>> share(static_cast<size_t>(ranks));
@@ -216,6 +223,7 @@ class ClusterRun final : public SpreadRun {
 
   uint64_t id_;
   bool files_;
+  bool partials_;
   QueryContext& query_;
   uint64_t box_;  ///< every message of this query from the other ranks arrives here
   OwnShare own_;
@@ -261,6 +269,7 @@ std::string ClusterRun::order(uint64_t done, int r, const PhysicalPlan& plan,
   out.put(output.parquet.row_group_rows);
   // Absolute: a rank's working directory need not be rank 0's.
   out.put_string(output.files ? std::filesystem::absolute(output.dir).string() : "");
+  out.put(output.memory_budget_bytes);
   return out.bytes();
 }
 
@@ -412,7 +421,10 @@ void ClusterRun::take_rows(Arriving& a, process::MessageReader& in, const Incomi
   if (!m.data) throw Error("rank " + std::to_string(a.rank) + ": a batch without its columns");
   const Batch batch = to_batch(unpack_columns(in, m.data), rows);
   query_.rows_out.fetch_add(rows, std::memory_order_relaxed);
-  sink_->sink(*state_, local(a), batch);
+  if (partials_)
+    sink_->sink_after_partial(*state_, local(a), batch);
+  else
+    sink_->sink(*state_, local(a), batch);
   if (sink_->full(*a.local)) {  // this partition alone met the limit: it is complete
     sink_->combine(*state_, *a.local);
     a.local.reset();
@@ -504,9 +516,11 @@ std::unique_ptr<SpreadRun> ClusterSpreader::spread(const LogicalNode& optimized,
   const Pipeline* p = spread_pipeline(optimized, plan, &at);
   if (ranks_ < 2 || !p || p->source->num_partitions() < 2) return nullptr;
   std::string why;
-  const std::string pipeline = encode_first_pipeline(optimized, &why);
+  bool partials = false;
+  const std::string pipeline = encode_first_pipeline(optimized, &why, &partials);
   if (pipeline.empty()) return nullptr;
-  return std::make_unique<ClusterRun>(next_query_++, ranks_, plan, at, pipeline, query, output);
+  return std::make_unique<ClusterRun>(next_query_++, ranks_, plan, at, pipeline, partials, query,
+                                      output);
 }
 
 PartitionSpreader::Spread ClusterSpreader::spread_ranks(const LogicalNode& optimized,

@@ -22,7 +22,6 @@
 #include "dist/pipeline_message.h"
 #include "dist/pool_service.h"
 #include "dist/rank_protocol.h"
-#include "exec/executor.h"
 #include "exec/partition_supply.h"
 #include "exec/physical_planner.h"
 #include "exec/pipeline_runner.h"
@@ -220,12 +219,17 @@ struct Run {
 /// kResultWindow are out), then the rows its UDFs rejected (OnError::Null, Skip), then its
 /// end; or, with `files`, writes the partition's part file (committed before its end is sent);
 /// or, with `partials` (the pipeline's breaker, an aggregate), aggregates the partition here
-/// and sends its states (Partial) before its end.
+/// and sends its states (Partial) before its end; rows that come once the states have reached
+/// their share of the memory budget go to rank 0 as rows (sunk there after the states).
 class ForwardSink final : public Sink {
  public:
   ForwardSink(Run& run, QueryContext& context, std::unique_ptr<FileSink> files,
-              const Sink* partials)
-      : run_(run), context_(context), files_(std::move(files)), partials_(partials) {}
+              const Sink* partials, int64_t memory_budget)
+      : run_(run),
+        context_(context),
+        files_(std::move(files)),
+        partials_(partials),
+        memory_budget_(memory_budget) {}
 
   struct Global final : GlobalSinkState {
     std::mutex mu;
@@ -245,7 +249,7 @@ class ForwardSink final : public Sink {
     if (files_) global->files = files_->global_state(n);
     if (partials_) {
       global->partials = partials_->global_state(n);
-      global->partials->memory_budget_bytes = memory_budget(RunOptions{});
+      global->partials->memory_budget_bytes = memory_budget_;
     }
     return global;
   }
@@ -259,16 +263,22 @@ class ForwardSink final : public Sink {
       local->partial = partials_->local_state(*global.as<Global>().partials, partition);
     return local;
   }
-  bool ready(GlobalSinkState&, LocalSinkState&, const std::function<void()>& wake) const override {
-    // At most kResultWindow batches out to rank 0.
-    return files_ || partials_ || run_.reserve_result(wake);
+  bool ready(GlobalSinkState& global, LocalSinkState& local,
+             const std::function<void()>& wake) const override {
+    if (files_ || aggregating(global, local)) return true;
+    return run_.reserve_result(wake);  // at most kResultWindow batches out to rank 0
+  }
+  /// Whether the partition's rows go into its partial state here, which has room for them.
+  bool aggregating(GlobalSinkState& global, LocalSinkState& local) const {
+    return partials_ &&
+           !partials_->partial_full(*global.as<Global>().partials, *local.as<Local>().partial);
   }
   void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const override {
     if (files_) {
       files_->sink(*global.as<Global>().files, *local.as<Local>().file, batch);
       return;
     }
-    if (partials_) {
+    if (aggregating(global, local)) {
       partials_->sink(*global.as<Global>().partials, *local.as<Local>().partial, batch);
       return;
     }
@@ -330,6 +340,7 @@ class ForwardSink final : public Sink {
   QueryContext& context_;
   std::unique_ptr<FileSink> files_;
   const Sink* partials_;
+  int64_t memory_budget_;
 };
 
 struct Order {
@@ -343,6 +354,7 @@ struct Order {
   FileFormat format = FileFormat::Csv;
   ParquetWriteOptions parquet;
   std::string dir;
+  int64_t memory_budget = 0;  ///< the query's (the breaker's share of it, as on rank 0)
 };
 
 Order read_order(const Incoming& message) {
@@ -363,6 +375,7 @@ Order read_order(const Incoming& message) {
   o.parquet.compression = static_cast<Compression>(in.get<uint8_t>());
   o.parquet.row_group_rows = in.get<int64_t>();
   o.dir = std::string(in.get_string());
+  o.memory_budget = in.get<int64_t>();
   return o;
 }
 
@@ -473,8 +486,10 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   ForwardSink sink(
       run, context,
       o.files ? std::make_unique<FileSink>(o.dir, pipeline.schema, o.format, o.parquet) : nullptr,
-      partials);
-  auto state = sink.global_state(pipeline.source->num_partitions());
+      partials, o.memory_budget);
+  // As many as rank 0's state for the pipeline spans (a join's tails too): the same share of the
+  // budget per partition.
+  auto state = sink.global_state(pipeline_partitions(pipeline, *pipeline.source));
   {
     std::jthread reporter([&](std::stop_token stop) { report_progress(o, context, stop); });
     run_pipeline(context, pipeline, *pipeline.source, sink, *state, worker_threads(), run.granted);

@@ -330,9 +330,11 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
     // sent their last UDF batch) before the pools go.
     std::unique_ptr<SpreadRun> spread;
     const size_t spread_at = leftmost_pipeline(*optimized, physical);
-    if (cluster && placement.ranks > 1)
-      spread = cluster->spreader().spread(*optimized, physical, query,
-                                          spread_output(writing, physical, spread_at));
+    if (cluster && placement.ranks > 1) {
+      SpreadOutput where = spread_output(writing, physical, spread_at);
+      where.memory_budget_bytes = memory_budget(options);
+      spread = cluster->spreader().spread(*optimized, physical, query, where);
+    }
     result.table =
         run_pipelines(query, physical, *sink, pipeline_threads(options, placement.cpus_left),
                       memory_budget(options), pipeline_ended, spread.get(), spread_at,

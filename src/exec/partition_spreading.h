@@ -24,6 +24,9 @@ struct SpreadOutput {
   std::string dir;
   FileFormat format = FileFormat::Csv;
   ParquetWriteOptions parquet;  ///< for FileFormat::Parquet
+  /// The query's memory budget: the breakers other ranks run keep to the same share of it as
+  /// rank 0's, so their partial states are cut where a local run's would be.
+  int64_t memory_budget_bytes = 0;
 };
 
 /// The first pipeline of one query, its partitions running on several ranks. Made by

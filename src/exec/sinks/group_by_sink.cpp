@@ -142,6 +142,13 @@ std::unique_ptr<LocalSinkState> GroupBySink::local_state(GlobalSinkState&, int p
   return std::make_unique<PartitionTable>(partition, GroupTable(prototype_));
 }
 
+void GroupBySink::sink_after_partial(GlobalSinkState& global, LocalSinkState& local,
+                                     const Batch& batch) const {
+  auto& part = local.as<PartitionTable>();
+  if (part.spilled.files.empty()) start_spilling(part.spilled);
+  sink(global, local, batch);
+}
+
 void GroupBySink::sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const {
   auto& part = local.as<PartitionTable>();
   std::vector<Column> keys, inputs;
@@ -175,11 +182,17 @@ std::vector<GroupTable> GroupBySink::split(const GroupTable& table) const {
 
 void GroupBySink::combine(GlobalSinkState& global, LocalSinkState& local) const {
   auto& part = local.as<PartitionTable>();
+  // A shipped partition's rows were aggregated where it ran; those that came after its table
+  // was full were spilled here.
   Split split = part.shipped ? std::move(*part.shipped) : this->split(part.table);
   auto& partials = global.as<Partials>();
   std::lock_guard<std::mutex> lock(partials.mu);
   partials.by_partition[static_cast<size_t>(part.partition)] = std::move(split);
   partials.spilled[static_cast<size_t>(part.partition)] = std::move(part.spilled);
+}
+
+bool GroupBySink::partial_full(GlobalSinkState&, LocalSinkState& local) const {
+  return !local.as<PartitionTable>().spilled.files.empty();
 }
 
 std::string GroupBySink::encode_partial(GlobalSinkState&, LocalSinkState& local) const {

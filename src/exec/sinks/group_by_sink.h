@@ -30,6 +30,13 @@ class GroupBySink final : public PipelineBreaker {
   /// A partition's groups travel as one table per hash partition (spilled rows aggregated in),
   /// so the rank that adopts them merges them as it merges its own partitions'.
   bool ships_partials() const override { return true; }
+  /// Once the partition's table passed its share of the budget (where a local run would spill
+  /// its later rows).
+  bool partial_full(GlobalSinkState& global, LocalSinkState& local) const override;
+  /// Rows that came once the partition's table was full where it ran: spilled, and aggregated
+  /// after its table, as a local run under the same budget does with the rows it spills.
+  void sink_after_partial(GlobalSinkState& global, LocalSinkState& local,
+                          const Batch& batch) const override;
   std::string encode_partial(GlobalSinkState& global, LocalSinkState& local) const override;
   void adopt_partial(GlobalSinkState& global, LocalSinkState& local,
                      std::string_view bytes) const override;

@@ -352,6 +352,18 @@ void files_queries(const fs::path& dir, Show& show) {
                                .sort({{ember::col("m")}})
                                .limit(30)
                                .execute());
+  // Under a small memory budget each partition's groups fill their share after a few batches:
+  // the ranks send those states, then the rest of the partition's rows, which rank 0 spills
+  // and aggregates after them, cut where a local run under the same budget cuts them.
+  ember::RunOptions small;
+  small.memory_budget_bytes = 256 << 10;
+  show("range group-by past the memory budget",
+       ember::range(60000, 6)
+           .with_column("f", ember::col("id").cast(ember::float64()) / 7.0)
+           .group_by({(ember::col("id") % 5000).alias("k")})
+           .agg({ember::col("f").sum().alias("fs"), ember::col("id").first().alias("first"),
+                 ember::col("id").count().alias("n")})
+           .execute(small));
   show("range agg, float sum", ember::range(20000, 8)
                                    .with_column("f", ember::col("id").cast(ember::float64()) / 3.0)
                                    .agg({ember::col("f").sum(), ember::col("f").mean().alias("m"),
@@ -547,6 +559,22 @@ int spread(const fs::path& dir) {
                   joined_rows.table.column("y").value<int64_t>(i) != 6 * i;
   std::cout << "join: " << joined_rows.table.num_rows() << " rows, " << join_wrong << " wrong\n";
   ok = ok && join_wrong == 0;
+  // Past its share of a small memory budget a partition's later rows travel as rows.
+  ember::RunOptions small;
+  small.memory_budget_bytes = 256 << 10;
+  ember::QueryResult past = ember::range(60000, 6)
+                                .with_column("k", ember::col("id") % 20000)
+                                .group_by({"k"})
+                                .agg({ember::col("id").sum().alias("s")})
+                                .execute(small);
+  int64_t past_batches = 0, past_wrong = past.table.num_rows() == 20000 ? 0 : 1;
+  for (const ember::RankStats& rank : past.stats.ranks)
+    if (rank.rank > 0) past_batches += rank.peak_results_in_flight;
+  for (int64_t k = 0; k < past.table.num_rows(); ++k)
+    past_wrong += past.table.column("s").value<int64_t>(k) != 3 * k + 60000;
+  std::cout << "group-by past the budget: " << past_wrong << " wrong, "
+            << (past_batches > 0 ? "rows sent to rank 0 too" : "no rows sent") << "\n";
+  ok = ok && past_wrong == 0 && past_batches > 0;
   // A top-k: each rank keeps its partitions' best rows; only those travel.
   ember::QueryResult top = ember::range(60000, 6)
                                .with_column("m", ember::col("id") % 1000)

@@ -39,6 +39,9 @@ std::string describe_pipelines(const LogicalNode& optimized, const PhysicalPlan&
                 : p.breaker
                     ? ", its rows sent to rank 0 for the breaker"
                     : ", its rows sent to rank 0 (collect) or written on each rank (write_*)");
+      else if (k < spread.pipeline && spread.ranks > 1)
+        out << "\n     on every rank that runs pipeline " << spread.pipeline + 1
+            << ", each building this right side itself";
       else
         out << "\n     on rank 0";
     }

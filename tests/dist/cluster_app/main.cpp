@@ -666,6 +666,12 @@ int spread(const fs::path& dir) {
   auto left = ember::range(100, 2);
   auto joined = left.join(ember::range(50, 2), {"id"});
   std::cout << "explain join:" << explain_line(joined.explain()) << "\n";
+  const std::string join_plan = joined.explain();
+  const auto join_pipelines = join_plan.find("== Pipelines ==\n");
+  if (join_pipelines != std::string::npos)
+    std::cout << "explain join pipelines:\n"
+              << join_plan.substr(join_pipelines + 16,
+                                  join_plan.find("== Cluster") - join_pipelines - 16);
   std::cout << "explain right join:"
             << explain_line(
                    left.join(ember::range(50, 2), {"id"}, ember::JoinType::Right).explain())

@@ -14,7 +14,7 @@
 //                                       sleep 20 ms, times EMBER_BENCH_SLOW_RANK_FACTOR on a
 //                                       rank given it: seconds for the query (partitions per
 //                                       rank on stderr)
-//   ember_bench_dist groupby            a group-by of 10M rows (30 partitions) into 100K groups
+//   ember_bench_dist groupby GROUPS     a group-by of 10M rows (30 partitions) into GROUPS groups
 //                                       (sum, count): seconds for the query
 // Prints a line "result <number>".
 #include <ember/ember.h>
@@ -140,15 +140,15 @@ double straggler() {
   return r.stats.wall_seconds;
 }
 
-double groupby() {
+double groupby(int64_t groups) {
   constexpr int64_t kRows = 10'000'000;
   ember::QueryResult r =
       ember::range(kRows, 30)
-          .with_column("k", ember::col("id") % 100'000)
+          .with_column("k", ember::col("id") % groups)
           .group_by({"k"})
           .agg({ember::col("id").sum().alias("s"), ember::col("id").count().alias("n")})
           .execute();
-  if (r.table.num_rows() != 100'000) return -1;
+  if (r.table.num_rows() != groups) return -1;
   return r.stats.wall_seconds;
 }
 
@@ -166,10 +166,10 @@ int main(int argc, char** argv) {
     result = transfer();
   } else if (mode == "straggler") {
     result = straggler();
-  } else if (mode == "groupby") {
-    result = groupby();
+  } else if (mode == "groupby" && argc > 2) {
+    result = groupby(std::atoll(argv[2]));
   } else {
-    std::fprintf(stderr, "usage: %s parquet ACTORS DIR | transfer | straggler | groupby\n",
+    std::fprintf(stderr, "usage: %s parquet ACTORS DIR | transfer | straggler | groupby GROUPS\n",
                  argv[0]);
     return 2;
   }

@@ -12,7 +12,7 @@
 #       handed out as ranks ask keep it near the ideal 1.36x, a fixed split would take 5x)
 #   (e) rank 0's share of the bytes read and written over all ranks in (a)'s 3-rank runs (each
 #       rank reads and writes its own partitions: ideal 1/3)
-#   (f) a group-by of 10M rows into 100K groups: the local executor, 3 ranks each aggregating
+#   (f) a group-by of 10M rows into 1K and into 100K groups: the local executor, 3 ranks each aggregating
 #       its own partitions (partial states to rank 0), and 3 ranks sending their rows to rank 0
 #       to aggregate (EMBER_DIST_GATHER_ROWS=1, the old path): time ratios
 # Usage: bench/dist/run.sh [--build-dir DIR] [--no-build] [PART...]
@@ -109,9 +109,11 @@ echo "    (target <= 0.4; ideal 0.333)"
 fi
 
 if part f; then
-f_local=$(for i in 1 2 3; do "$bench" groupby | result; done | median)
-f_partial=$(for i in 1 2 3; do mpi -np 3 "$bench" groupby | result; done | median)
-f_rows=$(for i in 1 2 3; do mpi -x EMBER_DIST_GATHER_ROWS=1 -np 3 "$bench" groupby | result; done | median)
-echo "(f) group-by, 10M rows into 100K groups: local $f_local s, 3 ranks sending partial states $f_partial s, 3 ranks sending rows $f_rows s"
-echo "    partial states vs rows: $(echo "$f_rows / $f_partial" | bc -l | xargs printf '%.2f')x faster; 3 ranks vs local: $(echo "$f_partial / $f_local" | bc -l | xargs printf '%.2f')x the time"
+for groups in 1000 100000; do
+f_local=$(for i in 1 2 3; do "$bench" groupby $groups | result; done | median)
+f_partial=$(for i in 1 2 3; do mpi -np 3 "$bench" groupby $groups | result; done | median)
+f_rows=$(for i in 1 2 3; do mpi -x EMBER_DIST_GATHER_ROWS=1 -np 3 "$bench" groupby $groups | result; done | median)
+echo "(f) group-by, 10M rows into $groups groups: local $f_local s, 3 ranks sending partial states $f_partial s, 3 ranks sending rows $f_rows s"
+echo "    rows / partial states: $(echo "$f_rows / $f_partial" | bc -l | xargs printf '%.2f')x the time; 3 ranks (partial states) / local: $(echo "$f_partial / $f_local" | bc -l | xargs printf '%.2f')x"
+done
 fi

@@ -77,17 +77,18 @@ void GroupTable::encode(process::MessageWriter& out) const {
 GroupTable GroupTable::decode(process::MessageReader& in,
                               std::vector<GroupedAggregate> aggregates) {
   GroupTable table(std::move(aggregates));
-  const std::string_view arena = in.get_string();
-  const auto starts = get_array<int64_t>(in);
-  const auto hashes = get_array<uint64_t>(in);
-  if (starts.empty() || starts.size() != hashes.size() + 1 ||
-      starts.back() != static_cast<int64_t>(arena.size()))
+  table.indexed_ = false;
+  table.arena_ = std::string(in.get_string());
+  table.key_start_ = get_array<int64_t>(in);
+  table.hashes_ = get_array<uint64_t>(in);
+  const auto& starts = table.key_start_;
+  if (starts.empty() || starts.front() != 0 || starts.size() != table.hashes_.size() + 1 ||
+      starts.back() != static_cast<int64_t>(table.arena_.size()))
     throw Error("a group table of a broken shape");
-  for (size_t g = 0; g < hashes.size(); ++g) {
-    if (starts[g] < 0 || starts[g] > starts[g + 1]) throw Error("a group table of a broken shape");
-    const std::string_view key = arena.substr(static_cast<size_t>(starts[g]),
-                                              static_cast<size_t>(starts[g + 1] - starts[g]));
-    if (table.group_of(key, hashes[g]) != g) throw Error("a group table with a repeated key");
+  for (size_t g = 0; g + 1 < starts.size(); ++g) {
+    if (starts[g] > starts[g + 1]) throw Error("a group table of a broken shape");
+    const int64_t width = starts[g + 1] - starts[g];
+    if (table.key_width_ != width) table.key_width_ = table.key_width_ < 0 ? width : 0;
   }
   for (GroupedAggregate& a : table.aggregates_) {
     a.decode(in);

@@ -19,6 +19,7 @@
 
 #include "core/cancelled.h"
 #include "dist/batch_message.h"
+#include "dist/granted_partitions.h"
 #include "dist/pipeline_message.h"
 #include "dist/pool_service.h"
 #include "dist/rank_protocol.h"
@@ -36,126 +37,6 @@ namespace {
 /// (docs/cluster.md): enough to keep the network busy, few enough that a rank never runs far
 /// ahead of rank 0 taking its rows.
 constexpr int64_t kResultWindow = 8;
-
-/// Partitions a rank keeps in hand beside those it runs: when one ends the next starts at once,
-/// while the request for another is on its way. One, so that a slow rank holds few partitions
-/// that a faster rank could have run.
-constexpr size_t kPartitionsInHand = 1;
-
-/// The partitions rank 0 handed this rank for one query (Grant: the first with the order, the
-/// rest in answer to this rank's requests), as its pipeline takes them. It asks rank 0 for more
-/// (Want) before it runs out, one request at a time, and says Later while none is at hand; a
-/// Grant saying that none are left exhausts it.
-class GrantedPartitions final : public PartitionSupply {
- public:
-  explicit GrantedPartitions(uint64_t done_key) : done_key_(done_key) {}
-
-  SuppliedPartition take() override {
-    std::lock_guard lock(mu_);
-    if (!ready_.empty()) {
-      const int p = ready_.front();
-      ready_.pop_front();
-      ask();
-      return {SuppliedPartition::Kind::Partition, p};
-    }
-    if (exhausted_ || settled_) return {};
-    waiting_ = true;
-    ask();
-    return {SuppliedPartition::Kind::Later, -1};
-  }
-  void set_waker(std::function<void()> wake) override {
-    std::unique_lock lock(mu_);
-    woken_.wait(lock, [&] { return !waking_; });
-    wake_ = std::move(wake);
-  }
-
-  /// A Grant from rank 0 (the transport's thread): its partitions join those in hand, and a
-  /// pipeline waiting for one is woken here.
-  void granted(process::MessageReader& in) {
-    std::function<void()> wake;
-    {
-      std::lock_guard lock(mu_);
-      const auto n = in.get<uint32_t>();
-      for (uint32_t i = 0; i < n; ++i) {
-        const auto p = in.get<int32_t>();
-        keys_[p] = in.get<uint64_t>();
-        ready_.push_back(p);
-      }
-      if (in.get<uint8_t>() != 0) exhausted_ = true;
-      asked_ = false;
-      answered_.notify_all();
-      if (waiting_ && (!ready_.empty() || exhausted_)) {
-        waiting_ = false;
-        wake = wake_;
-        waking_ = static_cast<bool>(wake);
-      } else {
-        ask();
-      }
-    }
-    if (!wake) return;
-    wake();
-    {
-      std::lock_guard lock(mu_);
-      waking_ = false;
-    }
-    woken_.notify_all();
-  }
-
-  /// The key rank 0 gave partition `p` (handed to this rank) for its rows and its end.
-  uint64_t key_of(int p) {
-    std::lock_guard lock(mu_);
-    return keys_.at(p);
-  }
-
-  /// Once the pipeline has ended: asks for nothing more, and returns every partition handed to
-  /// this rank so far with its key, so that each gets its end.
-  std::map<int, uint64_t> settle() {
-    std::lock_guard lock(mu_);
-    settled_ = true;
-    return keys_;
-  }
-  /// After settle(), and after the ends of what it returned have gone to rank 0: waits for the
-  /// answer to a request still on its way, and returns what it handed over (every partition
-  /// handed to this rank but those settle() returned). Rank 0 answers every request until this
-  /// rank has ended, at once once the query has failed or ended (which the ends sent after
-  /// settle() let it see), and sends the first Grant with the order; a silent rank 0 ends the
-  /// job.
-  std::map<int, uint64_t> settle_late(const std::map<int, uint64_t>& settled) {
-    std::unique_lock lock(mu_);
-    answered_.wait(lock, [&] { return !asked_; });
-    std::map<int, uint64_t> late;
-    for (const auto& [p, key] : keys_)
-      if (!settled.count(p)) late.emplace(p, key);
-    return late;
-  }
-
- private:
-  /// Asks rank 0 for enough to start a waiting partition and keep kPartitionsInHand (mu_ held).
-  void ask() {
-    if (asked_ || exhausted_ || settled_) return;
-    const size_t wanted = kPartitionsInHand + (waiting_ ? 1 : 0);
-    if (ready_.size() >= wanted) return;
-    process::MessageWriter out;
-    out.begin(process::Op::Want);
-    out.put(done_key_);
-    out.put(static_cast<uint32_t>(wanted - ready_.size()));
-    Transport::send(0, kTagData, MessageBuffer(out.bytes()));
-    asked_ = true;
-  }
-
-  const uint64_t done_key_;
-  std::mutex mu_;
-  std::condition_variable answered_;  // a Grant came
-  std::condition_variable woken_;     // the waker has returned
-  std::deque<int> ready_;             // guarded by mu_: handed, not started, ascending
-  std::map<int, uint64_t> keys_;      // guarded by mu_: every partition handed -> its key
-  bool asked_ = true;                 // guarded by mu_: a Grant is on its way (the first is)
-  bool exhausted_ = false;            // guarded by mu_: rank 0 has none left
-  bool waiting_ = false;              // guarded by mu_: take() said Later
-  bool settled_ = false;              // guarded by mu_: the pipeline has ended
-  bool waking_ = false;               // guarded by mu_: wake_ is running
-  std::function<void()> wake_;        // guarded by mu_
-};
 
 /// One query's run on this rank.
 struct Run {

@@ -1,0 +1,22 @@
+// What the cluster app's scenarios share: the tripling UDF, its inputs, and the checks of a
+// query's per-rank figures.
+#pragma once
+
+#include <ember/ember.h>
+
+#include <filesystem>
+
+namespace cluster_app {
+
+/// The "triple" UDF (class Triple) with `actors` actors, batches of 100 rows.
+ember::Udf triple(int actors, ember::InitArgs args = {});
+/// actors_per_rank and inits_per_rank of every UDF, on stderr; false when inits differ from
+/// actors on any rank or the actors do not add up to the pool.
+bool check_stats(const ember::QueryStats& stats, const char* query);
+/// 3 CSV files (x with nulls, name) of 400 rows and 3 JSON-lines files (text) of 300 rows
+/// under `dir`.
+void write_inputs(const std::filesystem::path& dir);
+/// Partitions and rows per rank of a query, on stdout; false unless every rank ran some.
+bool show_ranks(const char* query, const ember::QueryStats& stats);
+
+}  // namespace cluster_app

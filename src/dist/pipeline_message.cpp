@@ -381,7 +381,9 @@ class FirstPipelineEncoder final : NodeVisitor {
   }
   void visit(const SortNode& n) override { breaks(n); }
   void visit(const TopKNode& n) override {
-    if (!breaks(n)) return;
+    // A top-k's best rows travel value by value: past this many, its rows travel as rows.
+    constexpr int64_t kMostPartialTopK = 100'000;
+    if (!breaks(n) || n.k > kMostPartialTopK) return;
     breaker_ = partial([&](MessageWriter& out) {
       out.put(BreakerKind::TopK);
       out.put(n.k);

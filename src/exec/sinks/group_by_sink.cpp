@@ -192,7 +192,10 @@ void GroupBySink::combine(GlobalSinkState& global, LocalSinkState& local) const 
 }
 
 bool GroupBySink::partial_full(GlobalSinkState&, LocalSinkState& local) const {
-  return !local.as<PartitionTable>().spilled.files.empty();
+  // Past the budget's share, or past what one message between ranks carries comfortably.
+  constexpr int64_t kMostPartialBytes = int64_t{512} << 20;
+  const auto& part = local.as<PartitionTable>();
+  return !part.spilled.files.empty() || part.table.estimated_bytes() > kMostPartialBytes;
 }
 
 std::string GroupBySink::encode_partial(GlobalSinkState&, LocalSinkState& local) const {

@@ -31,7 +31,7 @@ class GroupBySink final : public PipelineBreaker {
   /// so the rank that adopts them merges them as it merges its own partitions'.
   bool ships_partials() const override { return true; }
   /// Once the partition's table passed its share of the budget (where a local run would spill
-  /// its later rows).
+  /// its later rows), or 512 MiB (a message between ranks stays well under MPI's 2 GiB).
   bool partial_full(GlobalSinkState& global, LocalSinkState& local) const override;
   /// Rows that came once the partition's table was full where it ran: spilled, and aggregated
   /// after its table, as a local run under the same budget does with the rows it spills.

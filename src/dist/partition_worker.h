@@ -1,5 +1,6 @@
-// A worker rank's share of a query's first pipeline: the partitions rank 0 hands it run here,
-// through the local executor's pipeline runner, and their rows go back to rank 0.
+// A worker rank's share of a query's spread pipeline: the partitions rank 0 hands it run here,
+// through the local executor's pipeline runner (after it built the right sides of the joins they
+// probe), and their rows, or their breaker's partial states, go back to rank 0.
 #pragma once
 
 #include "dist/mpi_transport.h"
@@ -19,8 +20,10 @@ namespace ember::dist {
 ///                   while the rank has fewer than one in hand beside those it runs (or none to
 ///                   start), one at a time, never after a Grant said none are left; Result
 ///                   (partition key, rows, columns) per batch the sink receives, at most
-///                   kResultWindow (8) of them not yet Taken; Stop (partition key) when a
-///                   partition ends; Failed (partition key, error) for each partition handed to
+///                   kResultWindow (8) of them not yet Taken; when the pipeline's breaker
+///                   travelled with it (an aggregate, a top-k), Partial (partition key, the
+///                   partition's state) instead of its rows, those past the state's share of the
+///                   memory budget still as Result; Stop (partition key) when a partition ends; Failed (partition key, error) for each partition handed to
 ///                   it that did not (then, once the answer to a Want still on its way has come,
 ///                   for each partition that answer handed it); every
 ///                   100 ms while the counters change, Progress (done key, partitions done, rows

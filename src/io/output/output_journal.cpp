@@ -193,40 +193,46 @@ OutputJournal OutputJournal::open(const std::string& target, const std::string& 
     journal.start_new(staging_dir, identity);
     return journal;
   }
-  const std::vector<std::string> records = read_records(journal.path_);
+  try {
+    if (journal.read_back(target, staging_dir, identity, keep_pieces)) return journal;
+  } catch (const Error&) {
+    if (!discard) throw;  // another query's journal, or a damaged one
+  }
+  journal.start_new(staging_dir, identity);
+  return journal;
+}
+
+bool OutputJournal::read_back(const std::string& target, const std::string& staging_dir,
+                              const JournalIdentity& identity, bool keep_pieces) {
+  const std::vector<std::string> records = read_records(path_);
   std::vector<std::pair<std::string, std::string>> fields;
   size_t line = 1;
-  if (records.empty() || records[0] != kMagic) corrupt(journal.path_, 1, "not an ember journal");
+  if (records.empty() || records[0] != kMagic) corrupt(path_, 1, "not an ember journal");
   for (; line < records.size() && records[line] != "begin"; ++line) {
     const std::vector<std::string> f = split(records[line], '\t');
-    if (f.size() != 3 || f[0] != "id") corrupt(journal.path_, line + 1, "not an identity record");
+    if (f.size() != 3 || f[0] != "id") corrupt(path_, line + 1, "not an identity record");
     fields.emplace_back(f[1], f[2]);
   }
-  if (line == records.size()) corrupt(journal.path_, line, "the identity is cut short");
-  try {
-    check_same_query(target, journal.path_, fields, JournalIdentity{[&] {
-                       std::vector<std::pair<std::string, std::string>> e;
-                       for (const auto& [k, v] : identity.fields) e.emplace_back(escaped(k), escaped(v));
-                       return e;
-                     }()});
-  } catch (const InvalidArgument&) {
-    if (!discard) throw;
-    journal.start_new(staging_dir, identity);
-    return journal;
-  }
-  if (!keep_pieces) {
-    journal.start_new(staging_dir, identity);
-    return journal;
-  }
+  if (line == records.size()) corrupt(path_, line, "the identity is cut short");
+  JournalIdentity now;
+  for (const auto& [what, value] : identity.fields)
+    now.fields.emplace_back(escaped(what), escaped(value));
+  check_same_query(target, path_, fields, now);
+  if (!keep_pieces) return false;
   for (++line; line < records.size(); ++line) {
-    JournalPiece p = parse_piece(records[line], journal.path_, line + 1);
-    JournalPartition& part = journal.recovered_[p.partition];
-    if (part.finished) corrupt(journal.path_, line + 1, "a piece after its partition's last");
+    JournalPiece p = parse_piece(records[line], path_, line + 1);
+    JournalPartition& part = recovered_[p.partition];
+    if (part.finished) corrupt(path_, line + 1, "a piece after its partition's last");
     part.finished = p.last;
     part.pieces.push_back(std::move(p));
   }
-  journal.take_over(staging_dir);
-  return journal;
+  try {
+    take_over(staging_dir);
+  } catch (...) {
+    recovered_.clear();
+    throw;
+  }
+  return true;
 }
 
 void OutputJournal::start_new(const std::string& staging_dir, const JournalIdentity& identity) {

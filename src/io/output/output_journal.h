@@ -49,9 +49,9 @@ class OutputJournal {
   /// over the journal left by an earlier run of the same `identity`, or starts a new one: when
   /// there is none, when `staging_existed` is false or the directory holds `_SUCCESS` (it was
   /// committed: the journal is stale), or with `discard` when it is another query's. Without
-  /// `discard`, another query's journal is InvalidArgument naming what differs. A journal that
+  /// `discard`, another query's journal is InvalidArgument naming what differs, and one that
   /// cannot be read back exactly (bad checksum, cut short, a piece file missing or of another
-  /// size) is IoError naming the file; never guessed at. Removes from the staging directory
+  /// size) is IoError naming the file; never guessed at (with `discard`, both start over). Removes from the staging directory
   /// every file the journal does not name (the pieces a killed run had not journaled).
   /// Without `keep_pieces` the same query's journal starts over too (its pieces are not
   /// reproducible), after the identity check.
@@ -79,6 +79,10 @@ class OutputJournal {
  private:
   OutputJournal(std::string path, int lock_fd) : path_(std::move(path)), lock_fd_(lock_fd) {}
   void start_new(const std::string& staging_dir, const JournalIdentity& identity);
+  /// Reads the journal back, checks it is this query's and keeps its pieces (true), unless
+  /// `keep_pieces` is false (false). Throws as open() says.
+  bool read_back(const std::string& target, const std::string& staging_dir,
+                 const JournalIdentity& identity, bool keep_pieces);
   void take_over(const std::string& staging_dir);
 
   std::string path_;

@@ -96,11 +96,10 @@ ResumableWrite open_resumable_write(const StagedOutput& staged, const LogicalNod
                                     const PhysicalPlan& physical, const QueryOutput& out,
                                     const RunOptions& options) {
   const bool keep = resumes_pieces(physical);
-  ResumableWrite write{
-      OutputJournal::open(staged.target(), staged.dir(), staged.existed(),
-                          query_identity(optimized, physical, out, options),
-                          options.discard_unfinished, keep),
-      options.checkpoint_rows};
+  ResumableWrite write{OutputJournal::open(staged.target(), staged.dir(), staged.existed(),
+                                           query_identity(optimized, physical, out, options),
+                                           options.discard_unfinished, keep),
+                       options.checkpoint_rows};
   for (const auto& [partition, part] : write.journal.recovered()) {
     write.resumed_partitions += part.finished ? 1 : 0;
     write.resumed_rows += part.rows();

@@ -42,10 +42,14 @@ std::string sealed(const std::string& record) {
 std::string escaped(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '\t') out += "\\t";
-    else if (c == '\n') out += "\\n";
-    else out += c;
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
   }
   return out;
 }
@@ -103,8 +107,8 @@ int64_t number(const std::string& s, const std::string& path, size_t line) {
 /// `piece <partition> <input_end> <rows> <bytes> <last> <file or ->`
 std::string piece_record(const JournalPiece& p) {
   return "piece " + std::to_string(p.partition) + " " + std::to_string(p.input_end) + " " +
-         std::to_string(p.rows) + " " + std::to_string(p.bytes) + " " + (p.last ? "1" : "0") +
-         " " + (p.file.empty() ? "-" : p.file);
+         std::to_string(p.rows) + " " + std::to_string(p.bytes) + " " + (p.last ? "1" : "0") + " " +
+         (p.file.empty() ? "-" : p.file);
 }
 
 JournalPiece parse_piece(const std::string& record, const std::string& path, size_t line) {
@@ -131,7 +135,8 @@ void check_same_query(const std::string& target, const std::string& path,
   std::vector<std::string> differs;
   for (const auto& [what, value] : is) {
     auto it = was.find(what);
-    if (it == was.end()) differs.push_back(what + " (not part of the earlier query)");
+    if (it == was.end())
+      differs.push_back(what + " (not part of the earlier query)");
     else if (it->second != value)
       differs.push_back(what + " (earlier: " + it->second + "; now: " + value + ")");
   }
@@ -167,8 +172,10 @@ int lock_staging(const std::string& target, const std::string& staging_dir) {
     const int error = errno;
     ::close(fd);
     if (error == EWOULDBLOCK)
-      throw IoError("output '" + target + "' is being written by another running resumable "
-                    "job (it holds the lock on '" + staging_dir +
+      throw IoError("output '" + target +
+                    "' is being written by another running resumable "
+                    "job (it holds the lock on '" +
+                    staging_dir +
                     "'); wait for it to end, or stop it and rerun to resume its work");
     throw IoError("cannot lock staging directory '" + staging_dir + "': " + std::strerror(error));
   }
@@ -245,13 +252,14 @@ void OutputJournal::start_new(const std::string& staging_dir, const JournalIdent
   text += sealed("begin");
   const std::string temp = path_ + ".tmp";
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  const bool ok = fd >= 0 && ::write(fd, text.data(), text.size()) ==
-                                 static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
+  const bool ok = fd >= 0 &&
+                  ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
+                  ::fsync(fd) == 0;
   const int error = errno;
   if (fd >= 0) ::close(fd);
   if (!ok || ::rename(temp.c_str(), path_.c_str()) != 0)
-    throw IoError("cannot write resumable-write journal '" + path_ + "': " +
-                  std::strerror(ok ? errno : error));
+    throw IoError("cannot write resumable-write journal '" + path_ +
+                  "': " + std::strerror(ok ? errno : error));
   take_over(staging_dir);
 }
 

@@ -51,10 +51,10 @@ class OutputJournal {
   /// committed: the journal is stale), or with `discard` when it is another query's. Without
   /// `discard`, another query's journal is InvalidArgument naming what differs, and one that
   /// cannot be read back exactly (bad checksum, cut short, a piece file missing or of another
-  /// size) is IoError naming the file; never guessed at (with `discard`, both start over). Removes from the staging directory
-  /// every file the journal does not name (the pieces a killed run had not journaled).
-  /// Without `keep_pieces` the same query's journal starts over too (its pieces are not
-  /// reproducible), after the identity check.
+  /// size) is IoError naming the file; never guessed at (with `discard`, both start over). Removes
+  /// from the staging directory every file the journal does not name (the pieces a killed run had
+  /// not journaled). Without `keep_pieces` the same query's journal starts over too (its pieces are
+  /// not reproducible), after the identity check.
   static OutputJournal open(const std::string& target, const std::string& staging_dir,
                             bool staging_existed, const JournalIdentity& identity, bool discard,
                             bool keep_pieces = true);

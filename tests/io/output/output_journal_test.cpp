@@ -82,8 +82,7 @@ TEST_F(OutputJournalTest, KeepsFinishedPiecesAcrossRuns) {
 
 TEST_F(OutputJournalTest, RefusesAnotherQueryNamingWhatDiffers) {
   { open().append(piece_file(0, "part-00000.csv", 4, 10, true)); }
-  const std::string msg =
-      error_of<InvalidArgument>([&] { open(identity("p1", "120 bytes")); });
+  const std::string msg = error_of<InvalidArgument>([&] { open(identity("p1", "120 bytes")); });
   EXPECT_THAT(msg, HasSubstr("input file a.parquet (earlier: 100 bytes; now: 120 bytes)"));
   EXPECT_THAT(msg, Not(HasSubstr("optimized plan")));
   EXPECT_THAT(msg, HasSubstr("discard_unfinished"));

@@ -59,11 +59,9 @@ RunOptions options(bool resumable, int64_t checkpoint_rows) {
 }
 
 QueryResult run_job(const std::string& input, const std::string& out, const RunOptions& o) {
-  const Udf infer = Udf::cls<Infer>("infer")
-                        .returns(int64())
-                        .batch_size(100)
-                        .concurrency(2)
-                        .isolation(Isolation::Process);
+  const Udf infer =
+      Udf::cls<Infer>("infer").returns(int64()).batch_size(100).concurrency(2).isolation(
+          Isolation::Process);
   return read_parquet(input).with_column("y", infer(col("id"))).write_parquet(out, {}, o);
 }
 
@@ -104,7 +102,7 @@ pid_t spawn_job(const std::string& self, const fs::path& dir, const std::string&
   argv.push_back(nullptr);
   pid_t pid = -1;
   return posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), environ) == 0 ? pid
-                                                                                         : -1;
+                                                                                          : -1;
 }
 
 double run_child(const std::string& self, const fs::path& dir, const std::string& out,
@@ -117,8 +115,8 @@ double run_child(const std::string& self, const fs::path& dir, const std::string
 }
 
 /// (b) seconds of the run that resumes a job killed at 80% of a full run, against a full run.
-void measure_resume(BenchReport& report, const std::string& self, const fs::path& dir,
-                    int64_t rows, int reps) {
+void measure_resume(BenchReport& report, const std::string& self, const fs::path& dir, int64_t rows,
+                    int reps) {
   Samples resumed, full;
   for (int r = 0; r < reps; ++r) {
     const std::string out = (dir / fmt::format("b-{}", r)).string();

@@ -43,8 +43,8 @@ struct RunOptions {
   bool resumable = false;
   /// With `resumable`: a running partition checkpoints its output at least every this many
   /// rows it reads (so every this many output rows or fewer when no operator makes rows, as
-  /// explode does), each checkpoint a part file of its own `part-NNNNN-CCCCC.<ext>`; a kill
-  /// loses at most that much work per running partition. 0: one part file per partition,
+  /// explode does), each checkpoint a part file of its own (`part-NNNNN-CCCCC.parquet` and so on);
+  /// a kill loses at most that much work per running partition. 0: one part file per partition,
   /// checkpointed when the partition ends. InvalidArgument when negative.
   int64_t checkpoint_rows = 0;
   /// With `resumable`: a journal left by a different query is thrown away and the write

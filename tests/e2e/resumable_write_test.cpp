@@ -245,12 +245,15 @@ TEST(ResumableWrite, OptionsThatCannotApplyAreRefusedAndExplainSaysWhatResumes) 
   Scratch s;
   EXPECT_THROW(range(10).write_csv((s / "o").string(), {}, negative), InvalidArgument);
 
-  const std::string map = range(100, 2).with_column("t", triple()(col("id"))).explain(resumable(50));
+  const std::string map =
+      range(100, 2).with_column("t", triple()(col("id"))).explain(resumable(50));
   EXPECT_THAT(map, HasSubstr("== Resumable write =="));
   EXPECT_THAT(map, HasSubstr("every checkpoint (each 50 input rows)"));
   EXPECT_THAT(map, HasSubstr("UDF triple is assumed deterministic"));
-  const std::string grouped =
-      range(100, 2).group_by(std::vector<Expr>{col("id") % 2}).agg({col("id").sum()}).explain(resumable());
+  const std::string grouped = range(100, 2)
+                                  .group_by(std::vector<Expr>{col("id") % 2})
+                                  .agg({col("id").sum()})
+                                  .explain(resumable());
   EXPECT_THAT(grouped, HasSubstr("not resumable"));
   EXPECT_THAT(range(10).explain(), ::testing::Not(HasSubstr("Resumable")));
 }

@@ -80,7 +80,8 @@ TEST(ResumeKillLoopChild, DISABLED_Job) {
   o.threads = kThreads;
   o.resumable = true;
   o.checkpoint_rows = kCheckpointRows;
-  QueryResult r = read_parquet(input).with_column("sq", square(col("id"))).write_parquet(out, {}, o);
+  QueryResult r =
+      read_parquet(input).with_column("sq", square(col("id"))).write_parquet(out, {}, o);
   std::ofstream(stats) << r.stats.resumed_partitions << " " << r.stats.resumed_rows << " "
                        << r.stats.rows_out << "\n";
 }
@@ -144,7 +145,8 @@ TEST(ResumeKillLoop, KilledAtRandomMomentsTheJobStillWritesEveryRowOnce) {
     ++runs;
     int status = 0;
     if (kills < kKills) {
-      const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(delay_ms(rng));
+      const auto until =
+          std::chrono::steady_clock::now() + std::chrono::milliseconds(delay_ms(rng));
       while (std::chrono::steady_clock::now() < until && ::waitpid(pid, &status, WNOHANG) == 0)
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
       if (::waitpid(pid, &status, WNOHANG) == 0) {
@@ -156,8 +158,8 @@ TEST(ResumeKillLoop, KilledAtRandomMomentsTheJobStillWritesEveryRowOnce) {
     } else {
       ::waitpid(pid, &status, 0);
     }
-    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        << "run " << runs << " failed:\n" << read_text(dir / "child.log");
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "run " << runs << " failed:\n"
+                                                               << read_text(dir / "child.log");
     completed = true;
   }
   ASSERT_TRUE(completed);
@@ -182,11 +184,12 @@ TEST(ResumeKillLoop, KilledAtRandomMomentsTheJobStillWritesEveryRowOnce) {
   EXPECT_EQ(rows_out, kRows);
   EXPECT_FALSE(fs::exists(dir / ".out.ember-resume"));
   EXPECT_FALSE(fs::exists(dir / ".out.ember-resume.journal"));
-  std::printf("kill loop: %d kills, %d runs, %lld rows recomputed (bound %lld), last run kept "
-              "%lld partitions and %lld rows\n",
-              kills, runs, static_cast<long long>(recomputed),
-              static_cast<long long>(int64_t{kills} * std::max(4, 2 * kThreads) * kCheckpointRows),
-              static_cast<long long>(resumed_partitions), static_cast<long long>(resumed_rows));
+  std::printf(
+      "kill loop: %d kills, %d runs, %lld rows recomputed (bound %lld), last run kept "
+      "%lld partitions and %lld rows\n",
+      kills, runs, static_cast<long long>(recomputed),
+      static_cast<long long>(int64_t{kills} * std::max(4, 2 * kThreads) * kCheckpointRows),
+      static_cast<long long>(resumed_partitions), static_cast<long long>(resumed_rows));
   std::error_code ec;
   fs::remove_all(dir, ec);
 }

@@ -126,7 +126,15 @@ TEST(ResumableWrite, KeepsFinishedPartitionsAndComputesOnlyTheRest) {
   EXPECT_FALSE(fs::exists(out));  // nothing committed
   EXPECT_TRUE(fs::exists(s / ".out.ember-resume.journal"));
 
-  QueryResult r = job(input).write_parquet(out, {}, resumable());
+  // The journal is per piece of output, not per thread: a rerun with fewer threads resumes it.
+  RunOptions fewer = resumable();
+  fewer.threads = 1;
+  fewer.progress = true;
+  testing::internal::CaptureStderr();
+  QueryResult r = job(input).write_parquet(out, {}, fewer);
+  const std::string bar = testing::internal::GetCapturedStderr();
+  EXPECT_THAT(bar, HasSubstr("(resumed: " + std::to_string(r.stats.resumed_partitions) +
+                             " partitions, "));
   EXPECT_GE(r.stats.resumed_partitions, 1);
   EXPECT_LT(r.stats.resumed_partitions, 8);
   // Each partition holds 500 ids, 333 or 334 of them written: the kept ones are whole.

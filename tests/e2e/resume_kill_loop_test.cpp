@@ -180,7 +180,9 @@ TEST(ResumeKillLoop, KilledAtRandomMomentsTheJobStillWritesEveryRowOnce) {
   EXPECT_LE(recomputed, int64_t{kills} * std::max(4, 2 * kThreads) * kCheckpointRows);
   int64_t resumed_partitions = 0, resumed_rows = 0, rows_out = 0;
   std::ifstream(dir / "stats") >> resumed_partitions >> resumed_rows >> rows_out;
-  if (kills > 0) EXPECT_GT(resumed_rows, 0);
+  if (kills > 0) {
+    EXPECT_GT(resumed_rows, 0);
+  }
   EXPECT_EQ(rows_out, kRows);
   EXPECT_FALSE(fs::exists(dir / ".out.ember-resume"));
   EXPECT_FALSE(fs::exists(dir / ".out.ember-resume.journal"));

@@ -14,6 +14,8 @@
 //                                       sleep 20 ms, times EMBER_BENCH_SLOW_RANK_FACTOR on a
 //                                       rank given it: seconds for the query (partitions per
 //                                       rank on stderr)
+//   ember_bench_dist groupby GROUPS     a group-by of 10M rows (30 partitions) into GROUPS groups
+//                                       (sum, count): seconds for the query
 // Prints a line "result <number>".
 #include <ember/ember.h>
 
@@ -138,6 +140,18 @@ double straggler() {
   return r.stats.wall_seconds;
 }
 
+double groupby(int64_t groups) {
+  constexpr int64_t kRows = 10'000'000;
+  ember::QueryResult r =
+      ember::range(kRows, 30)
+          .with_column("k", ember::col("id") % groups)
+          .group_by({"k"})
+          .agg({ember::col("id").sum().alias("s"), ember::col("id").count().alias("n")})
+          .execute();
+  if (r.table.num_rows() != groups) return -1;
+  return r.stats.wall_seconds;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -152,8 +166,11 @@ int main(int argc, char** argv) {
     result = transfer();
   } else if (mode == "straggler") {
     result = straggler();
+  } else if (mode == "groupby" && argc > 2) {
+    result = groupby(std::atoll(argv[2]));
   } else {
-    std::fprintf(stderr, "usage: %s parquet ACTORS DIR | transfer | straggler\n", argv[0]);
+    std::fprintf(stderr, "usage: %s parquet ACTORS DIR | transfer | straggler | groupby GROUPS\n",
+                 argv[0]);
     return 2;
   }
   std::printf("result %.6f\n", result);

@@ -12,9 +12,12 @@
 #       handed out as ranks ask keep it near the ideal 1.36x, a fixed split would take 5x)
 #   (e) rank 0's share of the bytes read and written over all ranks in (a)'s 3-rank runs (each
 #       rank reads and writes its own partitions: ideal 1/3)
+#   (f) a group-by of 10M rows into 1K and into 100K groups: the local executor, 3 ranks each aggregating
+#       its own partitions (partial states to rank 0), and 3 ranks sending their rows to rank 0
+#       to aggregate (EMBER_DIST_GATHER_ROWS=1, the old path): time ratios
 # Usage: bench/dist/run.sh [--build-dir DIR] [--no-build] [PART...]
 #   builds Release in build-bench/ by default; --no-build uses DIR's binaries as they are;
-#   PART: a, b, c, d or e, to run only those (all by default; e runs a's 3-rank job alone)
+#   PART: a, b, c, d, e or f, to run only those (all by default; e runs a's 3-rank job alone)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build="${EMBER_BENCH_BUILD_DIR:-$root/build-bench}"
@@ -24,12 +27,12 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --build-dir) build="$2"; shift ;;
     --no-build) compile=no ;;
-    a|b|c|d|e) parts+=("$1") ;;
-    *) echo "usage: $0 [--build-dir DIR] [--no-build] [a|b|c|d|e...]" >&2; exit 2 ;;
+    a|b|c|d|e|f) parts+=("$1") ;;
+    *) echo "usage: $0 [--build-dir DIR] [--no-build] [a|b|c|d|e|f...]" >&2; exit 2 ;;
   esac
   shift
 done
-((${#parts[@]})) || parts=(a b c d e)
+((${#parts[@]})) || parts=(a b c d e f)
 part() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 if [[ $compile == yes ]]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_TESTS=OFF \
@@ -103,4 +106,14 @@ fi
 if part e; then
 echo "(e) Parquet job on 3 ranks: rank 0's share of the bytes read and written $(share <<<"$pq_runs" | median | xargs printf '%.3f') (last run: $(grep -m1 '^bytes read+written per rank' "$build/parquet.log"))"
 echo "    (target <= 0.4; ideal 0.333)"
+fi
+
+if part f; then
+for groups in 1000 100000; do
+f_local=$(for i in 1 2 3; do "$bench" groupby $groups | result; done | median)
+f_partial=$(for i in 1 2 3; do mpi -np 3 "$bench" groupby $groups | result; done | median)
+f_rows=$(for i in 1 2 3; do mpi -x EMBER_DIST_GATHER_ROWS=1 -np 3 "$bench" groupby $groups | result; done | median)
+echo "(f) group-by, 10M rows into $groups groups: local $f_local s, 3 ranks sending partial states $f_partial s, 3 ranks sending rows $f_rows s"
+echo "    rows / partial states: $(echo "$f_rows / $f_partial" | bc -l | xargs printf '%.2f')x the time; 3 ranks (partial states) / local: $(echo "$f_partial / $f_local" | bc -l | xargs printf '%.2f')x"
+done
 fi

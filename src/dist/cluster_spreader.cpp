@@ -20,6 +20,7 @@
 #include "dist/pool_service.h"
 #include "dist/rank_protocol.h"
 #include "dist/remote_actor.h"
+#include "exec/physical_planner.h"
 
 namespace ember::dist {
 
@@ -58,10 +59,18 @@ struct Pace {
 
 class ClusterRun final : public SpreadRun {
  public:
-  ClusterRun(uint64_t id, int ranks, const PhysicalPlan& plan, const std::string& pipeline,
-             QueryContext& query, const SpreadOutput& output)
-      : id_(id), files_(output.files), query_(query), box_(reply_key_open()), own_(*this) {
-    const int n = plan.pipelines.front().source->num_partitions();
+  /// `at`: the spread pipeline of `plan`; `partials`: its breaker travelled with it (the other
+  /// ranks send their partitions' partial states, and only the rows past them).
+  ClusterRun(uint64_t id, int ranks, const PhysicalPlan& plan, size_t at,
+             const std::string& pipeline, bool partials, QueryContext& query,
+             const SpreadOutput& output)
+      : id_(id),
+        files_(output.files),
+        partials_(partials),
+        query_(query),
+        box_(reply_key_open()),
+        own_(*this) {
+    const int n = plan.pipelines.at(at).source->num_partitions();
     const int first = first_partitions_per_rank(n, ranks);
     std::vector<std::vector<int>> share(static_cast<size_t>(ranks));
     for (int p = 0; p < n; ++p) {
@@ -214,6 +223,7 @@ class ClusterRun final : public SpreadRun {
 
   uint64_t id_;
   bool files_;
+  bool partials_;
   QueryContext& query_;
   uint64_t box_;  ///< every message of this query from the other ranks arrives here
   OwnShare own_;
@@ -259,6 +269,7 @@ std::string ClusterRun::order(uint64_t done, int r, const PhysicalPlan& plan,
   out.put(output.parquet.row_group_rows);
   // Absolute: a rank's working directory need not be rank 0's.
   out.put_string(output.files ? std::filesystem::absolute(output.dir).string() : "");
+  out.put(output.memory_budget_bytes);
   return out.bytes();
 }
 
@@ -360,9 +371,15 @@ void ClusterRun::take(const Incoming& m) {
   if (it == arriving_.end()) return;  // after the partition's end: not expected
   Arriving& a = it->second;
   // Its Stop or its Failed: one per partition.
-  const bool end = op != process::Op::Result && op != process::Op::Rejected;
+  const bool end =
+      op != process::Op::Result && op != process::Op::Rejected && op != process::Op::Partial;
   try {
     if (op == process::Op::Result) return take_rows(a, in, m);
+    if (op == process::Op::Partial) {
+      // The partition aggregated where it ran: its states, merged at its end as its rows were.
+      if (accepting(a)) sink_->adopt_partial(*state_, local(a), in.get_string());
+      return;
+    }
     if (op == process::Op::Rejected) return take_rejected(a, in, m);
     if (op == process::Op::Stop) {
       if (accepting(a)) sink_->combine(*state_, local(a));
@@ -404,7 +421,10 @@ void ClusterRun::take_rows(Arriving& a, process::MessageReader& in, const Incomi
   if (!m.data) throw Error("rank " + std::to_string(a.rank) + ": a batch without its columns");
   const Batch batch = to_batch(unpack_columns(in, m.data), rows);
   query_.rows_out.fetch_add(rows, std::memory_order_relaxed);
-  sink_->sink(*state_, local(a), batch);
+  if (partials_)
+    sink_->sink_after_partial(*state_, local(a), batch);
+  else
+    sink_->sink(*state_, local(a), batch);
   if (sink_->full(*a.local)) {  // this partition alone met the limit: it is complete
     sink_->combine(*state_, *a.local);
     a.local.reset();
@@ -470,43 +490,77 @@ void ClusterRun::rank_ended(int rank, process::MessageReader& in) {
 
 }  // namespace
 
+namespace {
+
+/// The pipeline a plan spreads (leftmost_pipeline), when it reads a source.
+const Pipeline* spread_pipeline(const LogicalNode& optimized, const PhysicalPlan& plan,
+                                size_t* at) {
+  if (plan.pipelines.empty()) return nullptr;
+  *at = leftmost_pipeline(optimized, plan);
+  const Pipeline& p = plan.pipelines.at(*at);
+  return p.source ? &p : nullptr;
+}
+
+/// The spread pipeline, as explain() names it.
+std::string pipeline_name(size_t at) {
+  return at == 0 ? "the first pipeline"
+                 : "pipeline " + std::to_string(at + 1) + " (the probe side of its joins)";
+}
+
+}  // namespace
+
 std::unique_ptr<SpreadRun> ClusterSpreader::spread(const LogicalNode& optimized,
                                                    const PhysicalPlan& plan, QueryContext& query,
                                                    const SpreadOutput& output) {
-  if (ranks_ < 2 || plan.pipelines.empty() || !plan.pipelines.front().source) return nullptr;
-  if (plan.pipelines.front().source->num_partitions() < 2) return nullptr;
+  size_t at = 0;
+  const Pipeline* p = spread_pipeline(optimized, plan, &at);
+  if (ranks_ < 2 || !p || p->source->num_partitions() < 2) return nullptr;
   std::string why;
-  const std::string pipeline = encode_first_pipeline(optimized, &why);
+  bool partials = false;
+  const std::string pipeline = encode_first_pipeline(optimized, &why, &partials);
   if (pipeline.empty()) return nullptr;
-  return std::make_unique<ClusterRun>(next_query_++, ranks_, plan, pipeline, query, output);
+  return std::make_unique<ClusterRun>(next_query_++, ranks_, plan, at, pipeline, partials, query,
+                                      output);
 }
 
-int ClusterSpreader::spread_ranks(const LogicalNode& optimized, const PhysicalPlan& plan) {
-  if (plan.pipelines.empty() || !plan.pipelines.front().source) return 1;
-  const int n = plan.pipelines.front().source->num_partitions();
+PartitionSpreader::Spread ClusterSpreader::spread_ranks(const LogicalNode& optimized,
+                                                        const PhysicalPlan& plan) {
+  size_t at = 0;
+  const Pipeline* p = spread_pipeline(optimized, plan, &at);
+  if (!p) return {};
+  const int n = p->source->num_partitions();
   std::string why;
-  if (n < 2 || encode_first_pipeline(optimized, &why).empty()) return 1;
-  return std::min(n, ranks_);
+  bool partials = false;
+  if (n < 2 || encode_first_pipeline(optimized, &why, &partials).empty()) return {};
+  return {std::min(n, ranks_), partials, at};
 }
 
 std::string ClusterSpreader::explain(const LogicalNode& optimized, const PhysicalPlan& plan) {
-  if (plan.pipelines.empty() || !plan.pipelines.front().source) return "nothing to read";
-  const int n = plan.pipelines.front().source->num_partitions();
+  size_t at = 0;
+  const Pipeline* p = spread_pipeline(optimized, plan, &at);
+  if (!p) return "nothing to read";
+  const int n = p->source->num_partitions();
+  const std::string name = pipeline_name(at);
   std::string why;
-  if (encode_first_pipeline(optimized, &why).empty())
-    return "the first pipeline runs on rank 0 alone: " + why;
-  if (n < 2) return "the first pipeline runs on rank 0 alone: its source has one partition";
+  bool partials = false;
+  if (encode_first_pipeline(optimized, &why, &partials).empty())
+    return name + " runs on rank 0 alone: " + why;
+  if (n < 2) return name + " runs on rank 0 alone: its source has one partition";
   const int first = first_partitions_per_rank(n, ranks_);
-  std::string out = "the first pipeline's " + std::to_string(n) + " partitions run on " +
-                    std::to_string(std::min(n, ranks_)) + " ranks (";
+  std::string out = (at == 0 ? "the first pipeline's " : name + ": its ") + std::to_string(n) +
+                    " partitions run on " + std::to_string(std::min(n, ranks_)) + " ranks (";
   const std::string round_robin = "partition p on rank p % " + std::to_string(ranks_);
   if (n <= first * ranks_)
     out += round_robin + ": too few to hand out on request";
   else
     out += std::to_string(first) + " each to start with, " + round_robin + ", the other " +
            std::to_string(n - first * ranks_) + " handed out as ranks ask for more";
-  out += "), their rows gathered on rank 0 in partition order";
-  if (plan.pipelines.size() > 1) out += "; the pipelines after its breaker run on rank 0";
+  if (at > 0) out += ", each rank building the joins' right sides itself";
+  out += partials ? "), each rank running its partitions into the breaker and sending rank 0 "
+                    "their partial states (aggregates, a top-k's best rows), merged there in "
+                    "partition order"
+                  : "), their rows gathered on rank 0 in partition order";
+  if (plan.pipelines.size() > at + 1) out += "; the pipelines after its breaker run on rank 0";
   return out;
 }
 
@@ -520,7 +574,9 @@ std::unique_ptr<SpreadRun> ClusterSpreader::spread(const LogicalNode&, const Phy
   return nullptr;
 }
 std::string ClusterSpreader::explain(const LogicalNode&, const PhysicalPlan&) { return ""; }
-int ClusterSpreader::spread_ranks(const LogicalNode&, const PhysicalPlan&) { return 1; }
+PartitionSpreader::Spread ClusterSpreader::spread_ranks(const LogicalNode&, const PhysicalPlan&) {
+  return {};
+}
 }  // namespace ember::dist
 
 #endif  // EMBER_HAVE_MPI

@@ -33,7 +33,7 @@ class ClusterSpreader final : public PartitionSpreader {
   std::unique_ptr<SpreadRun> spread(const LogicalNode& optimized, const PhysicalPlan& plan,
                                     QueryContext& query, const SpreadOutput& output) override;
   std::string explain(const LogicalNode& optimized, const PhysicalPlan& plan) override;
-  int spread_ranks(const LogicalNode& optimized, const PhysicalPlan& plan) override;
+  Spread spread_ranks(const LogicalNode& optimized, const PhysicalPlan& plan) override;
 
  private:
   int ranks_;

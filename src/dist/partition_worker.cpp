@@ -217,26 +217,40 @@ struct Run {
 
 /// Sends each batch of a partition to rank 0 under the partition's key (waiting while
 /// kResultWindow are out), then the rows its UDFs rejected (OnError::Null, Skip), then its
-/// end; or, with `files`, writes the partition's part file (committed before its end is sent).
+/// end; or, with `files`, writes the partition's part file (committed before its end is sent);
+/// or, with `partials` (the pipeline's breaker, an aggregate), aggregates the partition here
+/// and sends its states (Partial) before its end; rows that come once the states have reached
+/// their share of the memory budget go to rank 0 as rows (sunk there after the states).
 class ForwardSink final : public Sink {
  public:
-  ForwardSink(Run& run, QueryContext& context, std::unique_ptr<FileSink> files)
-      : run_(run), context_(context), files_(std::move(files)) {}
+  ForwardSink(Run& run, QueryContext& context, std::unique_ptr<FileSink> files,
+              const Sink* partials, int64_t memory_budget)
+      : run_(run),
+        context_(context),
+        files_(std::move(files)),
+        partials_(partials),
+        memory_budget_(memory_budget) {}
 
   struct Global final : GlobalSinkState {
     std::mutex mu;
     std::set<int> ended;  // guarded by mu
     std::unique_ptr<GlobalSinkState> files;
+    std::unique_ptr<GlobalSinkState> partials;
   };
   struct Local final : LocalSinkState {
     int partition = 0;
     uint64_t key = 0;
     std::unique_ptr<LocalSinkState> file;
+    std::unique_ptr<LocalSinkState> partial;
   };
 
   std::unique_ptr<GlobalSinkState> global_state(int n) const override {
     auto global = std::make_unique<Global>();
     if (files_) global->files = files_->global_state(n);
+    if (partials_) {
+      global->partials = partials_->global_state(n);
+      global->partials->memory_budget_bytes = memory_budget_;
+    }
     return global;
   }
   std::unique_ptr<LocalSinkState> local_state(GlobalSinkState& global,
@@ -245,14 +259,27 @@ class ForwardSink final : public Sink {
     local->partition = partition;
     local->key = run_.granted.key_of(partition);
     if (files_) local->file = files_->local_state(*global.as<Global>().files, partition);
+    if (partials_)
+      local->partial = partials_->local_state(*global.as<Global>().partials, partition);
     return local;
   }
-  bool ready(GlobalSinkState&, LocalSinkState&, const std::function<void()>& wake) const override {
-    return files_ || run_.reserve_result(wake);  // at most kResultWindow batches out to rank 0
+  bool ready(GlobalSinkState& global, LocalSinkState& local,
+             const std::function<void()>& wake) const override {
+    if (files_ || aggregating(global, local)) return true;
+    return run_.reserve_result(wake);  // at most kResultWindow batches out to rank 0
+  }
+  /// Whether the partition's rows go into its partial state here, which has room for them.
+  bool aggregating(GlobalSinkState& global, LocalSinkState& local) const {
+    return partials_ &&
+           !partials_->partial_full(*global.as<Global>().partials, *local.as<Local>().partial);
   }
   void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const override {
     if (files_) {
       files_->sink(*global.as<Global>().files, *local.as<Local>().file, batch);
+      return;
+    }
+    if (aggregating(global, local)) {
+      partials_->sink(*global.as<Global>().partials, *local.as<Local>().partial, batch);
       return;
     }
     process::MessageWriter head;
@@ -266,6 +293,7 @@ class ForwardSink final : public Sink {
   }
   void combine(GlobalSinkState& global, LocalSinkState& local) const override {
     if (files_) files_->combine(*global.as<Global>().files, *local.as<Local>().file);
+    if (partials_) send_partial(global.as<Global>(), local.as<Local>());
     send_rejected(local.as<Local>());
     process::MessageWriter out;
     out.begin(process::Op::Stop);
@@ -273,6 +301,16 @@ class ForwardSink final : public Sink {
     Transport::send(0, kTagData, MessageBuffer(out.bytes()));
     std::lock_guard lock(global.as<Global>().mu);
     global.as<Global>().ended.insert(local.as<Local>().partition);
+  }
+  /// The partition's aggregate states: rank 0 merges them as its own partitions'.
+  void send_partial(Global& global, Local& local) const {
+    process::MessageWriter out;
+    out.begin(process::Op::Partial);
+    out.put(local.key);
+    out.put_string(partials_->encode_partial(*global.partials, *local.partial));
+    local.partial.reset();
+    if (run_.cancelled_now()) throw Cancelled("rank 0 ended the query");
+    Transport::send(0, kTagData, MessageBuffer(out.bytes()));
   }
   /// The rows each pool's UDF rejected in the partition, by chunk: rank 0 gathers every rank's
   /// in input order (QueryResult::rejected) and counts them against max_failed_rows.
@@ -301,6 +339,8 @@ class ForwardSink final : public Sink {
   Run& run_;
   QueryContext& context_;
   std::unique_ptr<FileSink> files_;
+  const Sink* partials_;
+  int64_t memory_budget_;
 };
 
 struct Order {
@@ -314,6 +354,7 @@ struct Order {
   FileFormat format = FileFormat::Csv;
   ParquetWriteOptions parquet;
   std::string dir;
+  int64_t memory_budget = 0;  ///< the query's (the breaker's share of it, as on rank 0)
 };
 
 Order read_order(const Incoming& message) {
@@ -334,6 +375,7 @@ Order read_order(const Incoming& message) {
   o.parquet.compression = static_cast<Compression>(in.get<uint8_t>());
   o.parquet.row_group_rows = in.get<int64_t>();
   o.dir = std::string(in.get_string());
+  o.memory_budget = in.get<int64_t>();
   return o;
 }
 
@@ -407,9 +449,28 @@ std::vector<std::unique_ptr<ActorPool>> make_pools(const Order& o, const Physica
   return pools;
 }
 
+/// The joins' right sides of `physical`'s pipelines before `at` (the spread one), each read
+/// whole here into its hash table before any partition probes it: a right side that travels is
+/// small (docs/cluster.md), and is built in memory (no spilled partitions to join later).
+/// Their own counters: the query's partitions are the spread pipeline's. Returns the bytes read.
+int64_t build_right_sides(const PhysicalPlan& physical, size_t at) {
+  std::vector<std::unique_ptr<ActorPool>> none;
+  QueryContext context(none);
+  for (size_t k = 0; k < at; ++k) {
+    const Pipeline& p = physical.pipelines[k];
+    auto state = p.breaker->global_state(pipeline_partitions(p, *p.source));
+    run_pipeline_and_tails(context, p, *p.source, *p.breaker, *state, worker_threads());
+    if (std::exception_ptr e = context.error()) std::rethrow_exception(e);
+    p.breaker->finalize(*state);
+  }
+  return context.bytes_read.load();
+}
+
 Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   NodePtr chain = decode_first_pipeline(o.pipeline);
   PhysicalPlan physical = plan_physical(*chain);
+  const size_t at = leftmost_pipeline(*chain, physical);
+  const int64_t built_bytes = build_right_sides(physical, at);
   std::vector<std::unique_ptr<ActorPool>> pools = make_pools(o, physical);
   QueryContext context(pools);
   for (auto& pool : pools) pool->start();
@@ -418,11 +479,17 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
     run.context = &context;
     if (run.cancelled) context.fail(std::make_exception_ptr(Cancelled("rank 0 ended the query")));
   }
-  const Pipeline& pipeline = physical.pipelines.front();
+  const Pipeline& pipeline = physical.pipelines.at(at);
+  // A breaker came with the pipeline only when it aggregates: the partitions' states go back.
+  const Sink* partials =
+      pipeline.breaker && pipeline.breaker->ships_partials() ? pipeline.breaker.get() : nullptr;
   ForwardSink sink(
       run, context,
-      o.files ? std::make_unique<FileSink>(o.dir, pipeline.schema, o.format, o.parquet) : nullptr);
-  auto state = sink.global_state(pipeline.source->num_partitions());
+      o.files ? std::make_unique<FileSink>(o.dir, pipeline.schema, o.format, o.parquet) : nullptr,
+      partials, o.memory_budget);
+  // As many as rank 0's state for the pipeline spans (a join's tails too): the same share of the
+  // budget per partition.
+  auto state = sink.global_state(pipeline_partitions(pipeline, *pipeline.source));
   {
     std::jthread reporter([&](std::stop_token stop) { report_progress(o, context, stop); });
     run_pipeline(context, pipeline, *pipeline.source, sink, *state, worker_threads(), run.granted);
@@ -442,7 +509,7 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   figures.partitions = context.partitions_done.load();
   figures.rows = context.rows_read.load();
   figures.rows_out = context.rows_out.load();
-  figures.bytes_read = context.bytes_read.load();
+  figures.bytes_read = context.bytes_read.load() + built_bytes;
   figures.bytes_written = sink.bytes_written(*state);
   for (size_t i = 0; i < pools.size(); ++i) {
     figures.own.push_back(o.own.at(i).empty() ? UdfStats{} : pools[i]->stats());

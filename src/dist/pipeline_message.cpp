@@ -1,6 +1,9 @@
 // Encoding logical nodes, expressions, types and values with the runner's message framing.
 #include "dist/pipeline_message.h"
 
+#include <cstdlib>
+#include <filesystem>
+#include <map>
 #include <variant>
 
 #include "exec/sources/arrow_source.h"
@@ -12,6 +15,7 @@
 #include "udf/data_type_codec.h"
 #include "udf/process/wire_message.h"
 #include "udf/udf_spec_codec.h"
+#include "udf/value_codec.h"
 
 namespace ember::dist {
 
@@ -28,7 +32,22 @@ enum class SourceKind : uint8_t {
   Arrow = 5,
   Table = 6
 };
-enum class NodeKind : uint8_t { End = 0, Filter = 1, Project = 2, ActorPool = 3, Explode = 4 };
+enum class NodeKind : uint8_t {
+  End = 0,
+  Filter = 1,
+  Project = 2,
+  ActorPool = 3,
+  Explode = 4,
+  Join = 5
+};
+/// The breaker that ends the first pipeline, when other ranks run it too (their partitions
+/// then come back to rank 0 as partial states: aggregates, a top-k's best rows).
+enum class BreakerKind : uint8_t { None = 0, GroupBy = 1, Aggregate = 2, TopK = 3 };
+
+/// The most a join's right side may hold (its files' bytes) for every rank to read it whole and
+/// build its own hash table, rather than the query staying on rank 0 (docs/cluster.md): a
+/// dimension table, not a second fact table.
+constexpr int64_t kBroadcastJoinBytes = int64_t{64} << 20;
 
 /// Thrown while encoding for a shape that stays on rank 0; its text says why.
 struct NotSpreadable {
@@ -53,53 +72,11 @@ Schema get_schema(MessageReader& in) {
   return Schema(std::move(fields));
 }
 
-void put_value(MessageWriter& out, const Value& v) {
-  out.put(static_cast<uint8_t>(v.index()));
-  std::visit(
-      [&](const auto& x) {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, std::monostate>) {
-        } else if constexpr (std::is_same_v<T, std::string>) {
-          out.put_string(x);
-        } else if constexpr (std::is_same_v<T, std::vector<uint8_t>>) {
-          out.put_string(std::string_view(reinterpret_cast<const char*>(x.data()), x.size()));
-        } else if constexpr (std::is_same_v<T, List>) {
-          throw NotSpreadable{"a list value"};
-        } else {
-          out.put(x);
-        }
-      },
-      v);
-}
-
-Value get_value(MessageReader& in) {
-  switch (in.get<uint8_t>()) {
-    case 0:
-      return Value{};
-    case 1:
-      return Value{in.get<bool>()};
-    case 2:
-      return Value{in.get<int64_t>()};
-    case 3:
-      return Value{in.get<double>()};
-    case 4:
-      return Value{std::string(in.get_string())};
-    case 5:
-      return Value{in.get<float>()};
-    case 6: {
-      const std::string_view b = in.get_string();
-      return Value{std::vector<uint8_t>(b.begin(), b.end())};
-    }
-    case 7:
-      return Value{in.get<Timestamp>()};
-    default:
-      throw Error("distributed runner: a pipeline message holds an unknown value");
-  }
-}
-
-void put_expr(MessageWriter& out, const ExprNode& e) {
+/// `aggregate`: e may be an aggregate (under aliases): one of a group-by's or agg()'s outputs.
+void put_expr(MessageWriter& out, const ExprNode& e, bool aggregate = false) {
   if (e.kind == ExprKind::UdfCall) throw NotSpreadable{"a stateless UDF call"};
-  if (e.kind == ExprKind::Aggregate) throw NotSpreadable{"an aggregate below a breaker"};
+  if (e.kind == ExprKind::Aggregate && !aggregate)
+    throw NotSpreadable{"an aggregate below a breaker"};
   out.put(static_cast<uint8_t>(e.kind));
   out.put_string(e.name);
   put_value(out, e.literal);
@@ -109,8 +86,15 @@ void put_expr(MessageWriter& out, const ExprNode& e) {
   put_data_type(out, e.cast_to);
   out.put(e.index);
   out.put(static_cast<uint32_t>(e.children.size()));
-  for (const auto& c : e.children) put_expr(out, *c);
+  for (const auto& c : e.children) put_expr(out, *c, aggregate && e.kind == ExprKind::Alias);
 }
+
+void put_exprs(MessageWriter& out, const std::vector<ExprPtr>& exprs, bool aggregates) {
+  out.put(static_cast<uint32_t>(exprs.size()));
+  for (const auto& e : exprs) put_expr(out, *e, aggregates);
+}
+
+std::vector<ExprPtr> get_exprs(MessageReader& in);
 
 ExprPtr get_expr(MessageReader& in) {
   auto e = std::make_shared<ExprNode>();
@@ -125,6 +109,12 @@ ExprPtr get_expr(MessageReader& in) {
   const auto n = in.get<uint32_t>();
   for (uint32_t i = 0; i < n; ++i) e->children.push_back(get_expr(in));
   return e;
+}
+
+std::vector<ExprPtr> get_exprs(MessageReader& in) {
+  std::vector<ExprPtr> exprs(in.get<uint32_t>());
+  for (auto& e : exprs) e = get_expr(in);
+  return exprs;
 }
 
 void put_strings(MessageWriter& out, const std::vector<std::string>& v) {
@@ -204,6 +194,32 @@ class SourceEncoder final : public SourceVisitor {
 
  private:
   MessageWriter& out_;
+};
+
+/// Roughly the bytes a source holds (its files' sizes, a table's buffers): what every rank reads
+/// again when the source is a join's right side.
+class SourceBytes final : public SourceVisitor {
+ public:
+  int64_t bytes = 0;
+  void visit(const CsvSource& s) override { add_files(s); }
+  void visit(const JsonlSource& s) override { add_files(s); }
+  void visit(const ParquetSource& s) override { add_files(s); }
+  void visit(const ArrowSource& s) override { add_files(s); }
+  void visit(const RangeSource& s) override { bytes += 8 * s.rows(); }
+  void visit(const TableSource& s) override {
+    for (const auto& part : s.partitions())
+      for (const Batch& b : part) bytes += b.byte_size();
+  }
+  void visit_intermediate(const Source&) override {}
+
+ private:
+  void add_files(const Source& s) {
+    std::error_code error;
+    for (const std::string& f : s.files()) {
+      const auto size = std::filesystem::file_size(f, error);
+      if (!error) bytes += static_cast<int64_t>(size);
+    }
+  }
 };
 
 std::shared_ptr<const Source> get_table(MessageReader& in) {
@@ -300,19 +316,28 @@ NodePtr get_pool(MessageReader& in, NodePtr input) {
 /// (what lies above it is another pipeline's) or keeps the query on rank 0.
 class FirstPipelineEncoder final : NodeVisitor {
  public:
-  explicit FirstPipelineEncoder(MessageWriter& out) : out_(out) {}
+  /// `broadcast`: `out` gets a join's right side, which every rank reads whole (no UDF, no
+  /// breaker).
+  explicit FirstPipelineEncoder(MessageWriter& out, bool broadcast = false)
+      : out_(out), broadcast_(broadcast) {}
   /// Writes `root`'s first pipeline; its output schema is the last node's.
   void encode(const LogicalNode& root) {
     root.accept(*this);
     out_.put(NodeKind::End);
     put_schema(out_, last_->schema);
+    out_.put_string(breaker_);
   }
+  /// After encode(): whether the first breaker travelled (other ranks send partial states).
+  bool partials() const { return !breaker_.empty(); }
 
  private:
   void visit(const SourceNode& n) override {
     SourceEncoder source(out_);
     n.source->accept(source);
     out_.put(static_cast<int32_t>(n.source->num_partitions()));
+    SourceBytes size;
+    n.source->accept(size);
+    broadcast_bytes_ += size.bytes;
     last_ = &n;
   }
   void visit(const FilterNode& n) override {
@@ -327,6 +352,7 @@ class FirstPipelineEncoder final : NodeVisitor {
     for (const auto& e : n.exprs) put_expr(out_, *e);
   }
   void visit(const ActorPoolProjectNode& n) override {
+    if (broadcast_) throw NotSpreadable{"a UDF on the right side of a join"};
     if (!streams(n)) return;
     out_.put(NodeKind::ActorPool);
     put_pool(out_, n);
@@ -338,11 +364,63 @@ class FirstPipelineEncoder final : NodeVisitor {
   }
   void visit(const LimitNode& n) override { breaks(n); }
   void visit(const RepartitionNode& n) override { breaks(n); }
-  void visit(const AggregateNode& n) override { breaks(n); }
-  void visit(const GroupByNode& n) override { breaks(n); }
+  void visit(const AggregateNode& n) override {
+    if (!breaks(n)) return;
+    breaker_ = partial([&](MessageWriter& out) {
+      out.put(BreakerKind::Aggregate);
+      put_exprs(out, n.exprs, true);
+    });
+  }
+  void visit(const GroupByNode& n) override {
+    if (!breaks(n)) return;
+    breaker_ = partial([&](MessageWriter& out) {
+      out.put(BreakerKind::GroupBy);
+      put_exprs(out, n.keys, false);
+      put_exprs(out, n.aggregates, true);
+    });
+  }
   void visit(const SortNode& n) override { breaks(n); }
-  void visit(const TopKNode& n) override { breaks(n); }
-  void visit(const JoinNode&) override { throw NotSpreadable{"it joins two inputs"}; }
+  void visit(const TopKNode& n) override {
+    if (!breaks(n)) return;
+    breaker_ = partial([&](MessageWriter& out) {
+      out.put(BreakerKind::TopK);
+      out.put(n.k);
+      out.put(static_cast<uint32_t>(n.keys.size()));
+      for (const SortSpec& key : n.keys) {
+        put_expr(out, *key.expr);
+        out.put(static_cast<uint8_t>(key.descending));
+        out.put(static_cast<uint8_t>(key.nulls_first));
+      }
+    });
+  }
+  /// A join streams when every rank can build its right side itself: each reads the right
+  /// side whole (a small table, no UDF, no breaker) and probes it with its own partitions of
+  /// the left. A right or full join's unmatched right rows are known only once every rank's
+  /// probe has ended: it stays on rank 0.
+  void visit(const JoinNode& n) override {
+    if (n.type == JoinType::Right || n.type == JoinType::Full)
+      throw NotSpreadable{std::string("a ") + join_type_name(n.type) +
+                          " join keeps the right side's unmatched rows on rank 0"};
+    if (!streams(n)) return;
+    MessageWriter right;
+    FirstPipelineEncoder side(right, true);
+    side.encode(n.right());
+    broadcast_bytes_ += side.broadcast_bytes_;
+    if (side.broadcast_bytes_ > kBroadcastJoinBytes)
+      throw NotSpreadable{"the right side of " + n.describe() + " (" +
+                          std::to_string(side.broadcast_bytes_ >> 20) +
+                          " MiB) is larger than what every rank reads again (" +
+                          std::to_string(kBroadcastJoinBytes >> 20) + " MiB)"};
+    out_.put(NodeKind::Join);
+    put_strings(out_, n.on);
+    out_.put(static_cast<uint8_t>(n.type));
+    out_.put(static_cast<uint32_t>(n.right_columns.size()));
+    for (const auto& [output, input] : n.right_columns) {
+      out_.put_string(input);
+      out_.put_string(output);
+    }
+    out_.put_string(right.bytes());
+  }
 
   /// Walks below `n`; true when `n` belongs to the first pipeline (no breaker below it).
   bool streams(const LogicalNode& n) {
@@ -351,32 +429,83 @@ class FirstPipelineEncoder final : NodeVisitor {
     last_ = &n;
     return true;
   }
-  void breaks(const LogicalNode& n) {
+  /// Walks below `n`; true when `n` is the first breaker (it ends the first pipeline).
+  bool breaks(const LogicalNode& n) {
+    if (broadcast_) throw NotSpreadable{"a breaker on the right side of a join"};
     n.child().accept(*this);
+    const bool first = !broken_;
     broken_ = true;
+    return first;
+  }
+  /// The first breaker as `write` encodes it, when other ranks can run their partitions into it
+  /// themselves; empty when it holds what they cannot run (a stateless UDF): their rows then
+  /// come to rank 0's.
+  template <class Write>
+  static std::string partial(Write write) {
+    // The old path, for benchmarks (bench/dist/run.sh): every row to rank 0's breaker.
+    if (const char* rows = std::getenv("EMBER_DIST_GATHER_ROWS"); rows && *rows == '1') return {};
+    MessageWriter out;
+    try {
+      write(out);
+    } catch (const NotSpreadable&) {
+      return {};
+    }
+    return out.bytes();
   }
 
   MessageWriter& out_;
   const LogicalNode* last_ = nullptr;  ///< the first pipeline's last node so far
   bool broken_ = false;                ///< a breaker lies below the node being visited
+  std::string breaker_;  ///< the first breaker, when other ranks run it (BreakerKind first)
+  const bool broadcast_;
+  int64_t broadcast_bytes_ = 0;  ///< what the sources read (a join's right side: every rank)
 };
 
-}  // namespace
-
-std::string encode_first_pipeline(const LogicalNode& root, std::string* why) {
-  try {
-    MessageWriter out;
-    out.begin(process::Op::Init);
-    FirstPipelineEncoder(out).encode(root);
-    return out.bytes();
-  } catch (const NotSpreadable& e) {
-    *why = e.why;
-    return {};
+/// `chain` under the breaker `bytes` describe (none: `chain`).
+NodePtr with_breaker(NodePtr chain, std::string_view bytes) {
+  if (bytes.empty()) return chain;
+  auto in = MessageReader::unframed(bytes);
+  switch (in.get<BreakerKind>()) {
+    case BreakerKind::GroupBy: {
+      std::vector<ExprPtr> keys = get_exprs(in);
+      return make_group_by(std::move(chain), std::move(keys), get_exprs(in));
+    }
+    case BreakerKind::Aggregate:
+      return make_aggregate(std::move(chain), get_exprs(in));
+    case BreakerKind::TopK: {
+      const auto k = in.get<int64_t>();
+      std::vector<SortSpec> keys(in.get<uint32_t>());
+      for (SortSpec& key : keys) {
+        key.expr = get_expr(in);
+        key.descending = in.get<uint8_t>() != 0;
+        key.nulls_first = in.get<uint8_t>() != 0;
+      }
+      return make_top_k(std::move(chain), k, std::move(keys));
+    }
+    case BreakerKind::None:
+      break;
   }
+  throw Error("distributed runner: a pipeline message holds an unknown breaker");
 }
 
-NodePtr decode_first_pipeline(std::string_view bytes) {
-  MessageReader in(bytes);
+NodePtr decode_chain(MessageReader& in);
+
+/// A join whose right side this rank reads whole, probed by `left`.
+NodePtr get_join(MessageReader& in, NodePtr left) {
+  std::vector<std::string> on = get_strings(in);
+  const auto type = static_cast<JoinType>(in.get<uint8_t>());
+  std::map<std::string, std::string> names;
+  for (auto n = in.get<uint32_t>(); n > 0; --n) {
+    std::string input(in.get_string());
+    names[input] = std::string(in.get_string());
+  }
+  auto side = MessageReader::unframed(in.get_string());
+  NodePtr right = decode_chain(side);
+  return make_join(std::move(left), std::move(right), std::move(on), type, names);
+}
+
+/// A chain FirstPipelineEncoder wrote: its source, its nodes, its breaker.
+NodePtr decode_chain(MessageReader& in) {
   NodePtr node = get_source(in);
   const auto partitions = in.get<int32_t>();
   const Source& source = *static_cast<const SourceNode&>(*node).source;
@@ -404,6 +533,9 @@ NodePtr decode_first_pipeline(std::string_view bytes) {
       case NodeKind::Explode:
         node = make_explode(node, std::string(in.get_string()));
         break;
+      case NodeKind::Join:
+        node = get_join(in, node);
+        break;
       default:
         throw Error("distributed runner: a pipeline message holds an unknown node");
     }
@@ -413,7 +545,28 @@ NodePtr decode_first_pipeline(std::string_view bytes) {
     throw Error("distributed runner: this rank reads the source with other columns (" +
                 node->schema.to_string() + ") than rank 0 (" + expected.to_string() +
                 "); every rank must see the same files");
-  return node;
+  return with_breaker(std::move(node), in.get_string());
+}
+
+}  // namespace
+
+std::string encode_first_pipeline(const LogicalNode& root, std::string* why, bool* partials) {
+  try {
+    MessageWriter out;
+    out.begin(process::Op::Init);
+    FirstPipelineEncoder encoder(out);
+    encoder.encode(root);
+    if (partials) *partials = encoder.partials();
+    return out.bytes();
+  } catch (const NotSpreadable& e) {
+    *why = e.why;
+    return {};
+  }
+}
+
+NodePtr decode_first_pipeline(std::string_view bytes) {
+  MessageReader in(bytes);
+  return decode_chain(in);
 }
 
 }  // namespace ember::dist

@@ -58,11 +58,12 @@ std::vector<int> last_pipeline_of_pools(const PhysicalPlan& plan) {
   return last;
 }
 
-/// Other ranks write their own part files when the first pipeline is the last and the query
+/// Other ranks write their own part files when the spread pipeline is the last and the query
 /// writes files (after a breaker, the rows are rank 0's to write).
-SpreadOutput spread_output(const QueryOutput& out, const PhysicalPlan& plan) {
+SpreadOutput spread_output(const QueryOutput& out, const PhysicalPlan& plan, size_t spread_at) {
   SpreadOutput files;
-  if (out.kind == QueryOutput::Kind::Collect || plan.pipelines.size() != 1) return files;
+  if (out.kind == QueryOutput::Kind::Collect || spread_at + 1 != plan.pipelines.size())
+    return files;
   files.files = true;
   files.dir = out.dir;
   switch (out.kind) {
@@ -130,6 +131,9 @@ void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spre
   });
   try {
     run_pipeline(query, p, *p.source, sink, state, threads, spread.local_supply());
+    // What this rank's join builds spilled, joined with what its own partitions spilled (other
+    // ranks build their joins in memory and spill nothing).
+    if (!query.cancelled()) run_tails(query, p, *p.source, sink, state, threads);
   } catch (...) {
     query.fail(std::current_exception());
   }
@@ -146,7 +150,7 @@ void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spre
 /// pipeline k, `ended(k)` runs (on this thread).
 Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputSink& output,
                     int threads, int64_t memory_budget, const std::function<void(size_t)>& ended,
-                    SpreadRun* spread, std::vector<RankStats>* spread_stats,
+                    SpreadRun* spread, size_t spread_at, std::vector<RankStats>* spread_stats,
                     std::vector<UdfStats>* spread_udfs) {
   std::shared_ptr<const Source> carried;
   Table result(plan.schema, {});
@@ -157,7 +161,7 @@ Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputS
     if (!p.breaker) query.rows_out = 0;  // count the query's output only
     std::unique_ptr<GlobalSinkState> state = sink->global_state(pipeline_partitions(p, source));
     state->memory_budget_bytes = memory_budget;
-    if (spread != nullptr && &p == &plan.pipelines.front())
+    if (spread != nullptr && &p == &plan.pipelines[spread_at])
       run_spread_pipeline(query, p, *spread, *sink, *state, threads, spread_stats, spread_udfs);
     else
       run_pipeline_and_tails(query, p, source, *sink, *state, threads);
@@ -342,12 +346,16 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
     // Declared after the pools and the context: on failure the other ranks have ended (and
     // sent their last UDF batch) before the pools go.
     std::unique_ptr<SpreadRun> spread;
-    if (cluster && placement.ranks > 1)
-      spread =
-          cluster->spreader().spread(*optimized, physical, query, spread_output(writing, physical));
-    result.table = run_pipelines(
-        query, physical, *sink, pipeline_threads(options, placement.cpus_left),
-        memory_budget(options), pipeline_ended, spread.get(), &spread_stats, &spread_udfs);
+    const size_t spread_at = leftmost_pipeline(*optimized, physical);
+    if (cluster && placement.ranks > 1) {
+      SpreadOutput where = spread_output(writing, physical, spread_at);
+      where.memory_budget_bytes = memory_budget(options);
+      spread = cluster->spreader().spread(*optimized, physical, query, where);
+    }
+    result.table =
+        run_pipelines(query, physical, *sink, pipeline_threads(options, placement.cpus_left),
+                      memory_budget(options), pipeline_ended, spread.get(), spread_at,
+                      &spread_stats, &spread_udfs);
   }
   pools.wait_started();  // a pool no batch reached still fails the query if it could not start
   // Figures first: a session takes its pools back at stop().

@@ -25,7 +25,8 @@ std::string describe_pipelines(const LogicalNode& optimized, const PhysicalPlan&
                                ClusterRuntime* runtime) {
   std::ostringstream out;
   const bool cluster = runtime && runtime->ranks() > 1;
-  const int spread = cluster ? runtime->spreader().spread_ranks(optimized, physical) : 1;
+  const PartitionSpreader::Spread spread =
+      cluster ? runtime->spreader().spread_ranks(optimized, physical) : PartitionSpreader::Spread{};
   for (size_t k = 0; k < physical.pipelines.size(); ++k) {
     const Pipeline& p = physical.pipelines[k];
     out << "  " << k + 1 << ". ";
@@ -33,11 +34,15 @@ std::string describe_pipelines(const LogicalNode& optimized, const PhysicalPlan&
     for (size_t i = 0; i < p.steps.size(); ++i) out << (i || !p.source ? " -> " : "") << p.steps[i];
     if (!p.breaker) out << " -> output";
     if (cluster) {
-      if (k == 0 && spread > 1)
-        out << "\n     spread: on " << spread << " ranks"
-            << (p.breaker
+      if (k == spread.pipeline && spread.ranks > 1)
+        out << "\n     spread: on " << spread.ranks << " ranks"
+            << (spread.partials ? ", into the breaker on each rank, partial states sent to rank 0"
+                : p.breaker
                     ? ", its rows sent to rank 0 for the breaker"
                     : ", its rows sent to rank 0 (collect) or written on each rank (write_*)");
+      else if (k < spread.pipeline && spread.ranks > 1)
+        out << "\n     on every rank that runs pipeline " << spread.pipeline + 1
+            << ", each building this right side itself";
       else
         out << "\n     on rank 0";
     }

@@ -24,6 +24,9 @@ struct SpreadOutput {
   std::string dir;
   FileFormat format = FileFormat::Csv;
   ParquetWriteOptions parquet;  ///< for FileFormat::Parquet
+  /// The query's memory budget: the breakers other ranks run keep to the same share of it as
+  /// rank 0's, so their partial states are cut where a local run's would be.
+  int64_t memory_budget_bytes = 0;
 };
 
 /// The first pipeline of one query, its partitions running on several ranks. Made by
@@ -83,8 +86,15 @@ class PartitionSpreader {
   /// One line for explain(): how the first pipeline's partitions would be spread, or why they
   /// stay on rank 0.
   virtual std::string explain(const LogicalNode& optimized, const PhysicalPlan& plan) = 0;
-  /// The ranks the first pipeline's partitions would run on (1: rank 0 alone).
-  virtual int spread_ranks(const LogicalNode& optimized, const PhysicalPlan& plan) = 0;
+  /// The ranks the first pipeline's partitions would run on (1: rank 0 alone), and whether its
+  /// breaker (an aggregate, a top-k) runs on each of them too, only the partitions' partial
+  /// states going to rank 0.
+  struct Spread {
+    int ranks = 1;
+    bool partials = false;
+    size_t pipeline = 0;  ///< the spread pipeline (leftmost_pipeline)
+  };
+  virtual Spread spread_ranks(const LogicalNode& optimized, const PhysicalPlan& plan) = 0;
 };
 
 }  // namespace ember

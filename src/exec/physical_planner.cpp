@@ -193,4 +193,14 @@ PhysicalPlan plan_physical(const LogicalNode& optimized) {
   return PhysicalPlanner().build(optimized);
 }
 
+size_t leftmost_pipeline(const LogicalNode& optimized, const PhysicalPlan& plan) {
+  const LogicalNode* leaf = &optimized;
+  while (!leaf->children.empty()) leaf = leaf->children.front().get();
+  // Every leaf of a logical plan is a source.
+  const Source* source = static_cast<const SourceNode&>(*leaf).source.get();
+  for (size_t k = 0; k < plan.pipelines.size(); ++k)
+    if (plan.pipelines[k].source.get() == source) return k;
+  return 0;
+}
+
 }  // namespace ember

@@ -10,4 +10,9 @@ namespace ember {
 /// without a rule (a broken invariant).
 PhysicalPlan plan_physical(const LogicalNode& optimized);
 
+/// The index of the pipeline of `plan` (planned from `optimized`) that reads the plan's leftmost
+/// source: its first pipeline, or, under joins, their probe side (the pipelines before it
+/// build the joins' right sides). The one the cluster runner spreads over the ranks.
+size_t leftmost_pipeline(const LogicalNode& optimized, const PhysicalPlan& plan);
+
 }  // namespace ember

@@ -164,6 +164,11 @@ int pipeline_partitions(const Pipeline& pipeline, const Source& source) {
 void run_pipeline_and_tails(QueryContext& query, const Pipeline& pipeline, const Source& source,
                             const Sink& sink, GlobalSinkState& sink_state, int threads) {
   run_pipeline(query, pipeline, source, sink, sink_state, threads);
+  run_tails(query, pipeline, source, sink, sink_state, threads);
+}
+
+void run_tails(QueryContext& query, const Pipeline& pipeline, const Source& source,
+               const Sink& sink, GlobalSinkState& sink_state, int threads) {
   int offset = source.num_partitions();
   for (const PipelineTail& t : pipeline.tails) {
     if (query.cancelled() || sink.satisfied(sink_state)) return;

@@ -31,6 +31,12 @@ void run_pipeline(QueryContext& query, const Pipeline& pipeline, const Source& s
 /// The partitions a sink state for `pipeline` spans: `source`'s, then each tail's.
 int pipeline_partitions(const Pipeline& pipeline, const Source& source);
 
+/// run_pipeline over each of the pipeline's tails in order (unless the query failed or the sink
+/// is satisfied): a tail's rows enter past its operator, into the same sink state, numbered
+/// after `source`'s partitions and the tails' before them.
+void run_tails(QueryContext& query, const Pipeline& pipeline, const Source& source,
+               const Sink& sink, GlobalSinkState& sink_state, int threads);
+
 /// run_pipeline over every partition of `source`, then over each of the pipeline's tails in
 /// order (unless the query failed or the sink is satisfied): a tail's rows enter past its
 /// operator, into the same sink state, numbered after the partitions before them.

@@ -5,8 +5,11 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include "ember/batch.h"
+#include "ember/error.h"
 
 namespace ember {
 
@@ -100,6 +103,37 @@ class Sink {
   }
   /// True when this partition needs no more rows (it met a limit alone): it ends, combined.
   virtual bool full(const LocalSinkState&) const { return false; }
+  /// Whether a partition may run on another rank, into that rank's copy of this sink, and come
+  /// here as its state (encode_partial there, adopt_partial here) instead of as its rows: an
+  /// aggregate's partial states are a fraction of its input. False by default.
+  virtual bool ships_partials() const { return false; }
+  /// With ships_partials(), on the rank that runs the partition: true once its state has grown to
+  /// its share of the memory budget. Its later rows then travel as rows, sunk into the
+  /// partition's state where it is adopted, so neither rank holds more than its budget.
+  virtual bool partial_full(GlobalSinkState& global, LocalSinkState& local) const {
+    (void)global, (void)local;
+    return false;
+  }
+  /// Here, for a partition whose state another rank ships: a batch of the rows that travelled
+  /// once that state was full, in the partition's order (sink() by default).
+  virtual void sink_after_partial(GlobalSinkState& global, LocalSinkState& local,
+                                  const Batch& batch) const {
+    sink(global, local, batch);
+  }
+  /// On the rank that ran the partition, once its input ended (instead of combine()): its state
+  /// as bytes.
+  virtual std::string encode_partial(GlobalSinkState& global, LocalSinkState& local) const {
+    (void)global, (void)local;
+    throw Error("internal: this sink ships no partial states");
+  }
+  /// Here, before the partition's combine(): the state another rank's encode_partial() wrote
+  /// becomes the partition's, as if its rows had been sunk here, before those of
+  /// sink_after_partial().
+  virtual void adopt_partial(GlobalSinkState& global, LocalSinkState& local,
+                             std::string_view bytes) const {
+    (void)global, (void)local, (void)bytes;
+    throw Error("internal: this sink adopts no partial states");
+  }
   /// True when the whole pipeline needs no more input (a global limit was met): partitions
   /// stop without combining. Any thread.
   virtual bool satisfied(const GlobalSinkState&) const { return false; }

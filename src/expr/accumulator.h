@@ -23,6 +23,21 @@ class Accumulator {
   void update(const Column& values);
   /// Adds a partial state computed over rows that come after this one's.
   void merge(const Accumulator& later);
+  /// The running state, as another rank needs it to merge this one's (exec ships it).
+  struct State {
+    int64_t count = 0;
+    __int128 int_sum = 0;
+    double float_sum = 0;
+    Value best;
+  };
+  State state() const { return {count_, int_sum_, float_sum_, best_}; }
+  /// Replaces the running state with one state() returned (same function and types).
+  void set_state(State s) {
+    count_ = s.count;
+    int_sum_ = s.int_sum;
+    float_sum_ = s.float_sum;
+    best_ = std::move(s.best);
+  }
   /// The final value as a one-row column of the result type. InvalidArgument when an int64
   /// sum does not fit in int64.
   Column finish() const;

@@ -40,11 +40,124 @@ TEST(PipelineMessage, FiltersAndProjectionsTravelUpToTheFirstBreaker) {
   EXPECT_EQ(again->schema, chain->schema);
 }
 
-TEST(PipelineMessage, AJoinStaysOnRankZero) {
+TEST(PipelineMessage, AGroupByTravelsWithItsChainSoThatRanksAggregateTheirOwnPartitions) {
+  NodePtr chain =
+      make_project(range_source(100, 4), {tree(col("id")), tree((col("id") % 7).alias("k"))});
+  NodePtr grouped = make_group_by(chain, {tree(col("k"))},
+                                  {tree(col("id").sum().alias("s")),
+                                   tree(col("id").list().alias("ids")), tree(col("id").first())});
+  NodePtr root = make_limit(grouped, 3);
   std::string why;
-  NodePtr joined = make_join(range_source(10, 2), range_source(5, 1), {"id"}, JoinType::Inner);
-  EXPECT_TRUE(encode_first_pipeline(*joined, &why).empty());
-  EXPECT_EQ(why, "it joins two inputs");
+  bool partials = false;
+  const std::string bytes = encode_first_pipeline(*root, &why, &partials);
+  ASSERT_FALSE(bytes.empty()) << why;
+  EXPECT_TRUE(partials);
+  // The group-by arrives on top of its chain; what follows it (the limit) stays on rank 0.
+  NodePtr again = decode_first_pipeline(bytes);
+  EXPECT_EQ(to_string(*again), to_string(*grouped));
+  EXPECT_EQ(again->schema, grouped->schema);
+
+  NodePtr summed = make_aggregate(chain, {tree(col("id").mean().alias("m"))});
+  partials = false;
+  NodePtr total = decode_first_pipeline(encode_first_pipeline(*summed, &why, &partials));
+  EXPECT_TRUE(partials);
+  EXPECT_EQ(to_string(*total), to_string(*summed));
+}
+
+TEST(PipelineMessage, ATopKTravelsWithItsKeysAndDirections) {
+  NodePtr chain = range_source(100, 4);
+  NodePtr top = make_top_k(chain, 7, {{tree(col("id") % 3), true, true}, {tree(col("id"))}});
+  std::string why;
+  bool partials = false;
+  const std::string bytes = encode_first_pipeline(*top, &why, &partials);
+  ASSERT_FALSE(bytes.empty()) << why;
+  EXPECT_TRUE(partials);
+  EXPECT_EQ(to_string(*decode_first_pipeline(bytes)), to_string(*top));
+  // A full sort does not travel: its rows would all come back anyway.
+  NodePtr sorted = make_sort(chain, {{tree(col("id")), true}});
+  partials = true;
+  EXPECT_EQ(to_string(*decode_first_pipeline(encode_first_pipeline(*sorted, &why, &partials))),
+            to_string(*chain));
+  EXPECT_FALSE(partials);
+}
+
+TEST(PipelineMessage, AGroupByOtherRanksCannotEvaluateLeavesThemSendingRows) {
+  // A stateless UDF holds a function only this program's rank 0 has: the chain below the
+  // group-by still travels, without the group-by, and the ranks send their rows.
+  Udf twice = Udf::fn("twice", [](const Batch& in) { return in.column(0); }).returns(int64());
+  NodePtr chain = range_source(100, 4);
+  NodePtr grouped =
+      make_group_by(chain, {tree(twice(col("id")).alias("k"))}, {tree(col("id").sum().alias("s"))});
+  std::string why;
+  bool partials = true;
+  const std::string bytes = encode_first_pipeline(*grouped, &why, &partials);
+  ASSERT_FALSE(bytes.empty()) << why;
+  EXPECT_FALSE(partials);
+  EXPECT_EQ(to_string(*decode_first_pipeline(bytes)), to_string(*chain));
+}
+
+TEST(PipelineMessage, ListValuesTravel) {
+  List items{{Value{int64_t{1}}, Value{}, Value{int64_t{3}}}, int64()};
+  const Schema schema({{"l", list(int64())}});
+  ColumnBuilder column(list(int64()), 2);
+  column.append_value(Value{items});
+  column.append_value(Value{});
+  NodePtr table = make_source(
+      std::make_shared<TableSource>(Table(schema, {Batch(schema, {column.finish()})}), 1));
+  std::string why;
+  const std::string bytes = encode_first_pipeline(*table, &why);
+  ASSERT_FALSE(bytes.empty()) << why;
+  NodePtr again = decode_first_pipeline(bytes);
+  const auto& source = *static_cast<const SourceNode&>(*again).source;
+  auto batch = source.open(0, 100)->next();
+  ASSERT_TRUE(batch);
+  ASSERT_EQ(batch->num_rows(), 2);
+  EXPECT_EQ(batch->column(0).get(0), Value{items});
+  EXPECT_TRUE(batch->column(0).is_null(1));
+}
+
+TEST(PipelineMessage, AJoinTravelsWithItsWholeRightSideForEveryRankToBuild) {
+  NodePtr right = make_project(make_filter(range_source(50, 2), tree(col("id") % 2 == 0)),
+                               {tree(col("id")), tree((col("id") * 10).alias("label"))});
+  for (JoinType type : {JoinType::Inner, JoinType::Left, JoinType::Semi, JoinType::Anti}) {
+    NodePtr joined = make_join(range_source(100, 4), right, {"id"}, type);
+    NodePtr root = make_filter(joined, tree(col("id") > 3));
+    std::string why;
+    const std::string bytes = encode_first_pipeline(*root, &why);
+    ASSERT_FALSE(bytes.empty()) << join_type_name(type) << ": " << why;
+    EXPECT_EQ(to_string(*decode_first_pipeline(bytes)), to_string(*root)) << join_type_name(type);
+  }
+}
+
+TEST(PipelineMessage, AJoinStaysOnRankZeroWhenItsRightSideIsNotASmallTable) {
+  auto why_not = [](const NodePtr& root) {
+    std::string why;
+    EXPECT_TRUE(encode_first_pipeline(*root, &why).empty());
+    return why;
+  };
+  NodePtr left = range_source(100, 4);
+  // The unmatched right rows of a right or full join are known once every probe has ended.
+  EXPECT_EQ(why_not(make_join(left, range_source(5, 1), {"id"}, JoinType::Right)),
+            "a right join keeps the right side's unmatched rows on rank 0");
+  EXPECT_EQ(why_not(make_join(left, range_source(5, 1), {"id"}, JoinType::Full)),
+            "a full join keeps the right side's unmatched rows on rank 0");
+  // Every rank would read 80 MB again.
+  const std::string big =
+      why_not(make_join(left, range_source(10'000'000, 4), {"id"}, JoinType::Inner));
+  EXPECT_NE(big.find("(76 MiB) is larger than what every rank reads again (64 MiB)"),
+            std::string::npos)
+      << big;
+  // Every rank would call the UDF for every right row, or run the breaker whole.
+  UdfSpec spec;
+  spec.name = "label";
+  spec.class_name = "Label";
+  spec.return_type = int64();
+  NodePtr labelled = make_actor_pool_project(range_source(5, 1), std::make_shared<UdfSpec>(spec),
+                                             {"id"}, {"id"}, "label");
+  EXPECT_EQ(why_not(make_join(left, labelled, {"id"}, JoinType::Inner)),
+            "a UDF on the right side of a join");
+  EXPECT_EQ(why_not(make_join(left, make_limit(range_source(5, 1), 2), {"id"}, JoinType::Inner)),
+            "a breaker on the right side of a join");
 }
 
 TEST(PipelineMessage, ATableInMemoryTravelsWholeWithItsPartitionsAndNulls) {

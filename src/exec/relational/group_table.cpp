@@ -119,6 +119,7 @@ bool GroupTable::find_direct_groups(const EncodedKeys& keys) {
 // lookups, each starting the load of a slot a few rows ahead; then each aggregate's loop over
 // the group numbers.
 void GroupTable::add(const EncodedKeys& keys, const std::vector<Column>& inputs) {
+  if (!indexed_) throw Error("internal: rows added to a decoded group table");
   const auto rows = static_cast<size_t>(keys.rows());
   scratch_.resize(rows);
   if (keys.width == 9) {
@@ -144,6 +145,7 @@ void GroupTable::add(const EncodedKeys& keys, const std::vector<Column>& inputs)
 }
 
 void GroupTable::ensure_empty_key() {
+  if (!indexed_) throw Error("internal: a group added to a decoded group table");
   group_of(std::string_view(), hash_key({}));
   for (auto& a : aggregates_) a.resize(size());
 }

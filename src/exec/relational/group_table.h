@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ember/error.h"
 #include "exec/relational/grouped_aggregate.h"
 #include "exec/relational/key_encoder.h"
 #include "exec/relational/key_index.h"
@@ -28,6 +29,13 @@ class GroupTable {
   /// holds, by key.
   template <class Keep>
   void merge(const GroupTable& later, Keep keep);
+  /// Appends the groups (keys, hashes, aggregate states) for another rank (group_state_codec.cpp).
+  void encode(process::MessageWriter& out) const;
+  /// The table encode() wrote; `aggregates` as for the constructor (the same functions and
+  /// types as the encoded table's). Error when the bytes are not such an encoding. Built
+  /// without its key index (the groups are known to be distinct): a table to merge from (the
+  /// `later` of merge()), never to add rows or groups to.
+  static GroupTable decode(process::MessageReader& in, std::vector<GroupedAggregate> aggregates);
   /// Makes sure the empty key is a group (a global aggregate over no rows still has one row).
   void ensure_empty_key();
 
@@ -58,6 +66,7 @@ class GroupTable {
   bool find_direct_groups(const EncodedKeys& keys);
 
   KeyIndex index_;                     ///< key -> group
+  bool indexed_ = true;                ///< false for a decoded table: index_ is empty
   std::string arena_;                  ///< every group's key, one after the other
   std::vector<int64_t> key_start_{0};  ///< group g's key: arena_[key_start_[g], [g + 1])
   /// The width of every key when they all have one, so group g's key is at g * width: -1
@@ -78,6 +87,7 @@ class GroupTable {
 
 template <class Keep>
 void GroupTable::merge(const GroupTable& later, Keep keep) {
+  if (!indexed_) throw Error("internal: a decoded group table merged into");
   std::vector<uint32_t> into(later.size(), GroupedAggregate::kSkip);
   for (size_t g = 0; g < later.size(); ++g)
     if (keep(later.hashes_[g])) into[g] = group_of(later.key(g), later.hashes_[g]);

@@ -9,6 +9,7 @@
 #include "ember/column.h"
 #include "ember/types.h"
 #include "expr/expr_node.h"
+#include "udf/process/wire_message.h"
 
 namespace ember {
 
@@ -22,6 +23,8 @@ class GroupedAggregate {
 
   /// Makes room for groups [0, groups).
   void resize(size_t groups);
+  /// The groups it has room for.
+  size_t groups() const { return count_.size(); }
   /// Adds row i of `values` to group `group_of[i]`.
   void update(const Column& values, const std::vector<uint32_t>& group_of);
   /// Adds group g of `later` (whose rows come after this one's) to group `into[g]`; groups
@@ -29,6 +32,12 @@ class GroupedAggregate {
   void merge(const GroupedAggregate& later, const std::vector<uint32_t>& into);
   /// One row per group, groups in `order`. InvalidArgument when an int64 sum overflows.
   Column finish(const std::vector<uint32_t>& order) const;
+
+  /// Appends every group's state (group_state_codec.cpp): another rank merges it after decode().
+  void encode(process::MessageWriter& out) const;
+  /// Replaces the states with those encode() wrote, for an aggregate of the same function and
+  /// types. Error when the bytes are not such an encoding.
+  void decode(process::MessageReader& in);
 
   /// A group that merge() leaves out.
   static constexpr uint32_t kSkip = UINT32_MAX;

@@ -9,6 +9,7 @@
 #include "expr/expr_text.h"
 #include "expr/expr_tree.h"
 #include "expr/type_check.h"
+#include "udf/value_codec.h"
 
 namespace ember {
 
@@ -57,6 +58,32 @@ void AggregateSink::combine(GlobalSinkState& global, LocalSinkState& local) cons
   auto& part = local.as<PartitionAccumulators>();
   std::lock_guard<std::mutex> lock(partials.mu);
   partials.by_partition[static_cast<size_t>(part.partition)] = std::move(part.accumulators);
+}
+
+std::string AggregateSink::encode_partial(GlobalSinkState&, LocalSinkState& local) const {
+  process::MessageWriter out;
+  for (const Accumulator& a : local.as<PartitionAccumulators>().accumulators) {
+    const Accumulator::State s = a.state();
+    out.put(s.count);
+    out.put(s.int_sum);
+    out.put(s.float_sum);
+    put_value(out, s.best);
+  }
+  return out.bytes();
+}
+
+void AggregateSink::adopt_partial(GlobalSinkState&, LocalSinkState& local,
+                                  std::string_view bytes) const {
+  auto in = process::MessageReader::unframed(bytes);
+  for (Accumulator& a : local.as<PartitionAccumulators>().accumulators) {
+    Accumulator::State s;
+    s.count = in.get<int64_t>();
+    s.int_sum = in.get<__int128>();
+    s.float_sum = in.get<double>();
+    s.best = get_value(in);
+    a.set_state(std::move(s));
+  }
+  if (in.remaining() != 0) throw Error("a partition's aggregates followed by stray bytes");
 }
 
 std::shared_ptr<const Source> AggregateSink::finalize(GlobalSinkState& global) const {

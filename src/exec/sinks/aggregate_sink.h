@@ -20,6 +20,11 @@ class AggregateSink final : public PipelineBreaker {
                                               int partition) const override;
   void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const override;
   void combine(GlobalSinkState& global, LocalSinkState& local) const override;
+  /// A partition's accumulators travel as their running states.
+  bool ships_partials() const override { return true; }
+  std::string encode_partial(GlobalSinkState& global, LocalSinkState& local) const override;
+  void adopt_partial(GlobalSinkState& global, LocalSinkState& local,
+                     std::string_view bytes) const override;
   /// The one-row result, partials merged in partition order (so float sums are reproducible).
   /// InvalidArgument when an int64 sum overflows.
   std::shared_ptr<const Source> finalize(GlobalSinkState& global) const override;

@@ -52,6 +52,7 @@ struct PartitionTable final : LocalSinkState {
   GroupTable table;
   EncodedKeys keys;  ///< scratch, reused batch after batch
   Spilled spilled;
+  std::optional<Split> shipped;  ///< the partition's groups, aggregated on another rank
 };
 
 size_t merge_partition_of(uint64_t hash) {
@@ -141,6 +142,13 @@ std::unique_ptr<LocalSinkState> GroupBySink::local_state(GlobalSinkState&, int p
   return std::make_unique<PartitionTable>(partition, GroupTable(prototype_));
 }
 
+void GroupBySink::sink_after_partial(GlobalSinkState& global, LocalSinkState& local,
+                                     const Batch& batch) const {
+  auto& part = local.as<PartitionTable>();
+  if (part.spilled.files.empty()) start_spilling(part.spilled);
+  sink(global, local, batch);
+}
+
 void GroupBySink::sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const {
   auto& part = local.as<PartitionTable>();
   std::vector<Column> keys, inputs;
@@ -162,18 +170,55 @@ void GroupBySink::sink(GlobalSinkState& global, LocalSinkState& local, const Bat
     start_spilling(part.spilled);
 }
 
-void GroupBySink::combine(GlobalSinkState& global, LocalSinkState& local) const {
-  auto& part = local.as<PartitionTable>();
+std::vector<GroupTable> GroupBySink::split(const GroupTable& table) const {
   Split split;
   for (int r = 0; r < kMergePartitions; ++r) {
     split.emplace_back(prototype_);
-    split.back().merge(part.table,
+    split.back().merge(table,
                        [r](uint64_t h) { return merge_partition_of(h) == static_cast<size_t>(r); });
   }
+  return split;
+}
+
+void GroupBySink::combine(GlobalSinkState& global, LocalSinkState& local) const {
+  auto& part = local.as<PartitionTable>();
+  // A shipped partition's rows were aggregated where it ran; those that came after its table
+  // was full were spilled here.
+  Split split = part.shipped ? std::move(*part.shipped) : this->split(part.table);
   auto& partials = global.as<Partials>();
   std::lock_guard<std::mutex> lock(partials.mu);
   partials.by_partition[static_cast<size_t>(part.partition)] = std::move(split);
   partials.spilled[static_cast<size_t>(part.partition)] = std::move(part.spilled);
+}
+
+bool GroupBySink::partial_full(GlobalSinkState&, LocalSinkState& local) const {
+  return !local.as<PartitionTable>().spilled.files.empty();
+}
+
+std::string GroupBySink::encode_partial(GlobalSinkState&, LocalSinkState& local) const {
+  auto& part = local.as<PartitionTable>();
+  Split split = this->split(part.table);
+  process::MessageWriter out;
+  for (int r = 0; r < kMergePartitions; ++r) {
+    // The rows past the partition's budget, aggregated after its table's (input order).
+    if (!part.spilled.files.empty()) {
+      GroupTable later = replay(*part.spilled.files[static_cast<size_t>(r)], part.spilled.types,
+                                keys_.size(), prototype_);
+      part.spilled.files[static_cast<size_t>(r)].reset();
+      split[static_cast<size_t>(r)].merge(later, [](uint64_t) { return true; });
+    }
+    split[static_cast<size_t>(r)].encode(out);
+  }
+  return out.bytes();
+}
+
+void GroupBySink::adopt_partial(GlobalSinkState&, LocalSinkState& local,
+                                std::string_view bytes) const {
+  auto in = process::MessageReader::unframed(bytes);
+  Split split;
+  for (int r = 0; r < kMergePartitions; ++r) split.push_back(GroupTable::decode(in, prototype_));
+  if (in.remaining() != 0) throw Error("a partition's groups followed by stray bytes");
+  local.as<PartitionTable>().shipped = std::move(split);
 }
 
 GroupTable GroupBySink::merge_hash_partition(GlobalSinkState& global, size_t r) const {

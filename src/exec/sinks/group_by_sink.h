@@ -27,6 +27,19 @@ class GroupBySink final : public PipelineBreaker {
   void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const override;
   /// Splits the partition's table by key hash (on the partition's pipeline thread).
   void combine(GlobalSinkState& global, LocalSinkState& local) const override;
+  /// A partition's groups travel as one table per hash partition (spilled rows aggregated in),
+  /// so the rank that adopts them merges them as it merges its own partitions'.
+  bool ships_partials() const override { return true; }
+  /// Once the partition's table passed its share of the budget (where a local run would spill
+  /// its later rows).
+  bool partial_full(GlobalSinkState& global, LocalSinkState& local) const override;
+  /// Rows that came once the partition's table was full where it ran: spilled, and aggregated
+  /// after its table, as a local run under the same budget does with the rows it spills.
+  void sink_after_partial(GlobalSinkState& global, LocalSinkState& local,
+                          const Batch& batch) const override;
+  std::string encode_partial(GlobalSinkState& global, LocalSinkState& local) const override;
+  void adopt_partial(GlobalSinkState& global, LocalSinkState& local,
+                     std::string_view bytes) const override;
   /// Merges each hash partition's tables in partition order (so float sums are reproducible),
   /// hash partitions in parallel; then sorts the groups by key. When the sink spilled, each hash
   /// partition's sorted groups go to disk and the next pipeline reads them merged (one
@@ -38,6 +51,8 @@ class GroupBySink final : public PipelineBreaker {
   static constexpr int kMergePartitions = 16;
 
  private:
+  /// The partition's table split by hash partition.
+  std::vector<GroupTable> split(const GroupTable& table) const;
   /// Hash partition r's groups from every input partition (its table, then what it spilled),
   /// in input partition order.
   GroupTable merge_hash_partition(GlobalSinkState& global, size_t r) const;

@@ -12,6 +12,7 @@
 #include "exec/sources/merge_source.h"
 #include "exec/sources/sorted_ranges_source.h"
 #include "exec/sources/table_source.h"
+#include "udf/value_codec.h"
 
 namespace ember {
 
@@ -94,6 +95,34 @@ void SortSink::combine(GlobalSinkState& global, LocalSinkState& local) const {
   auto& runs = global.as<Runs>();
   std::lock_guard<std::mutex> lock(runs.mu);
   runs.by_partition[static_cast<size_t>(part.partition)] = std::move(done);
+}
+
+std::string SortSink::encode_partial(GlobalSinkState&, LocalSinkState& local) const {
+  // At most `limit` rows, value by value: a top-k's k is small next to its input.
+  const SortedRun best = best_rows(local);
+  process::MessageWriter out;
+  out.put(best.rows.num_rows());
+  for (int c = 0; c < best.rows.num_columns(); ++c)
+    for (int64_t i = 0; i < best.rows.num_rows(); ++i) put_value(out, best.rows.column(c).get(i));
+  return out.bytes();
+}
+
+void SortSink::adopt_partial(GlobalSinkState&, LocalSinkState& local,
+                             std::string_view bytes) const {
+  auto in = process::MessageReader::unframed(bytes);
+  const auto rows = in.get<int64_t>();
+  if (rows < 0 || (limit_ >= 0 && rows > limit_)) throw Error("a top-k partial of a broken length");
+  std::vector<Column> columns;
+  for (const Field& f : schema_.fields()) {
+    ColumnBuilder column(f.type, rows);
+    for (int64_t i = 0; i < rows; ++i) column.append_value(get_value(in));
+    columns.push_back(column.finish());
+  }
+  if (in.remaining() != 0) throw Error("a top-k partial followed by stray bytes");
+  auto& part = local.as<PartitionRows>();
+  // Already in order: combine() sorts them again (stable), which keeps them as they are.
+  part.builder.add(columns.empty() ? Batch::empty_with_rows(rows) : Batch(schema_, columns));
+  part.rows += rows;
 }
 
 std::shared_ptr<const Source> SortSink::finalize(GlobalSinkState& global) const {

@@ -23,6 +23,12 @@ class SortSink final : public PipelineBreaker {
   void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const override;
   /// Sorts the partition's rows into a run, on the partition's pipeline thread.
   void combine(GlobalSinkState& global, LocalSinkState& local) const override;
+  /// A top-k's partition travels as its best `limit` rows (a full sort's do not: its rows would
+  /// all travel anyway).
+  bool ships_partials() const override { return limit_ >= 0; }
+  std::string encode_partial(GlobalSinkState& global, LocalSinkState& local) const override;
+  void adopt_partial(GlobalSinkState& global, LocalSinkState& local,
+                     std::string_view bytes) const override;
   /// The runs merged (ties to the earlier partition), cut into contiguous partitions.
   std::shared_ptr<const Source> finalize(GlobalSinkState& global) const override;
 

@@ -34,7 +34,10 @@ enum class Op : uint8_t {
   Grant = 12,
   // A worker rank to rank 0: rows of a partition that a UDF rejected (OnError::Null or Skip),
   // sent before the partition's end.
-  Rejected = 13
+  Rejected = 13,
+  // A worker rank to rank 0: a partition's aggregate states (its rows aggregated on the rank
+  // that computed them), sent before the partition's end.
+  Partial = 14
 };
 
 /// Message flags (a bit set in the header).

@@ -302,6 +302,73 @@ void files_queries(const fs::path& dir, Show& show) {
       .sort({{ember::col("total"), true}})
       .write_parquet((dir / "chain").string());
   show("chain written", ember::read_parquet((dir / "chain" / "*.parquet").string()).execute());
+  // Each rank aggregates its own partitions: every kind of aggregate state (float sums, whose
+  // value depends on the merge order, first() and list(), which keep the input order, distinct
+  // values) merged on rank 0 as a local run merges them; and distinct(), whose first row of
+  // each group is the one earliest in the input.
+  const auto x = ember::col("x");
+  show("parquet group-by, every aggregate",
+       ember::read_parquet(parquet)
+           .with_column("y", triple(3)(x))
+           .with_column("f", x.cast(ember::float64()) / 7.0)
+           .group_by({(x % 13).alias("k")})
+           .agg({ember::col("y").sum().alias("ys"), ember::col("f").sum().alias("fs"),
+                 ember::col("f").mean().alias("fm"), x.min().alias("lo"),
+                 ember::col("name").max().alias("hi"), x.count().alias("n"),
+                 ember::col("name").count_distinct().alias("names"),
+                 ember::col("name").first().alias("first"), x.list().alias("xs")})
+           .execute());
+  show("parquet distinct",
+       ember::read_parquet(parquet).with_column("k", x % 17).distinct({"k"}).execute());
+  // Every join type, null keys on the left (x) and each right key five times (skew): inner,
+  // left, semi and anti joins spread (each rank builds the right side itself), right and full
+  // joins stay on rank 0. Rows come out in the left side's order, matches in the right's.
+  const auto dim = ember::range(40, 2)
+                       .with_column("x", (ember::col("id") % 8) * 50)
+                       .with_column("w", ember::col("id"))
+                       .select({x, ember::col("w")});
+  const std::pair<ember::JoinType, const char*> types[] = {
+      {ember::JoinType::Inner, "join inner"}, {ember::JoinType::Left, "join left"},
+      {ember::JoinType::Right, "join right"}, {ember::JoinType::Full, "join full"},
+      {ember::JoinType::Semi, "join semi"},   {ember::JoinType::Anti, "join anti"}};
+  for (const auto& [type, name] : types)
+    show(name, ember::read_parquet(parquet)
+                   .with_column("y", triple(3)(x))
+                   .join(dim, {"x"}, type)
+                   .execute());
+  // A full sort on several keys, with nulls (x, first and last) and ties, in both directions.
+  show("parquet sort", ember::read_parquet(parquet)
+                           .with_column("y", triple(3)(x))
+                           .sort({{x % 4, true, true}, {ember::col("y") % 7}, {x, true}})
+                           .execute());
+  // Ties on the key keep the input order across ranks: each rank's best rows are merged in
+  // partition order.
+  show("parquet top-k", ember::read_parquet(parquet)
+                            .with_column("y", triple(3)(x))
+                            .top_k(40, {{x % 10, true}, {ember::col("name")}})
+                            .execute());
+  show("range sort+limit", ember::range(20000, 8)
+                               .with_column("m", ember::col("id") % 100)
+                               .sort({{ember::col("m")}})
+                               .limit(30)
+                               .execute());
+  // Under a small memory budget each partition's groups fill their share after a few batches:
+  // the ranks send those states, then the rest of the partition's rows, which rank 0 spills
+  // and aggregates after them, cut where a local run under the same budget cuts them.
+  ember::RunOptions small;
+  small.memory_budget_bytes = 256 << 10;
+  show("range group-by past the memory budget",
+       ember::range(60000, 6)
+           .with_column("f", ember::col("id").cast(ember::float64()) / 7.0)
+           .group_by({(ember::col("id") % 5000).alias("k")})
+           .agg({ember::col("f").sum().alias("fs"), ember::col("id").first().alias("first"),
+                 ember::col("id").count().alias("n")})
+           .execute(small));
+  show("range agg, float sum", ember::range(20000, 8)
+                                   .with_column("f", ember::col("id").cast(ember::float64()) / 3.0)
+                                   .agg({ember::col("f").sum(), ember::col("f").mean().alias("m"),
+                                         ember::col("id").first().alias("first")})
+                                   .execute());
   fs::create_directories(dir / "lists");
   for (int f = 0; f < 3; ++f) {
     std::ofstream jl(dir / "lists" / ("part" + std::to_string(f) + ".jsonl"));
@@ -462,6 +529,65 @@ int spread(const fs::path& dir) {
                                   .execute();
   ok = show_ranks("agg", summed.stats) && ok;
   std::cout << "agg\n" << summed.table.to_string(10) << "\n";
+  // Each rank aggregated its own partitions: no row of theirs travelled, only partial states.
+  ember::QueryResult grouped_rows = ember::range(60000, 6)
+                                        .with_column("k", ember::col("id") % 20000)
+                                        .group_by({"k"})
+                                        .agg({ember::col("id").sum().alias("s")})
+                                        .execute();
+  ok = show_ranks("group-by", grouped_rows.stats) && ok;
+  int64_t result_batches = 0, wrong_groups = grouped_rows.table.num_rows() == 20000 ? 0 : 1;
+  for (const ember::RankStats& rank : grouped_rows.stats.ranks)
+    if (rank.rank > 0) result_batches += rank.peak_results_in_flight;
+  for (int64_t k = 0; k < grouped_rows.table.num_rows(); ++k)
+    wrong_groups += grouped_rows.table.column("s").value<int64_t>(k) != 3 * k + 60000;
+  std::cout << "group-by: " << grouped_rows.table.num_rows() << " groups, " << wrong_groups
+            << " wrong, row batches sent to rank 0: " << result_batches << "\n";
+  ok = ok && wrong_groups == 0 && result_batches == 0;
+  // A join: each rank builds the (small) right side itself and probes it with its partitions.
+  ember::QueryResult joined_rows =
+      ember::range(6000, 6)
+          .with_column("y", triple(3)(ember::col("id")))
+          .with_column("k", ember::col("id") % 10)
+          .join(ember::range(5, 1).with_column("k", ember::col("id") * 2).select({ember::col("k")}),
+                {"k"}, ember::JoinType::Semi)
+          .execute();
+  ok = show_ranks("join", joined_rows.stats) && ok;
+  int64_t join_wrong = joined_rows.table.num_rows() == 3000 ? 0 : 1;
+  for (int64_t i = 0; i < joined_rows.table.num_rows(); ++i)  // even ids, in order
+    join_wrong += joined_rows.table.column("id").value<int64_t>(i) != 2 * i ||
+                  joined_rows.table.column("y").value<int64_t>(i) != 6 * i;
+  std::cout << "join: " << joined_rows.table.num_rows() << " rows, " << join_wrong << " wrong\n";
+  ok = ok && join_wrong == 0;
+  // Past its share of a small memory budget a partition's later rows travel as rows.
+  ember::RunOptions small;
+  small.memory_budget_bytes = 256 << 10;
+  ember::QueryResult past = ember::range(60000, 6)
+                                .with_column("k", ember::col("id") % 20000)
+                                .group_by({"k"})
+                                .agg({ember::col("id").sum().alias("s")})
+                                .execute(small);
+  int64_t past_batches = 0, past_wrong = past.table.num_rows() == 20000 ? 0 : 1;
+  for (const ember::RankStats& rank : past.stats.ranks)
+    if (rank.rank > 0) past_batches += rank.peak_results_in_flight;
+  for (int64_t k = 0; k < past.table.num_rows(); ++k)
+    past_wrong += past.table.column("s").value<int64_t>(k) != 3 * k + 60000;
+  std::cout << "group-by past the budget: " << past_wrong << " wrong, "
+            << (past_batches > 0 ? "rows sent to rank 0 too" : "no rows sent") << "\n";
+  ok = ok && past_wrong == 0 && past_batches > 0;
+  // A top-k: each rank keeps its partitions' best rows; only those travel.
+  ember::QueryResult top = ember::range(60000, 6)
+                               .with_column("m", ember::col("id") % 1000)
+                               .top_k(10, {{ember::col("m"), true}})
+                               .execute();
+  int64_t top_batches = 0, top_wrong = top.table.num_rows() == 10 ? 0 : 1;
+  for (const ember::RankStats& rank : top.stats.ranks)
+    if (rank.rank > 0) top_batches += rank.peak_results_in_flight;
+  for (int64_t i = 0; i < top.table.num_rows(); ++i)  // ids 999, 1999, ... in input order
+    top_wrong += top.table.column("id").value<int64_t>(i) != 999 + 1000 * i;
+  std::cout << "top-k: " << top_wrong << " rows wrong, row batches sent to rank 0: " << top_batches
+            << "\n";
+  ok = ok && top_wrong == 0 && top_batches == 0;
   ember::range(6000, 6)
       .with_column("y", triple(3)(ember::col("id")))
       .write_jsonl((dir / "written").string());
@@ -489,6 +615,39 @@ int spread(const fs::path& dir) {
       left += f.path().filename().string().find("failed") != std::string::npos;
     std::cout << "failed write: UdfError, " << left << " entries left\n";
   }
+  // The same while ranks aggregate their partitions: a rank's error during its partial states
+  // ends the query on every rank, and nothing is written.
+  try {
+    ember::range(6000, 6)
+        .with_column("y", triple(3, {{"fail", "call@2"}})(ember::col("id")))
+        .group_by({(ember::col("id") % 10).alias("k")})
+        .agg({ember::col("y").sum()})
+        .write_parquet((dir / "failed_grouped").string());
+    std::cout << "failed group-by write: no error\n";
+  } catch (const ember::UdfError& e) {
+    int left = 0;
+    for (const auto& f : fs::directory_iterator(dir))
+      left += f.path().filename().string().find("failed_grouped") != std::string::npos;
+    std::cout << "failed group-by write: UdfError, " << left << " entries left\n";
+  }
+  // An int64 sum past int64 over every rank's partial sums (each fits): an error, not a wrap.
+  try {
+    ember::range(6000, 6)
+        .with_column("big", ember::lit(int64_t{1} << 60))
+        .group_by({(ember::col("id") % 2).alias("k")})
+        .agg({ember::col("big").sum()})
+        .execute();
+    std::cout << "overflowing sum: no error\n";
+  } catch (const ember::InvalidArgument& e) {
+    const bool says = std::string(e.what()).find("does not fit in int64") != std::string::npos;
+    std::cout << "overflowing sum: InvalidArgument" << (says ? " saying so" : "") << "\n";
+  }
+  std::cout << "after the failures: "
+            << ember::range(6000, 6)
+                   .with_column("y", triple(3)(ember::col("id")))
+                   .execute()
+                   .table.num_rows()
+            << " rows\n";
   auto explain_line = [](const std::string& text) {
     const auto at = text.find("== Cluster partitions ==\n");
     if (at == std::string::npos) return std::string("(none)");
@@ -507,6 +666,16 @@ int spread(const fs::path& dir) {
   auto left = ember::range(100, 2);
   auto joined = left.join(ember::range(50, 2), {"id"});
   std::cout << "explain join:" << explain_line(joined.explain()) << "\n";
+  const std::string join_plan = joined.explain();
+  const auto join_pipelines = join_plan.find("== Pipelines ==\n");
+  if (join_pipelines != std::string::npos)
+    std::cout << "explain join pipelines:\n"
+              << join_plan.substr(join_pipelines + 16,
+                                  join_plan.find("== Cluster") - join_pipelines - 16);
+  std::cout << "explain right join:"
+            << explain_line(
+                   left.join(ember::range(50, 2), {"id"}, ember::JoinType::Right).explain())
+            << "\n";
   return ok ? 0 : 1;
 }
 

@@ -133,8 +133,8 @@ TEST(ResumableWrite, KeepsFinishedPartitionsAndComputesOnlyTheRest) {
   testing::internal::CaptureStderr();
   QueryResult r = job(input).write_parquet(out, {}, fewer);
   const std::string bar = testing::internal::GetCapturedStderr();
-  EXPECT_THAT(bar, HasSubstr("(resumed: " + std::to_string(r.stats.resumed_partitions) +
-                             " partitions, "));
+  EXPECT_THAT(
+      bar, HasSubstr("(resumed: " + std::to_string(r.stats.resumed_partitions) + " partitions, "));
   EXPECT_GE(r.stats.resumed_partitions, 1);
   EXPECT_LT(r.stats.resumed_partitions, 8);
   // Each partition holds 500 ids, 333 or 334 of them written: the kept ones are whole.

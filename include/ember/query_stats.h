@@ -84,6 +84,12 @@ struct QueryStats {
   int64_t rows_out = 0;        ///< rows collected, or written by a write_* call
   /// One entry per rank of the cluster (one, rank 0, without the MPI runner).
   std::vector<RankStats> ranks;
+  /// A resumable write (RunOptions::resumable) that took over an earlier run's journal: the
+  /// partitions that run had finished (not run again), and the output rows of every piece it
+  /// had finished, those partitions' and the checkpoints of unfinished ones (not recomputed).
+  ///@{
+  int64_t resumed_partitions = 0, resumed_rows = 0;
+  ///@}
 };
 
 /// What execute() returns: the collected table and the query's figures.

@@ -36,6 +36,20 @@ struct RunOptions {
   /// to this long, behind earlier waiters, for them to release. 0: fail at once. A request
   /// larger than the machine has at all fails at once either way.
   std::chrono::milliseconds wait_for_resources{0};
+  /// write_* only: keep a journal beside the staging directory (docs/resumable-jobs.md), so
+  /// that a rerun of the same query to the same target after the process died keeps the
+  /// output pieces that were finished and computes only the rest. InvalidArgument for a
+  /// collect, and under the MPI runner (not supported there yet).
+  bool resumable = false;
+  /// With `resumable`: a running partition checkpoints its output at least every this many
+  /// rows it reads (so every this many output rows or fewer when no operator makes rows, as
+  /// explode does), each checkpoint a part file of its own (`part-NNNNN-CCCCC.parquet` and so on);
+  /// a kill loses at most that much work per running partition. 0: one part file per partition,
+  /// checkpointed when the partition ends. InvalidArgument when negative.
+  int64_t checkpoint_rows = 0;
+  /// With `resumable`: a journal left by a different query is thrown away and the write
+  /// starts over, instead of being refused with InvalidArgument.
+  bool discard_unfinished = false;
 };
 
 }  // namespace ember

@@ -31,6 +31,12 @@ class AsyncOperatorState {
   virtual std::optional<Batch> next_ready() = 0;
   /// Flushed, and every output has been taken.
   virtual bool drained() const = 0;
+  /// Starts work on whatever is held back, as flush() does, but more input may follow (a
+  /// checkpoint waits for every row fed so far). Idempotent.
+  virtual void release_held() = 0;
+  /// Every row fed so far has come out (or was dropped) and been taken: nothing held back,
+  /// nothing in flight.
+  virtual bool caught_up() const = 0;
   /// Work started and not yet completed: the state must outlive it (a completion still
   /// refers to it), so the driver ends only at zero. Any thread.
   virtual int64_t in_flight() const = 0;

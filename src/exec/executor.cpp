@@ -18,6 +18,7 @@
 #include "exec/pool_growth.h"
 #include "exec/pool_set.h"
 #include "exec/progress_bar.h"
+#include "exec/resumable_write.h"
 #include "exec/sinks/collect_sink.h"
 #include "exec/sinks/file_sink.h"
 #include "io/output/output_dir.h"
@@ -29,15 +30,20 @@ namespace ember {
 namespace {
 
 /// The sink of the query's last pipeline: where its rows go.
-std::unique_ptr<OutputSink> make_output_sink(const QueryOutput& out, const Schema& schema) {
+/// With `pieces` (a resumable write), the file sink journals what it writes.
+std::unique_ptr<OutputSink> make_output_sink(const QueryOutput& out, const Schema& schema,
+                                             std::optional<PieceJournal> pieces) {
   if (out.kind == QueryOutput::Kind::Csv)
-    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Csv);
+    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Csv, ParquetWriteOptions{},
+                                      pieces);
   if (out.kind == QueryOutput::Kind::Jsonl)
-    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Jsonl);
+    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Jsonl, ParquetWriteOptions{},
+                                      pieces);
   if (out.kind == QueryOutput::Kind::Parquet)
-    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Parquet, out.parquet);
+    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Parquet, out.parquet, pieces);
   if (out.kind == QueryOutput::Kind::Arrow)
-    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Arrow);
+    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Arrow, ParquetWriteOptions{},
+                                      pieces);
   return std::make_unique<CollectSink>(schema);
 }
 
@@ -173,10 +179,10 @@ Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputS
 
 /// Checks a file-writing query's output before any work runs, and stages it: the files go to a
 /// hidden directory beside the target that replaces it only when the whole query succeeds.
-/// None for a query that collects.
-std::optional<StagedOutput> open_output(const QueryOutput& out) {
+/// None for a query that collects. A resumable write keeps its staging directory across runs.
+std::optional<StagedOutput> open_output(const QueryOutput& out, bool resumable) {
   if (out.kind == QueryOutput::Kind::Collect) return std::nullopt;
-  return StagedOutput::open(out.dir);
+  return resumable ? StagedOutput::open_resumable(out.dir) : StagedOutput::open(out.dir);
 }
 
 QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContext& query,
@@ -273,6 +279,7 @@ int64_t memory_budget(const RunOptions& options) {
 QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const QueryOutput& out,
                          ClusterRuntime* cluster) {
   auto start = std::chrono::steady_clock::now();
+  check_resumable_options(options, out, cluster);
   NodePtr optimized = optimize(plan);
   PhysicalPlan physical = plan_physical(*optimized);
   // A write that would replace its own input is refused before anything runs.
@@ -287,12 +294,20 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
   // Declared before the pools, so that on failure the actors are gone before it aborts.
   std::optional<StagedOutput> output = [&] {
     try {
-      return open_output(out);
+      return open_output(out, options.resumable);
     } catch (...) {
       return_loans(admitted);
       throw;
     }
   }();
+  std::optional<ResumableWrite> resume;  // locks the staging directory while it lives
+  try {
+    if (options.resumable)
+      resume.emplace(open_resumable_write(*output, *optimized, physical, out, options));
+  } catch (...) {
+    return_loans(admitted);
+    throw;
+  }
   QueryOutput writing = out;
   if (output) writing.dir = output->dir();
 
@@ -300,6 +315,7 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
                 admitted.loans);
   let_pools_grow(pools, placement, options);
   QueryContext query(pools.pools());
+  if (resume) query.note_resumed(resume->resumed_partitions, resume->resumed_rows);
   // The actors construct while the first pipeline reads and prepares its input; a constructor
   // that throws fails the query at once, whether or not a batch has reached its pool. On a
   // cluster they are all up first: other ranks call the actors they host as soon as their
@@ -325,7 +341,8 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
   std::vector<UdfStats> spread_udfs;
   {
     ProgressBar progress(query, options.progress, placement.ranks);
-    std::unique_ptr<OutputSink> sink = make_output_sink(writing, physical.schema);
+    std::unique_ptr<OutputSink> sink = make_output_sink(
+        writing, physical.schema, resume ? std::optional(resume->pieces()) : std::nullopt);
     // Declared after the pools and the context: on failure the other ranks have ended (and
     // sent their last UDF batch) before the pools go.
     std::unique_ptr<SpreadRun> spread;
@@ -347,9 +364,17 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
   // Teardown on this, the driver thread: joins the actor threads (their UDFs' destructors run
   // there) and waits for worker processes. On an error, ~PoolSet does the same.
   pools.stop();
+  // The journal goes first: a kill during the commit then never leaves one that names files
+  // of the set the commit moved aside.
+  if (resume) resume->journal.remove();
   if (output) output->commit();  // the whole query succeeded: the new set replaces the old
   result.stats.rows_out =
       out.kind == QueryOutput::Kind::Collect ? result.table.num_rows() : query.rows_out.load();
+  if (resume) {
+    result.stats.resumed_partitions = resume->resumed_partitions;
+    result.stats.resumed_rows = resume->resumed_rows;
+    result.stats.rows_out += resume->resumed_rows;
+  }
   result.stats.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

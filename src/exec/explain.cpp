@@ -7,6 +7,7 @@
 #include "exec/executor.h"
 #include "exec/partition_spreading.h"
 #include "exec/physical_planner.h"
+#include "exec/resumable_write.h"
 #include "exec/session_access.h"
 #include "plan/optimizer.h"
 #include "resources/machine_resources.h"
@@ -86,6 +87,7 @@ std::string explain_plan(const NodePtr& plan, const RunOptions& options, Cluster
     out << "== Cluster placement ==\n"
         << cluster->placer().explain(physical.pools, options.resources);
   out << "== Pipelines ==\n" << describe_pipelines(*optimized, physical, cluster);
+  if (options.resumable) out << "== Resumable write ==\n" << explain_resumable(physical, options);
   // Where the first pipeline's partitions run under the MPI runner.
   if (cluster)
     out << "== Cluster partitions ==\n  " << cluster->spreader().explain(*optimized, physical)

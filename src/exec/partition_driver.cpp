@@ -66,7 +66,10 @@ Task::Step PartitionDriver::stop() {
 
 /// One unit of progress; false when nothing could be done (waiting for actors).
 bool PartitionDriver::step() {
-  if (!local_) local_ = sink_.local_state(sink_state_, partition_);
+  if (!local_) {
+    local_ = sink_.local_state(sink_state_, partition_);
+    begin_partition();
+  }
   if (!reader_ && !source_done_) reader_ = source_.open(partition_, kMorselRows);
   bool progress = false;
   if (!to_sink_.empty()) {
@@ -74,7 +77,15 @@ bool PartitionDriver::step() {
     progress = true;
   }
   progress = drain_stages() || progress;
-  if (!source_done_ && to_sink_.empty() && (stages_.empty() || stages_.front()->can_accept())) {
+  if (checkpoint_due()) progress = checkpoint_when_caught_up() || progress;
+  if (!source_done_ && held_ && !checkpoint_due() && to_sink_.empty() &&
+      (stages_.empty() || stages_.front()->can_accept())) {
+    Batch rest = std::move(*held_);
+    held_.reset();
+    if (Batch b = cut_input(std::move(rest)); b.num_rows() > 0) push(0, std::move(b));
+    progress = true;
+  } else if (!source_done_ && !checkpoint_due() && to_sink_.empty() &&
+             (stages_.empty() || stages_.front()->can_accept())) {
     std::optional<Batch> b = reader_->next();
     // Rows a scan's own filter dropped were read too.
     const int64_t dropped = reader_->rows_dropped();
@@ -85,7 +96,7 @@ bool PartitionDriver::step() {
     query_.bytes_read.fetch_add(bytes - bytes_read_, std::memory_order_relaxed);
     bytes_read_ = bytes;
     if (b) {
-      push(0, std::move(*b));
+      if (Batch rows = cut_input(std::move(*b)); rows.num_rows() > 0) push(0, std::move(rows));
     } else {
       source_done_ = true;
       reader_.reset();  // release file handles and buffers early
@@ -101,6 +112,46 @@ bool PartitionDriver::step() {
     }
   }
   return progress || drain_stages();
+}
+
+void PartitionDriver::begin_partition() {
+  const PartitionStart start = sink_.start_of(sink_state_, partition_);
+  if (start.finished) {
+    source_done_ = true;  // an earlier run wrote all of it: nothing is read
+    return;
+  }
+  skip_rows_ = start.skip_rows;
+  checkpoint_every_ = sink_.checkpoint_rows(sink_state_);
+  window_left_ = checkpoint_every_;
+}
+
+Batch PartitionDriver::cut_input(Batch batch) {
+  if (skip_rows_ > 0) {
+    const int64_t skipped = std::min(skip_rows_, batch.num_rows());
+    skip_rows_ -= skipped;
+    input_rows_ += skipped;
+    batch = batch.slice(skipped, batch.num_rows() - skipped);
+  }
+  if (checkpoint_every_ > 0 && batch.num_rows() > window_left_) {
+    held_ = batch.slice(window_left_, batch.num_rows() - window_left_);
+    batch = batch.slice(0, window_left_);
+  }
+  input_rows_ += batch.num_rows();
+  if (checkpoint_every_ > 0) window_left_ -= batch.num_rows();
+  return batch;
+}
+
+bool PartitionDriver::checkpoint_when_caught_up() {
+  // Stage by stage: a stage releases its held-back rows once every row before it has come out
+  // of the stage upstream.
+  for (size_t k = 0; k < stages_.size(); ++k) {
+    if (k > 0 && !stages_[k - 1]->caught_up()) return false;
+    stages_[k]->release_held();
+  }
+  if (!to_sink_.empty() || (!stages_.empty() && !stages_.back()->caught_up())) return false;
+  sink_.checkpoint(sink_state_, *local_, input_rows_);
+  window_left_ = checkpoint_every_;
+  return true;
 }
 
 bool PartitionDriver::flush_sink() {

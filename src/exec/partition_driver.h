@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "exec/physical_plan.h"
@@ -48,6 +49,15 @@ class PartitionDriver : public Task {
   /// (it wakes this driver when it has room).
   bool flush_sink();
   int64_t in_flight() const;
+  /// The partition's first step: where it starts (Sink::start_of) and its checkpoints.
+  void begin_partition();
+  /// What of `batch` (just read) runs: not the rows an earlier run finished, and not past the
+  /// next checkpoint (the rest waits in held_).
+  Batch cut_input(Batch batch);
+  bool checkpoint_due() const { return checkpoint_every_ > 0 && window_left_ == 0; }
+  /// Once every row read so far has reached the sink, has the sink checkpoint; false while
+  /// rows are still on their way.
+  bool checkpoint_when_caught_up();
   void finish_partition();
   Step stop();
 
@@ -64,6 +74,14 @@ class PartitionDriver : public Task {
   std::unique_ptr<LocalSinkState> local_;
   std::vector<std::unique_ptr<AsyncOperatorState>> stages_;
   bool source_done_ = false;
+  /// Resumable writes: rows of the partition's input consumed (those skipped included), rows
+  /// still to skip, rows between checkpoints (0: none) and left before the next one, and the
+  /// rest of a morsel cut at a checkpoint.
+  int64_t input_rows_ = 0;
+  int64_t skip_rows_ = 0;
+  int64_t checkpoint_every_ = 0;
+  int64_t window_left_ = 0;
+  std::optional<Batch> held_;
   bool stopping_ = false;  ///< cancelled or limit met: wait for in-flight work, then end
   /// Output batches the sink could not take yet, in order. While any wait, nothing new is read
   /// or drained, so they are at most one morsel's worth.

@@ -42,6 +42,10 @@ std::string ProgressBar::render() const {
                      with_commas(secs > 0 ? static_cast<int64_t>(in / secs) : 0) +
                      " rows/s, partitions " + std::to_string(query_.partitions_done.load()) + "/" +
                      std::to_string(query_.partitions_total.load());
+  // A resumable write that took over an earlier run's work says how much it kept.
+  if (query_.partitions_resumed > 0 || query_.rows_resumed > 0)
+    line += " (resumed: " + std::to_string(query_.partitions_resumed) + " partitions, " +
+            with_commas(query_.rows_resumed) + " rows kept)";
   for (const auto& p : query_.pools()) {
     // Calls running out of the calls the pool can run at once (max_concurrency per actor).
     const int slots = p->num_actors() * std::max(1, p->spec().max_concurrency);

@@ -58,6 +58,14 @@ class QueryContext {
   std::atomic<int64_t> bytes_read{0};
   /// Bytes of the output files this rank wrote (OutputSink::bytes_written).
   std::atomic<int64_t> bytes_written{0};
+  /// A resumable write: the partitions and output rows earlier runs finished (kept, not run).
+  /// Set once by the driver thread before any pipeline starts.
+  void note_resumed(int64_t partitions, int64_t rows) {
+    partitions_resumed = partitions;
+    rows_resumed = rows;
+  }
+  int64_t partitions_resumed = 0;
+  int64_t rows_resumed = 0;
 
  private:
   mutable std::mutex mu_;

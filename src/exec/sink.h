@@ -47,6 +47,14 @@ class LocalSinkState {
   }
 };
 
+/// Where a partition starts when an earlier run of its query already finished part of it (a
+/// resumable write, RunOptions::resumable): nothing left to run, or the rows of its input to
+/// skip (a partition's rows come in the same order every run).
+struct PartitionStart {
+  bool finished = false;  ///< the whole partition is done: it runs nothing and is combined
+  int64_t skip_rows = 0;  ///< rows of its input already written
+};
+
 /// Where a pipeline's partitions end. Plain data made by the physical planner (const); all it
 /// gathers lives in its states. See PipelineBreaker and OutputSink for what finalize yields.
 class Sink {
@@ -74,6 +82,25 @@ class Sink {
   /// The partition's input ended normally (or it is full()): its local state merges into the
   /// global one. Not called for a partition of a query that fails or stops early.
   virtual void combine(GlobalSinkState& global, LocalSinkState& local) const = 0;
+  /// How partition `partition` starts (resumable writes). Its driver's thread, once, before
+  /// any of its rows. By default from the beginning.
+  virtual PartitionStart start_of(const GlobalSinkState& global, int partition) const {
+    (void)global, (void)partition;
+    return {};
+  }
+  /// Rows a partition reads between checkpoints (0: none). Any thread.
+  virtual int64_t checkpoint_rows(const GlobalSinkState& global) const {
+    (void)global;
+    return 0;
+  }
+  /// Every row of the partition's first `input_rows` input rows (skipped ones included) has
+  /// reached sink() or was dropped on the way, and nothing more has: the sink makes what it
+  /// has of the partition durable, so that a rerun can start after them. The partition's
+  /// thread.
+  virtual void checkpoint(GlobalSinkState& global, LocalSinkState& local,
+                          int64_t input_rows) const {
+    (void)global, (void)local, (void)input_rows;
+  }
   /// True when this partition needs no more rows (it met a limit alone): it ends, combined.
   virtual bool full(const LocalSinkState&) const { return false; }
   /// Whether a partition may run on another rank, into that rank's copy of this sink, and come

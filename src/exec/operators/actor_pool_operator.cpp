@@ -82,6 +82,10 @@ void PoolStage::feed(const Batch& input) {
 void PoolStage::flush() {
   if (flushed_) return;
   flushed_ = true;
+  release_held();
+}
+
+void PoolStage::release_held() {
   if (pending_rows_ > 0) dispatch(pending_.size() == 1 ? pending_[0] : Batch::concat(pending_));
   pending_.clear();
   pending_rows_ = 0;

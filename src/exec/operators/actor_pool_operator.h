@@ -74,6 +74,10 @@ class PoolStage final : public AsyncOperatorState {
   std::optional<Batch> next_ready() override;
   /// Upstream ended and every chunk came back and was emitted.
   bool drained() const override;
+  /// Dispatches the rows held back for a full chunk.
+  void release_held() override;
+  /// No rows held back, and every chunk dispatched was emitted.
+  bool caught_up() const override { return pending_rows_ == 0 && next_emit_ == next_seq_; }
   int64_t in_flight() const override;
 
  private:

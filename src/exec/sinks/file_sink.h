@@ -1,21 +1,41 @@
 // The output sink of a query that writes files: one file per partition in a directory.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "exec/output_sink.h"
+#include "io/output/output_journal.h"
 #include "io/output/partition_writer.h"
 
 namespace ember {
 
+/// A resumable write's journal, as the file sink uses it: what earlier runs finished (kept),
+/// and where each piece it finishes is recorded.
+struct PieceJournal {
+  OutputJournal* journal = nullptr;
+  /// Rows a partition reads between checkpoints, each a piece file of its own
+  /// (piece_file_name); 0: one piece per partition, its part_file_name.
+  int64_t checkpoint_rows = 0;
+};
+
 /// Writes partition p to `part-<p>.<ext>` in `dir`, the query's staging directory; a part is
 /// committed (renamed into place) when its partition ends. finalize() throws unless every
 /// partition's part was written, so that the query commits only a complete set.
+///
+/// With a PieceJournal (a resumable write), each piece is journaled once it is committed; a
+/// partition an earlier run finished runs nothing (its pieces count as written), and one it
+/// checkpointed starts after its last checkpoint, writing the pieces that follow.
 class FileSink final : public OutputSink {
  public:
   /// InvalidArgument, before any work runs, when the format cannot hold a column's type.
-  FileSink(std::string dir, Schema schema, FileFormat format, ParquetWriteOptions parquet = {})
-      : dir_(std::move(dir)), schema_(std::move(schema)), format_(format), parquet_(parquet) {
+  FileSink(std::string dir, Schema schema, FileFormat format, ParquetWriteOptions parquet = {},
+           std::optional<PieceJournal> pieces = std::nullopt)
+      : dir_(std::move(dir)),
+        schema_(std::move(schema)),
+        format_(format),
+        parquet_(parquet),
+        pieces_(pieces) {
     check_format_holds(schema_, format_);
   }
   std::unique_ptr<GlobalSinkState> global_state(int num_partitions) const override;
@@ -23,6 +43,11 @@ class FileSink final : public OutputSink {
                                               int partition) const override;
   void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const override;
   void combine(GlobalSinkState& global, LocalSinkState& local) const override;
+  PartitionStart start_of(const GlobalSinkState& global, int partition) const override;
+  int64_t checkpoint_rows(const GlobalSinkState& global) const override;
+  /// Commits the partition's open piece and journals it.
+  void checkpoint(GlobalSinkState& global, LocalSinkState& local,
+                  int64_t input_rows) const override;
   /// One partition's part was written and committed into the directory by another rank (the
   /// MPI runner): it counts as written here.
   void adopt_part(GlobalSinkState& global) const;
@@ -32,10 +57,17 @@ class FileSink final : public OutputSink {
   Table finalize(GlobalSinkState& global) const override;
 
  private:
+  struct PartWriter;  ///< a partition's state
+  /// Opens the partition's next piece (its only one without checkpoints).
+  void open_piece(PartWriter& part) const;
+  /// Commits the open piece, if any, and journals it (or only the progress, with no rows).
+  void journal_piece(GlobalSinkState& global, PartWriter& part, bool last) const;
+
   std::string dir_;
   Schema schema_;
   FileFormat format_;
   ParquetWriteOptions parquet_;
+  std::optional<PieceJournal> pieces_;
 };
 
 }  // namespace ember

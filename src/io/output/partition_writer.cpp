@@ -36,6 +36,12 @@ std::string part_file_name(int partition, FileFormat format) {
   return name + std::string(file_extension(format));
 }
 
+std::string piece_file_name(int partition, int piece, FileFormat format) {
+  char name[48];
+  std::snprintf(name, sizeof name, "part-%05d-%05d.", partition, piece);
+  return name + std::string(file_extension(format));
+}
+
 bool is_part_file_name(std::string_view name) {
   if (!name.starts_with("part-")) return false;
   for (const FileFormat format : kFileFormats) {
@@ -55,7 +61,12 @@ std::unique_ptr<PartitionWriter> open_partition_writer(const std::string& dir, i
                                                        const Schema& schema, FileFormat format,
                                                        const ParquetWriteOptions& parquet) {
   if (partition < 0) throw InvalidArgument("partition numbers start at 0");
-  const std::string name = part_file_name(partition, format);
+  return open_part_writer(dir, part_file_name(partition, format), schema, format, parquet);
+}
+
+std::unique_ptr<PartitionWriter> open_part_writer(const std::string& dir, const std::string& name,
+                                                  const Schema& schema, FileFormat format,
+                                                  const ParquetWriteOptions& parquet) {
   if (format == FileFormat::Csv) return std::make_unique<CsvWriter>(dir, name, schema);
   if (format == FileFormat::Parquet)
     return std::make_unique<ParquetWriter>(dir, name, schema, parquet);

@@ -19,6 +19,10 @@ std::string_view file_extension(FileFormat format);
 /// The name of partition `partition`'s file: `part-NNNNN.<ext>` (five digits or more).
 std::string part_file_name(int partition, FileFormat format);
 
+/// The name of piece `piece` of partition `partition`'s output, for a resumable write that
+/// checkpoints inside partitions: `part-NNNNN-CCCCC.<ext>`, so that names sort in row order.
+std::string piece_file_name(int partition, int piece, FileFormat format);
+
 /// True for the name of a part file of any format, `part-*.<ext>`: a new format's parts then
 /// count as ember's own in an output directory (see is_output_file_name) with no other change.
 bool is_part_file_name(std::string_view name);
@@ -44,5 +48,10 @@ void check_format_holds(const Schema& schema, FileFormat format);
 std::unique_ptr<PartitionWriter> open_partition_writer(const std::string& dir, int partition,
                                                        const Schema& schema, FileFormat format,
                                                        const ParquetWriteOptions& parquet = {});
+
+/// The same, for the file `name` (a part_file_name or a piece_file_name).
+std::unique_ptr<PartitionWriter> open_part_writer(const std::string& dir, const std::string& name,
+                                                  const Schema& schema, FileFormat format,
+                                                  const ParquetWriteOptions& parquet = {});
 
 }  // namespace ember

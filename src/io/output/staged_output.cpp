@@ -75,13 +75,39 @@ StagedOutput StagedOutput::open(const std::string& target) {
   return StagedOutput(target, resolved.path, make_staging_dir(resolved));
 }
 
+StagedOutput StagedOutput::open_resumable(const std::string& target) {
+  const OutputDir resolved = resolve_output_dir(target);
+  if (resolved.exists) check_replaceable(resolved);
+  create_parents(resolved);
+  const fs::path path(resolved.path);
+  remove_dead_staging(path.parent_path().string(), path.filename().string());
+  const std::string staging =
+      (path.parent_path() / resume_staging_name(path.filename().string())).string();
+  bool existed = true;
+  if (::mkdir(staging.c_str(), 0777) != 0) {
+    const int error = errno;
+    std::error_code ec;
+    if (error != EEXIST || !fs::is_directory(fs::symlink_status(staging, ec)))
+      throw IoError("cannot write output directory '" + target + "': creating '" + staging +
+                    "' failed: " + std::strerror(error));
+  } else {
+    existed = false;
+  }
+  StagedOutput out(target, resolved.path, staging);
+  out.resumable_ = true;
+  out.existed_ = existed;
+  return out;
+}
+
 StagedOutput::StagedOutput(std::string given, std::string target, std::string staging)
     : given_(std::move(given)), target_(std::move(target)), staging_(std::move(staging)) {}
 
 StagedOutput::StagedOutput(StagedOutput&& other) noexcept
     : given_(std::move(other.given_)),
       target_(std::move(other.target_)),
-      staging_(std::move(other.staging_)) {
+      staging_(std::move(other.staging_)),
+      resumable_(other.resumable_),
+      existed_(other.existed_) {
   other.staging_.clear();
 }
 
@@ -89,6 +115,10 @@ StagedOutput::~StagedOutput() { abort(); }
 
 void StagedOutput::abort() noexcept {
   if (staging_.empty()) return;
+  if (resumable_) {  // what it holds is for the next run of the same query
+    staging_.clear();
+    return;
+  }
   std::error_code ec;
   fs::remove_all(staging_, ec);  // what stays is removed by the next write to this target
   release_staging(staging_);

@@ -28,6 +28,11 @@ class StagedOutput {
   /// directory beside it (IoError when the parent is not writable). Touches nothing inside
   /// the target.
   static StagedOutput open(const std::string& target);
+  /// The same for a resumable write: its staging directory has a fixed name
+  /// (resume_staging_name), and one that an earlier run left is kept, files and all, for its
+  /// journal (output_journal.h) to sort out; an abort keeps it too. existed() says whether it
+  /// was there already.
+  static StagedOutput open_resumable(const std::string& target);
 
   StagedOutput(StagedOutput&& other) noexcept;
   StagedOutput& operator=(StagedOutput&&) = delete;
@@ -40,6 +45,8 @@ class StagedOutput {
   const std::string& dir() const { return staging_; }
   /// The target as it was resolved (absolute, links followed).
   const std::string& target() const { return target_; }
+  /// A resumable staging directory that an earlier run left (open_resumable).
+  bool existed() const { return existed_; }
 
   /// Writes `_SUCCESS`, fsyncs the staging directory, puts it in the target's place (see
   /// replace_directory), fsyncs the parent, then removes the previous set. Checks the target
@@ -53,9 +60,11 @@ class StagedOutput {
  private:
   StagedOutput(std::string given, std::string target, std::string staging);
 
-  std::string given_;    ///< the target as the user named it, for messages
-  std::string target_;   ///< resolved
-  std::string staging_;  ///< empty once committed, aborted or moved from
+  std::string given_;       ///< the target as the user named it, for messages
+  std::string target_;      ///< resolved
+  std::string staging_;     ///< empty once committed, aborted or moved from
+  bool resumable_ = false;  ///< an abort keeps the staging directory for the next run
+  bool existed_ = false;
 };
 
 }  // namespace ember

@@ -108,6 +108,10 @@ std::string staging_name(const std::string& target_name, StagingRole role) {
          this_host() + "-" + std::to_string(::getpid()) + "-" + hex;
 }
 
+std::string resume_staging_name(const std::string& target_name) {
+  return prefix_of(target_name) + "resume";
+}
+
 void claim_staging(const std::string& path) {
   std::lock_guard<std::mutex> lock(claims_mutex());
   claims().insert(path);

@@ -18,6 +18,11 @@ enum class StagingRole {
 /// name is cut short to keep the whole within NAME_MAX. Thread-safe.
 std::string staging_name(const std::string& target_name, StagingRole role);
 
+/// The name `.<target>.ember-resume` of the staging directory of a resumable write to
+/// `target_name`: the same for every run, so that a rerun finds what a killed one finished.
+/// Never taken for debris by remove_dead_staging.
+std::string resume_staging_name(const std::string& target_name);
+
 /// Records that this process is using the directory `path` (one named by staging_name), so
 /// that remove_dead_staging of this process leaves it alone; release_staging ends that.
 /// Thread-safe.

@@ -1,0 +1,130 @@
+// The identity, journal and explain() text of a resumable write; see resumable_write.h.
+#include "exec/resumable_write.h"
+
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <sstream>
+
+#include "ember/error.h"
+
+namespace ember {
+namespace {
+
+std::string hex64(std::string_view text) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a: stable across runs, machines and builds
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+std::string format_of(const QueryOutput& out) {
+  switch (out.kind) {
+    case QueryOutput::Kind::Csv:
+      return "csv";
+    case QueryOutput::Kind::Jsonl:
+      return "jsonl";
+    case QueryOutput::Kind::Arrow:
+      return "arrow";
+    case QueryOutput::Kind::Parquet:
+      return "parquet, compression " + std::to_string(static_cast<int>(out.parquet.compression)) +
+             ", row groups of " + std::to_string(out.parquet.row_group_rows) + " rows";
+    case QueryOutput::Kind::Collect:
+      break;
+  }
+  return "collect";
+}
+
+/// "k1=<type>:<value>, ...": the type keeps 1 and "1" apart.
+std::string describe_init_args(const InitArgs& args) {
+  std::string text;
+  for (const auto& [key, value] : args.items())
+    text += (text.empty() ? "" : ", ") + key + "=" + std::to_string(value.index()) + ":" +
+            to_string(value);
+  return "{" + text + "}";
+}
+
+std::string describe_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return "missing";
+  return std::to_string(st.st_size) + " bytes, modified at " + std::to_string(st.st_mtim.tv_sec) +
+         "." + std::to_string(st.st_mtim.tv_nsec) + " s";
+}
+
+}  // namespace
+
+void check_resumable_options(const RunOptions& options, const QueryOutput& out,
+                             const ClusterRuntime* cluster) {
+  if (options.checkpoint_rows < 0)
+    throw InvalidArgument("RunOptions::checkpoint_rows must be >= 0, got " +
+                          std::to_string(options.checkpoint_rows));
+  if (!options.resumable) return;
+  if (out.kind == QueryOutput::Kind::Collect)
+    throw InvalidArgument(
+        "RunOptions::resumable applies to write_parquet, write_arrow, write_csv and "
+        "write_jsonl, not to a query that collects its rows");
+  if (cluster && cluster->ranks() > 1)
+    throw InvalidArgument("RunOptions::resumable is not supported under the MPI runner yet (" +
+                          std::to_string(cluster->ranks()) + " ranks); run it on one machine");
+}
+
+bool resumes_pieces(const PhysicalPlan& physical) {
+  if (physical.pipelines.size() != 1) return false;
+  const Pipeline& p = physical.pipelines.front();
+  return p.source && !p.breaker && p.tails.empty();
+}
+
+JournalIdentity query_identity(const LogicalNode& optimized, const PhysicalPlan& physical,
+                               const QueryOutput& out, const RunOptions& options) {
+  JournalIdentity id;
+  id.fields.emplace_back("optimized plan", hex64(to_string(optimized)));
+  id.fields.emplace_back("output format", format_of(out));
+  id.fields.emplace_back("checkpoint_rows", std::to_string(options.checkpoint_rows));
+  const Pipeline& last = physical.pipelines.back();
+  if (last.source)
+    id.fields.emplace_back("partitions", std::to_string(last.source->num_partitions()));
+  for (const auto& spec : physical.pools)
+    id.fields.emplace_back("UDF " + spec->name, "class " + spec->class_name + ", init args " +
+                                                    describe_init_args(spec->init_args));
+  for (const std::string& file : source_files(optimized))
+    id.fields.emplace_back("input file " + file, describe_file(file));
+  return id;
+}
+
+ResumableWrite open_resumable_write(const StagedOutput& staged, const LogicalNode& optimized,
+                                    const PhysicalPlan& physical, const QueryOutput& out,
+                                    const RunOptions& options) {
+  const bool keep = resumes_pieces(physical);
+  ResumableWrite write{OutputJournal::open(staged.target(), staged.dir(), staged.existed(),
+                                           query_identity(optimized, physical, out, options),
+                                           options.discard_unfinished, keep),
+                       options.checkpoint_rows};
+  for (const auto& [partition, part] : write.journal.recovered()) {
+    write.resumed_partitions += part.finished ? 1 : 0;
+    write.resumed_rows += part.rows();
+  }
+  return write;
+}
+
+std::string explain_resumable(const PhysicalPlan& physical, const RunOptions& options) {
+  std::ostringstream out;
+  if (resumes_pieces(physical)) {
+    out << "  a rerun after a kill keeps every finished partition";
+    if (options.checkpoint_rows > 0)
+      out << " and, inside unfinished ones, every checkpoint (each " << options.checkpoint_rows
+          << " input rows)";
+    out << "\n";
+  } else {
+    out << "  not resumable: the output comes after a breaker (pipeline "
+        << physical.pipelines.size()
+        << "), whose rows may come in another order on a rerun; a rerun computes everything "
+           "again (the journal still refuses another query's staging)\n";
+  }
+  for (const auto& spec : physical.pools)
+    out << "  UDF " << spec->name
+        << " is assumed deterministic: a resumed run recomputes only the rows not kept\n";
+  return out.str();
+}
+
+}  // namespace ember

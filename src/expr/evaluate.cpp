@@ -7,6 +7,7 @@
 #include "expr/comparison_kernels.h"
 #include "expr/expr_text.h"
 #include "expr/expr_tree.h"
+#include "expr/function_eval.h"
 #include "expr/list_kernels.h"
 #include "expr/logical_kernels.h"
 #include "expr/operand_widening.h"
@@ -116,6 +117,8 @@ Column evaluate(const ExprNode& e, const Batch& input) {
       return evaluate(*e.children[0], input);
     case ExprKind::UdfCall:
       return evaluate_udf(e, input);
+    case ExprKind::Function:
+      return evaluate_function(e, input);
     case ExprKind::Aggregate:
       // Plan-time type checking rejects aggregates outside agg(); agg() evaluates their inputs.
       throw Error("internal: aggregate " + to_string(e) + " evaluated as a row expression");

@@ -1,0 +1,97 @@
+// Date kernels: microseconds split into days (floor division, so instants before 1970 fall in
+// the right day) and the time of day; days become a civil date with core's calendar.
+#include "expr/date_kernels.h"
+
+#include <array>
+#include <string>
+
+#include "core/buffer_access.h"
+#include "core/timestamp_text.h"
+#include "ember/error.h"
+#include "expr/expr_text.h"
+#include "expr/kernel_input.h"
+
+namespace ember {
+
+namespace {
+
+constexpr int64_t kSecond = 1000000;
+constexpr int64_t kMinute = 60 * kSecond;
+constexpr int64_t kHour = 60 * kMinute;
+constexpr int64_t kDay = 24 * kHour;
+
+constexpr std::array<const char*, 7> kUnits = {"year", "month", "week", "day",
+                                               "hour", "minute", "second"};
+
+int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+struct Civil {
+  int64_t year;
+  unsigned month, day;
+};
+
+Civil civil_of(int64_t micros) {
+  Civil c{};
+  civil_from_days(floor_div(micros, kDay), &c.year, &c.month, &c.day);
+  return c;
+}
+
+int64_t part(FunctionId f, int64_t t) {
+  const int64_t in_day = t - floor_div(t, kDay) * kDay;
+  switch (f) {
+    case FunctionId::DtYear:
+      return civil_of(t).year;
+    case FunctionId::DtMonth:
+      return civil_of(t).month;
+    case FunctionId::DtDay:
+      return civil_of(t).day;
+    case FunctionId::DtHour:
+      return in_day / kHour;
+    case FunctionId::DtMinute:
+      return in_day % kHour / kMinute;
+    case FunctionId::DtSecond:
+      return in_day % kMinute / kSecond;
+    default: {  // DtDayOfWeek: 1970-01-01 was a Thursday (4)
+      const int64_t days = floor_div(t, kDay);
+      return (days + 3) - floor_div(days + 3, 7) * 7 + 1;
+    }
+  }
+}
+
+int64_t truncated(const std::string& unit, int64_t t) {
+  const int64_t days = floor_div(t, kDay);
+  if (unit == "year" || unit == "month") {
+    const Civil c = civil_of(t);
+    return days_from_civil(c.year, unit == "year" ? 1 : c.month, 1) * kDay;
+  }
+  if (unit == "week") return (days - ((days + 3) - floor_div(days + 3, 7) * 7)) * kDay;
+  const int64_t step = unit == "day" ? kDay : unit == "hour" ? kHour : unit == "minute" ? kMinute : kSecond;
+  return floor_div(t, step) * step;
+}
+
+}  // namespace
+
+void check_truncate_unit(const ExprNode& e, const ExprNode& root) {
+  const auto& unit = std::get<std::string>(e.params[0]);
+  for (const char* u : kUnits) {
+    if (unit == u) return;
+  }
+  throw InvalidArgument("dt_truncate: unknown unit '" + unit + "' in " + to_string(root) +
+                        "; units are year, month, week, day, hour, minute, second");
+}
+
+Column date_function(const ExprNode& e, const Column& ts) {
+  const int64_t n = ts.size();
+  const int64_t* t = ts.values<int64_t>();
+  auto out = detail::BufferAccess::allocate_uninitialized(n * 8);
+  auto* d = reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out));
+  if (e.function == FunctionId::DtTruncate) {
+    const auto& unit = std::get<std::string>(e.params[0]);
+    for (int64_t i = 0; i < n; ++i) d[i] = truncated(unit, t[i]);
+    return Column::from_buffers(timestamp_us(), n, -1, same_validity(ts), out);
+  }
+  for (int64_t i = 0; i < n; ++i) d[i] = part(e.function, t[i]);
+  return Column::from_buffers(int64(), n, -1, same_validity(ts), out);
+}
+
+}  // namespace ember

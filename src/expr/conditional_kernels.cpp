@@ -26,7 +26,8 @@ Column gather_fixed(const std::vector<const Column*>& cols, const Picks& picks, 
   T* d = reinterpret_cast<T*>(detail::BufferAccess::mutable_data(*out));
   std::vector<const T*> src;
   for (const Column* c : cols) src.push_back(c->values<T>());
-  for (int64_t i = 0; i < n; ++i) d[i] = picks[size_t(i)] < 0 ? T{} : src[size_t(picks[size_t(i)])][i];
+  for (int64_t i = 0; i < n; ++i)
+    d[i] = picks[size_t(i)] < 0 ? T{} : src[size_t(picks[size_t(i)])][i];
   const int32_t* p = picks.data();
   auto valid = kernel::bits_where(n, [p](int64_t i) { return p[i] >= 0; });
   return Column::from_buffers(std::move(type), n, -1, std::move(valid), std::move(out));
@@ -98,9 +99,8 @@ Column int_membership(const Column& c, const std::unordered_set<int64_t>& set) {
   const bool wide = c.type().id() == TypeId::Int64 || c.type().id() == TypeId::Timestamp;
   const int64_t* p64 = wide ? c.values<int64_t>() : nullptr;
   const int32_t* p32 = wide ? nullptr : c.values<int32_t>();
-  auto bits = kernel::bits_where(c.size(), [&](int64_t i) {
-    return set.count(wide ? p64[i] : int64_t(p32[i])) > 0;
-  });
+  auto bits = kernel::bits_where(
+      c.size(), [&](int64_t i) { return set.count(wide ? p64[i] : int64_t(p32[i])) > 0; });
   return Column::from_buffers(boolean(), c.size(), -1, same_validity(c), bits);
 }
 

@@ -20,7 +20,7 @@ constexpr int64_t kMinute = 60 * kSecond;
 constexpr int64_t kHour = 60 * kMinute;
 constexpr int64_t kDay = 24 * kHour;
 
-constexpr std::array<const char*, 7> kUnits = {"year", "month", "week", "day",
+constexpr std::array<const char*, 7> kUnits = {"year", "month",  "week",  "day",
                                                "hour", "minute", "second"};
 
 int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
@@ -65,7 +65,10 @@ int64_t truncated(const std::string& unit, int64_t t) {
     return days_from_civil(c.year, unit == "year" ? 1 : c.month, 1) * kDay;
   }
   if (unit == "week") return (days - ((days + 3) - floor_div(days + 3, 7) * 7)) * kDay;
-  const int64_t step = unit == "day" ? kDay : unit == "hour" ? kHour : unit == "minute" ? kMinute : kSecond;
+  const int64_t step = unit == "day"      ? kDay
+                       : unit == "hour"   ? kHour
+                       : unit == "minute" ? kMinute
+                                          : kSecond;
   return floor_div(t, step) * step;
 }
 

@@ -42,10 +42,14 @@ VectorSide side_of(const Operand& o) {
     s.literal_null = l == nullptr;
     if (l) {
       for (const Value& v : l->items) {
-        if (auto* d = std::get_if<double>(&v)) s.literal.push_back(*d);
-        else if (auto* f = std::get_if<float>(&v)) s.literal.push_back(*f);
-        else if (auto* k = std::get_if<int64_t>(&v)) s.literal.push_back(double(*k));
-        else s.literal_null = true;  // a null item: no vector
+        if (auto* d = std::get_if<double>(&v))
+          s.literal.push_back(*d);
+        else if (auto* f = std::get_if<float>(&v))
+          s.literal.push_back(*f);
+        else if (auto* k = std::get_if<int64_t>(&v))
+          s.literal.push_back(double(*k));
+        else
+          s.literal_null = true;  // a null item: no vector
       }
     }
     s.f64 = s.literal.data();
@@ -53,8 +57,10 @@ VectorSide side_of(const Operand& o) {
   }
   s.lists = &o.column;
   const Column& items = o.column.child();
-  if (items.type().id() == TypeId::Float32) s.f32 = items.values<float>();
-  else s.f64 = items.values<double>();
+  if (items.type().id() == TypeId::Float32)
+    s.f32 = items.values<float>();
+  else
+    s.f64 = items.values<double>();
   return s;
 }
 

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "core/udf_handle.h"
-#include "expr/function_id.h"
 #include "ember/expr.h"
 #include "ember/types.h"
 #include "expr/expr_access.h"
+#include "expr/function_id.h"
 
 namespace ember {
 
@@ -38,10 +38,10 @@ struct Expr::Node {
   Value literal;     ///< Literal
   BinaryOp binary = BinaryOp::Add;
   UnaryOp unary = UnaryOp::Not;
-  AggFunc agg = AggFunc::Sum;                         ///< Aggregate
-  DataType cast_to;                                   ///< Cast
-  int64_t index = 0;                                  ///< ListGet
-  FunctionId function = FunctionId::StrLength;        ///< Function
+  AggFunc agg = AggFunc::Sum;                   ///< Aggregate
+  DataType cast_to;                             ///< Cast
+  int64_t index = 0;                            ///< ListGet
+  FunctionId function = FunctionId::StrLength;  ///< Function
   std::vector<Value> params;  ///< Function: constant arguments (patterns, widths, values)
   std::vector<std::shared_ptr<const Node>> children;  ///< operands / UDF arguments
   std::shared_ptr<const UdfHandle> udf;               ///< UdfCall

@@ -22,8 +22,7 @@ namespace {
 
 bool in_range(FunctionId f, FunctionId first, FunctionId last) { return f >= first && f <= last; }
 
-Column conditional(const ExprNode& e, std::vector<Column>& args, const DataType& type,
-                   int64_t n) {
+Column conditional(const ExprNode& e, std::vector<Column>& args, const DataType& type, int64_t n) {
   for (size_t i = e.function == FunctionId::When ? 1 : 0; i < args.size(); ++i) {
     args[i] = cast_column(args[i], type);
   }

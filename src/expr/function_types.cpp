@@ -135,11 +135,13 @@ DataType list_function_type(const ExprNode& e, const std::vector<DataType>& args
       return e.function == FunctionId::ListMean ? float64() : widened_number(item);
     case FunctionId::ListMin:
     case FunctionId::ListMax:
-      if (!is_ordered(item)) type_error(e, args, root, "a list of numbers, bool, utf8 or timestamps");
+      if (!is_ordered(item))
+        type_error(e, args, root, "a list of numbers, bool, utf8 or timestamps");
       return item;
     case FunctionId::ListSort:
     case FunctionId::ListDistinct:
-      if (!is_ordered(item)) type_error(e, args, root, "a list of numbers, bool, utf8 or timestamps");
+      if (!is_ordered(item))
+        type_error(e, args, root, "a list of numbers, bool, utf8 or timestamps");
       return list(item);
     case FunctionId::ListSlice:
       if (std::get<int64_t>(e.params[1]) < 0) {
@@ -160,12 +162,14 @@ DataType other_type(const ExprNode& e, const std::vector<DataType>& args, const 
     case FunctionId::IsIn:
       for (const Value& v : e.params) {
         if (!is_ordered(args[0]) || !comparable_value(v, args[0])) {
-          type_error(e, args, root, "a value and values of its type (numbers, bool, utf8, timestamps)");
+          type_error(e, args, root,
+                     "a value and values of its type (numbers, bool, utf8, timestamps)");
         }
       }
       return boolean();
     case FunctionId::Hash:
-      if (!is_hashable(args[0])) type_error(e, args, root, "numbers, bool, utf8, binary or timestamps");
+      if (!is_hashable(args[0]))
+        type_error(e, args, root, "numbers, bool, utf8, binary or timestamps");
       return int64();
     case FunctionId::CosineSimilarity:
     case FunctionId::Dot:

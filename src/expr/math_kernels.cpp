@@ -78,7 +78,9 @@ Column int_function(const ExprNode& e, const std::vector<Column>& args) {
   switch (e.function) {
     case FunctionId::Abs:
       return null_where(map_values<int64_t>(args, int64(),
-                                            [x](int64_t i) { return x[i] == kMin ? 0 : x[i] < 0 ? -x[i] : x[i]; }),
+                                            [x](int64_t i) {
+                                              return x[i] == kMin ? 0 : x[i] < 0 ? -x[i] : x[i];
+                                            }),
                         [x](int64_t i) { return x[i] == kMin; });
     case FunctionId::Round: {
       const int digits = int(std::get<int64_t>(e.params[0]));
@@ -94,13 +96,13 @@ Column int_function(const ExprNode& e, const std::vector<Column>& args) {
     case FunctionId::Ceil:
       return args[0];
     case FunctionId::Sign:
-      return map_values<int64_t>(args, int64(), [x](int64_t i) { return int64_t(x[i] > 0) - (x[i] < 0); });
+      return map_values<int64_t>(args, int64(),
+                                 [x](int64_t i) { return int64_t(x[i] > 0) - (x[i] < 0); });
     case FunctionId::Clip: {
       const int64_t* lo = args[1].values<int64_t>();
       const int64_t* hi = args[2].values<int64_t>();
-      return map_values<int64_t>(args, int64(), [=](int64_t i) {
-        return std::min(std::max(x[i], lo[i]), hi[i]);
-      });
+      return map_values<int64_t>(args, int64(),
+                                 [=](int64_t i) { return std::min(std::max(x[i], lo[i]), hi[i]); });
     }
     default:
       throw Error(std::string("internal: not an integer math kernel in ") + to_string(e));
@@ -134,7 +136,8 @@ Column float_function(const ExprNode& e, const std::vector<Column>& args) {
     case FunctionId::Log10:
       return float_map(args, [](double v) { return std::log10(v); });
     case FunctionId::Sign:
-      return float_map(args, [](double v) { return std::isnan(v) ? v : double((v > 0) - (v < 0)); });
+      return float_map(args,
+                       [](double v) { return std::isnan(v) ? v : double((v > 0) - (v < 0)); });
     case FunctionId::Pow: {
       const double *x = args[0].values<double>(), *y = args[1].values<double>();
       return map_values<double>(args, float64(), [=](int64_t i) { return std::pow(x[i], y[i]); });

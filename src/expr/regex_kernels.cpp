@@ -25,8 +25,8 @@ re2::StringPiece piece(std::string_view s) { return re2::StringPiece(s.data(), s
 
 Column matches(const RE2& re, const Column& text) {
   const kernel::Utf8Read read{text.offsets(), text.chars()};
-  auto bits = kernel::bits_where(
-      text.size(), [&](int64_t i) { return RE2::PartialMatch(piece(read(i)), re); });
+  auto bits = kernel::bits_where(text.size(),
+                                 [&](int64_t i) { return RE2::PartialMatch(piece(read(i)), re); });
   return Column::from_buffers(boolean(), text.size(), -1, same_validity(text), bits);
 }
 
@@ -79,7 +79,8 @@ void check_regex_params(const ExprNode& e, const ExprNode& root) {
     if (g < 0 || g > re.NumberOfCapturingGroups()) {
       throw InvalidArgument(where + "group " + std::to_string(g) + " is not a group of '" +
                             pattern_of(e) + "', which has " +
-                            std::to_string(re.NumberOfCapturingGroups()) + " in " + to_string(root));
+                            std::to_string(re.NumberOfCapturingGroups()) + " in " +
+                            to_string(root));
     }
   }
   if (e.function == FunctionId::StrReplaceRegex) {

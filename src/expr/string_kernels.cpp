@@ -41,7 +41,8 @@ bool is_ascii(std::string_view s) {
 }
 
 // Appends `s` with every code point mapped by `map` (utf8proc_tolower or utf8proc_toupper).
-void append_case_mapped(std::string& out, std::string_view s, utf8proc_int32_t (*map)(utf8proc_int32_t)) {
+void append_case_mapped(std::string& out, std::string_view s,
+                        utf8proc_int32_t (*map)(utf8proc_int32_t)) {
   if (is_ascii(s)) {
     const bool lower = map == utf8proc_tolower;
     for (char c : s) {
@@ -68,7 +69,9 @@ void append_case_mapped(std::string& out, std::string_view s, utf8proc_int32_t (
   }
 }
 
-std::string_view param_text(const ExprNode& e, size_t i) { return std::get<std::string>(e.params[i]); }
+std::string_view param_text(const ExprNode& e, size_t i) {
+  return std::get<std::string>(e.params[i]);
+}
 int64_t param_int(const ExprNode& e, size_t i) { return std::get<int64_t>(e.params[i]); }
 
 // Runs `row(out, text)` for every row; null rows get an empty value (the validity hides them).
@@ -83,7 +86,9 @@ Column map_text(const Column& text, size_t bytes, Row row) {
   return out.finish(utf8(), same_validity(text));
 }
 
-int64_t text_bytes(const Column& t) { return t.size() ? t.offsets()[t.size()] - t.offsets()[0] : 0; }
+int64_t text_bytes(const Column& t) {
+  return t.size() ? t.offsets()[t.size()] - t.offsets()[0] : 0;
+}
 
 template <class Pred>
 Column text_predicate(const Column& text, Pred pred) {
@@ -197,9 +202,8 @@ Column string_function(const ExprNode& e, const Column& text) {
     case FunctionId::StrLower:
     case FunctionId::StrUpper: {
       auto map = e.function == FunctionId::StrLower ? utf8proc_tolower : utf8proc_toupper;
-      return map_text(text, bytes, [map](std::string& o, std::string_view s) {
-        append_case_mapped(o, s, map);
-      });
+      return map_text(text, bytes,
+                      [map](std::string& o, std::string_view s) { append_case_mapped(o, s, map); });
     }
     case FunctionId::StrContains: {
       const std::string_view part = param_text(e, 0);
@@ -217,9 +221,8 @@ Column string_function(const ExprNode& e, const Column& text) {
     }
     case FunctionId::StrReplace: {
       const std::string_view from = param_text(e, 0), to = param_text(e, 1);
-      return map_text(text, bytes, [&](std::string& o, std::string_view s) {
-        append_replaced(o, s, from, to);
-      });
+      return map_text(text, bytes,
+                      [&](std::string& o, std::string_view s) { append_replaced(o, s, from, to); });
     }
     case FunctionId::StrSplit:
       return split(text, param_text(e, 0));
@@ -251,8 +254,8 @@ Column concat_texts(const std::vector<Column>& parts, int64_t n) {
   for (const Column& p : parts) {
     reads.push_back({p.offsets(), p.chars()});
     bytes += size_t(text_bytes(p));
-    validity = bitmap::and_of(validity ? validity->data() : nullptr, 0, p.validity_bits(),
-                              p.offset(), n);
+    validity =
+        bitmap::and_of(validity ? validity->data() : nullptr, 0, p.validity_bits(), p.offset(), n);
   }
   Utf8Output out(n, bytes);
   for (int64_t i = 0; i < n; ++i) {

@@ -46,8 +46,9 @@ TEST(ConditionalFunctions, CoalesceAndFillNull) {
 }
 
 TEST(ConditionalFunctions, IsInComparesNumbersByValue) {
-  EXPECT_EQ(values<bool>(eval(col("i").is_in({Value{int64_t{5}}, Value{10.0}, Value{}}), numbers())),
-            (std::vector<B>{false, true, std::nullopt, false, true}));
+  EXPECT_EQ(
+      values<bool>(eval(col("i").is_in({Value{int64_t{5}}, Value{10.0}, Value{}}), numbers())),
+      (std::vector<B>{false, true, std::nullopt, false, true}));
   EXPECT_EQ(values<bool>(eval(col("x").is_in({Value{int64_t{9}}, Value{0.5}}), numbers())),
             (std::vector<B>{true, std::nullopt, false, false, true}));
   EXPECT_EQ(values<bool>(eval(col("s").is_in({Value{"c"}, Value{"a"}}), numbers())),

@@ -16,25 +16,31 @@ using I = std::optional<int64_t>;
 int64_t at(const char* text) { return *parse_timestamp(text); }
 
 Batch instants() {
-  return testfn::batch({{"t", Column::from(std::vector<std::optional<Timestamp>>{
-                                  Timestamp{0}, Timestamp{at("1969-12-31 23:59:59.5")},
-                                  Timestamp{at("2024-02-29 13:45:30")}, std::nullopt,
-                                  Timestamp{at("1600-03-01 00:00:00")},
-                                  Timestamp{at("9999-12-31 23:59:59")}})}});
+  return testfn::batch(
+      {{"t", Column::from(std::vector<std::optional<Timestamp>>{
+                 Timestamp{0}, Timestamp{at("1969-12-31 23:59:59.5")},
+                 Timestamp{at("2024-02-29 13:45:30")}, std::nullopt,
+                 Timestamp{at("1600-03-01 00:00:00")}, Timestamp{at("9999-12-31 23:59:59")}})}});
 }
 
 TEST(DateFunctions, Parts) {
   const Batch b = instants();
   EXPECT_EQ(values<int64_t>(eval(col("t").dt_year(), b)),
             (std::vector<I>{1970, 1969, 2024, std::nullopt, 1600, 9999}));
-  EXPECT_EQ(values<int64_t>(eval(col("t").dt_month(), b)), (std::vector<I>{1, 12, 2, std::nullopt, 3, 12}));
-  EXPECT_EQ(values<int64_t>(eval(col("t").dt_day(), b)), (std::vector<I>{1, 31, 29, std::nullopt, 1, 31}));
-  EXPECT_EQ(values<int64_t>(eval(col("t").dt_hour(), b)), (std::vector<I>{0, 23, 13, std::nullopt, 0, 23}));
-  EXPECT_EQ(values<int64_t>(eval(col("t").dt_minute(), b)), (std::vector<I>{0, 59, 45, std::nullopt, 0, 59}));
-  EXPECT_EQ(values<int64_t>(eval(col("t").dt_second(), b)), (std::vector<I>{0, 59, 30, std::nullopt, 0, 59}));
+  EXPECT_EQ(values<int64_t>(eval(col("t").dt_month(), b)),
+            (std::vector<I>{1, 12, 2, std::nullopt, 3, 12}));
+  EXPECT_EQ(values<int64_t>(eval(col("t").dt_day(), b)),
+            (std::vector<I>{1, 31, 29, std::nullopt, 1, 31}));
+  EXPECT_EQ(values<int64_t>(eval(col("t").dt_hour(), b)),
+            (std::vector<I>{0, 23, 13, std::nullopt, 0, 23}));
+  EXPECT_EQ(values<int64_t>(eval(col("t").dt_minute(), b)),
+            (std::vector<I>{0, 59, 45, std::nullopt, 0, 59}));
+  EXPECT_EQ(values<int64_t>(eval(col("t").dt_second(), b)),
+            (std::vector<I>{0, 59, 30, std::nullopt, 0, 59}));
   // 1970-01-01 Thursday, 1969-12-31 Wednesday, 2024-02-29 Thursday, 1600-03-01 Wednesday,
   // 9999-12-31 Friday.
-  EXPECT_EQ(values<int64_t>(eval(col("t").dt_day_of_week(), b)), (std::vector<I>{4, 3, 4, std::nullopt, 3, 5}));
+  EXPECT_EQ(values<int64_t>(eval(col("t").dt_day_of_week(), b)),
+            (std::vector<I>{4, 3, 4, std::nullopt, 3, 5}));
 }
 
 TEST(DateFunctions, Truncate) {

@@ -26,7 +26,8 @@ int64_t expected_int(int64_t v) {
 TEST(HashFunction, ReproducibleFromTheDocumentedBytes) {
   const Batch b = testfn::batch(
       {{"i", Column::from(std::vector<std::optional<int64_t>>{0, -1, INT64_MIN, std::nullopt})},
-       {"s", Column::from(std::vector<std::optional<std::string>>{"", "héllo", "a", std::nullopt})}});
+       {"s",
+        Column::from(std::vector<std::optional<std::string>>{"", "héllo", "a", std::nullopt})}});
   const auto hi = values<int64_t>(eval(col("i").hash(), b));
   EXPECT_EQ(hi[0], expected_int(0));
   EXPECT_EQ(hi[1], expected_int(-1));
@@ -40,9 +41,10 @@ TEST(HashFunction, ReproducibleFromTheDocumentedBytes) {
 
 TEST(HashFunction, EqualFloatsHashEqually) {
   const double nan2 = -std::nan("7");
-  const Batch b = testfn::batch({{"x", Column::from(std::vector<double>{0.0, -0.0, std::nan(""), nan2, 1.5})},
-                                 {"f", Column::from(std::vector<float>{0.0f, -0.0f, NAN, NAN, 1.5f})},
-                                 {"n", Column::from(std::vector<int32_t>{0, 0, 0, 0, 7})}});
+  const Batch b =
+      testfn::batch({{"x", Column::from(std::vector<double>{0.0, -0.0, std::nan(""), nan2, 1.5})},
+                     {"f", Column::from(std::vector<float>{0.0f, -0.0f, NAN, NAN, 1.5f})},
+                     {"n", Column::from(std::vector<int32_t>{0, 0, 0, 0, 7})}});
   const auto hx = values<int64_t>(eval(col("x").hash(), b));
   EXPECT_EQ(hx[0], hx[1]);
   EXPECT_EQ(hx[2], hx[3]);

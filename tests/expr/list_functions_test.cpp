@@ -19,8 +19,7 @@ using IL = std::optional<std::vector<std::optional<int64_t>>>;
 Batch int_lists() {
   return testfn::batch({{"l", Column::from(std::vector<IL>{
                                   std::vector<std::optional<int64_t>>{3, 1, std::nullopt, 3, 2},
-                                  std::vector<std::optional<int64_t>>{},
-                                  std::nullopt,
+                                  std::vector<std::optional<int64_t>>{}, std::nullopt,
                                   std::vector<std::optional<int64_t>>{INT64_MAX, 1},
                                   std::vector<std::optional<int64_t>>{-5}})}});
 }
@@ -62,9 +61,10 @@ TEST(ListFunctions, SliceSortDistinct) {
 
 TEST(ListFunctions, JoinAndTextOrder) {
   using SL = std::optional<std::vector<std::optional<std::string>>>;
-  const Batch b = testfn::batch({{"t", Column::from(std::vector<SL>{
-                                           std::vector<std::optional<std::string>>{"b", std::nullopt, "a", "é"},
-                                           std::vector<std::optional<std::string>>{}, std::nullopt})}});
+  const Batch b =
+      testfn::batch({{"t", Column::from(std::vector<SL>{
+                               std::vector<std::optional<std::string>>{"b", std::nullopt, "a", "é"},
+                               std::vector<std::optional<std::string>>{}, std::nullopt})}});
   EXPECT_EQ(values<std::string>(eval(col("t").list_join(", "), b)),
             (std::vector<std::optional<std::string>>{"b, a, é", "", std::nullopt}));
   EXPECT_EQ(eval(col("t").list_min(), b).get(0), Value{"a"});
@@ -107,11 +107,12 @@ TEST(EmbeddingFunctions, FixedSizeListsAgainstALiteralQuery) {
     q.items.push_back(Value{v});
   }
   const Column lists = Column::from(rows);
-  const Batch b = testfn::batch({{"emb", cast_column(lists, fixed_size_list(float32(), kDim))},
-                                 {"var", lists}});
-  for (auto [f, e] : {std::pair{FunctionId::CosineSimilarity, cosine_similarity(col("emb"), lit(q))},
-                      std::pair{FunctionId::Dot, dot(lit(q), col("emb"))},
-                      std::pair{FunctionId::L2Distance, l2_distance(col("var"), lit(q))}}) {
+  const Batch b = testfn::batch(
+      {{"emb", cast_column(lists, fixed_size_list(float32(), kDim))}, {"var", lists}});
+  for (auto [f, e] :
+       {std::pair{FunctionId::CosineSimilarity, cosine_similarity(col("emb"), lit(q))},
+        std::pair{FunctionId::Dot, dot(lit(q), col("emb"))},
+        std::pair{FunctionId::L2Distance, l2_distance(col("var"), lit(q))}}) {
     const auto got = values<double>(eval(e, b));
     for (int r = 0; r < kRows; ++r) {
       EXPECT_NEAR(*got[size_t(r)], reference(f, rows[size_t(r)], query), 1e-9) << e.to_string();
@@ -123,15 +124,13 @@ TEST(EmbeddingFunctions, NullsAndMismatchedLengths) {
   using FL = std::optional<std::vector<std::optional<double>>>;
   const Batch b = testfn::batch(
       {{"a", Column::from(std::vector<FL>{std::vector<std::optional<double>>{1, 0},
-                                          std::vector<std::optional<double>>{1, 2},
-                                          std::nullopt,
+                                          std::vector<std::optional<double>>{1, 2}, std::nullopt,
                                           std::vector<std::optional<double>>{0, 0},
                                           std::vector<std::optional<double>>{1, std::nullopt}})},
-       {"b", Column::from(std::vector<FL>{std::vector<std::optional<double>>{0, 1},
-                                          std::vector<std::optional<double>>{1},
-                                          std::vector<std::optional<double>>{1, 1},
-                                          std::vector<std::optional<double>>{1, 1},
-                                          std::vector<std::optional<double>>{1, 1}})}});
+       {"b", Column::from(std::vector<FL>{
+                 std::vector<std::optional<double>>{0, 1}, std::vector<std::optional<double>>{1},
+                 std::vector<std::optional<double>>{1, 1}, std::vector<std::optional<double>>{1, 1},
+                 std::vector<std::optional<double>>{1, 1}})}});
   using D = std::optional<double>;
   EXPECT_EQ(values<double>(eval(cosine_similarity(col("a"), col("b")), b)),
             (std::vector<D>{0.0, std::nullopt, std::nullopt, std::nullopt, std::nullopt}));

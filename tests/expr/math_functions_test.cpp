@@ -23,7 +23,8 @@ const double kNaN = std::nan("");
 Batch data() {
   return testfn::batch(
       {{"i", Column::from(std::vector<I>{0, -7, 15, kMin, kMax, std::nullopt, 1250, -1250})},
-       {"x", Column::from(std::vector<D>{0.0, -2.5, 2.5, kNaN, kInf, std::nullopt, -kInf, 1e300})}});
+       {"x",
+        Column::from(std::vector<D>{0.0, -2.5, 2.5, kNaN, kInf, std::nullopt, -kInf, 1e300})}});
 }
 
 bool same(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
@@ -37,7 +38,8 @@ void expect_float_map(const Expr& e, F f) {
   ASSERT_EQ(got.size(), in.size());
   for (size_t k = 0; k < in.size(); ++k) {
     ASSERT_EQ(got[k].has_value(), in[k].has_value()) << e.to_string() << " row " << k;
-    if (in[k]) EXPECT_TRUE(same(*got[k], f(*in[k]))) << e.to_string() << " row " << k << ": " << *got[k];
+    if (in[k])
+      EXPECT_TRUE(same(*got[k], f(*in[k]))) << e.to_string() << " row " << k << ": " << *got[k];
   }
 }
 
@@ -70,7 +72,8 @@ TEST(MathFunctions, IntegersStayIntegers) {
 }
 
 TEST(MathFunctions, RoundToDigits) {
-  const Batch b = testfn::batch({{"x", Column::from(std::vector<double>{1.2345, -1.2355, 0.5, -0.5, 12345.678})}});
+  const Batch b = testfn::batch(
+      {{"x", Column::from(std::vector<double>{1.2345, -1.2355, 0.5, -0.5, 12345.678})}});
   const auto got = values<double>(eval(col("x").round(2), b));
   EXPECT_DOUBLE_EQ(*got[0], 1.23);
   EXPECT_DOUBLE_EQ(*got[1], -1.24);

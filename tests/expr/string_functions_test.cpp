@@ -13,8 +13,9 @@ using testfn::values;
 using S = std::optional<std::string>;
 
 Batch texts() {
-  return testfn::batch({{"s", Column::from(std::vector<S>{"Hello", "", std::nullopt, "héllo wörld",
-                                                          "ÀÉÎ straße", "日本語テキスト", "a,b,,c"})}});
+  return testfn::batch(
+      {{"s", Column::from(std::vector<S>{"Hello", "", std::nullopt, "héllo wörld", "ÀÉÎ straße",
+                                         "日本語テキスト", "a,b,,c"})}});
 }
 
 TEST(StringFunctions, LengthCountsCodePoints) {
@@ -25,8 +26,8 @@ TEST(StringFunctions, LengthCountsCodePoints) {
 
 TEST(StringFunctions, CaseMappingIsUnicode) {
   EXPECT_EQ(values<std::string>(eval(col("s").str_lower(), texts())),
-            (std::vector<S>{"hello", "", std::nullopt, "héllo wörld", "àéî straße", "日本語テキスト",
-                            "a,b,,c"}));
+            (std::vector<S>{"hello", "", std::nullopt, "héllo wörld", "àéî straße",
+                            "日本語テキスト", "a,b,,c"}));
   // Case mapping goes code point to code point: ß becomes the capital sharp s ẞ, not "SS".
   EXPECT_EQ(values<std::string>(eval(col("s").str_upper(), texts()))[3], S("HÉLLO WÖRLD"));
   EXPECT_EQ(values<std::string>(eval(col("s").str_upper(), texts()))[4], S("ÀÉÎ STRAẞE"));
@@ -46,7 +47,8 @@ TEST(StringFunctions, SearchPredicates) {
 }
 
 TEST(StringFunctions, ReplaceSliceStripPad) {
-  const Batch b = testfn::batch({{"s", Column::from(std::vector<S>{"  aXbXc \t", "日本語", std::nullopt, ""})}});
+  const Batch b = testfn::batch(
+      {{"s", Column::from(std::vector<S>{"  aXbXc \t", "日本語", std::nullopt, ""})}});
   EXPECT_EQ(values<std::string>(eval(col("s").str_replace("X", "--"), b)),
             (std::vector<S>{"  a--b--c \t", "日本語", std::nullopt, ""}));
   EXPECT_EQ(values<std::string>(eval(col("s").str_replace("", "!"), b))[0], S("  aXbXc \t"));
@@ -62,7 +64,8 @@ TEST(StringFunctions, ReplaceSliceStripPad) {
 }
 
 TEST(StringFunctions, SplitGivesListsOfText) {
-  const Batch b = testfn::batch({{"s", Column::from(std::vector<S>{"a,b,,c", "", std::nullopt, "日本"})}});
+  const Batch b =
+      testfn::batch({{"s", Column::from(std::vector<S>{"a,b,,c", "", std::nullopt, "日本"})}});
   const Column by_comma = eval(col("s").str_split(","), b);
   ASSERT_EQ(by_comma.type(), list(utf8()));
   EXPECT_EQ(by_comma.get(0), Value(List{{Value{"a"}, Value{"b"}, Value{""}, Value{"c"}}, utf8()}));

@@ -215,14 +215,15 @@ Expr dot(Expr a, Expr b);
 /// Euclidean distance of two vectors (float64), as cosine_similarity().
 Expr l2_distance(Expr a, Expr b);
 
-/// Sum of two numbers: int64 when both are integers (int32 widens; wraps on overflow),
-/// float64 otherwise. Null where either side is null.
+/// Sum of two numbers: int64 when both are integers (int32 widens), float64 otherwise. Null
+/// where either side is null, and where an int64 result does not fit in int64 (never wrapped).
 Expr operator+(const Expr& a, const Expr& b);
 /// Difference, typed as operator+.
 Expr operator-(const Expr& a, const Expr& b);
 /// Product, typed as operator+.
 Expr operator*(const Expr& a, const Expr& b);
-/// int64 / int64 is integer division (truncating); division by zero gives null.
+/// int64 / int64 is integer division (truncating); division by zero gives null, and so does
+/// INT64_MIN / -1, whose quotient does not fit.
 Expr operator/(const Expr& a, const Expr& b);
 /// Remainder with the sign of the dividend; by zero gives null.
 Expr operator%(const Expr& a, const Expr& b);
@@ -246,7 +247,8 @@ Expr operator&&(const Expr& a, const Expr& b);
 Expr operator||(const Expr& a, const Expr& b);
 /// Not of a bool; null stays null.
 Expr operator!(const Expr& a);
-/// Negation of a number: int64 (wrapping) for an integer, float64 otherwise.
+/// Negation of a number: int64 for an integer (-INT64_MIN does not fit: null), float64
+/// otherwise.
 Expr operator-(const Expr& a);
 
 // ---- a plain C++ value beside an expression is a literal

@@ -95,7 +95,8 @@ TEST(ExpressionLibraryQuery, GroupByKeysAndAggregateInputs) {
     longest = std::max<int64_t>(longest, t ? int64_t(t->size() - (i % 3 == 0 ? 1 : 0)) : 0);
   }
   ASSERT_EQ(out.num_rows(), int64_t(want.size()));
-  const Column year = out.column("year"), total = out.column("total"), longest = out.column("longest");
+  const Column year = out.column("year"), total = out.column("total"),
+               longest = out.column("longest");
   for (int64_t r = 0; r < out.num_rows(); ++r) {
     const auto& w = want.at(year.value<int64_t>(r));
     EXPECT_DOUBLE_EQ(total.value<double>(r), w.first);

@@ -81,7 +81,8 @@ class Expr {
   /// `length` code points from code point `start` (0-based; a negative start counts from the
   /// end); shorter where the text ends first. A negative length is an InvalidArgument.
   Expr str_slice(int64_t start, int64_t length) const;
-  /// Without leading and trailing whitespace (space, \t, \n, \v, \f, \r).
+  /// Without leading and trailing ASCII whitespace (space, tab, line feed, vertical tab, form
+  /// feed, carriage return).
   Expr str_strip() const;
   /// Padded with `fill` (one code point) at the start, or at the end when `at_end`, to `width`
   /// code points; a longer text is kept whole.

@@ -218,8 +218,10 @@ Expr l2_distance(Expr a, Expr b);
 
 /// Sum of two numbers: int64 when both are integers (int32 widens), float64 otherwise. Null
 /// where either side is null, and where an int64 result does not fit in int64 (never wrapped).
+/// A timestamp plus an integer (a duration in microseconds) is a timestamp.
 Expr operator+(const Expr& a, const Expr& b);
-/// Difference, typed as operator+.
+/// Difference, typed as operator+; a timestamp minus a duration is a timestamp, and a timestamp
+/// minus a timestamp the int64 microseconds between them.
 Expr operator-(const Expr& a, const Expr& b);
 /// Product, typed as operator+.
 Expr operator*(const Expr& a, const Expr& b);

@@ -46,6 +46,12 @@ Column evaluate_binary(const ExprNode& e, const Batch& input) {
   if (a.is_scalar && b.is_scalar) a = Operand::of(Column::repeat(a.scalar, a.type, n));
   switch (op_class(e.binary)) {
     case OpClass::Arithmetic:
+      if (type->id() == TypeId::Timestamp) {
+        // Computed on the microseconds (widened above), then typed as the instant it is.
+        const Column micros = arithmetic(e.binary, a, b, n);
+        return Column::from_buffers(*type, n, micros.null_count(), micros.validity_buffer(),
+                                    micros.values_buffer(), nullptr, micros.offset());
+      }
       return arithmetic(e.binary, a, b, n);
     case OpClass::Comparison:
       return compare(e.binary, a, b, n);

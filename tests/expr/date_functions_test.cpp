@@ -66,6 +66,25 @@ TEST(DateFunctions, Truncate) {
   EXPECT_THROW(testfn::type_of_expr(col("t").dt_truncate("fortnight"), b), InvalidArgument);
 }
 
+TEST(DateFunctions, DurationsAreMicroseconds) {
+  const Batch b = instants();
+  constexpr int64_t kDay = 86400LL * 1000000;
+  const Column later = eval(col("ts") + lit(kDay), testfn::batch({{"ts", b.column("t")}}));
+  ASSERT_EQ(later.type(), timestamp_us());
+  EXPECT_EQ(format_timestamp(later.value<Timestamp>(2).micros), "2024-03-01 13:45:30");
+  EXPECT_EQ(
+      format_timestamp(eval(lit(kDay) + col("t") - lit(2 * kDay), b).value<Timestamp>(0).micros),
+      "1969-12-31 00:00:00");
+  const Column gap = eval(col("t") - lit_timestamp("1970-01-01"), b);
+  ASSERT_EQ(gap.type(), int64());
+  EXPECT_EQ(values<int64_t>(gap)[1], I(-500000));
+  EXPECT_TRUE(eval(col("t") + lit(INT64_MAX), b).is_null(2));  // past int64: null
+  EXPECT_THROW(testfn::type_of_expr(col("t") + col("t"), b), TypeError);
+  EXPECT_THROW(testfn::type_of_expr(lit(int64_t{1}) - col("t"), b), TypeError);
+  EXPECT_THROW(testfn::type_of_expr(col("t") * lit(int64_t{2}), b), TypeError);
+  EXPECT_THROW(testfn::type_of_expr(col("t") + lit(1.5), b), TypeError);
+}
+
 TEST(DateFunctions, TimestampLiterals) {
   const Batch b = instants();
   using B = std::optional<bool>;

@@ -49,6 +49,8 @@ const checks = {
   dt_truncate_week: [`epoch_us(date_trunc('week', ts))`, null, 'micros'],
   dt_truncate_hour: [`epoch_us(date_trunc('hour', ts))`, null, 'micros'],
   lit_timestamp: [`ts >= timestamp '2000-01-01'`],
+  plus_duration: [`epoch_us(ts + interval '3 days 5 microseconds')`, null, 'micros'],
+  minus_timestamp: [`epoch_us(ts) - epoch_us(timestamp '2000-01-01')`],
   iso_parse: ['epoch_us(ts)', null, 'micros'], iso_format: ['epoch_us(ts)', null, 'text_instant'],
 };
 

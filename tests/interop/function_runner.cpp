@@ -159,6 +159,8 @@ std::vector<Expr> functions() {
       ts.dt_truncate("week").alias("dt_truncate_week"),
       ts.dt_truncate("hour").alias("dt_truncate_hour"),
       (ts >= lit_timestamp("2000-01-01")).alias("lit_timestamp"),
+      (ts + lit(int64_t{3 * 86400000000LL + 5})).alias("plus_duration"),
+      (ts - lit_timestamp("2000-01-01")).alias("minus_timestamp"),
       ts.cast(utf8()).str_replace(" ", "T").cast(timestamp_us()).alias("iso_parse"),
       ts.cast(utf8()).alias("iso_format"),
   };

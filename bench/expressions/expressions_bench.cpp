@@ -28,7 +28,8 @@ Table rows_table(int64_t rows) {
   std::vector<Timestamp> ts(text.size());
   for (int64_t i = 0; i < rows; ++i) {
     const auto s = static_cast<size_t>(i);
-    text[s] = "doc " + std::to_string((i * 2654435761LL) % 100000) + (i % 7 == 0 ? " Refund" : " ok");
+    text[s] =
+        "doc " + std::to_string((i * 2654435761LL) % 100000) + (i % 7 == 0 ? " Refund" : " ok");
     v[s] = static_cast<double>((i * 31) % 1000) / 10.0;
     ts[s] = Timestamp{(i % 1000000) * 3600LL * 1000000 * 7 / 10};
   }
@@ -43,9 +44,11 @@ Table embeddings_table(int64_t rows) {
   std::vector<std::vector<float>> emb(id.size(), std::vector<float>(kDim));
   for (int64_t i = 0; i < rows; ++i) {
     id[static_cast<size_t>(i)] = i;
-    for (int j = 0; j < kDim; ++j) emb[size_t(i)][size_t(j)] = float((i * 31 + j * 17) % 97) / 97.0f;
+    for (int j = 0; j < kDim; ++j)
+      emb[size_t(i)][size_t(j)] = float((i * 31 + j * 17) % 97) / 97.0f;
   }
-  return Table::from_columns({{"id", Column::from(std::move(id))}, {"emb", Column::from(std::move(emb))}});
+  return Table::from_columns(
+      {{"id", Column::from(std::move(id))}, {"emb", Column::from(std::move(emb))}});
 }
 
 double median_seconds(int repeat, const std::function<void()>& run) {
@@ -84,8 +87,8 @@ int main(int argc, char** argv) {
       {"lower_contains_filter", t.where(col("s").str_lower().str_contains("refund")).agg({count})},
       {"split_explode", t.select({col("s").str_split(" ").alias("w")}).explode("w").agg({count})},
       {"when_chain", t.with_column("b", when(col("v") < 10.0, lit("a"),
-                                           when(col("v") < 50.0, lit("b"),
-                                                when(col("v") < 90.0, lit("c"), lit("d")))))
+                                             when(col("v") < 50.0, lit("b"),
+                                                  when(col("v") < 90.0, lit("c"), lit("d")))))
                          .group_by({col("b")})
                          .agg({count})},
       {"dt_year_group_by", t.group_by({col("ts").dt_year().alias("y")}).agg({count})},
@@ -97,9 +100,9 @@ int main(int argc, char** argv) {
     Table result;
     const double secs = median_seconds(repeat, [&] { result = q.df.collect(o); });
     const Column first = result.column(result.schema().field(0).name);
-    std::printf("{\"system\": \"ember\", \"query\": \"%s\", \"seconds\": %.4f, \"check\": \"%lld:%s\"}\n",
-                q.name, secs, static_cast<long long>(result.num_rows()),
-                to_string(first.get(0)).c_str());
+    std::printf(
+        "{\"system\": \"ember\", \"query\": \"%s\", \"seconds\": %.4f, \"check\": \"%lld:%s\"}\n",
+        q.name, secs, static_cast<long long>(result.num_rows()), to_string(first.get(0)).c_str());
   }
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);

@@ -3,8 +3,11 @@
 #include "expr/date_kernels.h"
 
 #include <array>
+#include <limits>
 #include <string>
+#include <vector>
 
+#include "core/bitmap.h"
 #include "core/buffer_access.h"
 #include "core/timestamp_text.h"
 #include "ember/error.h"
@@ -58,18 +61,43 @@ int64_t part(FunctionId f, int64_t t) {
   }
 }
 
-int64_t truncated(const std::string& unit, int64_t t) {
+// The start of t's unit, in 128 bits: near the ends of the int64 range it may not fit.
+__int128 truncated(const std::string& unit, int64_t t) {
   const int64_t days = floor_div(t, kDay);
   if (unit == "year" || unit == "month") {
     const Civil c = civil_of(t);
-    return days_from_civil(c.year, unit == "year" ? 1 : c.month, 1) * kDay;
+    return __int128(days_from_civil(c.year, unit == "year" ? 1 : c.month, 1)) * kDay;
   }
-  if (unit == "week") return (days - ((days + 3) - floor_div(days + 3, 7) * 7)) * kDay;
+  if (unit == "week") return __int128(days - ((days + 3) - floor_div(days + 3, 7) * 7)) * kDay;
   const int64_t step = unit == "day"      ? kDay
                        : unit == "hour"   ? kHour
                        : unit == "minute" ? kMinute
                                           : kSecond;
-  return floor_div(t, step) * step;
+  return __int128(floor_div(t, step)) * step;
+}
+
+// dt_truncate over a column: an instant whose unit starts before the earliest timestamp
+// (about 290,000 BC) is null.
+Column truncated_column(const std::string& unit, const Column& ts) {
+  const int64_t n = ts.size();
+  const int64_t* t = ts.values<int64_t>();
+  auto out = detail::BufferAccess::allocate_uninitialized(n * 8);
+  auto* d = reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out));
+  std::vector<uint8_t> fits(size_t(n), 1);
+  bool all_fit = true;
+  for (int64_t i = 0; i < n; ++i) {
+    const __int128 v = truncated(unit, t[i]);
+    fits[size_t(i)] = v >= std::numeric_limits<int64_t>::min();
+    all_fit = all_fit && fits[size_t(i)];
+    d[i] = fits[size_t(i)] ? int64_t(v) : 0;
+  }
+  std::shared_ptr<Buffer> valid = same_validity(ts);
+  if (!all_fit) {
+    const uint8_t* f = fits.data();
+    auto ok = kernel::bits_where(n, [f](int64_t i) { return f[i] != 0; });
+    valid = bitmap::and_of(ok->data(), 0, valid ? valid->data() : nullptr, 0, n);
+  }
+  return Column::from_buffers(timestamp_us(), n, -1, std::move(valid), out);
 }
 
 }  // namespace
@@ -84,15 +112,13 @@ void check_truncate_unit(const ExprNode& e, const ExprNode& root) {
 }
 
 Column date_function(const ExprNode& e, const Column& ts) {
+  if (e.function == FunctionId::DtTruncate) {
+    return truncated_column(std::get<std::string>(e.params[0]), ts);
+  }
   const int64_t n = ts.size();
   const int64_t* t = ts.values<int64_t>();
   auto out = detail::BufferAccess::allocate_uninitialized(n * 8);
   auto* d = reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out));
-  if (e.function == FunctionId::DtTruncate) {
-    const auto& unit = std::get<std::string>(e.params[0]);
-    for (int64_t i = 0; i < n; ++i) d[i] = truncated(unit, t[i]);
-    return Column::from_buffers(timestamp_us(), n, -1, same_validity(ts), out);
-  }
   for (int64_t i = 0; i < n; ++i) d[i] = part(e.function, t[i]);
   return Column::from_buffers(int64(), n, -1, same_validity(ts), out);
 }

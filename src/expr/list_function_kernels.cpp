@@ -49,7 +49,7 @@ void slice_items(int64_t first, int64_t last, int64_t start, int64_t length,
   const int64_t size = last - first;
   int64_t from = start >= 0 ? start : std::max<int64_t>(0, size + start);
   from = std::min(from, size);
-  const int64_t to = std::min(size, from + length);
+  const int64_t to = length >= size - from ? size : from + length;  // no overflow for huge lengths
   for (int64_t k = from; k < to; ++k) picks.push_back(first + k);
 }
 

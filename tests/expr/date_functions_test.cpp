@@ -64,6 +64,15 @@ TEST(DateFunctions, Truncate) {
   EXPECT_EQ(truncated("second")[1], "1969-12-31 23:59:59");
   EXPECT_EQ(truncated("day")[3], std::nullopt);
   EXPECT_THROW(testfn::type_of_expr(col("t").dt_truncate("fortnight"), b), InvalidArgument);
+  // The earliest instants: their year starts before the earliest timestamp, so it is null.
+  const Batch edge = testfn::batch(
+      {{"t", Column::from(std::vector<Timestamp>{Timestamp{INT64_MIN}, Timestamp{INT64_MAX}})}});
+  const Column year = eval(col("t").dt_truncate("year"), edge);
+  EXPECT_TRUE(year.is_null(0));
+  EXPECT_FALSE(year.is_null(1));
+  EXPECT_EQ(eval(col("t").dt_truncate("second"), edge).value<Timestamp>(1).micros,
+            INT64_MAX - INT64_MAX % 1000000);
+  EXPECT_EQ(values<int64_t>(eval(col("t").dt_year(), edge))[1], I(294247));
 }
 
 TEST(DateFunctions, DurationsAreMicroseconds) {

@@ -51,6 +51,8 @@ TEST(ListFunctions, SliceSortDistinct) {
   EXPECT_EQ(sliced.get(1), ints({}));
   EXPECT_TRUE(sliced.is_null(2));
   EXPECT_EQ(eval(col("l").list_slice(-1, 5), b).get(3), ints({Value{int64_t{1}}}));
+  EXPECT_EQ(eval(col("l").list_slice(1, INT64_MAX), b).get(3), ints({Value{int64_t{1}}}));
+  EXPECT_EQ(eval(col("l").list_slice(INT64_MIN, 1), b).get(4), ints({Value{int64_t{-5}}}));
   const Column sorted = eval(col("l").list_sort(), b);
   EXPECT_EQ(sorted.get(0), ints({Value{int64_t{1}}, Value{int64_t{2}}, Value{int64_t{3}},
                                  Value{int64_t{3}}, Value{}}));

@@ -77,7 +77,9 @@ int main(int argc, char** argv) {
   const DataFrame e = from_table(embeddings_table(embeddings), 2)
                           .with_column("emb", col("emb").cast(fixed_size_list(float32(), kDim)));
   List query{{}, float32()};
-  for (int j = 0; j < kDim; ++j) query.items.push_back(Value{float((j * 13) % 89) / 89.0f});
+  for (int j = 0; j < kDim; ++j) {
+    query.items.emplace_back(std::in_place_type<float>, float((j * 13) % 89) / 89.0f);
+  }
   const Expr count = lit(int64_t{1}).count().alias("n");
   struct Query {
     const char* name;

@@ -106,7 +106,7 @@ TEST(EmbeddingFunctions, FixedSizeListsAgainstALiteralQuery) {
   List q{{}, float64()};
   for (double& v : query) {
     v = g(rng);
-    q.items.push_back(Value{v});
+    q.items.emplace_back(std::in_place_type<double>, v);
   }
   const Column lists = Column::from(rows);
   const Batch b = testfn::batch(

@@ -38,8 +38,9 @@ void expect_float_map(const Expr& e, F f) {
   ASSERT_EQ(got.size(), in.size());
   for (size_t k = 0; k < in.size(); ++k) {
     ASSERT_EQ(got[k].has_value(), in[k].has_value()) << e.to_string() << " row " << k;
-    if (in[k])
+    if (in[k]) {
       EXPECT_TRUE(same(*got[k], f(*in[k]))) << e.to_string() << " row " << k << ": " << *got[k];
+    }
   }
 }
 

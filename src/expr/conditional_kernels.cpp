@@ -11,6 +11,7 @@
 #include "core/bitmap.h"
 #include "core/buffer_access.h"
 #include "expr/kernel_input.h"
+#include "expr/utf8_output.h"
 
 namespace ember {
 
@@ -19,6 +20,9 @@ namespace {
 // For each row the index of the column it takes (-1: none, the row is null).
 using Picks = std::vector<int32_t>;
 
+// The row of `c` that output row i reads: a one-row column (a literal) is broadcast.
+inline int64_t row_of(const Column& c, int64_t i) { return c.size() == 1 ? 0 : i; }
+
 template <class T>
 Column gather_fixed(const std::vector<const Column*>& cols, const Picks& picks, DataType type) {
   const int64_t n = int64_t(picks.size());
@@ -26,11 +30,32 @@ Column gather_fixed(const std::vector<const Column*>& cols, const Picks& picks, 
   T* d = reinterpret_cast<T*>(detail::BufferAccess::mutable_data(*out));
   std::vector<const T*> src;
   for (const Column* c : cols) src.push_back(c->values<T>());
-  for (int64_t i = 0; i < n; ++i)
-    d[i] = picks[size_t(i)] < 0 ? T{} : src[size_t(picks[size_t(i)])][i];
+  std::vector<int64_t> step;
+  for (const Column* c : cols) step.push_back(c->size() == 1 ? 0 : 1);
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t k = picks[size_t(i)];
+    d[i] = k < 0 ? T{} : src[size_t(k)][i * step[size_t(k)]];
+  }
   const int32_t* p = picks.data();
   auto valid = kernel::bits_where(n, [p](int64_t i) { return p[i] >= 0; });
   return Column::from_buffers(std::move(type), n, -1, std::move(valid), std::move(out));
+}
+
+// Text and bytes: each picked value's bytes appended once, no per-row allocation.
+Column gather_text(const std::vector<const Column*>& cols, const Picks& picks, DataType type) {
+  std::vector<kernel::Utf8Read> reads;
+  for (const Column* c : cols) reads.push_back({c->offsets(), c->chars()});
+  Utf8Output out(int64_t(picks.size()), 0);
+  for (size_t i = 0; i < picks.size(); ++i) {
+    if (picks[i] < 0) {
+      out.null_row();
+    } else {
+      const auto k = size_t(picks[i]);
+      out.append(reads[k](row_of(*cols[k], int64_t(i))));
+      out.end_row();
+    }
+  }
+  return out.finish(std::move(type), nullptr);
 }
 
 // Row i of cols[picks[i]] (null where picks[i] < 0).
@@ -43,12 +68,15 @@ Column gather(const std::vector<const Column*>& cols, const Picks& picks, const 
     default:
       break;
   }
+  if (type.id() == TypeId::Utf8 || type.id() == TypeId::Binary)
+    return gather_text(cols, picks, type);
   ColumnBuilder b(type, int64_t(picks.size()));
   for (size_t i = 0; i < picks.size(); ++i) {
     if (picks[i] < 0) {
       b.append_null();
     } else {
-      b.append_from(*cols[size_t(picks[i])], int64_t(i));
+      const Column& c = *cols[size_t(picks[i])];
+      b.append_from(c, row_of(c, int64_t(i)));
     }
   }
   return b.finish();
@@ -106,16 +134,21 @@ Column int_membership(const Column& c, const std::unordered_set<int64_t>& set) {
 
 }  // namespace
 
-Column choose(const Column& cond, const Column& then, const Column& otherwise) {
-  const int64_t n = then.size();
+Column choose(const std::vector<Column>& conds, const std::vector<Column>& values, int64_t n) {
   Picks picks(static_cast<size_t>(n));
-  const bool no_cond = cond.type().id() == TypeId::Null;
   for (int64_t i = 0; i < n; ++i) {
-    const bool take = !no_cond && !cond.is_null(i) && cond.value<bool>(i);
-    const Column& c = take ? then : otherwise;
-    picks[size_t(i)] = c.is_null(i) ? -1 : (take ? 0 : 1);
+    size_t k = 0;
+    for (; k < conds.size(); ++k) {
+      const Column& c = conds[k];
+      if (c.type().id() == TypeId::Null) continue;
+      const int64_t r = c.offset() + row_of(c, i);
+      if (((c.bool_bits()[r >> 3] >> (r & 7)) & 1) && !c.is_null(row_of(c, i))) break;
+    }
+    picks[size_t(i)] = values[k].is_null(row_of(values[k], i)) ? -1 : int32_t(k);
   }
-  return gather({&then, &otherwise}, picks, then.type());
+  std::vector<const Column*> cols;
+  for (const Column& v : values) cols.push_back(&v);
+  return gather(cols, picks, values.back().type());
 }
 
 Column first_non_null(const std::vector<Column>& values, int64_t n) {

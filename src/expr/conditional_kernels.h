@@ -7,9 +7,11 @@
 
 namespace ember {
 
-/// Row i is then[i] where cond[i] is true, otherwise[i] where it is false or null. Both branches
-/// already have the result's type; cond is bool or Null-typed.
-Column choose(const Column& cond, const Column& then, const Column& otherwise);
+/// CASE WHEN conds[0] THEN values[0] WHEN conds[1] ... ELSE values.back(): row i takes
+/// values[k] for the first k whose conds[k] is true (false or null passes on). The values
+/// already share the result's type; each column (conditions too) has `n` rows, or one row that
+/// applies to every row (a literal). A Null-typed condition is never true.
+Column choose(const std::vector<Column>& conds, const std::vector<Column>& values, int64_t n);
 
 /// Row i is the first non-null of values[k][i]; the columns already share one type.
 Column first_non_null(const std::vector<Column>& values, int64_t n);

@@ -15,6 +15,7 @@
 #include "expr/math_kernels.h"
 #include "expr/regex_kernels.h"
 #include "expr/string_kernels.h"
+#include "expr/type_check.h"
 
 namespace ember {
 
@@ -22,11 +23,29 @@ namespace {
 
 bool in_range(FunctionId f, FunctionId first, FunctionId last) { return f >= first && f <= last; }
 
-Column conditional(const ExprNode& e, std::vector<Column>& args, const DataType& type, int64_t n) {
-  for (size_t i = e.function == FunctionId::When ? 1 : 0; i < args.size(); ++i) {
-    args[i] = cast_column(args[i], type);
+// A branch of when(): a literal stays one row (broadcast), cast once to the result's type.
+Column branch(const ExprNode& e, const Batch& input, const DataType& type) {
+  if (e.kind != ExprKind::Literal) return cast_column(evaluate(e, input), type);
+  if (std::holds_alternative<std::monostate>(e.literal)) return Column::nulls(type, 1);
+  return cast_column(Column::repeat(e.literal, type_of(e.literal), 1), type);
+}
+
+// when(a, x, when(b, y, z)) runs as one CASE with two conditions: each row is decided once and
+// its value copied once, however long the chain.
+Column when_chain(const ExprNode& e, const Batch& input, const DataType& type) {
+  std::vector<Column> conds, values;
+  const ExprNode* w = &e;
+  for (; w->kind == ExprKind::Function && w->function == FunctionId::When;
+       w = w->children[2].get()) {
+    conds.push_back(evaluate(*w->children[0], input));
+    values.push_back(branch(*w->children[1], input, type));
   }
-  if (e.function == FunctionId::When) return choose(args[0], args[1], args[2]);
+  values.push_back(branch(*w, input, type));
+  return choose(conds, values, input.num_rows());
+}
+
+Column conditional(std::vector<Column>& args, const DataType& type, int64_t n) {
+  for (Column& a : args) a = cast_column(a, type);
   return first_non_null(args, n);
 }
 
@@ -46,7 +65,7 @@ Column embedding(const ExprNode& e, const Batch& input) {
 
 Column with_args(const ExprNode& e, std::vector<Column>& args, const DataType& type, int64_t n) {
   const FunctionId f = e.function;
-  if (f == FunctionId::When || f == FunctionId::Coalesce) return conditional(e, args, type, n);
+  if (f == FunctionId::Coalesce) return conditional(args, type, n);
   for (const Column& a : args) {
     if (a.type().id() == TypeId::Null) return Column::nulls(type, n);
   }
@@ -73,6 +92,12 @@ Column with_args(const ExprNode& e, std::vector<Column>& args, const DataType& t
 Column evaluate_function(const ExprNode& e, const Batch& input) {
   if (in_range(e.function, FunctionId::CosineSimilarity, FunctionId::L2Distance)) {
     return embedding(e, input);
+  }
+  if (e.function == FunctionId::When) {
+    // Typed as a whole first (the plan did the same), then run as one CASE.
+    const DataType type = infer_type(e, input.schema());
+    if (type.id() == TypeId::Null) return Column::nulls(type, input.num_rows());
+    return when_chain(e, input, type);
   }
   std::vector<Column> args;
   std::vector<DataType> types;

@@ -39,25 +39,32 @@ Civil civil_of(int64_t micros) {
   return c;
 }
 
-int64_t part(FunctionId f, int64_t t) {
-  const int64_t in_day = t - floor_div(t, kDay) * kDay;
+// Runs `f` over every instant: one loop per part, so the loop body has no switch.
+template <class F>
+void fill_parts(const int64_t* t, int64_t* d, int64_t n, F f) {
+  for (int64_t i = 0; i < n; ++i) d[i] = f(t[i]);
+}
+
+void parts(FunctionId f, const int64_t* t, int64_t* d, int64_t n) {
+  auto in_day = [](int64_t x) { return x - floor_div(x, kDay) * kDay; };
   switch (f) {
     case FunctionId::DtYear:
-      return civil_of(t).year;
+      return fill_parts(t, d, n, [](int64_t x) { return civil_of(x).year; });
     case FunctionId::DtMonth:
-      return civil_of(t).month;
+      return fill_parts(t, d, n, [](int64_t x) { return int64_t(civil_of(x).month); });
     case FunctionId::DtDay:
-      return civil_of(t).day;
+      return fill_parts(t, d, n, [](int64_t x) { return int64_t(civil_of(x).day); });
     case FunctionId::DtHour:
-      return in_day / kHour;
+      return fill_parts(t, d, n, [&](int64_t x) { return in_day(x) / kHour; });
     case FunctionId::DtMinute:
-      return in_day % kHour / kMinute;
+      return fill_parts(t, d, n, [&](int64_t x) { return in_day(x) % kHour / kMinute; });
     case FunctionId::DtSecond:
-      return in_day % kMinute / kSecond;
-    default: {  // DtDayOfWeek: 1970-01-01 was a Thursday (4)
-      const int64_t days = floor_div(t, kDay);
-      return (days + 3) - floor_div(days + 3, 7) * 7 + 1;
-    }
+      return fill_parts(t, d, n, [&](int64_t x) { return in_day(x) % kMinute / kSecond; });
+    default:  // DtDayOfWeek: 1970-01-01 was a Thursday (4)
+      return fill_parts(t, d, n, [](int64_t x) {
+        const int64_t days = floor_div(x, kDay);
+        return (days + 3) - floor_div(days + 3, 7) * 7 + 1;
+      });
   }
 }
 
@@ -119,7 +126,7 @@ Column date_function(const ExprNode& e, const Column& ts) {
   const int64_t* t = ts.values<int64_t>();
   auto out = detail::BufferAccess::allocate_uninitialized(n * 8);
   auto* d = reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out));
-  for (int64_t i = 0; i < n; ++i) d[i] = part(e.function, t[i]);
+  parts(e.function, t, d, n);
   return Column::from_buffers(int64(), n, -1, same_validity(ts), out);
 }
 

@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 
 # ccache is optional everywhere (the scripts use it when present); it makes rebuilds cheap.
 library=(cmake ninja-build g++ ccache libsimdjson-dev libdivide-dev
-         libsnappy-dev libzstd-dev zlib1g-dev liblz4-dev flatbuffers-compiler libflatbuffers-dev)
+         libsnappy-dev libzstd-dev zlib1g-dev liblz4-dev flatbuffers-compiler libflatbuffers-dev
+         libre2-dev libutf8proc-dev libxxhash-dev)
 example=(pkg-config libcli11-dev libhunspell-dev hunspell-en-us wordnet-base)
 tests=(libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev nodejs npm)
 # doxygen: the API reference (scripts/api-docs.sh), which a test builds too; python3 reads its

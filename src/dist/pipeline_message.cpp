@@ -85,6 +85,9 @@ void put_expr(MessageWriter& out, const ExprNode& e, bool aggregate = false) {
   out.put(static_cast<uint8_t>(e.agg));
   put_data_type(out, e.cast_to);
   out.put(e.index);
+  out.put(static_cast<uint8_t>(e.function));
+  out.put(static_cast<uint32_t>(e.params.size()));
+  for (const Value& p : e.params) put_value(out, p);
   out.put(static_cast<uint32_t>(e.children.size()));
   for (const auto& c : e.children) put_expr(out, *c, aggregate && e.kind == ExprKind::Alias);
 }
@@ -106,6 +109,13 @@ ExprPtr get_expr(MessageReader& in) {
   e->agg = static_cast<AggFunc>(in.get<uint8_t>());
   e->cast_to = get_data_type(in);
   e->index = in.get<int64_t>();
+  const auto function = in.get<uint8_t>();
+  if (function > static_cast<uint8_t>(kLastFunctionId)) {
+    throw Error("distributed runner: a pipeline message holds an unknown function");
+  }
+  e->function = static_cast<FunctionId>(function);
+  const auto num_params = in.get<uint32_t>();
+  for (uint32_t i = 0; i < num_params; ++i) e->params.push_back(get_value(in));
   const auto n = in.get<uint32_t>();
   for (uint32_t i = 0; i < n; ++i) e->children.push_back(get_expr(in));
   return e;

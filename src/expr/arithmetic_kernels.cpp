@@ -54,6 +54,41 @@ std::shared_ptr<Buffer> scalar_quotients(BinaryOp op, const Column& x, int64_t d
   return out;
 }
 
+// Whether row i of the int64 result `r` of `op` left int64 (null rows are decided elsewhere).
+bool overflowed(BinaryOp op, int64_t x, int64_t y, int64_t r) {
+  switch (op) {
+    case BinaryOp::Add:
+      return add_overflowed(x, y, r);
+    case BinaryOp::Sub:
+      return sub_overflowed(x, y, r);
+    case BinaryOp::Mul:
+      return mul_overflows(x, y);
+    case BinaryOp::Div:
+      return div_overflows(x, y);
+    default:
+      return false;
+  }
+}
+
+// Clears the validity of rows whose int64 result overflowed; returns the (possibly new)
+// validity. One pass finds whether any did; only then is a mask built.
+std::shared_ptr<Buffer> null_overflows(BinaryOp op, const Operand& a, const Operand& b,
+                                       const Buffer& values, std::shared_ptr<Buffer> valid,
+                                       int64_t n) {
+  if (op == BinaryOp::Mod) return valid;
+  int64_t sa = 0, sb = 0;
+  const int64_t* pa = kernel::values_or_scalar<int64_t>(a, sa);
+  const int64_t* pb = kernel::values_or_scalar<int64_t>(b, sb);
+  const int64_t* r = reinterpret_cast<const int64_t*>(values.data());
+  const int64_t step_a = a.is_scalar ? 0 : 1, step_b = b.is_scalar ? 0 : 1;
+  auto bad = [&](int64_t i) { return overflowed(op, pa[i * step_a], pb[i * step_b], r[i]); };
+  bool any = false;
+  for (int64_t i = 0; i < n; ++i) any |= bad(i);
+  if (!any) return valid;
+  auto fits = kernel::bits_where(n, [&](int64_t i) { return !bad(i); });
+  return bitmap::and_of(fits->data(), 0, valid ? valid->data() : nullptr, 0, n);
+}
+
 // Int64 operands of a float64 result become float64 first, so each loop sees one type.
 Operand widened(const Operand& o) {
   if (o.type.id() != TypeId::Int64) return o;
@@ -80,6 +115,7 @@ Column arithmetic(BinaryOp op, const Operand& a, const Operand& b, int64_t n) {
                       ? scalar_quotients(op, a.column, std::get<int64_t>(b.scalar), n)
                       : int_or_float_values<int64_t>(op, a, b, n);
     if (divides && !b.is_scalar) valid = null_zero_divisors<int64_t>(b.column, valid, n);
+    valid = null_overflows(op, a, b, *values, std::move(valid), n);
     return Column::from_buffers(type, n, -1, valid, values);
   }
   const Operand fa = widened(a);
@@ -92,14 +128,19 @@ Column arithmetic(BinaryOp op, const Operand& a, const Operand& b, int64_t n) {
 Column negate(const Column& c) {
   const int64_t n = c.size();
   auto out = detail::BufferAccess::allocate_uninitialized(n * 8);
+  auto valid = c.validity_bits() ? bitmap::copy(c.validity_bits(), c.offset(), n) : nullptr;
   if (c.type().id() == TypeId::Int64) {
     const int64_t* p = c.values<int64_t>();
-    fused::negate_i64(p, reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out)), n);
-  } else {
-    const double* p = c.values<double>();
-    fused::negate_f64(p, reinterpret_cast<double*>(detail::BufferAccess::mutable_data(*out)), n);
+    if (fused::negate_i64(p, reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out)),
+                          n)) {
+      // -INT64_MIN does not fit: those rows are null.
+      auto fits = kernel::bits_where(n, [p](int64_t i) { return !negate_overflows(p[i]); });
+      valid = bitmap::and_of(fits->data(), 0, valid ? valid->data() : nullptr, 0, n);
+    }
+    return Column::from_buffers(c.type(), n, -1, valid, out);
   }
-  auto valid = c.validity_bits() ? bitmap::copy(c.validity_bits(), c.offset(), n) : nullptr;
+  const double* p = c.values<double>();
+  fused::negate_f64(p, reinterpret_cast<double*>(detail::BufferAccess::mutable_data(*out)), n);
   return Column::from_buffers(c.type(), n, c.null_count(), valid, out);
 }
 

@@ -7,6 +7,7 @@
 #include "expr/comparison_kernels.h"
 #include "expr/expr_text.h"
 #include "expr/expr_tree.h"
+#include "expr/function_eval.h"
 #include "expr/list_kernels.h"
 #include "expr/logical_kernels.h"
 #include "expr/operand_widening.h"
@@ -45,6 +46,12 @@ Column evaluate_binary(const ExprNode& e, const Batch& input) {
   if (a.is_scalar && b.is_scalar) a = Operand::of(Column::repeat(a.scalar, a.type, n));
   switch (op_class(e.binary)) {
     case OpClass::Arithmetic:
+      if (type->id() == TypeId::Timestamp) {
+        // Computed on the microseconds (widened above), then typed as the instant it is.
+        const Column micros = arithmetic(e.binary, a, b, n);
+        return Column::from_buffers(*type, n, micros.null_count(), micros.validity_buffer(),
+                                    micros.values_buffer(), nullptr, micros.offset());
+      }
       return arithmetic(e.binary, a, b, n);
     case OpClass::Comparison:
       return compare(e.binary, a, b, n);
@@ -116,6 +123,8 @@ Column evaluate(const ExprNode& e, const Batch& input) {
       return evaluate(*e.children[0], input);
     case ExprKind::UdfCall:
       return evaluate_udf(e, input);
+    case ExprKind::Function:
+      return evaluate_function(e, input);
     case ExprKind::Aggregate:
       // Plan-time type checking rejects aggregates outside agg(); agg() evaluates their inputs.
       throw Error("internal: aggregate " + to_string(e) + " evaluated as a row expression");

@@ -9,6 +9,7 @@
 #include "ember/expr.h"
 #include "ember/types.h"
 #include "expr/expr_access.h"
+#include "expr/function_id.h"
 
 namespace ember {
 
@@ -23,7 +24,8 @@ enum class ExprKind {
   UdfCall,
   Aggregate,
   ListSize,
-  ListGet
+  ListGet,
+  Function  ///< a named function of the expression library (expr/function_catalog.h)
 };
 enum class BinaryOp { Add, Sub, Mul, Div, Mod, Eq, Ne, Lt, Le, Gt, Ge, And, Or };
 enum class UnaryOp { Not, Negate };
@@ -36,9 +38,11 @@ struct Expr::Node {
   Value literal;     ///< Literal
   BinaryOp binary = BinaryOp::Add;
   UnaryOp unary = UnaryOp::Not;
-  AggFunc agg = AggFunc::Sum;                         ///< Aggregate
-  DataType cast_to;                                   ///< Cast
-  int64_t index = 0;                                  ///< ListGet
+  AggFunc agg = AggFunc::Sum;                   ///< Aggregate
+  DataType cast_to;                             ///< Cast
+  int64_t index = 0;                            ///< ListGet
+  FunctionId function = FunctionId::StrLength;  ///< Function
+  std::vector<Value> params;  ///< Function: constant arguments (patterns, widths, values)
   std::vector<std::shared_ptr<const Node>> children;  ///< operands / UDF arguments
   std::shared_ptr<const UdfHandle> udf;               ///< UdfCall
 };

@@ -1,6 +1,8 @@
 // Rendering expression trees as the text users wrote: "((id * 3) + 1)".
 #include "expr/expr_text.h"
 
+#include "expr/function_catalog.h"
+
 namespace ember {
 
 namespace {
@@ -13,6 +15,24 @@ std::string quoted(const std::string& s) {
     out += c;
   }
   return out + "\"";
+}
+
+// A constant argument as the call was written: text quoted, numbers as they are.
+std::string param_text(const Value& v) {
+  if (auto* s = std::get_if<std::string>(&v)) return quoted(*s);
+  return to_string(v);
+}
+
+// "name.str_lower()", "x.str_replace(\"a\", \"b\")", "when(c, a, b)".
+std::string function_text(const ExprNode& e) {
+  const bool method = is_method(e.function) && !e.children.empty();
+  std::string args;
+  for (size_t i = method ? 1 : 0; i < e.children.size(); ++i) {
+    args += (args.empty() ? "" : ", ") + to_string(*e.children[i]);
+  }
+  for (const Value& p : e.params) args += (args.empty() ? "" : ", ") + param_text(p);
+  const std::string call = std::string(function_name(e.function)) + "(" + args + ")";
+  return method ? to_string(*e.children[0]) + "." + call : call;
 }
 
 }  // namespace
@@ -112,6 +132,8 @@ std::string to_string(const ExprNode& e) {
     }
     case ExprKind::Aggregate:
       return to_string(*e.children[0]) + "." + to_string(e.agg) + "()";
+    case ExprKind::Function:
+      return function_text(e);
   }
   return "?";
 }

@@ -35,6 +35,26 @@ inline __attribute__((always_inline)) void binary(Shape s, const T* __restrict a
   }
 }
 
+// Whether f(a, b, r) holds for some row, r being the result already written.
+template <class F>
+inline __attribute__((always_inline)) bool any_row(Shape s, const int64_t* __restrict a,
+                                                   const int64_t* __restrict b,
+                                                   const int64_t* __restrict r, int64_t n, F f) {
+  bool any = false;
+  switch (s) {
+    case Shape::VecVec:
+      for (int64_t i = 0; i < n; ++i) any |= f(a[i], b[i], r[i]);
+      break;
+    case Shape::VecScalar:
+      for (int64_t i = 0; i < n; ++i) any |= f(a[i], *b, r[i]);
+      break;
+    case Shape::ScalarVec:
+      for (int64_t i = 0; i < n; ++i) any |= f(*a, b[i], r[i]);
+      break;
+  }
+  return any;
+}
+
 template <class T>
 inline __attribute__((always_inline)) bool any_zero(Shape s, const T* b, int64_t n) {
   if (s == Shape::VecScalar) return *b == T(0);
@@ -71,16 +91,19 @@ bool arith_i64_clones(BinaryOp op, Shape s, const int64_t* a, const int64_t* b, 
   switch (op) {
     case BinaryOp::Add:
       binary(s, a, b, out, n, [](int64_t x, int64_t y) { return wrap_add(x, y); });
-      return false;
+      return any_row(s, a, b, out, n, add_overflowed);
     case BinaryOp::Sub:
       binary(s, a, b, out, n, [](int64_t x, int64_t y) { return wrap_sub(x, y); });
-      return false;
+      return any_row(s, a, b, out, n, sub_overflowed);
     case BinaryOp::Mul:
       binary(s, a, b, out, n, [](int64_t x, int64_t y) { return wrap_mul(x, y); });
-      return false;
+      return any_row(s, a, b, out, n,
+                     [](int64_t x, int64_t y, int64_t) { return mul_overflows(x, y); });
     case BinaryOp::Div:
       binary(s, a, b, out, n, [](int64_t x, int64_t y) { return safe_div(x, y); });
-      return any_zero(s, b, n);
+      return any_zero(s, b, n) || any_row(s, a, b, out, n, [](int64_t x, int64_t y, int64_t) {
+               return div_overflows(x, y);
+             });
     default:
       binary(s, a, b, out, n, [](int64_t x, int64_t y) { return safe_mod(x, y); });
       return any_zero(s, b, n);
@@ -94,14 +117,20 @@ bool arith_i64(BinaryOp op, Shape s, const int64_t* a, const int64_t* b, int64_t
 
 namespace {
 EMBER_SIMD_CLONES
-void affine_i64_clones(const int64_t* __restrict x, int64_t scale, int64_t offset,
-                       int64_t* __restrict out, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) out[i] = wrap_add(wrap_mul(x[i], scale), offset);
+bool affine_i64_clones(const int64_t* __restrict x, int64_t scale, int64_t offset, int64_t lo,
+                       int64_t hi, int64_t* __restrict out, int64_t n) {
+  bool outside = false;
+  for (int64_t i = 0; i < n; ++i) {
+    out[i] = wrap_add(wrap_mul(x[i], scale), offset);
+    outside |= (x[i] < lo) | (x[i] > hi);
+  }
+  return outside;
 }
 }  // namespace
 
-void affine_i64(const int64_t* x, int64_t scale, int64_t offset, int64_t* out, int64_t n) {
-  affine_i64_clones(x, scale, offset, out, n);
+bool affine_i64(const int64_t* x, int64_t scale, int64_t offset, int64_t* out, int64_t n) {
+  const AffineRange fits = AffineRange::of(scale, offset);
+  return affine_i64_clones(x, scale, offset, fits.lo, fits.hi, out, n);
 }
 
 namespace {
@@ -217,8 +246,13 @@ void not_u8(const uint8_t* __restrict a, uint8_t* __restrict out, int64_t n) {
   for (int64_t i = 0; i < n; ++i) out[i] = a[i] ^ 1;
 }
 
-void negate_i64(const int64_t* __restrict a, int64_t* __restrict out, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) out[i] = wrap_sub(0, a[i]);
+bool negate_i64(const int64_t* __restrict a, int64_t* __restrict out, int64_t n) {
+  bool overflow = false;
+  for (int64_t i = 0; i < n; ++i) {
+    out[i] = wrap_sub(0, a[i]);
+    overflow |= negate_overflows(a[i]);
+  }
+  return overflow;
 }
 
 void negate_f64(const double* __restrict a, double* __restrict out, int64_t n) {

@@ -15,12 +15,14 @@ enum class Shape : uint8_t { VecVec, VecScalar, ScalarVec };
 /// Outputs and vector inputs never overlap (the program gives every result its own register).
 /// All kernels take `n` rows; bool results are bytes holding 0 or 1.
 
-/// int64 + - * (wrapping), and / % by a vector or scalar divisor with C++ truncation
-/// (INT64_MIN / -1 wraps, % -1 is 0). Rows whose divisor is 0 get 0; returns true if any
-/// divisor was 0 (those rows are null, which the caller must honour).
+/// int64 + - *, and / % by a vector or scalar divisor with C++ truncation (% -1 is 0). A result
+/// that leaves int64 is written wrapped (INT64_MIN / -1 as INT64_MIN), a zero divisor's as 0;
+/// returns true if any row overflowed or had a zero divisor (those rows are null, which the
+/// caller must honour).
 bool arith_i64(BinaryOp op, Shape s, const int64_t* a, const int64_t* b, int64_t* out, int64_t n);
-/// x * scale + offset in one pass (wrapping, so equal to the two separate operations).
-void affine_i64(const int64_t* x, int64_t scale, int64_t offset, int64_t* out, int64_t n);
+/// x * scale + offset in one pass; returns true if either step left int64 for some row (null
+/// rows, as arith_i64's), so it equals the two separate operations.
+bool affine_i64(const int64_t* x, int64_t scale, int64_t offset, int64_t* out, int64_t n);
 /// float64 + - * / (IEEE) and % (fmod). Returns true if a % divisor was 0 (a null row).
 bool arith_f64(BinaryOp op, Shape s, const double* a, const double* b, double* out, int64_t n);
 
@@ -52,8 +54,8 @@ void logic_u8(BinaryOp op, Shape s, const uint8_t* a, const uint8_t* b, uint8_t*
 /// !x of 0/1 bytes.
 void not_u8(const uint8_t* a, uint8_t* out, int64_t n);
 
-/// -x (int64 wraps: -INT64_MIN is INT64_MIN).
-void negate_i64(const int64_t* a, int64_t* out, int64_t n);
+/// -x; returns true if some x was INT64_MIN, whose negation does not fit (a null row).
+bool negate_i64(const int64_t* a, int64_t* out, int64_t n);
 void negate_f64(const double* a, double* out, int64_t n);
 
 /// Casts between the fixed-width types (bool as 0/1 bytes).

@@ -130,13 +130,11 @@ bool FusedProgram::run(const FusedInstr& in, const std::vector<FusedColumnView>&
     case Code::ArithI64:
       return !fused::arith_i64(in.op, in.shape, as<int64_t>(a), as<int64_t>(b), i64, rows);
     case Code::AffineI64:
-      fused::affine_i64(as<int64_t>(a), in.scale, in.offset, i64, rows);
-      return true;
+      return !fused::affine_i64(as<int64_t>(a), in.scale, in.offset, i64, rows);
     case Code::ArithF64:
       return !fused::arith_f64(in.op, in.shape, as<double>(a), as<double>(b), f64, rows);
     case Code::DivideByScalar:
-      divide_by_scalar(as<int64_t>(a), in.divisor, in.op == BinaryOp::Mod, i64, rows);
-      return true;
+      return !divide_by_scalar(as<int64_t>(a), in.divisor, in.op == BinaryOp::Mod, i64, rows);
     case Code::Divisible:
       fused::divisible_i64(as<int64_t>(a), in.test, in.negate, u8, rows);
       return true;
@@ -156,8 +154,7 @@ bool FusedProgram::run(const FusedInstr& in, const std::vector<FusedColumnView>&
       fused::not_u8(as<uint8_t>(a), u8, rows);
       return true;
     case Code::NegateI64:
-      fused::negate_i64(as<int64_t>(a), i64, rows);
-      return true;
+      return !fused::negate_i64(as<int64_t>(a), i64, rows);
     case Code::NegateF64:
       fused::negate_f64(as<double>(a), f64, rows);
       return true;

@@ -78,3 +78,14 @@ inline std::shared_ptr<Buffer> combined_validity(const Operand& a, const Operand
 }
 
 }  // namespace ember::kernel
+
+namespace ember {
+
+/// The validity of a result with the same null rows as `c` (shared when `c` is not a slice).
+inline std::shared_ptr<Buffer> same_validity(const Column& c) {
+  if (!c.validity_bits()) return nullptr;
+  if (c.offset() == 0) return c.validity_buffer();
+  return bitmap::copy(c.validity_bits(), c.offset(), c.size());
+}
+
+}  // namespace ember

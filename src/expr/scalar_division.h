@@ -9,8 +9,8 @@ namespace ember {
 
 /// out[i] = x[i] / d (or x[i] % d when `remainder`) for i in [0, n), truncating toward zero
 /// like C++. `d` must be non-zero (a zero divisor is null, handled by the caller). d == -1
-/// gives the wrapped negation (INT64_MIN / -1 == INT64_MIN) and remainder 0, matching the
-/// column-by-column kernel.
-void divide_by_scalar(const int64_t* x, int64_t d, bool remainder, int64_t* out, int64_t n);
+/// gives the negation and remainder 0; returns true if some quotient left int64
+/// (INT64_MIN / -1, written wrapped), a row the caller makes null.
+bool divide_by_scalar(const int64_t* x, int64_t d, bool remainder, int64_t* out, int64_t n);
 
 }  // namespace ember

@@ -4,6 +4,7 @@
 #include "ember/error.h"
 #include "expr/expr_text.h"
 #include "expr/expr_tree.h"
+#include "expr/function_types.h"
 #include "expr/type_rules.h"
 
 namespace ember {
@@ -72,6 +73,11 @@ DataType infer(const ExprNode& e, const Schema& input, const ExprNode& root) {
                               "' has no return type: call .returns(...)");
       }
       return *e.udf->declared_type();
+    }
+    case ExprKind::Function: {
+      std::vector<DataType> args;
+      for (const ExprPtr& c : e.children) args.push_back(infer(*c, input, root));
+      return function_result_type(e, args, root);
     }
     case ExprKind::Aggregate:
       throw InvalidArgument("aggregate " + to_string(e) + " in " + to_string(root) +

@@ -11,6 +11,18 @@ bool is_castable_id(TypeId id) {
   return id == TypeId::Boolean || id == TypeId::Int64 || id == TypeId::Float64 ||
          id == TypeId::Utf8 || id == TypeId::Int32 || id == TypeId::Float32;
 }
+// Durations are int64 microseconds: timestamp +- duration is a timestamp, duration + timestamp
+// too, and timestamp - timestamp the duration between them.
+std::optional<DataType> timestamp_arithmetic_type(BinaryOp op, const DataType& a,
+                                                  const DataType& b) {
+  const bool ta = a.id() == TypeId::Timestamp, tb = b.id() == TypeId::Timestamp;
+  if (ta && tb) return op == BinaryOp::Sub ? std::optional(int64()) : std::nullopt;
+  const DataType& other = ta ? b : a;
+  if (!other.is_integer()) return std::nullopt;
+  if (op == BinaryOp::Add || (op == BinaryOp::Sub && ta)) return timestamp_us();
+  return std::nullopt;
+}
+
 }  // namespace
 
 OpClass op_class(BinaryOp op) {
@@ -38,6 +50,9 @@ std::optional<DataType> binary_result_type(BinaryOp op, const DataType& l, const
   const DataType& b = r_null ? l : r;
   switch (op_class(op)) {
     case OpClass::Arithmetic:
+      if (a.id() == TypeId::Timestamp || b.id() == TypeId::Timestamp) {
+        return timestamp_arithmetic_type(op, a, b);
+      }
       // int32 and float32 widen: the result is int64 or float64.
       if (!a.is_numeric() || !b.is_numeric()) return std::nullopt;
       return a.is_integer() && b.is_integer() ? int64() : float64();

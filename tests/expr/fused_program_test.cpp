@@ -1,6 +1,6 @@
 // Compiled expressions checked against the node-by-node evaluator: every operator and type and
-// operand shape, wrap-around, division by zero, the divisibility strength reduction, what falls
-// back to the evaluator, and randomly generated expression trees.
+// operand shape, overflow (a null row: the evaluator's), division by zero, the divisibility
+// strength reduction, what falls back to the evaluator, and randomly generated expression trees.
 #include "expr/fused_program.h"
 
 #include <gtest/gtest.h>
@@ -13,6 +13,7 @@
 
 #include "core/bitmap.h"
 #include "expr/evaluate.h"
+#include "expr/wrapping_arithmetic.h"
 #include "reference.h"
 
 namespace ember {
@@ -70,17 +71,18 @@ double random_float(std::mt19937_64& rng, bool nonzero) {
 
 // A batch without nulls: i, j int64 (j holds zeros), k int64 without zeros; x, y float64 (y
 // holds zeros), z float64 without zeros; p, q bool. Sliced at offset 3 so bool columns start
-// mid-byte.
-Batch make_batch(int64_t rows, uint64_t seed) {
+// mid-byte. `small` keeps the integers within +-10^6, so that no + - * of two of them, or of
+// one and a small literal, overflows (an overflowing row is null: the evaluator's).
+Batch make_batch(int64_t rows, uint64_t seed, bool small = false) {
   std::mt19937_64 rng(seed);
   const int64_t n = rows + 3;
   std::vector<int64_t> i(n), j(n), k(n);
   std::vector<double> x(n), y(n), z(n);
   std::vector<bool> p(n), q(n);
   for (int64_t r = 0; r < n; ++r) {
-    i[r] = random_int(rng, false);
-    j[r] = random_int(rng, false);
-    k[r] = random_int(rng, true);
+    i[r] = small ? int64_t(rng() % 2000001) - 1000000 : random_int(rng, false);
+    j[r] = small ? int64_t(rng() % 2001) - 1000 : random_int(rng, false);
+    k[r] = small ? int64_t(rng() % 1000) + 1 : random_int(rng, true);
     x[r] = random_float(rng, false);
     y[r] = random_float(rng, false);
     z[r] = random_float(rng, true);
@@ -102,6 +104,12 @@ Batch make_batch(int64_t rows, uint64_t seed) {
 
 const Batch& batch() {
   static const Batch b = make_batch(kRows, 42);
+  return b;
+}
+
+// The same shape, with integers too small to overflow.
+const Batch& small() {
+  static const Batch b = make_batch(kRows, 43, true);
   return b;
 }
 
@@ -135,23 +143,30 @@ const BinaryOp kArith[] = {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp
 const BinaryOp kCompare[] = {BinaryOp::Eq, BinaryOp::Ne, BinaryOp::Lt,
                              BinaryOp::Le, BinaryOp::Gt, BinaryOp::Ge};
 
-// `l op r` as column/column, literal/column and column/literal, all on the fast path.
+// `l op r` as column/column, literal/column and column/literal, all on the fast path over `b`.
 void expect_fused_shapes(BinaryOp op, const std::string& l, const std::string& r,
-                         const Value& literal) {
+                         const Value& literal, const Batch& b = batch()) {
   const Expr shapes[] = {testref::apply(op, col(l), col(r)),
                          testref::apply(op, lit(literal), col(r)),
                          testref::apply(op, col(l), lit(literal))};
-  for (const Expr& e : shapes) EXPECT_EQ(check(e), Path::Fused) << e.to_string();
+  for (const Expr& e : shapes) EXPECT_EQ(check(e, b), Path::Fused) << e.to_string();
 }
 
 TEST(FusedProgramTest, ArithmeticEveryTypeAndShape) {
   for (BinaryOp op : kArith) {
-    expect_fused_shapes(op, "i", "k", Value{int64_t{3}});
-    expect_fused_shapes(op, "i", "k", Value{int64_t{-1}});
-    expect_fused_shapes(op, "i", "k", Value{kMin});
+    expect_fused_shapes(op, "i", "k", Value{int64_t{3}}, small());
+    expect_fused_shapes(op, "i", "k", Value{int64_t{-1}}, small());
+    // Over extremes some rows overflow (null): the program declines them, or agrees.
+    for (const Value& v : {Value{int64_t{3}}, Value{int64_t{-1}}, Value{kMin}}) {
+      for (const Expr& e :
+           {testref::apply(op, col("i"), col("k")), testref::apply(op, lit(v), col("k")),
+            testref::apply(op, col("i"), lit(v))}) {
+        EXPECT_NE(check(e), Path::NotCompiled) << e.to_string();
+      }
+    }
     expect_fused_shapes(op, "x", "z", Value{2.5});
-    expect_fused_shapes(op, "i", "z", Value{-0.75});  // mixed: float64
-    expect_fused_shapes(op, "x", "k", Value{int64_t{4}});
+    expect_fused_shapes(op, "i", "z", Value{-0.75});                // mixed: float64
+    expect_fused_shapes(op, "x", "k", Value{int64_t{4}}, small());  // 4 op k is int64
   }
   // float / 0 is IEEE (inf, NaN), never null.
   EXPECT_EQ(check(col("x") / col("y")), Path::Fused);
@@ -179,9 +194,10 @@ TEST(FusedProgramTest, LogicNotNegateIsNull) {
   }
   EXPECT_EQ(check(!col("p")), Path::Fused);
   EXPECT_EQ(check(!(col("i") < col("j")) || col("q")), Path::Fused);
-  EXPECT_EQ(check(-col("i")), Path::Fused);  // -INT64_MIN wraps
+  EXPECT_EQ(check(-col("i")), Path::Fallback);  // -INT64_MIN does not fit: a null row
+  EXPECT_EQ(check(-col("i"), small()), Path::Fused);
   EXPECT_EQ(check(-col("x")), Path::Fused);
-  EXPECT_EQ(check((col("i") + col("j")).is_null()), Path::Fused);
+  EXPECT_EQ(check((col("i") + col("j")).is_null(), small()), Path::Fused);
   EXPECT_EQ(check(col("p").is_null() || col("q")), Path::Fused);
 }
 
@@ -189,45 +205,70 @@ TEST(FusedProgramTest, Casts) {
   EXPECT_EQ(check(col("i").cast(float64()) * lit(0.5)), Path::Fused);
   EXPECT_EQ(check(col("i").cast(boolean()) && col("p")), Path::Fused);
   EXPECT_EQ(check(col("x").cast(boolean()) || col("q")), Path::Fused);  // NaN is true
-  EXPECT_EQ(check(col("p").cast(int64()) + col("i")), Path::Fused);
+  EXPECT_EQ(check(col("p").cast(int64()) + col("i"), small()), Path::Fused);
   EXPECT_EQ(check(col("q").cast(float64()) - col("x")), Path::Fused);
-  EXPECT_EQ(check(col("i").cast(int64()) + lit(int64_t{1})), Path::Fused);
-  EXPECT_EQ(check((col("i").cast(float64()) / lit(1e3)).cast(int64()) + col("k")), Path::Fused);
+  EXPECT_EQ(check(col("i").cast(int64()) + lit(int64_t{1}), small()), Path::Fused);
+  EXPECT_EQ(check((col("i").cast(float64()) / lit(1e3)).cast(int64()) + col("k"), small()),
+            Path::Fused);
   // NaN and values beyond int64 have no integer: those rows are null, so the evaluator runs.
   EXPECT_EQ(check(col("x").cast(int64()) + col("i")), Path::Fallback);
 }
 
-TEST(FusedProgramTest, WrapAroundMatchesEvaluator) {
+TEST(FusedProgramTest, OverflowIsNullAndFallsBack) {
   Batch b(Schema({{"a", int64()}}), {Column::from(std::vector<int64_t>{kMax, kMin, -1, 0, 1})});
+  // Each has a row whose result leaves int64 (or, the last, a zero divisor): a null row, so
+  // the program declines the batch and the evaluator answers.
   for (const Expr& e :
        {col("a") + lit(int64_t{1}), col("a") - lit(int64_t{1}), col("a") * lit(int64_t{-1}),
-        col("a") * lit(kMax), -col("a"), col("a") / lit(int64_t{-1}), col("a") % lit(int64_t{-1}),
-        lit(kMin) / col("a") + lit(int64_t{0})}) {
-    // The last divides by the column's 0: that row is null, so it falls back.
-    const Path path = check(e, b);
-    EXPECT_NE(path, Path::NotCompiled) << e.to_string();
+        col("a") * lit(kMax), -col("a"), col("a") / lit(int64_t{-1}),
+        col("a") * lit(int64_t{2}) + lit(int64_t{1}), lit(kMin) / col("a") + lit(int64_t{0})}) {
+    EXPECT_EQ(check(e, b), Path::Fallback) << e.to_string();
   }
-  EXPECT_EQ(check(col("a") * lit(kMax), b), Path::Fused);
-  auto p = FusedProgram::compile(*detail::ExprAccess::node(col("a") + lit(int64_t{1})), b.schema());
-  ASSERT_TRUE(p);
-  EXPECT_EQ(p->evaluate(b)->value<int64_t>(0), kMin);
+  EXPECT_EQ(check(col("a") % lit(int64_t{-1}), b), Path::Fused);  // never overflows
+  const Column sum = evaluate(*detail::ExprAccess::node(col("a") + lit(int64_t{1})), b);
+  const Value N{};
+  const std::vector<Value> want = {N, Value{kMin + 1}, Value{int64_t{0}}, Value{int64_t{1}},
+                                   Value{int64_t{2}}};
+  for (int64_t r = 0; r < 5; ++r) EXPECT_EQ(sum.get(r), want[size_t(r)]) << r;
+}
+
+TEST(FusedProgramTest, MultiplyAddDeclinesExactlyPastItsRange) {
+  // x * scale + offset fits for x in [lo, hi]; the boundaries stay compiled, one past falls back.
+  for (auto [scale, offset] : {std::pair{int64_t{3}, int64_t{1}}, std::pair{int64_t{-3}, kMax},
+                               std::pair{int64_t{7}, kMin + 5}, std::pair{int64_t{-1}, int64_t{-1}},
+                               std::pair{kMax, int64_t{0}}, std::pair{int64_t{2}, int64_t{-9}}}) {
+    const AffineRange r = AffineRange::of(scale, offset);
+    const Expr e = col("a") * lit(scale) + lit(offset);
+    Batch inside(Schema({{"a", int64()}}), {Column::from(std::vector<int64_t>{r.lo, r.hi, 0})});
+    EXPECT_EQ(check(e, inside), Path::Fused) << e.to_string();
+    for (int64_t past : {r.lo - 1, r.hi + 1}) {
+      if ((past == r.lo - 1 && r.lo == kMin) || (past == r.hi + 1 && r.hi == kMax)) continue;
+      Batch outside(Schema({{"a", int64()}}), {Column::from(std::vector<int64_t>{past})});
+      EXPECT_EQ(check(e, outside), Path::Fallback) << e.to_string() << " at " << past;
+      EXPECT_TRUE(evaluate(*detail::ExprAccess::node(e), outside).is_null(0)) << past;
+    }
+  }
 }
 
 TEST(FusedProgramTest, MultiplyAddIsOnePass) {
   const Expr i = col("i");
   const Expr three = lit(int64_t{3}), big = lit(kMax), one = lit(int64_t{1}), low = lit(kMin);
   for (const Expr& e : {i * three + one, three * i + one, one + i * three, one + three * i,
-                        i * three - one, three * i - low, one - i * three, low - three * i,
-                        i * big + big, (i * three + one) * big - one}) {
-    EXPECT_EQ(check(e), Path::Fused) << e.to_string();
+                        i * three - one, one - i * three}) {
+    EXPECT_EQ(check(e, small()), Path::Fused) << e.to_string();
+  }
+  // Past int64 for some rows: null rows, the evaluator's.
+  for (const Expr& e :
+       {three * i - low, low - three * i, i * big + big, (i * three + one) * big - one}) {
+    EXPECT_EQ(check(e, small()), Path::Fallback) << e.to_string();
   }
   auto p = FusedProgram::compile(*detail::ExprAccess::node(i * three + one), batch().schema());
   EXPECT_EQ(p->num_instructions(), 1u);
   // A column operand is not a constant: an ordinary multiply then add.
   p = FusedProgram::compile(*detail::ExprAccess::node(i * three + col("j")), batch().schema());
   EXPECT_EQ(p->num_instructions(), 2u);
-  EXPECT_EQ(check(i * three + col("j")), Path::Fused);
-  EXPECT_EQ(check(i * col("j") + one), Path::Fused);
+  EXPECT_EQ(check(i * three + col("j"), small()), Path::Fused);
+  EXPECT_EQ(check(i * col("j") + one, small()), Path::Fused);
 }
 
 TEST(FusedProgramTest, DivisionByZeroIsNull) {
@@ -241,7 +282,7 @@ TEST(FusedProgramTest, DivisionByZeroIsNull) {
   EXPECT_EQ(check(col("x") % col("y")), Path::Fallback);
   EXPECT_EQ(check(col("x") % lit(0.0)), Path::NotCompiled);
   // With a non-zero divisor in every row, no row can be null.
-  EXPECT_EQ(check(col("i") / col("k")), Path::Fused);
+  EXPECT_EQ(check(col("i") / col("k"), small()), Path::Fused);
   EXPECT_EQ(check(col("x") % col("z")), Path::Fused);
 }
 
@@ -250,8 +291,10 @@ TEST(FusedProgramTest, DivisionByEveryLiteralMatchesEvaluator) {
   for (int64_t d : {int64_t{1}, int64_t{-1}, int64_t{2}, int64_t{3}, int64_t{7}, int64_t{-7},
                     int64_t{64}, int64_t{-64}, int64_t{1000003}, kMax, kMin, kMin + 1}) {
     for (BinaryOp op : {BinaryOp::Div, BinaryOp::Mod}) {
-      EXPECT_EQ(check(testref::apply(op, col("i"), lit(d))), Path::Fused) << d;
-      EXPECT_EQ(check(testref::apply(op, col("i") * col("k"), lit(d))), Path::Fused) << d;
+      // INT64_MIN / -1 does not fit: a null row (the batch holds INT64_MIN).
+      const Path extremes = op == BinaryOp::Div && d == -1 ? Path::Fallback : Path::Fused;
+      EXPECT_EQ(check(testref::apply(op, col("i"), lit(d))), extremes) << d;
+      EXPECT_EQ(check(testref::apply(op, col("i") * col("k"), lit(d)), small()), Path::Fused) << d;
     }
   }
 }
@@ -295,12 +338,13 @@ TEST(FusedProgramTest, DivisibilityTestMatchesRemainder) {
   Batch b(Schema({{"a", int64()}}), {Column::from(values)});
   for (int64_t d : divisors) {
     for (const Expr& e :
-         {col("a") % lit(d) == lit(int64_t{0}), lit(int64_t{0}) != col("a") % lit(d),
-          (col("a") * lit(int64_t{3}) + lit(int64_t{1})) % lit(d) == lit(int64_t{0})}) {
+         {col("a") % lit(d) == lit(int64_t{0}), lit(int64_t{0}) != col("a") % lit(d)}) {
       auto p = FusedProgram::compile(*detail::ExprAccess::node(e), b.schema());
       ASSERT_TRUE(p) << e.to_string();
       EXPECT_EQ(check(e, b), Path::Fused) << e.to_string();
     }
+    const Expr affine = (col("i") * lit(int64_t{3}) + lit(int64_t{1})) % lit(d) == lit(int64_t{0});
+    EXPECT_EQ(check(affine, small()), Path::Fused) << affine.to_string();
     const auto t = fused::DivisibilityTest::of(d);
     for (int64_t v : values) {
       uint8_t got = 2;
@@ -421,12 +465,13 @@ TEST(FusedProgramTest, RandomTreesMatchEvaluator) {
   for (int r = 0; r < 600; ++r) {
     const TypeId t = std::array{TypeId::Int64, TypeId::Float64, TypeId::Boolean}[r % 3];
     const Expr e = gen.of(t, 1 + r % 4);
-    const Path path = check(e);
+    const Path path = check(e, r % 2 ? small() : batch());
     if (::testing::Test::HasFatalFailure()) return;
     fused += path == Path::Fused;
     ++total;
   }
-  // Most trees take the fast path; the rest (zero divisors, literal-only subtrees) fall back.
+  // Most trees take the fast path; the rest (zero divisors, overflows, literal-only subtrees)
+  // fall back.
   EXPECT_GT(fused, total / 3);
 }
 
@@ -461,15 +506,15 @@ TEST(FusedProgramTest, ConcurrentEvaluationsShareOneProgram) {
   auto p = FusedProgram::compile(
       *detail::ExprAccess::node((col("i") * lit(int64_t{3}) + col("k")) % lit(int64_t{7}) ==
                                 lit(int64_t{0})),
-      batch().schema());
+      small().schema());
   ASSERT_TRUE(p);
-  const Column want = *p->evaluate(batch());
+  const Column want = *p->evaluate(small());
   std::vector<std::thread> threads;
   std::atomic<int> mismatches{0};
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
       for (int r = 0; r < 20; ++r) {
-        const Column got = *p->evaluate(batch());
+        const Column got = *p->evaluate(small());
         for (int64_t i = 0; i < got.size(); ++i)
           mismatches += got.value<bool>(i) != want.value<bool>(i);
       }

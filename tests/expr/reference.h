@@ -84,15 +84,22 @@ bool compare_values(BinaryOp op, const T& x, const T& y) {
 
 inline Value int_arith(BinaryOp op, int64_t x, int64_t y) {
   switch (op) {
-    case BinaryOp::Add:
-      return int64_t(uint64_t(x) + uint64_t(y));
-    case BinaryOp::Sub:
-      return int64_t(uint64_t(x) - uint64_t(y));
-    case BinaryOp::Mul:
-      return int64_t(uint64_t(x) * uint64_t(y));
+    // A result that does not fit in int64 is null.
+    case BinaryOp::Add: {
+      int64_t r;
+      return __builtin_add_overflow(x, y, &r) ? Value{} : Value{r};
+    }
+    case BinaryOp::Sub: {
+      int64_t r;
+      return __builtin_sub_overflow(x, y, &r) ? Value{} : Value{r};
+    }
+    case BinaryOp::Mul: {
+      int64_t r;
+      return __builtin_mul_overflow(x, y, &r) ? Value{} : Value{r};
+    }
     case BinaryOp::Div:
       if (y == 0) return Value{};
-      if (y == -1) return int64_t(uint64_t(0) - uint64_t(x));
+      if (y == -1) return x == std::numeric_limits<int64_t>::min() ? Value{} : Value{-x};
       return x / y;
     default:
       if (y == 0) return Value{};

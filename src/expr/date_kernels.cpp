@@ -1,0 +1,133 @@
+// Date kernels: microseconds split into days (floor division, so instants before 1970 fall in
+// the right day) and the time of day; days become a civil date with core's calendar.
+#include "expr/date_kernels.h"
+
+#include <array>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/bitmap.h"
+#include "core/buffer_access.h"
+#include "core/timestamp_text.h"
+#include "ember/error.h"
+#include "expr/expr_text.h"
+#include "expr/kernel_input.h"
+
+namespace ember {
+
+namespace {
+
+constexpr int64_t kSecond = 1000000;
+constexpr int64_t kMinute = 60 * kSecond;
+constexpr int64_t kHour = 60 * kMinute;
+constexpr int64_t kDay = 24 * kHour;
+
+constexpr std::array<const char*, 7> kUnits = {"year", "month",  "week",  "day",
+                                               "hour", "minute", "second"};
+
+int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+struct Civil {
+  int64_t year;
+  unsigned month, day;
+};
+
+Civil civil_of(int64_t micros) {
+  Civil c{};
+  civil_from_days(floor_div(micros, kDay), &c.year, &c.month, &c.day);
+  return c;
+}
+
+// Runs `f` over every instant: one loop per part, so the loop body has no switch.
+template <class F>
+void fill_parts(const int64_t* t, int64_t* d, int64_t n, F f) {
+  for (int64_t i = 0; i < n; ++i) d[i] = f(t[i]);
+}
+
+void parts(FunctionId f, const int64_t* t, int64_t* d, int64_t n) {
+  auto in_day = [](int64_t x) { return x - floor_div(x, kDay) * kDay; };
+  switch (f) {
+    case FunctionId::DtYear:
+      return fill_parts(t, d, n, [](int64_t x) { return civil_of(x).year; });
+    case FunctionId::DtMonth:
+      return fill_parts(t, d, n, [](int64_t x) { return int64_t(civil_of(x).month); });
+    case FunctionId::DtDay:
+      return fill_parts(t, d, n, [](int64_t x) { return int64_t(civil_of(x).day); });
+    case FunctionId::DtHour:
+      return fill_parts(t, d, n, [&](int64_t x) { return in_day(x) / kHour; });
+    case FunctionId::DtMinute:
+      return fill_parts(t, d, n, [&](int64_t x) { return in_day(x) % kHour / kMinute; });
+    case FunctionId::DtSecond:
+      return fill_parts(t, d, n, [&](int64_t x) { return in_day(x) % kMinute / kSecond; });
+    default:  // DtDayOfWeek: 1970-01-01 was a Thursday (4)
+      return fill_parts(t, d, n, [](int64_t x) {
+        const int64_t days = floor_div(x, kDay);
+        return (days + 3) - floor_div(days + 3, 7) * 7 + 1;
+      });
+  }
+}
+
+// The start of t's unit, in 128 bits: near the ends of the int64 range it may not fit.
+__int128 truncated(const std::string& unit, int64_t t) {
+  const int64_t days = floor_div(t, kDay);
+  if (unit == "year" || unit == "month") {
+    const Civil c = civil_of(t);
+    return __int128(days_from_civil(c.year, unit == "year" ? 1 : c.month, 1)) * kDay;
+  }
+  if (unit == "week") return __int128(days - ((days + 3) - floor_div(days + 3, 7) * 7)) * kDay;
+  const int64_t step = unit == "day"      ? kDay
+                       : unit == "hour"   ? kHour
+                       : unit == "minute" ? kMinute
+                                          : kSecond;
+  return __int128(floor_div(t, step)) * step;
+}
+
+// dt_truncate over a column: an instant whose unit starts before the earliest timestamp
+// (about 290,000 BC) is null.
+Column truncated_column(const std::string& unit, const Column& ts) {
+  const int64_t n = ts.size();
+  const int64_t* t = ts.values<int64_t>();
+  auto out = detail::BufferAccess::allocate_uninitialized(n * 8);
+  auto* d = reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out));
+  std::vector<uint8_t> fits(size_t(n), 1);
+  bool all_fit = true;
+  for (int64_t i = 0; i < n; ++i) {
+    const __int128 v = truncated(unit, t[i]);
+    fits[size_t(i)] = v >= std::numeric_limits<int64_t>::min();
+    all_fit = all_fit && fits[size_t(i)];
+    d[i] = fits[size_t(i)] ? int64_t(v) : 0;
+  }
+  std::shared_ptr<Buffer> valid = same_validity(ts);
+  if (!all_fit) {
+    const uint8_t* f = fits.data();
+    auto ok = kernel::bits_where(n, [f](int64_t i) { return f[i] != 0; });
+    valid = bitmap::and_of(ok->data(), 0, valid ? valid->data() : nullptr, 0, n);
+  }
+  return Column::from_buffers(timestamp_us(), n, -1, std::move(valid), out);
+}
+
+}  // namespace
+
+void check_truncate_unit(const ExprNode& e, const ExprNode& root) {
+  const auto& unit = std::get<std::string>(e.params[0]);
+  for (const char* u : kUnits) {
+    if (unit == u) return;
+  }
+  throw InvalidArgument("dt_truncate: unknown unit '" + unit + "' in " + to_string(root) +
+                        "; units are year, month, week, day, hour, minute, second");
+}
+
+Column date_function(const ExprNode& e, const Column& ts) {
+  if (e.function == FunctionId::DtTruncate) {
+    return truncated_column(std::get<std::string>(e.params[0]), ts);
+  }
+  const int64_t n = ts.size();
+  const int64_t* t = ts.values<int64_t>();
+  auto out = detail::BufferAccess::allocate_uninitialized(n * 8);
+  auto* d = reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out));
+  parts(e.function, t, d, n);
+  return Column::from_buffers(int64(), n, -1, same_validity(ts), out);
+}
+
+}  // namespace ember

@@ -1,0 +1,109 @@
+// dt_ functions and dt_truncate over instants before, at and long after the epoch, checked
+// against the civil calendar; timestamp literals from ISO 8601 text.
+#include <gtest/gtest.h>
+
+#include "core/timestamp_text.h"
+#include "ember/error.h"
+#include "function_harness.h"
+
+namespace ember {
+namespace {
+
+using testfn::eval;
+using testfn::values;
+using I = std::optional<int64_t>;
+
+int64_t at(const char* text) { return *parse_timestamp(text); }
+
+Batch instants() {
+  return testfn::batch(
+      {{"t", Column::from(std::vector<std::optional<Timestamp>>{
+                 Timestamp{0}, Timestamp{at("1969-12-31 23:59:59.5")},
+                 Timestamp{at("2024-02-29 13:45:30")}, std::nullopt,
+                 Timestamp{at("1600-03-01 00:00:00")}, Timestamp{at("9999-12-31 23:59:59")}})}});
+}
+
+TEST(DateFunctions, Parts) {
+  const Batch b = instants();
+  EXPECT_EQ(values<int64_t>(eval(col("t").dt_year(), b)),
+            (std::vector<I>{1970, 1969, 2024, std::nullopt, 1600, 9999}));
+  EXPECT_EQ(values<int64_t>(eval(col("t").dt_month(), b)),
+            (std::vector<I>{1, 12, 2, std::nullopt, 3, 12}));
+  EXPECT_EQ(values<int64_t>(eval(col("t").dt_day(), b)),
+            (std::vector<I>{1, 31, 29, std::nullopt, 1, 31}));
+  EXPECT_EQ(values<int64_t>(eval(col("t").dt_hour(), b)),
+            (std::vector<I>{0, 23, 13, std::nullopt, 0, 23}));
+  EXPECT_EQ(values<int64_t>(eval(col("t").dt_minute(), b)),
+            (std::vector<I>{0, 59, 45, std::nullopt, 0, 59}));
+  EXPECT_EQ(values<int64_t>(eval(col("t").dt_second(), b)),
+            (std::vector<I>{0, 59, 30, std::nullopt, 0, 59}));
+  // 1970-01-01 Thursday, 1969-12-31 Wednesday, 2024-02-29 Thursday, 1600-03-01 Wednesday,
+  // 9999-12-31 Friday.
+  EXPECT_EQ(values<int64_t>(eval(col("t").dt_day_of_week(), b)),
+            (std::vector<I>{4, 3, 4, std::nullopt, 3, 5}));
+}
+
+TEST(DateFunctions, Truncate) {
+  const Batch b = instants();
+  auto truncated = [&](const char* unit) {
+    std::vector<std::optional<std::string>> out;
+    const Column c = eval(col("t").dt_truncate(unit), b);
+    for (int64_t i = 0; i < c.size(); ++i) {
+      out.push_back(c.is_null(i) ? std::nullopt
+                                 : std::optional(format_timestamp(c.value<Timestamp>(i).micros)));
+    }
+    return out;
+  };
+  EXPECT_EQ(truncated("year")[2], "2024-01-01 00:00:00");
+  EXPECT_EQ(truncated("month")[1], "1969-12-01 00:00:00");
+  EXPECT_EQ(truncated("week")[2], "2024-02-26 00:00:00");  // the Monday before
+  EXPECT_EQ(truncated("week")[0], "1969-12-29 00:00:00");
+  EXPECT_EQ(truncated("day")[1], "1969-12-31 00:00:00");
+  EXPECT_EQ(truncated("hour")[2], "2024-02-29 13:00:00");
+  EXPECT_EQ(truncated("minute")[2], "2024-02-29 13:45:00");
+  EXPECT_EQ(truncated("second")[1], "1969-12-31 23:59:59");
+  EXPECT_EQ(truncated("day")[3], std::nullopt);
+  EXPECT_THROW(testfn::type_of_expr(col("t").dt_truncate("fortnight"), b), InvalidArgument);
+  // The earliest instants: their year starts before the earliest timestamp, so it is null.
+  const Batch edge = testfn::batch(
+      {{"t", Column::from(std::vector<Timestamp>{Timestamp{INT64_MIN}, Timestamp{INT64_MAX}})}});
+  const Column year = eval(col("t").dt_truncate("year"), edge);
+  EXPECT_TRUE(year.is_null(0));
+  EXPECT_FALSE(year.is_null(1));
+  EXPECT_EQ(eval(col("t").dt_truncate("second"), edge).value<Timestamp>(1).micros,
+            INT64_MAX - INT64_MAX % 1000000);
+  EXPECT_EQ(values<int64_t>(eval(col("t").dt_year(), edge))[1], I(294247));
+}
+
+TEST(DateFunctions, DurationsAreMicroseconds) {
+  const Batch b = instants();
+  constexpr int64_t kDay = 86400LL * 1000000;
+  const Column later = eval(col("ts") + lit(kDay), testfn::batch({{"ts", b.column("t")}}));
+  ASSERT_EQ(later.type(), timestamp_us());
+  EXPECT_EQ(format_timestamp(later.value<Timestamp>(2).micros), "2024-03-01 13:45:30");
+  EXPECT_EQ(
+      format_timestamp(eval(lit(kDay) + col("t") - lit(2 * kDay), b).value<Timestamp>(0).micros),
+      "1969-12-31 00:00:00");
+  const Column gap = eval(col("t") - lit_timestamp("1970-01-01"), b);
+  ASSERT_EQ(gap.type(), int64());
+  EXPECT_EQ(values<int64_t>(gap)[1], I(-500000));
+  EXPECT_TRUE(eval(col("t") + lit(INT64_MAX), b).is_null(2));  // past int64: null
+  EXPECT_THROW(testfn::type_of_expr(col("t") + col("t"), b), TypeError);
+  EXPECT_THROW(testfn::type_of_expr(lit(int64_t{1}) - col("t"), b), TypeError);
+  EXPECT_THROW(testfn::type_of_expr(col("t") * lit(int64_t{2}), b), TypeError);
+  EXPECT_THROW(testfn::type_of_expr(col("t") + lit(1.5), b), TypeError);
+}
+
+TEST(DateFunctions, TimestampLiterals) {
+  const Batch b = instants();
+  using B = std::optional<bool>;
+  EXPECT_EQ(values<bool>(eval(col("t") >= lit_timestamp("2024-01-01"), b)),
+            (std::vector<B>{false, false, true, std::nullopt, false, true}));
+  EXPECT_THROW(lit_timestamp("yesterday"), InvalidArgument);
+  EXPECT_THROW(testfn::type_of_expr(col("t").str_lower(), b), TypeError);
+  const Batch n = testfn::batch({{"n", Column::from(std::vector<int64_t>{1})}});
+  EXPECT_THROW(testfn::type_of_expr(col("n").dt_year(), n), TypeError);
+}
+
+}  // namespace
+}  // namespace ember

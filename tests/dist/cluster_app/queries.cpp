@@ -1,8 +1,6 @@
 // The scenario every launch runs and compares byte for byte with the local executor: CSV, JSON
 // lines, range, Parquet and Arrow queries, writes read back, aggregates, joins, sorts, top-k,
 // and UDFs that reject rows.
-#include "scenarios.h"
-
 #include <ember/ember.h>
 
 #include <algorithm>
@@ -15,6 +13,7 @@
 #include <vector>
 
 #include "kit.h"
+#include "scenarios.h"
 #include "udfs.h"
 
 namespace cluster_app {

@@ -1,7 +1,5 @@
 // Scenarios of where work runs: partitions, aggregates, top-k and joins on every rank, explain(),
 // failures while ranks aggregate, and each rank's share of the bytes read and written.
-#include "scenarios.h"
-
 #include <ember/ember.h>
 
 #include <algorithm>
@@ -14,6 +12,7 @@
 #include <vector>
 
 #include "kit.h"
+#include "scenarios.h"
 #include "udfs.h"
 
 namespace cluster_app {

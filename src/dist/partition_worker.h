@@ -23,7 +23,8 @@ namespace ember::dist {
 ///                   kResultWindow (8) of them not yet Taken; when the pipeline's breaker
 ///                   travelled with it (an aggregate, a top-k), Partial (partition key, the
 ///                   partition's state) instead of its rows, those past the state's share of the
-///                   memory budget still as Result; Stop (partition key) when a partition ends; Failed (partition key, error) for each partition handed to
+///                   memory budget still as Result; Stop (partition key; with files, the rows of its part
+///                   file, committed before) when a partition ends; Failed (partition key, error) for each partition handed to
 ///                   it that did not (then, once the answer to a Want still on its way has come,
 ///                   for each partition that answer handed it); every
 ///                   100 ms while the counters change, Progress (done key, partitions done, rows

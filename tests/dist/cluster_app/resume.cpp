@@ -53,9 +53,10 @@ int resume(const fs::path& base) {
   std::cout << "resumable job on " << s.ranks.size() << " rank(s): resumed partitions "
             << s.resumed_partitions << ", resumed rows " << s.resumed_rows << ", rows out "
             << s.rows_out << "\n";
-  std::cout << "resumed rows " << (s.resumed_rows == s.resumed_partitions * kRowsPerPartition
-                                       ? "are the resumed partitions' rows"
-                                       : "DO NOT MATCH the resumed partitions")
+  std::cout << "resumed rows "
+            << (s.resumed_rows == s.resumed_partitions * kRowsPerPartition
+                    ? "are the resumed partitions' rows"
+                    : "DO NOT MATCH the resumed partitions")
             << "\n";
   int files = 0;
   for (const auto& f : fs::directory_iterator(root / "out"))
@@ -63,8 +64,8 @@ int resume(const fs::path& base) {
   run_job(root, root / "reference", false);  // uninterrupted, from scratch
   const std::string got = sorted_rows(root / "out");
   const bool same = got == sorted_rows(root / "reference");
-  std::cout << "output " << (same ? "equals" : "DIFFERS FROM") << " an uninterrupted run's: "
-            << files << " files, " << s.rows_out << " rows\n";
+  std::cout << "output " << (same ? "equals" : "DIFFERS FROM")
+            << " an uninterrupted run's: " << files << " files, " << s.rows_out << " rows\n";
   std::cout << "staging left: "
             << (fs::exists(root / ".out.ember-resume") ||
                         fs::exists(root / ".out.ember-resume.journal")

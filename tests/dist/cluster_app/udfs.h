@@ -169,8 +169,7 @@ struct Doomed {
     }
     const ember::Column& x = in.column(0);
     std::vector<std::optional<int64_t>> out;
-    for (int64_t i = 0; i < in.num_rows(); ++i)
-      out.push_back(x.value<int64_t>(i) * 3);
+    for (int64_t i = 0; i < in.num_rows(); ++i) out.push_back(x.value<int64_t>(i) * 3);
     return ember::Column::from(std::move(out));
   }
   int64_t listed_pieces() const {

@@ -19,7 +19,8 @@ ember::QueryResult run_job(const fs::path& root, const fs::path& out, bool resum
   auto doomed = ember::Udf::cls<Doomed>("doomed")
                     .returns(ember::int64())
                     .init_args({{"journal", (root / ".out.ember-resume.journal").string()},
-                                {"pieces", int64_t{3}}})
+                                {"pieces", int64_t{3}},
+                                {"ms", int64_t{50}}})
                     .batch_size(100)
                     .concurrency(3);
   ember::RunOptions run;
@@ -72,6 +73,17 @@ int resume(const fs::path& base) {
                     ? "yes"
                     : "none")
             << "\n";
+  if (s.ranks.size() > 1) {  // checkpoints inside partitions are one machine's only, so far
+    ember::RunOptions checkpoints;
+    checkpoints.resumable = true;
+    checkpoints.checkpoint_rows = 100;
+    try {
+      ember::range(300, 3).write_parquet((root / "checkpointed").string(), {}, checkpoints);
+      std::cout << "checkpoint_rows under mpirun: written\n";
+    } catch (const ember::InvalidArgument& e) {
+      std::cout << "checkpoint_rows under mpirun: InvalidArgument: " << e.what() << "\n";
+    }
+  }
   return same ? 0 : 1;
 }
 

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -69,15 +70,22 @@ class ClusterRun final : public SpreadRun {
         partials_(partials),
         query_(query),
         box_(reply_key_open()),
-        own_(*this) {
-    const int n = plan.pipelines.at(at).source->num_partitions();
+        own_(*this),
+        kept_parts_(output.finished),
+        part_written_(output.part_written) {
+    // What earlier runs finished runs nowhere: the rest is shared out as if it were all.
+    std::sort(kept_parts_.begin(), kept_parts_.end());
+    std::vector<int> todo;
+    for (int p = 0; p < plan.pipelines.at(at).source->num_partitions(); ++p)
+      if (!std::binary_search(kept_parts_.begin(), kept_parts_.end(), p)) todo.push_back(p);
+    const int n = static_cast<int>(todo.size());
     const int first = first_partitions_per_rank(n, ranks);
     std::vector<std::vector<int>> share(static_cast<size_t>(ranks));
-    for (int p = 0; p < n; ++p) {
-      if (p < first * ranks)
-        share[static_cast<size_t>(p % ranks)].push_back(p);
+    for (int i = 0; i < n; ++i) {
+      if (i < first * ranks)
+        share[static_cast<size_t>(i % ranks)].push_back(todo[static_cast<size_t>(i)]);
       else
-        queue_.push_back(p);
+        queue_.push_back(todo[static_cast<size_t>(i)]);
     }
     own_first_.assign(share[0].begin(), share[0].end());
     open_pool_service(id_, &query);
@@ -121,6 +129,7 @@ class ClusterRun final : public SpreadRun {
   // SpreadRun
   PartitionSupply& local_supply() override { return own_; }
   bool writes_files() const override { return files_; }
+  const std::vector<int>& kept() const override { return kept_parts_; }
   const std::vector<UdfStats>& udf_figures() const override { return udfs_; }
   void cancel() override {
     std::lock_guard lock(mu_);
@@ -243,6 +252,8 @@ class ClusterRun final : public SpreadRun {
   bool finished_ = false;           // driver thread only
   std::vector<RankStats> stats_;    ///< per rank; receiving thread, then the driver's
   std::vector<UdfStats> udfs_;      ///< per pool; likewise
+  std::vector<int> kept_parts_;     ///< finished by earlier runs: run nowhere, ascending
+  std::function<void(int, int64_t)> part_written_;  ///< SpreadOutput::part_written
 };
 
 std::string ClusterRun::order(uint64_t done, int r, const PhysicalPlan& plan,
@@ -297,7 +308,9 @@ void ClusterRun::grant(int r, const std::vector<int>& partitions, bool last) {
 int ClusterRun::hold_limit(int r) const {
   const Pace& pace = pace_[static_cast<size_t>(r)];
   // Rank 0's own ended partitions: every one counted, less those the other ranks reported.
-  int64_t lead = query_.partitions_done.load(std::memory_order_relaxed);
+  // The partitions earlier runs finished count as done (the caller ends them) but ran nowhere.
+  int64_t lead = query_.partitions_done.load(std::memory_order_relaxed) -
+                 static_cast<int64_t>(kept_parts_.size());
   for (const Reported& other : reported_) lead -= other.partitions;
   for (const Pace& other : pace_) lead = std::max(lead, other.ended);
   if (pace.ended == 0 || pace.ended >= lead) return std::numeric_limits<int>::max();
@@ -382,6 +395,9 @@ void ClusterRun::take(const Incoming& m) {
     }
     if (op == process::Op::Rejected) return take_rejected(a, in, m);
     if (op == process::Op::Stop) {
+      // The rank committed the partition's part file before it sent its end: durable now.
+      const int64_t rows = files_ ? in.get<int64_t>() : 0;
+      if (files_ && part_written_) part_written_(a.partition, rows);
       if (accepting(a)) sink_->combine(*state_, local(a));
       a.local.reset();
       a.ended = true;

@@ -121,6 +121,7 @@ class ForwardSink final : public Sink {
   struct Local final : LocalSinkState {
     int partition = 0;
     uint64_t key = 0;
+    int64_t rows = 0;  ///< written into the part file
     std::unique_ptr<LocalSinkState> file;
     std::unique_ptr<LocalSinkState> partial;
   };
@@ -157,6 +158,7 @@ class ForwardSink final : public Sink {
   void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const override {
     if (files_) {
       files_->sink(*global.as<Global>().files, *local.as<Local>().file, batch);
+      local.as<Local>().rows += batch.num_rows();
       return;
     }
     if (aggregating(global, local)) {
@@ -179,6 +181,7 @@ class ForwardSink final : public Sink {
     process::MessageWriter out;
     out.begin(process::Op::Stop);
     out.put(local.as<Local>().key);
+    if (files_) out.put(local.as<Local>().rows);  // rank 0 journals the committed part
     Transport::send(0, kTagData, MessageBuffer(out.bytes()));
     std::lock_guard lock(global.as<Global>().mu);
     global.as<Global>().ended.insert(local.as<Local>().partition);

@@ -86,6 +86,18 @@ SpreadOutput spread_output(const QueryOutput& out, const PhysicalPlan& plan, siz
   return files;
 }
 
+/// A resumable write under the cluster runner: the partitions earlier runs finished are handed
+/// to no rank, and each part another rank commits is journaled here, on rank 0, once its end
+/// arrives (the rank fsynced it before).
+void resume_spread(SpreadOutput& where, const ResumableWrite& resume, const OutputSink& sink) {
+  for (const auto& [partition, part] : resume.journal.recovered())
+    if (part.finished) where.finished.push_back(partition);
+  const auto* files = &dynamic_cast<const FileSink&>(sink);
+  where.part_written = [files](int partition, int64_t rows) {
+    files->journal_adopted(partition, rows);
+  };
+}
+
 /// Counts each partition another rank wrote itself as the file sink's, once its end arrives
 /// (receive() sees no rows then, only each partition's end or error).
 class AdoptingSink final : public Sink {
@@ -119,6 +131,12 @@ void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spre
                          const Sink& sink, GlobalSinkState& state, int threads,
                          std::vector<RankStats>* stats, std::vector<UdfStats>* udfs) {
   query.partitions_total += p.source->num_partitions();
+  // What earlier runs finished ends here at once, as a local run's would: nothing is read.
+  for (int kept : spread.kept()) {
+    std::unique_ptr<LocalSinkState> local = sink.local_state(state, kept);
+    sink.combine(state, *local);
+    query.partitions_done.fetch_add(1, std::memory_order_relaxed);
+  }
   std::optional<AdoptingSink> adopting;
   if (spread.writes_files()) adopting.emplace(dynamic_cast<const FileSink&>(sink));
   const Sink& received_sink = adopting ? static_cast<const Sink&>(*adopting) : sink;
@@ -350,6 +368,7 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
     if (cluster && placement.ranks > 1) {
       SpreadOutput where = spread_output(writing, physical, spread_at);
       where.memory_budget_bytes = memory_budget(options);
+      if (resume && where.files) resume_spread(where, *resume, *sink);
       spread = cluster->spreader().spread(*optimized, physical, query, where);
     }
     result.table =

@@ -2,6 +2,8 @@
 // runner (src/dist) implements and installs on rank 0; the executor runs what stays local.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +29,13 @@ struct SpreadOutput {
   /// The query's memory budget: the breakers other ranks run keep to the same share of it as
   /// rank 0's, so their partial states are cut where a local run's would be.
   int64_t memory_budget_bytes = 0;
+  /// A resumable write: the partitions earlier runs finished (kept in the staging directory).
+  /// They are handed to no rank, rank 0 included; SpreadRun::kept() names them to the caller.
+  std::vector<int> finished;
+  /// With `files`, on rank 0's receiving thread: another rank has committed (fsynced and
+  /// renamed into place) `partition`'s part file, of `rows` rows; called before the partition's
+  /// end reaches the sink. A resumable write journals the part here.
+  std::function<void(int partition, int64_t rows)> part_written;
 };
 
 /// The first pipeline of one query, its partitions running on several ranks. Made by
@@ -60,6 +69,9 @@ class SpreadRun {
   /// True when other ranks write their partitions' files themselves (SpreadOutput): receive()
   /// then sees no rows, only each partition's end (or its error).
   virtual bool writes_files() const = 0;
+  /// The partitions that run nowhere, as earlier runs finished them (SpreadOutput::finished):
+  /// the caller ends them in its sink itself.
+  virtual const std::vector<int>& kept() const = 0;
   /// Tells the other ranks to stop early (the sink is satisfied, or this rank failed); from
   /// then on no partition is handed out, to them or to local_supply(). Any thread; idempotent.
   virtual void cancel() = 0;

@@ -18,7 +18,8 @@
 namespace ember {
 
 /// InvalidArgument, before anything runs, for resumable options that cannot apply: a negative
-/// checkpoint_rows, `resumable` on a collect, or under the MPI runner.
+/// checkpoint_rows, `resumable` on a collect, or checkpoint_rows > 0 under the MPI runner
+/// (there a resumable write keeps whole partitions).
 void check_resumable_options(const RunOptions& options, const QueryOutput& out,
                              const ClusterRuntime* cluster);
 

@@ -8,6 +8,9 @@
 #   cluster_test.sh straggler APP RE...          MPMD: scenario `straggler` on 3 ranks, rank 2
 #                                                alone with EMBER_TEST_SLOW_RANK_FACTOR=5 (its UDF
 #                                                calls 5 times as slow); as `run` above
+#   cluster_test.sh resume APP NP RE...       scenario `resume` on 3 ranks with rank 2 killed
+#                                                (it must fail), then again on NP ranks (1:
+#                                                without mpirun), which must exit 0; as `run`
 #   cluster_test.sh stopped APP LIMIT RE...      3 ranks, EMBER_RANK_TIMEOUT_S=LIMIT; rank 2 gets
 #                                                SIGSTOP once its job runs: the job must end
 #                                                non-zero within LIMIT + 30 s; as `fails` above
@@ -123,6 +126,26 @@ case "$mode" in
       fi
     done
     check "$rc" "$work/out" nonzero "$@"
+    ;;
+  resume)
+    np=$3
+    shift 3
+    # Rank 2 kills itself once the journal lists 3 finished pieces: mpirun ends the job.
+    EMBER_TEST_KILL_RANK=2 mpi -np 3 "$app" resume "$work" >"$work/killed.out" 2>&1
+    rc=$?
+    if [[ $rc -eq 0 || $rc -eq 124 ]]; then
+      echo "FAIL: the job with rank 2 killed exited $rc"; cat "$work/killed.out"; exit 1
+    fi
+    journal=$work/resume/.out.ember-resume.journal
+    echo "killed on 3 ranks (exit status $rc): $(grep -c '^piece ' "$journal") pieces journaled"
+    if [[ $np -eq 1 ]]; then
+      timeout 90 "$app" resume "$work" >"$work/stdout" 2>"$work/stderr"
+    else
+      mpi -np "$np" "$app" resume "$work" >"$work/stdout" 2>"$work/stderr"
+    fi
+    rc=$?
+    cat "$work/stdout" "$work/stderr" >"$work/out"
+    check $rc "$work/out" zero "$@"
     ;;
   *) echo "unknown mode $mode" >&2; exit 2 ;;
 esac

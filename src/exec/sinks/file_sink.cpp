@@ -128,6 +128,16 @@ void FileSink::adopt_part(GlobalSinkState& global) const {
   global.as<PartsWritten>().parts.fetch_add(1, std::memory_order_release);
 }
 
+void FileSink::journal_adopted(int partition, int64_t rows) const {
+  if (!pieces_) return;
+  const std::string name = part_file_name(partition, format_);
+  const std::string path = (std::filesystem::path(dir_) / name).string();
+  std::error_code ec;
+  const auto bytes = static_cast<int64_t>(std::filesystem::file_size(path, ec));
+  if (ec) throw IoError("cannot read the size of '" + path + "': " + ec.message());
+  pieces_->journal->append({partition, 0, rows, bytes, name, true});
+}
+
 int64_t FileSink::bytes_written(const GlobalSinkState& global) const {
   return global.as<PartsWritten>().bytes.load(std::memory_order_relaxed);
 }

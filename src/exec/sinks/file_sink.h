@@ -51,6 +51,9 @@ class FileSink final : public OutputSink {
   /// One partition's part was written and committed into the directory by another rank (the
   /// MPI runner): it counts as written here.
   void adopt_part(GlobalSinkState& global) const;
+  /// With a PieceJournal: journals `partition`'s part file, of `rows` rows, which another rank
+  /// committed into the directory (its size read there). Throws IoError. Any thread.
+  void journal_adopted(int partition, int64_t rows) const;
   /// The bytes of the parts committed here (not those adopted).
   int64_t bytes_written(const GlobalSinkState& global) const override;
   /// A table with no rows.

@@ -12,5 +12,9 @@ int queries(const std::filesystem::path& dir);
 int spread(const std::filesystem::path& dir);
 /// Each rank's share of the bytes read and written for a Parquet input of 30 row groups.
 int bytes(const std::filesystem::path& dir);
+/// A resumable Parquet -> UDF -> Parquet write of 24 partitions under `base`/resume (its input
+/// written once), killed when EMBER_TEST_KILL_RANK names a rank, and its output compared with
+/// an uninterrupted run's (resume.cpp).
+int resume(const std::filesystem::path& base);
 
 }  // namespace cluster_app

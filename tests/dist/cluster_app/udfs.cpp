@@ -10,5 +10,6 @@ EMBER_REGISTER_UDF(GpuCount);
 EMBER_REGISTER_UDF(Napper);
 EMBER_REGISTER_UDF(Dawdler);
 EMBER_REGISTER_UDF(Straggler);
+EMBER_REGISTER_UDF(Doomed);
 
 }  // namespace cluster_app

@@ -149,6 +149,44 @@ struct Dawdler {
   mutable bool started = false;  // one call at a time per actor
 };
 
+/// x * 3 for int64 after `ms` per batch, a resumable job's UDF; on the rank that
+/// EMBER_TEST_KILL_RANK names (the test sets it for the run it kills), its first call waits until
+/// the write's journal (init arg `journal`) lists `pieces` finished pieces (at most 30 s), then
+/// kills the rank: a rank lost part-way through the job, whatever the machine's pace. Its init args
+/// are the same in every run, so that the runs are the same query.
+struct Doomed {
+  explicit Doomed(const ember::InitArgs& args)
+      : journal(args.get<std::string>("journal")),
+        pieces(args.get<int64_t>("pieces")),
+        ms(args.get<int64_t>("ms")) {
+    const char* rank = std::getenv("EMBER_TEST_KILL_RANK");
+    doomed = rank && *rank && std::atoi(rank) == my_rank();
+  }
+  ember::Column operator()(const ember::Batch& in) const {
+    if (doomed) {
+      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+      while (listed_pieces() < pieces && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      std::raise(SIGKILL);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    const ember::Column& x = in.column(0);
+    std::vector<std::optional<int64_t>> out;
+    for (int64_t i = 0; i < in.num_rows(); ++i) out.push_back(x.value<int64_t>(i) * 3);
+    return ember::Column::from(std::move(out));
+  }
+  int64_t listed_pieces() const {
+    std::ifstream file(journal);
+    int64_t n = 0;
+    for (std::string line; std::getline(file, line);) n += line.rfind("piece ", 0) == 0;
+    return n;
+  }
+  std::string journal;
+  int64_t pieces;
+  int64_t ms;
+  bool doomed = false;
+};
+
 /// Returns its argument after `ms` per batch; on a rank whose environment sets
 /// EMBER_TEST_SLOW_RANK_FACTOR (the test gives it to one rank only), after that many times as
 /// long: a rank with a slower machine or a busier GPU. A batch holding the id `fail_id` fails,

@@ -21,6 +21,8 @@ tests=(libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev nodejs npm)
 docs=(doxygen python3)
 # Open MPI: the distributed runner (optional for the library; the tests and ./run.sh --ranks use it).
 mpi=(openmpi-bin libopenmpi-dev)
+# Slurm and munge: the test that runs a requeued job under a Slurm it starts itself.
+slurm=(slurmctld slurmd slurm-client munge)
 duckdb=yes
 case "${1:-}" in
   --library) packages=("${library[@]}"); duckdb=no ;;
@@ -31,7 +33,8 @@ case "${1:-}" in
   --fuzz) packages=("${library[@]}" clang-14 libclang-rt-14-dev); duckdb=no ;;
   --format) packages=(clang-format-14); duckdb=no ;;
   --docs) packages=("${docs[@]}"); duckdb=no ;;
-  "") packages=("${library[@]}" "${example[@]}" "${tests[@]}" "${docs[@]}" "${mpi[@]}") ;;
+  "") packages=("${library[@]}" "${example[@]}" "${tests[@]}" "${docs[@]}" "${mpi[@]}"
+            "${slurm[@]}") ;;
   *) echo "usage: $0 [--library|--run|--bench|--fuzz|--format|--docs]" >&2; exit 2 ;;
 esac
 

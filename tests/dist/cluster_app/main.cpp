@@ -337,7 +337,8 @@ int main(int argc, char** argv) {
     if (scenario == "gpu") return gpu(dir);
     if (scenario == "spread") return spread(dir);
     if (scenario == "bytes") return bytes(dir);
-    if (scenario == "resume") return resume(argv[2]);
+    if (scenario == "resume") return resume(argv[2], false);
+    if (scenario == "slurm") return resume(argv[2], true);
     if (scenario == "admission") return admission(dir);
     if (scenario == "call_error") return failure(dir, "call@2");
     if (scenario == "init_error") return failure(dir, "init@1");

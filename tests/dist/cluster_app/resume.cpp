@@ -1,4 +1,5 @@
-// A resumable write that a test kills on one number of ranks and resumes on another.
+// A resumable write that a test kills on one number of ranks and resumes on another, or that Slurm
+// requeues part-way.
 #include <ember/ember.h>
 
 #include <filesystem>
@@ -14,13 +15,15 @@ namespace {
 constexpr int64_t kRows = 12000;
 constexpr int64_t kRowsPerPartition = 500;  // a row group each: 24 partitions
 
-/// The job: the input through the "doomed" UDF into `out` (Parquet), resumable or not.
-ember::QueryResult run_job(const fs::path& root, const fs::path& out, bool resumable) {
+/// The job: the input through the "doomed" UDF into `out` (Parquet), resumable or not; `slurm`:
+/// its first run under Slurm waits to be requeued once 3 pieces are journaled.
+ember::QueryResult run_job(const fs::path& root, const fs::path& out, bool resumable, bool slurm) {
   auto doomed = ember::Udf::cls<Doomed>("doomed")
                     .returns(ember::int64())
                     .init_args({{"journal", (root / ".out.ember-resume.journal").string()},
                                 {"pieces", int64_t{3}},
-                                {"ms", int64_t{50}}})
+                                {"ms", int64_t{50}},
+                                {"stall_until_requeued", slurm}})
                     .batch_size(100)
                     .concurrency(3);
   ember::RunOptions run;
@@ -40,8 +43,8 @@ std::string sorted_rows(const fs::path& dir) {
 
 }  // namespace
 
-int resume(const fs::path& base) {
-  const fs::path root = base / "resume";
+int resume(const fs::path& base, bool slurm) {
+  const fs::path root = base / (slurm ? "slurm" : "resume");
   if (!fs::exists(root / "in")) {  // written once: a rewritten input is another query's
     ember::ParquetWriteOptions groups;
     groups.row_group_rows = kRowsPerPartition;
@@ -49,7 +52,7 @@ int resume(const fs::path& base) {
         .with_column("v", ember::col("id") * 7)
         .write_parquet((root / "in").string(), groups);
   }
-  const ember::QueryResult r = run_job(root, root / "out", true);
+  const ember::QueryResult r = run_job(root, root / "out", true, slurm);
   const ember::QueryStats& s = r.stats;
   std::cout << "resumable job on " << s.ranks.size() << " rank(s): resumed partitions "
             << s.resumed_partitions << ", resumed rows " << s.resumed_rows << ", rows out "
@@ -62,7 +65,7 @@ int resume(const fs::path& base) {
   int files = 0;
   for (const auto& f : fs::directory_iterator(root / "out"))
     files += f.path().extension() == ".parquet";
-  run_job(root, root / "reference", false);  // uninterrupted, from scratch
+  run_job(root, root / "reference", false, false);  // uninterrupted, from scratch
   const std::string got = sorted_rows(root / "out");
   const bool same = got == sorted_rows(root / "reference");
   std::cout << "output " << (same ? "equals" : "DIFFERS FROM")
@@ -73,7 +76,8 @@ int resume(const fs::path& base) {
                     ? "yes"
                     : "none")
             << "\n";
-  if (s.ranks.size() > 1) {  // checkpoints inside partitions are one machine's only, so far
+  if (!slurm &&
+      s.ranks.size() > 1) {  // checkpoints inside partitions are one machine's only, so far
     ember::RunOptions checkpoints;
     checkpoints.resumable = true;
     checkpoints.checkpoint_rows = 100;

@@ -14,7 +14,8 @@ int spread(const std::filesystem::path& dir);
 int bytes(const std::filesystem::path& dir);
 /// A resumable Parquet -> UDF -> Parquet write of 24 partitions under `base`/resume (its input
 /// written once), killed when EMBER_TEST_KILL_RANK names a rank, and its output compared with
-/// an uninterrupted run's (resume.cpp).
-int resume(const std::filesystem::path& base);
+/// an uninterrupted run's (resume.cpp). `slurm`: the same job under `base`/slurm, whose first run
+/// waits part-way until Slurm requeues it (SLURM_RESTART_COUNT tells the runs apart).
+int resume(const std::filesystem::path& base, bool slurm);
 
 }  // namespace cluster_app

@@ -152,8 +152,11 @@ struct Dawdler {
 /// x * 3 for int64 after `ms` per batch, a resumable job's UDF; on the rank that
 /// EMBER_TEST_KILL_RANK names (the test sets it for the run it kills), its first call waits until
 /// the write's journal (init arg `journal`) lists `pieces` finished pieces (at most 30 s), then
-/// kills the rank: a rank lost part-way through the job, whatever the machine's pace. Its init args
-/// are the same in every run, so that the runs are the same query.
+/// kills the rank: a rank lost part-way through the job, whatever the machine's pace. With the init
+/// arg `stall_until_requeued` true, in a Slurm job's first run (SLURM_RESTART_COUNT unset or 0)
+/// every call waits once the journal lists `pieces` pieces, on every rank, until Slurm ends the
+/// job (at most 60 s): a job requeued part-way, however fast the machine. Its init args are the
+/// same in every run, so that the runs are the same query.
 struct Doomed {
   explicit Doomed(const ember::InitArgs& args)
       : journal(args.get<std::string>("journal")),
@@ -161,6 +164,8 @@ struct Doomed {
         ms(args.get<int64_t>("ms")) {
     const char* rank = std::getenv("EMBER_TEST_KILL_RANK");
     doomed = rank && *rank && std::atoi(rank) == my_rank();
+    const char* restarts = std::getenv("SLURM_RESTART_COUNT");
+    stalled = args.get<bool>("stall_until_requeued") && (!restarts || std::atoi(restarts) == 0);
   }
   ember::Column operator()(const ember::Batch& in) const {
     if (doomed) {
@@ -168,6 +173,11 @@ struct Doomed {
       while (listed_pieces() < pieces && std::chrono::steady_clock::now() < until)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
       std::raise(SIGKILL);
+    }
+    if (stalled && listed_pieces() >= pieces) {
+      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+      while (std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(ms));
     const ember::Column& x = in.column(0);
@@ -185,6 +195,7 @@ struct Doomed {
   int64_t pieces;
   int64_t ms;
   bool doomed = false;
+  bool stalled = false;
 };
 
 /// Returns its argument after `ms` per batch; on a rank whose environment sets

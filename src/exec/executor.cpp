@@ -365,16 +365,18 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
     // sent their last UDF batch) before the pools go.
     std::unique_ptr<SpreadRun> spread;
     const size_t spread_at = leftmost_pipeline(*optimized, physical);
+    // Read once (it may detect the machine's memory): the breakers here and on other ranks
+    // keep to the same budget.
+    const int64_t budget = memory_budget(options);
     if (cluster && placement.ranks > 1) {
       SpreadOutput where = spread_output(writing, physical, spread_at);
-      where.memory_budget_bytes = memory_budget(options);
+      where.memory_budget_bytes = budget;
       if (resume && where.files) resume_spread(where, *resume, *sink);
       spread = cluster->spreader().spread(*optimized, physical, query, where);
     }
     result.table =
         run_pipelines(query, physical, *sink, pipeline_threads(options, placement.cpus_left),
-                      memory_budget(options), pipeline_ended, spread.get(), spread_at,
-                      &spread_stats, &spread_udfs);
+                      budget, pipeline_ended, spread.get(), spread_at, &spread_stats, &spread_udfs);
   }
   pools.wait_started();  // a pool no batch reached still fails the query if it could not start
   // Figures first: a session takes its pools back at stop().

@@ -2,7 +2,7 @@
 // 100k 384-float embeddings), then five queries built from the expression library, each timed
 // over several runs. Prints one JSON line per query (median seconds, a result check) and the
 // process's peak RSS. The formulas match duckdb_expressions.mjs, so both see the same data.
-//   expressions_bench [ROWS] [EMBEDDINGS] [THREADS] [REPEAT]
+//   expressions_bench [ROWS] [EMBEDDINGS] [THREADS] [REPEAT] [QUERY]   (QUERY: run only that one)
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -70,6 +70,7 @@ int main(int argc, char** argv) {
   const int64_t embeddings = argc > 2 ? std::atoll(argv[2]) : 100'000;
   const int threads = argc > 3 ? std::atoi(argv[3]) : 2;
   const int repeat = argc > 4 ? std::atoi(argv[4]) : 3;
+  const std::string only = argc > 5 ? argv[5] : "";
   RunOptions o;
   o.threads = threads;
   const int parts = static_cast<int>(std::max<int64_t>(1, rows / 1'000'000));
@@ -103,6 +104,7 @@ int main(int argc, char** argv) {
                             .select({col("id")})},
   };
   for (const Query& q : queries) {
+    if (!only.empty() && only != q.name) continue;
     Table result;
     const double secs = median_seconds(repeat, [&] { result = q.df.collect(o); });
     const Column first = result.column(result.schema().field(0).name);

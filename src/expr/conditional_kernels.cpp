@@ -2,16 +2,18 @@
 // other types (text, bool, lists) go through a ColumnBuilder.
 #include "expr/conditional_kernels.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <string_view>
 #include <unordered_set>
 
 #include "core/bitmap.h"
 #include "core/buffer_access.h"
+#include "ember/error.h"
 #include "expr/kernel_input.h"
-#include "expr/utf8_output.h"
 
 namespace ember {
 
@@ -41,21 +43,55 @@ Column gather_fixed(const std::vector<const Column*>& cols, const Picks& picks, 
   return Column::from_buffers(std::move(type), n, -1, std::move(valid), std::move(out));
 }
 
-// Text and bytes: each picked value's bytes appended once, no per-row allocation.
-Column gather_text(const std::vector<const Column*>& cols, const Picks& picks, DataType type) {
-  std::vector<kernel::Utf8Read> reads;
-  for (const Column* c : cols) reads.push_back({c->offsets(), c->chars()});
-  Utf8Output out(int64_t(picks.size()), 0);
-  for (size_t i = 0; i < picks.size(); ++i) {
-    if (picks[i] < 0) {
-      out.null_row();
-    } else {
-      const auto k = size_t(picks[i]);
-      out.append(reads[k](row_of(*cols[k], int64_t(i))));
-      out.end_row();
-    }
+// Copies a value of `n` bytes: values in a text result are mostly short, and a call to memcpy
+// costs more than a few byte moves.
+inline void copy_short(char* d, const char* s, size_t n) {
+  if (n > 16) {
+    std::memcpy(d, s, n);
+    return;
   }
-  return out.finish(std::move(type), nullptr);
+  for (size_t i = 0; i < n; ++i) d[i] = s[i];
+}
+
+// Text and bytes: the result's size is known from the picks, so offsets and characters are
+// written once, straight into the column's buffers.
+Column gather_text(const std::vector<const Column*>& cols, const Picks& picks, DataType type) {
+  const auto n = int64_t(picks.size());
+  std::vector<kernel::Utf8Read> reads;
+  std::vector<int64_t> step;
+  for (const Column* c : cols) {
+    reads.push_back({c->offsets(), c->chars()});
+    step.push_back(c->size() == 1 ? 0 : 1);
+  }
+  auto offsets = detail::BufferAccess::allocate_uninitialized((n + 1) * int64_t(sizeof(int32_t)));
+  auto* o = reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*offsets));
+  int64_t total = 0;
+  o[0] = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t k = picks[size_t(i)];
+    if (k >= 0) {
+      const kernel::Utf8Read& r = reads[size_t(k)];
+      const int64_t row = i * step[size_t(k)];
+      total += r.o[row + 1] - r.o[row];
+      if (total > std::numeric_limits<int32_t>::max()) {
+        throw InvalidArgument("a text result holds more than 2 GiB in one batch");
+      }
+    }
+    o[i + 1] = int32_t(total);
+  }
+  auto chars = detail::BufferAccess::allocate_uninitialized(total);
+  char* c = reinterpret_cast<char*>(detail::BufferAccess::mutable_data(*chars));
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t k = picks[size_t(i)];
+    if (k < 0) continue;
+    const kernel::Utf8Read& r = reads[size_t(k)];
+    const int64_t row = i * step[size_t(k)];
+    copy_short(c + o[i], r.c + r.o[row], size_t(o[i + 1] - o[i]));
+  }
+  const int32_t* p = picks.data();
+  auto valid = kernel::bits_where(n, [p](int64_t i) { return p[i] >= 0; });
+  return Column::from_buffers(std::move(type), n, -1, std::move(valid), std::move(offsets),
+                              std::move(chars));
 }
 
 // Row i of cols[picks[i]] (null where picks[i] < 0).
@@ -135,16 +171,30 @@ Column int_membership(const Column& c, const std::unordered_set<int64_t>& set) {
 }  // namespace
 
 Column choose(const std::vector<Column>& conds, const std::vector<Column>& values, int64_t n) {
-  Picks picks(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) {
-    size_t k = 0;
-    for (; k < conds.size(); ++k) {
-      const Column& c = conds[k];
-      if (c.type().id() == TypeId::Null) continue;
-      const int64_t r = c.offset() + row_of(c, i);
-      if (((c.bool_bits()[r >> 3] >> (r & 7)) & 1) && !c.is_null(row_of(c, i))) break;
+  // Each row takes the first condition that holds (true and not null), else the last value.
+  // Conditions are applied from the last to the first, each overwriting the rows it holds on,
+  // so the first that holds wins: one plain loop over the rows per condition.
+  Picks picks(static_cast<size_t>(n), int32_t(conds.size()));
+  int32_t* p = picks.data();
+  for (size_t k = conds.size(); k-- > 0;) {
+    const Column& c = conds[k];
+    if (c.type().id() == TypeId::Null) continue;
+    if (c.size() == 1) {
+      if (!c.is_null(0) && c.value<bool>(0)) std::fill(picks.begin(), picks.end(), int32_t(k));
+      continue;
     }
-    picks[size_t(i)] = values[k].is_null(row_of(values[k], i)) ? -1 : int32_t(k);
+    const auto holds = bitmap::and_of(c.bool_bits(), c.offset(), c.validity_bits(), c.offset(), n);
+    const uint8_t* h = holds->data();
+    const auto kk = int32_t(k);
+    for (int64_t i = 0; i < n; ++i) p[i] = ((h[i >> 3] >> (i & 7)) & 1) ? kk : p[i];
+  }
+  for (size_t k = 0; k < values.size(); ++k) {
+    const Column& v = values[k];
+    if (v.null_count() == 0) continue;
+    const auto kk = int32_t(k);
+    for (int64_t i = 0; i < n; ++i) {
+      if (p[i] == kk && v.is_null(row_of(v, i))) p[i] = -1;
+    }
   }
   std::vector<const Column*> cols;
   for (const Column& v : values) cols.push_back(&v);

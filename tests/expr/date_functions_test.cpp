@@ -75,6 +75,34 @@ TEST(DateFunctions, Truncate) {
   EXPECT_EQ(values<int64_t>(eval(col("t").dt_year(), edge))[1], I(294247));
 }
 
+// The day of an instant comes from a floating-point quotient corrected by one step: the last and
+// first microsecond of days near and far from the epoch, and both ends of the range, land on the
+// day that exact integer division gives.
+TEST(DateFunctions, PartsAtMidnightsFarFromTheEpoch) {
+  constexpr int64_t kDay = 86400LL * 1000000;
+  std::vector<Timestamp> ts;
+  for (int64_t day : {int64_t{-106'751'990}, int64_t{-719'162}, int64_t{-1}, int64_t{0},
+                      int64_t{19'782}, int64_t{2'932'896}, int64_t{106'751'990}}) {
+    for (int64_t delta : {int64_t{-1}, int64_t{0}, int64_t{1}}) ts.push_back({day * kDay + delta});
+  }
+  ts.push_back({INT64_MIN});
+  ts.push_back({INT64_MAX});
+  const Batch b = testfn::batch({{"t", Column::from(ts)}});
+  const auto years = values<int64_t>(eval(col("t").dt_year(), b));
+  const auto months = values<int64_t>(eval(col("t").dt_month(), b));
+  const auto days = values<int64_t>(eval(col("t").dt_day(), b));
+  for (size_t i = 0; i < ts.size(); ++i) {
+    const int64_t t = ts[i].micros;
+    const int64_t day = t / kDay - ((t % kDay != 0) && (t < 0));
+    int64_t y;
+    unsigned m, d;
+    civil_from_days(day, &y, &m, &d);
+    EXPECT_EQ(years[i], I(y)) << format_timestamp(t);
+    EXPECT_EQ(months[i], I(m)) << format_timestamp(t);
+    EXPECT_EQ(days[i], I(d)) << format_timestamp(t);
+  }
+}
+
 TEST(DateFunctions, DurationsAreMicroseconds) {
   const Batch b = instants();
   constexpr int64_t kDay = 86400LL * 1000000;

@@ -202,6 +202,30 @@ void put_fixed(const Column& c, size_t n, char* out, size_t stride, uint8_t* any
   }
 }
 
+bool is_text(const DataType& type) {
+  return type.id() == TypeId::Utf8 || type.id() == TypeId::Binary;
+}
+
+/// A text or bytes column without nulls, each cell written at base + cursor[i] (which it
+/// advances): the valid byte, the length, the bytes, copied without a call for short values.
+void put_text(const Column& c, size_t n, char* base, int64_t* cursor) {
+  const int32_t* o = c.offsets();
+  const char* chars = c.chars();
+  for (size_t i = 0; i < n; ++i) {
+    char* out = base + cursor[i];
+    const auto len = static_cast<uint32_t>(o[i + 1] - o[i]);
+    const char* s = chars + o[i];
+    *out = kValid;
+    std::memcpy(out + 1, &len, 4);
+    if (len > 16) {
+      std::memcpy(out + 5, s, len);
+    } else {
+      for (uint32_t k = 0; k < len; ++k) out[5 + k] = s[k];
+    }
+    cursor[i] += 5 + len;
+  }
+}
+
 /// KeyLayout::Fixed: column by column, each at its constant offset in a row of `width` bytes.
 void encode_fixed(const std::vector<Column>& keys, size_t n, int64_t width, EncodedKeys& out) {
   out.width = width;
@@ -274,6 +298,11 @@ void encode_keys(const std::vector<Column>& keys, int64_t rows, EncodedKeys& out
       for (size_t i = 0; i < n; ++i) out.offsets[i + 1] += w;
       continue;
     }
+    if (is_text(c.type()) && c.null_count() == 0) {
+      const int32_t* o = c.offsets();
+      for (size_t i = 0; i < n; ++i) out.offsets[i + 1] += 1 + 4 + (o[i + 1] - o[i]);
+      continue;
+    }
     for (size_t i = 0; i < n; ++i) {
       const auto row = static_cast<int64_t>(i);
       out.offsets[i + 1] += cell_size(c, row);
@@ -286,6 +315,10 @@ void encode_keys(const std::vector<Column>& keys, int64_t rows, EncodedKeys& out
   std::vector<int64_t> cursor(out.offsets.begin(), out.offsets.end() - 1);
   char* base = out.bytes.data();
   for (const Column& c : keys) {
+    if (is_text(c.type()) && c.null_count() == 0) {
+      put_text(c, n, base, cursor.data());
+      continue;
+    }
     for (size_t i = 0; i < n; ++i)
       cursor[i] = write_cell(c, static_cast<int64_t>(i), base + cursor[i]) - base;
   }

@@ -99,9 +99,23 @@ inline uint64_t hash_int(int64_t key) { return mix_bits(static_cast<uint64_t>(ke
 inline bool same_key(std::string_view x, std::string_view y) {
   const size_t n = x.size();
   if (n != y.size()) return false;
-  if (n < 8 || n > 32) return x == y;
   const char* p = x.data();
   const char* q = y.data();
+  if (n < 8) {  // two overlapping 4-byte words, or bytes below 4
+    if (n < 4) {
+      for (size_t i = 0; i < n; ++i) {
+        if (p[i] != q[i]) return false;
+      }
+      return true;
+    }
+    uint32_t a, b, c, d;
+    std::memcpy(&a, p, 4);
+    std::memcpy(&b, q, 4);
+    std::memcpy(&c, p + n - 4, 4);
+    std::memcpy(&d, q + n - 4, 4);
+    return ((a ^ b) | (c ^ d)) == 0;
+  }
+  if (n > 32) return x == y;
   uint64_t diff = 0;
   for (size_t i = 0; i + 8 <= n; i += 8) {
     uint64_t u, v;

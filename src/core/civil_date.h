@@ -25,7 +25,7 @@ inline CivilDate civil_of_days(int64_t days) {
   constexpr uint32_t kEras = 800;
   const auto n = static_cast<uint32_t>(days + 719468 + int64_t{146097} * kEras);  // from 0000-03-01
   const uint32_t century = (4 * n + 3) / 146097;
-  const uint32_t of_century = n - 146097 * century / 4;               // day of the century
+  const uint32_t of_century = n - 146097 * century / 4;  // day of the century
   const uint32_t year_of_century = (4 * of_century + 3) / 1461;
   const uint32_t of_year = of_century - 1461 * year_of_century / 4;  // 0 = 1 March
   // 2140 / 2^16 is close enough to 5 / 153 (the months' mean length) that, with this offset, the

@@ -2,6 +2,8 @@
 // emitting one kernel call per node into registers that are reused as soon as they are dead.
 #include <algorithm>
 
+#include "ember/error.h"
+#include "expr/function_types.h"
 #include "expr/fused_program.h"
 #include "expr/type_rules.h"
 
@@ -32,6 +34,8 @@ class FusedCompiler {
         return e.children.size() == 1 ? cast(e) : std::nullopt;
       case ExprKind::IsNull:
         return e.children.size() == 1 ? is_null(*e.children[0]) : std::nullopt;
+      case ExprKind::Function:
+        return function(e);
       default:
         return std::nullopt;  // UDF calls, aggregates and kinds added later: the evaluator
     }
@@ -259,6 +263,133 @@ class FusedCompiler {
     return emit(in, TypeId::Boolean);
   }
 
+  // The expression library's functions that are one loop over numbers or bools: math, clip,
+  // when() and coalesce(). Others (text, lists, dates, hashing) are left to the evaluator.
+  Slot function(const ExprNode& e) {
+    if (e.function == FunctionId::When && e.children.size() == 3) return when(e);
+    if (e.function == FunctionId::Coalesce && !e.children.empty()) return coalesce(e);
+    if (e.function >= FunctionId::Abs && e.function <= FunctionId::Sign) return math(e);
+    return std::nullopt;
+  }
+
+  // The type the evaluator gives `e` over these argument types; nullopt when it is not one the
+  // kernels cover or the evaluator would reject the call (it reports that, not this compiler).
+  static std::optional<TypeId> result_of(const ExprNode& e, const std::vector<FusedSlot>& args) {
+    std::vector<DataType> types;
+    for (const FusedSlot& a : args) types.emplace_back(a.type);
+    try {
+      const TypeId t = function_result_type(e, types, e).id();
+      if (t == TypeId::Int64 || t == TypeId::Float64 || t == TypeId::Boolean) return t;
+    } catch (const Error&) {
+    }
+    return std::nullopt;
+  }
+
+  // `s` as the result type `t` (int64 widens to float64; other pairs are not needed).
+  Slot as_type(const FusedSlot& s, TypeId t) {
+    if (s.type == t) return s;
+    if (t == TypeId::Float64) return to_float(s);
+    return std::nullopt;
+  }
+
+  Slot math(const ExprNode& e) {
+    std::vector<FusedSlot> args;
+    for (const ExprPtr& c : e.children) {
+      Slot a = node(*c);
+      if (!a) return std::nullopt;
+      args.push_back(*a);
+    }
+    if (args.empty() || is_scalar(args[0])) return std::nullopt;
+    const std::optional<TypeId> type = result_of(e, args);
+    if (!type || *type == TypeId::Boolean) return std::nullopt;
+    const bool float_args = *type == TypeId::Float64 || e.function == FunctionId::Pow;
+    for (FusedSlot& a : args) {
+      Slot cast = as_type(a, float_args ? TypeId::Float64 : TypeId::Int64);
+      if (!cast) return std::nullopt;
+      a = *cast;
+    }
+    const int digits = e.function == FunctionId::Round && !e.params.empty()
+                           ? int(std::get<int64_t>(e.params[0]))
+                           : 0;
+    if (e.function == FunctionId::Pow && args.size() == 2) {
+      return binary_instr(Code::PowF64, BinaryOp::Add, args[0], args[1], TypeId::Float64);
+    }
+    if (e.function == FunctionId::Clip && args.size() == 3) {
+      const Code code = float_args ? Code::MinMaxF64 : Code::MinMaxI64;
+      const TypeId t = float_args ? TypeId::Float64 : TypeId::Int64;
+      FusedSlot low = min_max(code, true, args[0], args[1], t);
+      return min_max(code, false, low, args[2], t);
+    }
+    if (args.size() != 1) return std::nullopt;
+    FusedInstr in;
+    in.a = args[0];
+    in.function = e.function;
+    in.digits = digits;
+    if (float_args) {
+      in.code = Code::MathF64;
+      return emit(in, TypeId::Float64);
+    }
+    // Floor, Ceil and Round to whole or finer digits leave an integer as it is.
+    if (e.function == FunctionId::Floor || e.function == FunctionId::Ceil ||
+        (e.function == FunctionId::Round && digits >= 0)) {
+      return args[0];
+    }
+    in.code = Code::MathI64;
+    return emit(in, TypeId::Int64);
+  }
+
+  FusedSlot min_max(Code code, bool max, const FusedSlot& a, const FusedSlot& b, TypeId type) {
+    FusedInstr in;
+    in.code = code;
+    in.max = max;
+    in.a = a;
+    in.b = b;
+    in.shape = is_scalar(b) ? fused::Shape::VecScalar : fused::Shape::VecVec;
+    return emit(in, type);
+  }
+
+  // when(cond, then, otherwise): a chain compiles to one select per link, innermost first.
+  Slot when(const ExprNode& e) {
+    Slot cond = node(*e.children[0]);
+    if (!cond || cond->type != TypeId::Boolean || is_scalar(*cond)) return std::nullopt;
+    Slot then = node(*e.children[1]);
+    if (!then) return std::nullopt;
+    Slot otherwise = node(*e.children[2]);
+    if (!otherwise) return std::nullopt;
+    const std::optional<TypeId> type = result_of(e, {*cond, *then, *otherwise});
+    if (!type) return std::nullopt;
+    then = as_type(*then, *type);
+    otherwise = as_type(*otherwise, *type);
+    if (!then || !otherwise) return std::nullopt;
+    FusedInstr in;
+    in.code = *type == TypeId::Int64     ? Code::SelectI64
+              : *type == TypeId::Float64 ? Code::SelectF64
+                                         : Code::SelectU8;
+    in.cond = *cond;
+    in.a = *then;
+    in.b = *otherwise;
+    return emit(in, *type);
+  }
+
+  // coalesce(a, ...): rows reaching a program have no nulls and a row that would become null
+  // sends the batch to the evaluator, so wherever the program finishes the first argument is
+  // the result. The others are compiled only to learn their types, then dropped.
+  Slot coalesce(const ExprNode& e) {
+    Slot first = node(*e.children[0]);
+    if (!first) return std::nullopt;
+    std::vector<FusedSlot> args{*first};
+    const Checkpoint saved = checkpoint();
+    for (size_t k = 1; k < e.children.size(); ++k) {
+      Slot s = node(*e.children[k]);
+      if (!s) return std::nullopt;
+      args.push_back(*s);
+    }
+    rollback(saved);
+    const std::optional<TypeId> type = result_of(e, args);
+    if (!type) return std::nullopt;
+    return as_type(*first, *type);
+  }
+
   Slot to_float(FusedSlot s) {
     if (s.type == TypeId::Float64) return s;
     if (s.type != TypeId::Int64) return std::nullopt;
@@ -295,6 +426,7 @@ class FusedCompiler {
     in.dst = dst.index;
     release(in.a);
     release(in.b);
+    release(in.cond);
     p_.code_.push_back(in);
     return dst;
   }

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "expr/expr_node.h"
+#include "expr/function_id.h"
 
 namespace ember::fused {
 
@@ -66,5 +67,27 @@ void cast_i64_u8(const int64_t* a, uint8_t* out, int64_t n);
 void cast_f64_u8(const double* a, uint8_t* out, int64_t n);
 /// float64 -> int64, truncating; returns true if a value was NaN or out of range (a null row).
 bool cast_f64_i64(const double* a, int64_t* out, int64_t n);
+
+/// The math functions of the expression library (fused_function_kernels.cpp), as math_kernels
+/// computes them. int64: Abs, Round(digits), Sign (Floor and Ceil are the identity and compile
+/// to nothing); returns true if a row's result does not fit (abs(INT64_MIN), a rounding that
+/// overflows: null rows).
+bool math_i64(FunctionId f, int digits, const int64_t* a, int64_t* out, int64_t n);
+/// float64: Abs, Round(digits), Floor, Ceil, Sqrt, Exp, Log, Log10, Sign.
+void math_f64(FunctionId f, int digits, const double* a, double* out, int64_t n);
+void pow_f64(Shape s, const double* a, const double* b, double* out, int64_t n);
+/// std::max(a, b) (max) or std::min(a, b) of each row: clip(x, lo, hi) is min(max(x, lo), hi),
+/// which also keeps a NaN x as it is.
+void min_max_i64(bool max, Shape s, const int64_t* a, const int64_t* b, int64_t* out, int64_t n);
+void min_max_f64(bool max, Shape s, const double* a, const double* b, double* out, int64_t n);
+
+/// when(): out[i] = cond[i] ? a : b, where a and b are vectors, or one value read at every row
+/// when their step is 0.
+void select_i64(const uint8_t* cond, const int64_t* a, int64_t a_step, const int64_t* b,
+                int64_t b_step, int64_t* out, int64_t n);
+void select_f64(const uint8_t* cond, const double* a, int64_t a_step, const double* b,
+                int64_t b_step, double* out, int64_t n);
+void select_u8(const uint8_t* cond, const uint8_t* a, int64_t a_step, const uint8_t* b,
+               int64_t b_step, uint8_t* out, int64_t n);
 
 }  // namespace ember::fused

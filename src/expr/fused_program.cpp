@@ -183,8 +183,49 @@ bool FusedProgram::run(const FusedInstr& in, const std::vector<FusedColumnView>&
     case Code::AllFalse:
       std::fill_n(u8, rows, uint8_t(0));
       return true;
+    default:
+      return run_function(in, a, b, operand(in.cond, columns, start, scratch), d, rows);
   }
   return false;
+}
+
+// The expression library's functions: math, clip's min/max and when()'s select.
+bool FusedProgram::run_function(const FusedInstr& in, const void* a, const void* b,
+                                const void* cond, void* d, int64_t rows) const {
+  const auto* c = static_cast<const uint8_t*>(cond);
+  // A scalar operand is read at every row (step 0); a column or register row by row.
+  const int64_t sa = in.a.kind == FusedSlot::Kind::Scalar ? 0 : 1;
+  const int64_t sb = in.b.kind == FusedSlot::Kind::Scalar ? 0 : 1;
+  switch (in.code) {
+    case Code::MathI64:
+      return !fused::math_i64(in.function, in.digits, as<int64_t>(a), static_cast<int64_t*>(d),
+                              rows);
+    case Code::MathF64:
+      fused::math_f64(in.function, in.digits, as<double>(a), static_cast<double*>(d), rows);
+      return true;
+    case Code::PowF64:
+      fused::pow_f64(in.shape, as<double>(a), as<double>(b), static_cast<double*>(d), rows);
+      return true;
+    case Code::MinMaxI64:
+      fused::min_max_i64(in.max, in.shape, as<int64_t>(a), as<int64_t>(b), static_cast<int64_t*>(d),
+                         rows);
+      return true;
+    case Code::MinMaxF64:
+      fused::min_max_f64(in.max, in.shape, as<double>(a), as<double>(b), static_cast<double*>(d),
+                         rows);
+      return true;
+    case Code::SelectI64:
+      fused::select_i64(c, as<int64_t>(a), sa, as<int64_t>(b), sb, static_cast<int64_t*>(d), rows);
+      return true;
+    case Code::SelectF64:
+      fused::select_f64(c, as<double>(a), sa, as<double>(b), sb, static_cast<double*>(d), rows);
+      return true;
+    case Code::SelectU8:
+      fused::select_u8(c, as<uint8_t>(a), sa, as<uint8_t>(b), sb, static_cast<uint8_t*>(d), rows);
+      return true;
+    default:
+      return false;
+  }
 }
 
 }  // namespace ember

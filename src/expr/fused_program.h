@@ -46,7 +46,15 @@ struct FusedInstr {
     CastF64U8,
     CastF64I64,
     LoadBits,
-    AllFalse
+    AllFalse,
+    MathI64,    ///< function(a) for Abs, Round, Sign
+    MathF64,    ///< function(a) for the one-argument float functions
+    PowF64,     ///< pow(a, b)
+    MinMaxI64,  ///< max or min of a and b (clip)
+    MinMaxF64,
+    SelectI64,  ///< when(): cond ? a : b
+    SelectF64,
+    SelectU8
   };
   /// dst of the last instruction when it writes the program's fixed-width result in place.
   static constexpr int kOutput = -1;
@@ -55,12 +63,16 @@ struct FusedInstr {
   BinaryOp op = BinaryOp::Add;
   fused::Shape shape = fused::Shape::VecVec;
   FusedSlot a;
-  FusedSlot b{FusedSlot::Kind::Scalar};  ///< unused by unary kernels
-  int dst = 0;                           ///< register, or kOutput
-  int64_t divisor = 0;                   ///< DivideByScalar (op Div or Mod)
-  int64_t scale = 1, offset = 0;         ///< AffineI64: a * scale + offset
-  fused::DivisibilityTest test;          ///< Divisible
-  bool negate = false;                   ///< Divisible: `% d != 0`
+  FusedSlot b{FusedSlot::Kind::Scalar};     ///< unused by unary kernels
+  int dst = 0;                              ///< register, or kOutput
+  int64_t divisor = 0;                      ///< DivideByScalar (op Div or Mod)
+  int64_t scale = 1, offset = 0;            ///< AffineI64: a * scale + offset
+  fused::DivisibilityTest test;             ///< Divisible
+  bool negate = false;                      ///< Divisible: `% d != 0`
+  FunctionId function = FunctionId::Abs;    ///< MathI64, MathF64
+  int digits = 0;                           ///< MathI64, MathF64: Round's digits
+  bool max = false;                         ///< MinMax: max (else min)
+  FusedSlot cond{FusedSlot::Kind::Scalar};  ///< Select: the bool condition
 };
 
 /// An input column a program reads, checked against each batch before the fast path runs.
@@ -78,10 +90,10 @@ struct FusedColumnView {
 };
 
 /// A row expression compiled against one input schema. Integer and float arithmetic, the
-/// comparisons, && || !, negation, is_null and the casts between bool, int64 and float64 are
-/// covered; results are identical to evaluate() (same wrap-around, same IEEE rules).
-/// Immutable once compiled: evaluate() may run on many threads at once (each thread has its
-/// own scratch registers).
+/// comparisons, && || !, negation, is_null, the casts between bool, int64 and float64, the math
+/// functions, when() and coalesce() over those types are covered; results are identical to
+/// evaluate() (same wrap-around, same IEEE rules). Immutable once compiled: evaluate() may run on
+/// many threads at once (each thread has its own scratch registers).
 class FusedProgram {
  public:
   /// Rows per chunk: a register of int64s is 8 KiB, so a program's registers stay in L1.
@@ -119,6 +131,8 @@ class FusedProgram {
                  uint8_t* scratch, uint8_t* out, int64_t& ones) const;
   bool run(const FusedInstr& in, const std::vector<FusedColumnView>& columns, int64_t start,
            int64_t rows, uint8_t* scratch, uint8_t* out) const;
+  bool run_function(const FusedInstr& in, const void* a, const void* b, const void* cond, void* d,
+                    int64_t rows) const;
 
   std::vector<FusedInstr> code_;
   std::vector<FusedInput> inputs_;

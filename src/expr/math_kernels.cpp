@@ -10,6 +10,7 @@
 #include "ember/error.h"
 #include "expr/expr_text.h"
 #include "expr/kernel_input.h"
+#include "expr/math_scalar.h"
 
 namespace ember {
 
@@ -47,47 +48,19 @@ Column null_where(Column c, Bad bad) {
 
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
 
-// x rounded to a multiple of 10^-digits (digits < 0), halves away from zero; nullopt when it
-// does not fit.
-bool round_int(int64_t x, int digits, int64_t* out) {
-  if (digits >= 0) {
-    *out = x;
-    return true;
-  }
-  if (digits < -18) {
-    *out = 0;
-    return true;
-  }
-  int64_t p = 1;
-  for (int k = 0; k < -digits; ++k) p *= 10;
-  const int64_t q = x / p, rem = x % p;
-  const bool up = (rem < 0 ? -rem : rem) >= p - (rem < 0 ? -rem : rem);
-  return !__builtin_mul_overflow(q + (up ? (x < 0 ? -1 : 1) : 0), p, out);
-}
-
-double round_float(double x, int digits) {
-  if (digits == 0 || !std::isfinite(x)) return std::round(x);
-  const double m = std::pow(10.0, digits);
-  const double scaled = x * m;
-  if (!std::isfinite(scaled)) return x;  // more digits than a double holds: nothing to round
-  return std::round(scaled) / m;
-}
-
 Column int_function(const ExprNode& e, const std::vector<Column>& args) {
   const int64_t* x = args[0].values<int64_t>();
   switch (e.function) {
     case FunctionId::Abs:
-      return null_where(map_values<int64_t>(args, int64(),
-                                            [x](int64_t i) {
-                                              return x[i] == kMin ? 0 : x[i] < 0 ? -x[i] : x[i];
-                                            }),
-                        [x](int64_t i) { return x[i] == kMin; });
+      return null_where(
+          map_values<int64_t>(args, int64(), [x](int64_t i) { return math::abs_int(x[i]); }),
+          [x](int64_t i) { return x[i] == kMin; });
     case FunctionId::Round: {
       const int digits = int(std::get<int64_t>(e.params[0]));
       std::vector<uint8_t> bad(size_t(args[0].size()), 0);
       Column c = map_values<int64_t>(args, int64(), [&](int64_t i) {
         int64_t r = 0;
-        bad[size_t(i)] = !round_int(x[i], digits, &r);
+        bad[size_t(i)] = !math::round_int(x[i], digits, &r);
         return r;
       });
       return null_where(std::move(c), [&](int64_t i) { return bad[size_t(i)] != 0; });
@@ -96,8 +69,7 @@ Column int_function(const ExprNode& e, const std::vector<Column>& args) {
     case FunctionId::Ceil:
       return args[0];
     case FunctionId::Sign:
-      return map_values<int64_t>(args, int64(),
-                                 [x](int64_t i) { return int64_t(x[i] > 0) - (x[i] < 0); });
+      return map_values<int64_t>(args, int64(), [x](int64_t i) { return math::sign_int(x[i]); });
     case FunctionId::Clip: {
       const int64_t* lo = args[1].values<int64_t>();
       const int64_t* hi = args[2].values<int64_t>();
@@ -117,27 +89,6 @@ Column float_map(const std::vector<Column>& args, F f) {
 
 Column float_function(const ExprNode& e, const std::vector<Column>& args) {
   switch (e.function) {
-    case FunctionId::Abs:
-      return float_map(args, [](double v) { return std::fabs(v); });
-    case FunctionId::Round: {
-      const int digits = int(std::get<int64_t>(e.params[0]));
-      return float_map(args, [digits](double v) { return round_float(v, digits); });
-    }
-    case FunctionId::Floor:
-      return float_map(args, [](double v) { return std::floor(v); });
-    case FunctionId::Ceil:
-      return float_map(args, [](double v) { return std::ceil(v); });
-    case FunctionId::Sqrt:
-      return float_map(args, [](double v) { return std::sqrt(v); });
-    case FunctionId::Exp:
-      return float_map(args, [](double v) { return std::exp(v); });
-    case FunctionId::Log:
-      return float_map(args, [](double v) { return std::log(v); });
-    case FunctionId::Log10:
-      return float_map(args, [](double v) { return std::log10(v); });
-    case FunctionId::Sign:
-      return float_map(args,
-                       [](double v) { return std::isnan(v) ? v : double((v > 0) - (v < 0)); });
     case FunctionId::Pow: {
       const double *x = args[0].values<double>(), *y = args[1].values<double>();
       return map_values<double>(args, float64(), [=](int64_t i) { return std::pow(x[i], y[i]); });
@@ -149,8 +100,11 @@ Column float_function(const ExprNode& e, const std::vector<Column>& args) {
         return std::isnan(x[i]) ? x[i] : std::min(std::max(x[i], lo[i]), hi[i]);
       });
     }
-    default:
-      throw Error(std::string("internal: not a math kernel in ") + to_string(e));
+    default: {
+      const FunctionId f = e.function;
+      const int digits = f == FunctionId::Round ? int(std::get<int64_t>(e.params[0])) : 0;
+      return math::with_unary_float(f, digits, [&](auto op) { return float_map(args, op); });
+    }
   }
 }
 

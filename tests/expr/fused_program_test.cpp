@@ -362,6 +362,61 @@ TEST(FusedProgramTest, DivisibilityTestMatchesRemainder) {
   EXPECT_EQ(p->num_instructions(), 1u);
 }
 
+// The expression library's numeric functions compile, over every operand shape, and give the
+// evaluator's values; results that would be null (abs of INT64_MIN, a rounding that overflows)
+// send the batch back to the evaluator.
+TEST(FusedProgramTest, FunctionsMatchEvaluator) {
+  const Batch& b = small();
+  const Expr x = col("x"), i = col("i");
+  for (const Expr& e : {x.abs(),
+                        x.floor(),
+                        x.ceil(),
+                        x.sqrt(),
+                        x.exp(),
+                        x.log(),
+                        x.log10(),
+                        x.sign(),
+                        x.round(2),
+                        x.round(-1),
+                        i.abs(),
+                        i.sign(),
+                        i.round(-3),
+                        x.pow(lit(2.0)),
+                        x.pow(col("y")),
+                        i.pow(col("j")),
+                        i.clip(lit(int64_t{-10}), lit(int64_t{10})),
+                        i.clip(col("j"), col("k")),
+                        x.clip(lit(-1.0), col("z")),
+                        i.sqrt() + lit(1.0),
+                        i.clip(lit(0.5), lit(int64_t{3})),
+                        when(col("p"), i, col("j")),
+                        when(col("p"), lit(int64_t{1}), lit(int64_t{0})),
+                        when(col("p"), x, i),
+                        when(i < lit(int64_t{0}), lit(true), col("q")),
+                        when(x < lit(10.0), lit(1.0), when(x < lit(50.0), lit(int64_t{2}), x)),
+                        coalesce({i, col("j")}) + lit(int64_t{1}),
+                        coalesce({i, x}),
+                        x.fill_null(lit(int64_t{0})) * lit(2.0),
+                        i.between(lit(int64_t{-5}), col("k"))}) {
+    EXPECT_EQ(check(e, b), Path::Fused) << e.to_string();
+  }
+  // Floor and ceil of an integer are the integer: no kernel runs.
+  auto floor =
+      FusedProgram::compile(*detail::ExprAccess::node(i.floor() + lit(int64_t{1})), b.schema());
+  ASSERT_TRUE(floor);
+  EXPECT_EQ(floor->num_instructions(), 1u);
+  // A null branch or text stays with the evaluator.
+  for (const Expr& e : {when(col("p"), i, lit(Value{})), coalesce({lit(Value{}), i}),
+                        when(col("p"), lit("a"), lit("b")), col("p").abs()}) {
+    EXPECT_EQ(FusedProgram::compile(*detail::ExprAccess::node(e), b.schema()), nullptr)
+        << e.to_string();
+  }
+  Batch edge(Schema({{"a", int64()}}), {Column::from(std::vector<int64_t>{1, kMin, kMax})});
+  EXPECT_EQ(check(col("a").abs(), edge), Path::Fallback);
+  EXPECT_EQ(check(col("a").round(-1), edge), Path::Fallback);  // INT64_MAX rounds up past it
+  EXPECT_EQ(check(col("a").sign() * lit(int64_t{2}), edge), Path::Fused);
+}
+
 TEST(FusedProgramTest, WhatFallsBack) {
   const Batch& b = batch();
   // Not compiled: bare columns and literals, utf8, UDFs, aggregates, null literals, literals
@@ -417,29 +472,57 @@ class ExprGen {
     }
   }
   Expr integer(int depth) {
-    switch (rng_() % 6) {
+    switch (rng_() % 10) {
       case 0:
         return -of(TypeId::Int64, depth - 1);
       case 1:
         return of(TypeId::Boolean, depth - 1).cast(int64());
+      case 6:
+        return pick_unary_int(of(TypeId::Int64, depth - 1));
+      case 7:
+        return of(TypeId::Int64, depth - 1)
+            .clip(of(TypeId::Int64, depth - 1), of(TypeId::Int64, depth - 1));
+      case 8:
+        return when(of(TypeId::Boolean, depth - 1), of(TypeId::Int64, depth - 1),
+                    of(TypeId::Int64, depth - 1));
+      case 9:
+        return coalesce({of(TypeId::Int64, depth - 1), of(TypeId::Int64, depth - 1)});
       default:
         return testref::apply(kArith[rng_() % 5], of(TypeId::Int64, depth - 1),
                               of(TypeId::Int64, depth - 1));
     }
   }
   Expr floating(int depth) {
-    switch (rng_() % 5) {
+    switch (rng_() % 10) {
       case 0:
         return of(TypeId::Int64, depth - 1).cast(float64());
       case 1:
         return -of(TypeId::Float64, depth - 1);
+      case 5:
+        return pick_unary_float(of(rng_() % 2 ? TypeId::Int64 : TypeId::Float64, depth - 1));
+      case 6:
+        return of(TypeId::Float64, depth - 1)
+            .pow(of(rng_() % 2 ? TypeId::Int64 : TypeId::Float64, depth - 1));
+      case 7:
+        return of(TypeId::Float64, depth - 1)
+            .clip(of(TypeId::Int64, depth - 1), of(TypeId::Float64, depth - 1));
+      case 8:
+        return when(of(TypeId::Boolean, depth - 1), of(TypeId::Float64, depth - 1),
+                    of(rng_() % 2 ? TypeId::Int64 : TypeId::Float64, depth - 1));
+      case 9:
+        return coalesce({of(TypeId::Float64, depth - 1), of(TypeId::Int64, depth - 1)});
       default:
         return testref::apply(kArith[rng_() % 5], of(TypeId::Float64, depth - 1),
                               of(rng_() % 2 ? TypeId::Int64 : TypeId::Float64, depth - 1));
     }
   }
   Expr boolean(int depth) {
-    switch (rng_() % 7) {
+    switch (rng_() % 9) {
+      case 7:
+        return when(of(TypeId::Boolean, depth - 1), of(TypeId::Boolean, depth - 1),
+                    of(TypeId::Boolean, depth - 1));
+      case 8:
+        return coalesce({of(TypeId::Boolean, depth - 1), of(TypeId::Boolean, depth - 1)});
       case 0:
         return !of(TypeId::Boolean, depth - 1);
       case 1:
@@ -454,6 +537,43 @@ class ExprGen {
         return testref::apply(kCompare[rng_() % 6], of(t, depth - 1),
                               of(TypeId::Float64, depth - 1));
       }
+    }
+  }
+  Expr pick_unary_int(const Expr& x) {
+    switch (rng_() % 5) {
+      case 0:
+        return x.abs();
+      case 1:
+        return x.sign();
+      case 2:
+        return x.floor();
+      case 3:
+        return x.round(-int(rng_() % 20));
+      default:
+        return x.round(int(rng_() % 3));
+    }
+  }
+  // A float function of x (an int64 x is widened first, as the evaluator does).
+  Expr pick_unary_float(const Expr& x) {
+    switch (rng_() % 9) {
+      case 0:
+        return x.abs();
+      case 1:
+        return x.floor();
+      case 2:
+        return x.ceil();
+      case 3:
+        return x.sqrt();
+      case 4:
+        return x.exp();
+      case 5:
+        return x.log();
+      case 6:
+        return x.log10();
+      case 7:
+        return x.sign();
+      default:
+        return x.round(int(rng_() % 7) - 3);
     }
   }
   std::string pick(std::initializer_list<const char*> names) {

@@ -47,7 +47,8 @@ class Buffer {
 /// An immutable column: cheap to copy (buffers are shared). Layout per type:
 ///  - Boolean: validity bitmap + bit-packed values
 ///  - Int64/Float64: validity bitmap + fixed-width values
-///  - Int32/Float32: validity bitmap + 4-byte values; Timestamp: like Int64 (microseconds)
+///  - Int32/Float32: validity bitmap + 4-byte values; Timestamp: like Int64 (microseconds);
+///    Date32: like Int32 (days)
 ///  - Utf8/Binary: validity bitmap + int32 offsets (length+1) + character data
 ///  - List: validity bitmap + int32 offsets (length+1) into a child column of the items
 ///  - FixedSizeList(n): validity bitmap + a child column of n items per row (row i is items
@@ -59,7 +60,7 @@ class Column {
   Column() = default;  ///< an empty int64 column
 
   /// A column of these values, of their type: int64, float64, bool, utf8, int32, float32,
-  /// timestamp_us or binary (a byte vector per row). An empty std::optional is a null.
+  /// timestamp_us, date32 or binary (a byte vector per row). An empty std::optional is a null.
   ///@{
   static Column from(std::vector<int64_t> v);
   static Column from(std::vector<double> v);
@@ -72,11 +73,13 @@ class Column {
   static Column from(std::vector<int32_t> v);
   static Column from(std::vector<float> v);
   static Column from(std::vector<Timestamp> v);
+  static Column from(std::vector<Date> v);
   /// A binary column, one byte string per row.
   static Column from(std::vector<std::vector<uint8_t>> v);
   static Column from(std::vector<std::optional<int32_t>> v);
   static Column from(std::vector<std::optional<float>> v);
   static Column from(std::vector<std::optional<Timestamp>> v);
+  static Column from(std::vector<std::optional<Date>> v);
   static Column from(std::vector<std::optional<std::vector<uint8_t>>> v);
   ///@}
   /// A list(T) column, one list per row; T is any element type `from` accepts (an optional
@@ -231,6 +234,13 @@ inline Timestamp Column::value<Timestamp>(int64_t i) const {
     throw TypeError("column is " + type_.to_string() + ", not timestamp[us]");
   return Timestamp{values<int64_t>()[i]};
 }
+/// A date32 value; TypeError for another column type.
+template <>
+inline Date Column::value<Date>(int64_t i) const {
+  if (type_.id() != TypeId::Date32)
+    throw TypeError("column is " + type_.to_string() + ", not date32");
+  return Date{values<int32_t>()[i]};
+}
 /// Utf8 text, or the bytes of a binary value.
 template <>
 inline std::string_view Column::value<std::string_view>(int64_t i) const {
@@ -287,7 +297,7 @@ class ColumnBuilder {
   void append_null();
   /// Appends a value. InvalidArgument when the builder's type does not take it: an integer
   /// fills int64, int32 (range checked), float64 or float32; a floating-point number float64
-  /// or float32; bool, Timestamp and text only their own type.
+  /// or float32; bool, Timestamp, Date and text only their own type.
   ///@{
   void append(bool v);
   void append(int64_t v);
@@ -295,6 +305,7 @@ class ColumnBuilder {
   void append(int32_t v);
   void append(float v);
   void append(Timestamp v);
+  void append(Date v);
   /// Text for utf8, bytes for binary.
   void append(std::string_view v);
   void append(const char* v) { append(std::string_view(v)); }

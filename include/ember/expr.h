@@ -207,6 +207,9 @@ Expr coalesce(std::vector<Expr> values);
 /// A timestamp literal from ISO 8601 text: "2024-01-01", "2024-01-01T12:30:00",
 /// "2024-01-01 12:30:00.25Z". InvalidArgument when the text is not one.
 Expr lit_timestamp(std::string iso8601);
+/// A date32 literal from ISO 8601 text "YYYY-MM-DD" (a day that exists). InvalidArgument when
+/// the text is not one: col("day") >= lit_date("2024-01-01").
+Expr lit_date(std::string iso8601);
 /// Cosine similarity of two vectors (float64): list or fixed_size_list of float32 or float64,
 /// either side possibly a literal list. Null where either is null, the lengths differ, or a
 /// vector is all zeros.

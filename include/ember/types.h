@@ -14,17 +14,18 @@ namespace ember {
 /// Physical/logical type tag. Null is the type of `lit(Value{})` and coerces to any type.
 /// New tags go at the end: the tag travels as a byte between processes.
 enum class TypeId : uint8_t {
-  Null,          ///< no values: every slot is null
-  Boolean,       ///< true or false, bit-packed
-  Int64,         ///< 64-bit signed integer
-  Float64,       ///< 64-bit IEEE 754 floating point
-  Utf8,          ///< UTF-8 text
-  List,          ///< lists of any length, of one element type
-  Int32,         ///< 32-bit signed integer
-  Float32,       ///< 32-bit IEEE 754 floating point
-  Binary,        ///< arbitrary bytes
-  Timestamp,     ///< microseconds since the Unix epoch, UTC, stored as int64
-  FixedSizeList  ///< lists of exactly n items each, of one element type
+  Null,           ///< no values: every slot is null
+  Boolean,        ///< true or false, bit-packed
+  Int64,          ///< 64-bit signed integer
+  Float64,        ///< 64-bit IEEE 754 floating point
+  Utf8,           ///< UTF-8 text
+  List,           ///< lists of any length, of one element type
+  Int32,          ///< 32-bit signed integer
+  Float32,        ///< 32-bit IEEE 754 floating point
+  Binary,         ///< arbitrary bytes
+  Timestamp,      ///< microseconds since the Unix epoch, UTC, stored as int64
+  FixedSizeList,  ///< lists of exactly n items each, of one element type
+  Date32          ///< days since 1970-01-01 (proleptic Gregorian), stored as int32
 };
 
 /// A column type. Cheap to copy; compares by value.
@@ -87,6 +88,8 @@ DataType float32();
 DataType binary();
 /// Microseconds since 1970-01-01T00:00:00 UTC.
 DataType timestamp_us();
+/// Calendar dates: days since 1970-01-01, as Parquet's DATE and Arrow's date32.
+DataType date32();
 /// Lists of exactly `n` items each, e.g. an embedding: fixed_size_list(float32(), 384).
 DataType fixed_size_list(DataType element, int32_t n);
 
@@ -123,11 +126,13 @@ class Schema {
 
 struct Timestamp;
 struct List;
+struct Date;
 
-/// A scalar: null, bool, int64, float64, utf8, float32, binary bytes, a timestamp or a list.
+/// A scalar: null, bool, int64, float64, utf8, float32, binary bytes, a timestamp, a list or a
+/// date.
 /// int32 values are held as int64. The alternatives' order is fixed (index() is serialised).
 using Value = std::variant<std::monostate, bool, int64_t, double, std::string, float,
-                           std::vector<uint8_t>, Timestamp, List>;
+                           std::vector<uint8_t>, Timestamp, List, Date>;
 
 /// A point in time: microseconds since 1970-01-01T00:00:00 UTC.
 struct Timestamp {
@@ -136,6 +141,15 @@ struct Timestamp {
   bool operator==(const Timestamp& o) const { return micros == o.micros; }
   /// Earlier than `o`.
   bool operator<(const Timestamp& o) const { return micros < o.micros; }
+};
+
+/// A calendar date: days since 1970-01-01 (proleptic Gregorian calendar).
+struct Date {
+  int32_t days = 0;  ///< negative before 1970
+  /// The same day.
+  bool operator==(const Date& o) const { return days == o.days; }
+  /// Earlier than `o`.
+  bool operator<(const Date& o) const { return days < o.days; }
 };
 
 /// A list value: its items (each may be null). `element` is the items' type when known.

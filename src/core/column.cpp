@@ -185,6 +185,20 @@ Column Column::from(std::vector<std::optional<Timestamp>> v) {
   return fixed_from_optional(micros, timestamp_us());
 }
 
+Column Column::from(std::vector<Date> v) {
+  std::vector<int32_t> days;
+  days.reserve(v.size());
+  for (const Date& d : v) days.push_back(d.days);
+  return fixed_from(days, date32());
+}
+
+Column Column::from(std::vector<std::optional<Date>> v) {
+  std::vector<std::optional<int32_t>> days;
+  days.reserve(v.size());
+  for (const auto& d : v) days.push_back(d ? std::optional<int32_t>(d->days) : std::nullopt);
+  return fixed_from_optional(days, date32());
+}
+
 Column Column::from(std::vector<std::vector<uint8_t>> v) {
   return binary_from(v, [](const std::vector<uint8_t>& b) { return &b; });
 }
@@ -402,6 +416,8 @@ Value Column::get(int64_t i) const {
       return value<float>(i);
     case TypeId::Timestamp:
       return value<Timestamp>(i);
+    case TypeId::Date32:
+      return value<Date>(i);
     case TypeId::Binary: {
       const std::string_view b = value<std::string_view>(i);
       return std::vector<uint8_t>(b.begin(), b.end());

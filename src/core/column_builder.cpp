@@ -201,6 +201,12 @@ void ColumnBuilder::append(Timestamp v) {
   s.put(v.micros);
 }
 
+void ColumnBuilder::append(Date v) {
+  State& s = *s_;
+  if (s.type.id() != TypeId::Date32) s.mismatch("date32");
+  s.put(v.days);
+}
+
 void ColumnBuilder::append(std::string_view v) {
   State& s = *s_;
   if (s.type.id() != TypeId::Utf8 && s.type.id() != TypeId::Binary) s.mismatch("utf8");
@@ -239,6 +245,8 @@ void ColumnBuilder::append_value(const Value& v) {
     }
     case 7:
       return append(std::get<Timestamp>(v));
+    case 9:
+      return append(std::get<Date>(v));
     default: {
       State& s = *s_;
       if (!s.type.is_list()) s.mismatch("list");
@@ -282,6 +290,8 @@ void ColumnBuilder::append_from(const Column& c, int64_t i) {
       return append(c.value<float>(i));
     case TypeId::Timestamp:
       return append(c.value<Timestamp>(i));
+    case TypeId::Date32:
+      return append(c.value<Date>(i));
     case TypeId::List:
     case TypeId::FixedSizeList: {
       const auto [first, last] = c.list_range(i);

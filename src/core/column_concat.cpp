@@ -141,6 +141,7 @@ Column Column::concat(const std::vector<Column>& parts) {
     case TypeId::Int32:
     case TypeId::Float32:
     case TypeId::Timestamp:
+    case TypeId::Date32:
       return from_buffers(type, total, null_count, std::move(validity),
                           concat_fixed(parts, total, type.byte_width()));
     case TypeId::Utf8:

@@ -187,6 +187,7 @@ Column Column::filter(const Column& mask) const {
     case TypeId::Int32:
     case TypeId::Float32:
     case TypeId::Timestamp:
+    case TypeId::Date32:
       return from_buffers(type_, n, nulls, std::move(validity), gather_fixed(*this, sel, n));
     case TypeId::Utf8:
     case TypeId::Binary:

@@ -28,6 +28,7 @@ int DataType::byte_width() const {
   switch (id_) {
     case TypeId::Int32:
     case TypeId::Float32:
+    case TypeId::Date32:
       return 4;
     case TypeId::Int64:
     case TypeId::Float64:
@@ -66,6 +67,8 @@ std::string DataType::to_string() const {
       return "binary";
     case TypeId::Timestamp:
       return "timestamp[us]";
+    case TypeId::Date32:
+      return "date32";
     case TypeId::FixedSizeList:
       return "fixed_size_list<" + element().to_string() + ", " + std::to_string(list_size_) + ">";
   }
@@ -87,6 +90,7 @@ DataType int32() { return DataType(TypeId::Int32); }
 DataType float32() { return DataType(TypeId::Float32); }
 DataType binary() { return DataType(TypeId::Binary); }
 DataType timestamp_us() { return DataType(TypeId::Timestamp); }
+DataType date32() { return DataType(TypeId::Date32); }
 DataType fixed_size_list(DataType element, int32_t n) {
   return DataType::fixed_size_list_of(std::move(element), n);
 }

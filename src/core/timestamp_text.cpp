@@ -46,6 +46,15 @@ std::string format_timestamp(int64_t micros) {
   return buf;
 }
 
+std::string format_date(int64_t days) {
+  int64_t y;
+  unsigned m, d;
+  civil_from_days(days, &y, &m, &d);
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%04lld-%02u-%02u", static_cast<long long>(y), m, d);
+  return buf;
+}
+
 namespace {
 
 // Reads exactly `width` digits at `pos`.
@@ -100,6 +109,19 @@ std::optional<int64_t> parse_timestamp(std::string_view t) {
   if (!tail.empty() && tail != "Z" && tail != "+00:00" && tail != "+00") return std::nullopt;
   const int64_t days = days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
   return ((days * 24 + h) * 60 + mi) * 60 * 1000000 + s * 1000000 + frac;
+}
+
+std::optional<int64_t> parse_date(std::string_view t) {
+  size_t pos = 0;
+  int64_t y, mo, d;
+  if (!digits(t, pos, 4, &y) || !expect(t, pos, '-') || !digits(t, pos, 2, &mo) ||
+      !expect(t, pos, '-') || !digits(t, pos, 2, &d) || pos != t.size())
+    return std::nullopt;
+  if (mo < 1 || mo > 12 || d < 1) return std::nullopt;
+  static constexpr unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  if (d > kDays[mo - 1] + (mo == 2 && leap ? 1 : 0)) return std::nullopt;
+  return days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
 }
 
 }  // namespace ember

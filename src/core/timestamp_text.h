@@ -15,6 +15,12 @@ std::string format_timestamp(int64_t micros);
 /// trailing "Z" or "+00:00"; nullopt for anything else.
 std::optional<int64_t> parse_timestamp(std::string_view text);
 
+/// "YYYY-MM-DD" of a day since 1970-01-01, the year as format_timestamp writes it.
+std::string format_date(int64_t days);
+
+/// Parses exactly "YYYY-MM-DD" (a real day of that month); nullopt for anything else.
+std::optional<int64_t> parse_date(std::string_view text);
+
 /// Days since 1970-01-01 of a proleptic Gregorian date, and back.
 int64_t days_from_civil(int64_t y, unsigned m, unsigned d);
 void civil_from_days(int64_t z, int64_t* y, unsigned* m, unsigned* d);

@@ -36,6 +36,8 @@ DataType type_of(const Value& v) {
       }
       return list(DataType());
     }
+    case 9:
+      return date32();
     default:
       return DataType();
   }
@@ -69,6 +71,7 @@ std::string to_string(const Value& v) {
     return out;
   }
   if (auto* t = std::get_if<Timestamp>(&v)) return format_timestamp(t->micros);
+  if (auto* d = std::get_if<Date>(&v)) return format_date(d->days);
   if (auto* l = std::get_if<List>(&v)) {
     std::string out = "[";
     for (size_t i = 0; i < l->items.size(); ++i) {

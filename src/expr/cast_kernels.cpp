@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -240,10 +241,46 @@ Column timestamp_to_utf8(const Column& c) {
   return b.finish();
 }
 
+// Dates: ISO 8601 text (YYYY-MM-DD; anything else, or a day that does not exist, is null), and
+// the instant of a date's midnight or the day an instant falls in. A date too far from 1970 for
+// a timestamp (past about 292,000 years) becomes null.
+Column date_cast(const Column& c, const DataType& to) {
+  constexpr int64_t kDay = 86400LL * 1000000;
+  constexpr int64_t kMaxDays = std::numeric_limits<int64_t>::max() / kDay;
+  ColumnBuilder b(to, c.size());
+  const TypeId from = c.type().id();
+  for (int64_t i = 0; i < c.size(); ++i) {
+    if (c.is_null(i)) {
+      b.append_null();
+    } else if (from == TypeId::Utf8) {
+      const auto days = parse_date(c.value<std::string_view>(i));
+      if (days && *days >= INT32_MIN && *days <= INT32_MAX) {
+        b.append(Date{int32_t(*days)});
+      } else {
+        b.append_null();
+      }
+    } else if (from == TypeId::Timestamp) {
+      const int64_t t = c.values<int64_t>()[i];
+      b.append(Date{int32_t(t / kDay - (t % kDay < 0 ? 1 : 0))});
+    } else if (to.id() == TypeId::Utf8) {
+      b.append(format_date(c.values<int32_t>()[i]));
+    } else {
+      const int64_t days = c.values<int32_t>()[i];
+      if (days < -kMaxDays || days > kMaxDays) {
+        b.append_null();
+      } else {
+        b.append(Timestamp{days * kDay});
+      }
+    }
+  }
+  return b.finish();
+}
+
 // Casts that involve the types added after the first four.
 std::optional<Column> cast_newer(const Column& c, const DataType& to) {
   const TypeId from = c.type().id();
   if (c.type().is_list()) return cast_list(c, to);
+  if (from == TypeId::Date32 || to.id() == TypeId::Date32) return date_cast(c, to);
   if (from == TypeId::Timestamp)
     return to.id() == TypeId::Utf8 ? timestamp_to_utf8(c) : relabelled(c, int64());
   if (to.id() == TypeId::Timestamp)

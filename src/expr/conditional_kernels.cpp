@@ -218,6 +218,13 @@ Column first_non_null(const std::vector<Column>& values, int64_t n) {
 
 Column membership(const Column& c, const std::vector<Value>& values) {
   const TypeId t = c.type().id();
+  if (t == TypeId::Date32) {
+    std::unordered_set<int64_t> days;
+    for (const Value& v : values) {
+      if (auto* d = std::get_if<Date>(&v)) days.insert(d->days);
+    }
+    return int_membership(c, days);
+  }
   if (t == TypeId::Int64 || t == TypeId::Int32 || t == TypeId::Timestamp) {
     return int_membership(c, int_set(values, t == TypeId::Timestamp));
   }

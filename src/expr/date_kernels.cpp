@@ -2,6 +2,7 @@
 // the right day) and the time of day; days become a civil date with core's calendar.
 #include "expr/date_kernels.h"
 
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <string>
@@ -135,7 +136,68 @@ void check_truncate_unit(const ExprNode& e, const ExprNode& root) {
                         "; units are year, month, week, day, hour, minute, second");
 }
 
+namespace {
+
+// The date of a day: the branch-free calendar where it covers the day, else the general one.
+CivilDate civil_of_date(int64_t days) {
+  if (days >= kCivilDaysMin && days <= kCivilDaysMax) return civil_of_days(days);
+  CivilDate c{};
+  civil_from_days(days, &c.year, &c.month, &c.day);
+  return c;
+}
+
+// The first day of `unit` that holds `days` (a unit below a day leaves the date as it is).
+int64_t truncated_day(const std::string& unit, int64_t days) {
+  if (unit == "year" || unit == "month") {
+    const CivilDate c = civil_of_date(days);
+    return days_from_civil(c.year, unit == "year" ? 1 : c.month, 1);
+  }
+  if (unit == "week") return days - ((days + 3) - floor_div(days + 3, 7) * 7);
+  return days;
+}
+
+// dt_ functions over a date32 column: the parts of its midnight; dt_truncate gives a date.
+Column date32_function(const ExprNode& e, const Column& dates) {
+  const int64_t n = dates.size();
+  const int32_t* d = dates.values<int32_t>();
+  if (e.function == FunctionId::DtTruncate) {
+    const auto& unit = std::get<std::string>(e.params[0]);
+    auto out = detail::BufferAccess::allocate_uninitialized(n * 4);
+    auto* o = reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*out));
+    // The start of a year, month or week of a valid date32 is a valid date32 but for the
+    // first days of int32's range, which no calendar in use reaches: clamp rather than wrap.
+    for (int64_t i = 0; i < n; ++i) {
+      o[i] = int32_t(std::max<int64_t>(truncated_day(unit, d[i]), INT32_MIN));
+    }
+    return Column::from_buffers(date32(), n, -1, same_validity(dates), out);
+  }
+  auto out = detail::BufferAccess::allocate_uninitialized(n * 8);
+  auto* o = reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*out));
+  for (int64_t i = 0; i < n; ++i) {
+    switch (e.function) {
+      case FunctionId::DtYear:
+        o[i] = civil_of_date(d[i]).year;
+        break;
+      case FunctionId::DtMonth:
+        o[i] = civil_of_date(d[i]).month;
+        break;
+      case FunctionId::DtDay:
+        o[i] = civil_of_date(d[i]).day;
+        break;
+      case FunctionId::DtDayOfWeek:
+        o[i] = (int64_t{d[i]} + 3) - floor_div(int64_t{d[i]} + 3, 7) * 7 + 1;
+        break;
+      default:  // hour, minute, second of a midnight
+        o[i] = 0;
+    }
+  }
+  return Column::from_buffers(int64(), n, -1, same_validity(dates), out);
+}
+
+}  // namespace
+
 Column date_function(const ExprNode& e, const Column& ts) {
+  if (ts.type().id() == TypeId::Date32) return date32_function(e, ts);
   if (e.function == FunctionId::DtTruncate) {
     return truncated_column(std::get<std::string>(e.params[0]), ts);
   }

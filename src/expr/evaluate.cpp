@@ -52,6 +52,12 @@ Column evaluate_binary(const ExprNode& e, const Batch& input) {
         return Column::from_buffers(*type, n, micros.null_count(), micros.validity_buffer(),
                                     micros.values_buffer(), nullptr, micros.offset());
       }
+      if (type->id() == TypeId::Date32) {
+        // Computed on the days (widened above); a day past int32's range is null.
+        const Column days = cast_column(arithmetic(e.binary, a, b, n), int32());
+        return Column::from_buffers(*type, n, days.null_count(), days.validity_buffer(),
+                                    days.values_buffer(), nullptr, days.offset());
+      }
       return arithmetic(e.binary, a, b, n);
     case OpClass::Comparison:
       return compare(e.binary, a, b, n);

@@ -142,6 +142,14 @@ Expr lit_timestamp(std::string iso8601) {
   return lit(Value{Timestamp{*micros}});
 }
 
+Expr lit_date(std::string iso8601) {
+  const std::optional<int64_t> days = parse_date(iso8601);
+  if (!days || *days < INT32_MIN || *days > INT32_MAX) {
+    throw InvalidArgument("lit_date: '" + iso8601 + "' is not a date (write YYYY-MM-DD)");
+  }
+  return lit(Value{Date{int32_t(*days)}});
+}
+
 Expr cosine_similarity(Expr a, Expr b) {
   return call(FunctionId::CosineSimilarity, {node_of(a), node_of(b)});
 }

@@ -24,10 +24,10 @@ bool is_float_vector(const DataType& t) {
   const TypeId e = t.element().id();
   return e == TypeId::Float32 || e == TypeId::Float64;
 }
-// Types whose values order and compare: numbers, bool, text, timestamps.
+// Types whose values order and compare: numbers, bool, text, timestamps, dates.
 bool is_ordered(const DataType& t) {
   return t.is_numeric() || t.id() == TypeId::Boolean || t.id() == TypeId::Utf8 ||
-         t.id() == TypeId::Timestamp || is_null_type(t);
+         t.id() == TypeId::Timestamp || t.id() == TypeId::Date32 || is_null_type(t);
 }
 bool is_hashable(const DataType& t) { return is_ordered(t) || t.id() == TypeId::Binary; }
 
@@ -181,13 +181,14 @@ DataType other_type(const ExprNode& e, const std::vector<DataType>& args, const 
     default:
       break;
   }
-  // Dates and times.
-  if (args[0].id() != TypeId::Timestamp && !is_null_type(args[0])) {
-    type_error(e, args, root, "a timestamp");
+  // Dates and times: a date is the instant of its midnight, and truncates to a date.
+  const bool date = args[0].id() == TypeId::Date32;
+  if (args[0].id() != TypeId::Timestamp && !date && !is_null_type(args[0])) {
+    type_error(e, args, root, "a timestamp or a date");
   }
   if (e.function != FunctionId::DtTruncate) return int64();
   check_truncate_unit(e, root);
-  return timestamp_us();
+  return date ? date32() : timestamp_us();
 }
 
 }  // namespace

@@ -50,7 +50,8 @@ Column hash_values(const Column& c) {
       const int64_t* p = c.values<int64_t>();
       return hashes(c, [p](int64_t i) { return hash_int(p[i]); });
     }
-    case TypeId::Int32: {
+    case TypeId::Int32:
+    case TypeId::Date32: {  // a date hashes as its days
       const int32_t* p = c.values<int32_t>();
       return hashes(c, [p](int64_t i) { return hash_int(p[i]); });
     }

@@ -13,6 +13,7 @@ namespace ember {
 inline int64_t item_as_int(const Column& items, int64_t k) {
   switch (items.type().id()) {
     case TypeId::Int32:
+    case TypeId::Date32:
       return items.values<int32_t>()[k];
     case TypeId::Int64:
     case TypeId::Timestamp:
@@ -48,6 +49,7 @@ struct ItemOrder {
       case TypeId::Int32:
       case TypeId::Int64:
       case TypeId::Timestamp:
+      case TypeId::Date32:
         return item_as_int(items, a) < item_as_int(items, b);
       case TypeId::Float32:
       case TypeId::Float64: {
@@ -75,6 +77,9 @@ inline bool item_equals(const Column& items, int64_t k, const Value& v) {
       if (auto* d = std::get_if<double>(&v)) return item_as_double(items, k) == *d;
       if (auto* f = std::get_if<float>(&v)) return item_as_double(items, k) == double(*f);
       if (auto* i = std::get_if<int64_t>(&v)) return item_as_double(items, k) == double(*i);
+      return false;
+    case TypeId::Date32:
+      if (auto* d = std::get_if<Date>(&v)) return item_as_int(items, k) == d->days;
       return false;
     case TypeId::Timestamp:
       if (auto* t = std::get_if<Timestamp>(&v)) return item_as_int(items, k) == t->micros;

@@ -14,6 +14,11 @@ Column widened(const Column& c) {
     case TypeId::Timestamp:
       return Column::from_buffers(int64(), c.size(), c.null_count(), c.validity_buffer(),
                                   c.values_buffer(), nullptr, c.offset());
+    case TypeId::Date32:  // its days, as int32 widens
+      return cast_column(
+          Column::from_buffers(int32(), c.size(), c.null_count(), c.validity_buffer(),
+                               c.values_buffer(), nullptr, c.offset()),
+          int64());
     case TypeId::Binary:
       return Column::from_buffers(utf8(), c.size(), c.null_count(), c.validity_buffer(),
                                   c.values_buffer(), c.data_buffer(), c.offset());
@@ -35,6 +40,10 @@ Operand widened(Operand o) {
     case TypeId::Timestamp:
       o.type = int64();
       if (auto* t = std::get_if<Timestamp>(&o.scalar)) o.scalar = t->micros;
+      break;
+    case TypeId::Date32:
+      o.type = int64();
+      if (auto* d = std::get_if<Date>(&o.scalar)) o.scalar = int64_t{d->days};
       break;
     case TypeId::Binary:
       o.type = utf8();

@@ -23,6 +23,16 @@ std::optional<DataType> timestamp_arithmetic_type(BinaryOp op, const DataType& a
   return std::nullopt;
 }
 
+// Dates count days: date +- int is a date, int + date too, and date - date the days between.
+std::optional<DataType> date_arithmetic_type(BinaryOp op, const DataType& a, const DataType& b) {
+  const bool da = a.id() == TypeId::Date32, db = b.id() == TypeId::Date32;
+  if (da && db) return op == BinaryOp::Sub ? std::optional(int64()) : std::nullopt;
+  const DataType& other = da ? b : a;
+  if (!other.is_integer()) return std::nullopt;
+  if (op == BinaryOp::Add || (op == BinaryOp::Sub && da)) return date32();
+  return std::nullopt;
+}
+
 }  // namespace
 
 OpClass op_class(BinaryOp op) {
@@ -53,6 +63,9 @@ std::optional<DataType> binary_result_type(BinaryOp op, const DataType& l, const
       if (a.id() == TypeId::Timestamp || b.id() == TypeId::Timestamp) {
         return timestamp_arithmetic_type(op, a, b);
       }
+      if (a.id() == TypeId::Date32 || b.id() == TypeId::Date32) {
+        return date_arithmetic_type(op, a, b);
+      }
       // int32 and float32 widen: the result is int64 or float64.
       if (!a.is_numeric() || !b.is_numeric()) return std::nullopt;
       return a.is_integer() && b.is_integer() ? int64() : float64();
@@ -61,8 +74,9 @@ std::optional<DataType> binary_result_type(BinaryOp op, const DataType& l, const
       return boolean();
     case OpClass::Comparison:
       if (a.is_numeric() && b.is_numeric()) return boolean();
-      if (a.id() == b.id() && (a.id() == TypeId::Utf8 || a.id() == TypeId::Boolean ||
-                               a.id() == TypeId::Binary || a.id() == TypeId::Timestamp)) {
+      if (a.id() == b.id() &&
+          (a.id() == TypeId::Utf8 || a.id() == TypeId::Boolean || a.id() == TypeId::Binary ||
+           a.id() == TypeId::Timestamp || a.id() == TypeId::Date32)) {
         return boolean();
       }
       return std::nullopt;
@@ -84,6 +98,8 @@ bool can_cast(const DataType& from, const DataType& to) {
   if (from.id() == TypeId::Null || from == to) return true;
   if (from.is_list() && to.is_list()) return from.element() == to.element();
   const TypeId f = from.id(), t = to.id();
+  if (t == TypeId::Date32) return f == TypeId::Utf8 || f == TypeId::Timestamp;
+  if (f == TypeId::Date32) return t == TypeId::Utf8 || t == TypeId::Timestamp;
   if (t == TypeId::Timestamp) return f == TypeId::Int64 || f == TypeId::Utf8;
   if (f == TypeId::Timestamp) return t == TypeId::Int64 || t == TypeId::Utf8;
   if (t == TypeId::Binary) return f == TypeId::Utf8;
@@ -101,10 +117,11 @@ void throw_unary_type_error(const ExprNode& e, const DataType& t) {
 }
 
 void throw_cast_type_error(const ExprNode& e, const DataType& from) {
-  throw TypeError("cannot cast " + from.to_string() + " to " + e.cast_to.to_string() + " in " +
-                  to_string(e) +
-                  "; casts go between bool, int32, int64, float32, float64 and utf8, "
-                  "int64/utf8 and timestamp, utf8 to binary, and lists of one element type");
+  throw TypeError(
+      "cannot cast " + from.to_string() + " to " + e.cast_to.to_string() + " in " + to_string(e) +
+      "; casts go between bool, int32, int64, float32, float64 and utf8, "
+      "int64/utf8 and timestamp, utf8/timestamp and date32, utf8 to binary, and lists of "
+      "one element type");
 }
 
 }  // namespace ember

@@ -58,6 +58,8 @@ Value get_value(process::MessageReader& in) {
       for (uint64_t i = 0; i < n; ++i) list.items.push_back(get_value(in));
       return Value{std::move(list)};
     }
+    case 9:
+      return Value{in.get<Date>()};
     default:
       throw Error("a message holds a value of an unknown type");
   }

@@ -20,7 +20,8 @@ Table docs() {
 }
 
 /// A 4-float embedding per text (bytes folded into buckets), a list of its words' lengths, its
-/// bytes as binary, and its first byte's code as a timestamp: one result column per init arg.
+/// bytes as binary, its first byte's code as a timestamp and its length less one as a date:
+/// one result column per init arg.
 struct Features {
   explicit Features(const InitArgs& a) : what(a.get<std::string>("what")) {}
   Column operator()(const Batch& in) const {
@@ -38,6 +39,8 @@ struct Features {
         out.append_value(l);
       } else if (what == "bytes") {
         out.append_value(std::vector<uint8_t>(s.begin(), s.end()));
+      } else if (what == "day") {
+        out.append(Date{int32_t(s.size()) - 1});
       } else {
         out.append(Timestamp{s.empty() ? 0 : int64_t{static_cast<unsigned char>(s[0])}});
       }
@@ -46,6 +49,7 @@ struct Features {
   }
   static DataType type_for(const std::string& what) {
     if (what == "embedding") return fixed_size_list(float32(), 4);
+    if (what == "day") return date32();
     return what == "bytes" ? binary() : timestamp_us();
   }
   std::string what;
@@ -118,6 +122,7 @@ TEST(NestedQuery, UdfsReturnAndTakeEveryTypeOnThreadsAndProcesses) {
                         .with_column("embedding", features("embedding")(col("text")))
                         .with_column("bytes", features("bytes")(col("text")))
                         .with_column("when", features("time")(col("text")))
+                        .with_column("day", features("day")(col("text")))
                         .with_column("total", sum(col("embedding")))
                         .collect();
     ASSERT_EQ(t.num_rows(), 4);
@@ -128,6 +133,9 @@ TEST(NestedQuery, UdfsReturnAndTakeEveryTypeOnThreadsAndProcesses) {
     EXPECT_EQ(t.column("total").get(3), Value(0.0f));
     EXPECT_EQ(t.column("bytes").get(2), Value(std::vector<uint8_t>{'z', 'z'}));
     EXPECT_EQ(t.column("when").get(0), Value(Timestamp{'a'}));
+    EXPECT_EQ(t.column("day").get(0), Value(Date{3}));
+    EXPECT_EQ(t.column("day").get(3), Value(Date{-1}));
+    EXPECT_TRUE(t.column("day").is_null(1));
   }
 }
 

@@ -1,6 +1,7 @@
 // Group-by, join, sort and distinct keyed on every type (int32, float32, timestamps, binary,
-// lists and fixed-size lists, with nulls at both levels), checked against answers computed here
-// from the same values; and the same operators past a tiny memory budget, spilling such columns.
+// lists, fixed-size lists and dates, with nulls at both levels), checked against answers computed
+// here from the same values; and the same operators past a tiny memory budget, spilling such
+// columns.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,7 +20,8 @@ using namespace ember;
 namespace {
 
 const DataType kTypes[] = {int32(),  float32(),     timestamp_us(),
-                           binary(), list(int64()), fixed_size_list(float32(), 2)};
+                           binary(), list(int64()), fixed_size_list(float32(), 2),
+                           date32()};
 
 /// Key number v (0 <= v < 24) as a value of `type`; equal v give equal values, different v
 /// different ones (lists hold a null item or are empty for some v).
@@ -31,6 +33,8 @@ Value key_value(const DataType& type, int64_t v) {
       return Value(static_cast<float>(v) / 2.0f - 3.0f);
     case TypeId::Timestamp:
       return Value(Timestamp{v * 3'600'000'000 - 7});
+    case TypeId::Date32:
+      return Value(Date{int32_t(v * 400 - 4000)});
     case TypeId::Binary:
       return Value(
           std::vector<uint8_t>{static_cast<uint8_t>(v * 11), 0, static_cast<uint8_t>(255 - v)});
@@ -183,7 +187,7 @@ TEST_P(TypedKeys, DistinctKeepsOneRowPerValue) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryType, TypedKeys,
-                         testing::Combine(testing::Range(0, 6), testing::Values(1, 2)), name_of);
+                         testing::Combine(testing::Range(0, 7), testing::Values(1, 2)), name_of);
 
 TEST(TypedKeys, FloatZerosAreOneKeyAndNaNsAnother) {
   const Table t = Table::from_columns(

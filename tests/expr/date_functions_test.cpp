@@ -135,3 +135,108 @@ TEST(DateFunctions, TimestampLiterals) {
 
 }  // namespace
 }  // namespace ember
+
+namespace ember {
+namespace {
+
+using testfn::eval;
+using testfn::values;
+using I = std::optional<int64_t>;
+using S = std::optional<std::string>;
+
+int32_t day(const char* text) { return int32_t(*parse_date(text)); }
+
+Batch dates() {
+  return testfn::batch(
+      {{"d", Column::from(std::vector<std::optional<Date>>{
+                 Date{0}, Date{day("1969-12-31")}, Date{day("2024-02-29")}, std::nullopt,
+                 Date{day("1600-03-01")}, Date{day("9999-12-31")}})}});
+}
+
+std::vector<S> texts(const Column& c) {
+  std::vector<S> out;
+  for (int64_t i = 0; i < c.size(); ++i) {
+    out.push_back(c.is_null(i) ? std::nullopt : std::optional(to_string(c.get(i))));
+  }
+  return out;
+}
+
+TEST(Date32, PartsAreThoseOfItsMidnight) {
+  const Batch b = dates();
+  EXPECT_EQ(values<int64_t>(eval(col("d").dt_year(), b)),
+            (std::vector<I>{1970, 1969, 2024, std::nullopt, 1600, 9999}));
+  EXPECT_EQ(values<int64_t>(eval(col("d").dt_month(), b)),
+            (std::vector<I>{1, 12, 2, std::nullopt, 3, 12}));
+  EXPECT_EQ(values<int64_t>(eval(col("d").dt_day(), b)),
+            (std::vector<I>{1, 31, 29, std::nullopt, 1, 31}));
+  EXPECT_EQ(values<int64_t>(eval(col("d").dt_day_of_week(), b)),
+            (std::vector<I>{4, 3, 4, std::nullopt, 3, 5}));
+  EXPECT_EQ(values<int64_t>(eval(col("d").dt_hour(), b)),
+            (std::vector<I>{0, 0, 0, std::nullopt, 0, 0}));
+  const Column week = eval(col("d").dt_truncate("week"), b);
+  ASSERT_EQ(week.type(), date32());
+  EXPECT_EQ(texts(week)[2], S("2024-02-26"));
+  EXPECT_EQ(texts(eval(col("d").dt_truncate("month"), b))[1], S("1969-12-01"));
+  EXPECT_EQ(texts(eval(col("d").dt_truncate("year"), b))[2], S("2024-01-01"));
+  EXPECT_EQ(texts(eval(col("d").dt_truncate("hour"), b))[2], S("2024-02-29"));
+  // The ends of int32's range use the general calendar.
+  const Batch far =
+      testfn::batch({{"d", Column::from(std::vector<Date>{Date{INT32_MIN}, Date{INT32_MAX}})}});
+  int64_t y;
+  unsigned m, dd;
+  civil_from_days(INT32_MAX, &y, &m, &dd);
+  EXPECT_EQ(values<int64_t>(eval(col("d").dt_year(), far))[1], I(y));
+  civil_from_days(INT32_MIN, &y, &m, &dd);
+  EXPECT_EQ(values<int64_t>(eval(col("d").dt_year(), far))[0], I(y));
+}
+
+TEST(Date32, CastsToAndFromTextAndTimestamps) {
+  const Batch text =
+      testfn::batch({{"s", Column::from(std::vector<std::optional<std::string>>{
+                               "2024-02-29", "2023-02-29", "1969-12-31", "2024-1-01", std::nullopt,
+                               "2024-01-01 00:00:00", "0001-01-01"})}});
+  const Column d = eval(col("s").cast(date32()), text);
+  ASSERT_EQ(d.type(), date32());
+  // Only days that exist, written YYYY-MM-DD, are dates.
+  EXPECT_EQ(texts(d), (std::vector<S>{"2024-02-29", std::nullopt, "1969-12-31", std::nullopt,
+                                      std::nullopt, std::nullopt, "0001-01-01"}));
+  EXPECT_EQ(texts(eval(col("s").cast(date32()).cast(utf8()), text))[0], S("2024-02-29"));
+  // An instant's date is the day it falls in, before 1970 too; a date's instant its midnight.
+  const Batch instants = testfn::batch(
+      {{"t",
+        Column::from(std::vector<Timestamp>{Timestamp{*parse_timestamp("1969-12-31 23:59:59")},
+                                            Timestamp{*parse_timestamp("2024-02-29 13:45:30")}})}});
+  EXPECT_EQ(texts(eval(col("t").cast(date32()), instants)),
+            (std::vector<S>{"1969-12-31", "2024-02-29"}));
+  EXPECT_EQ(texts(eval(col("t").cast(date32()).cast(timestamp_us()), instants)),
+            (std::vector<S>{"1969-12-31 00:00:00", "2024-02-29 00:00:00"}));
+  // A date too far for a timestamp has no instant.
+  const Batch far = testfn::batch({{"d", Column::from(std::vector<Date>{Date{INT32_MAX}})}});
+  EXPECT_TRUE(eval(col("d").cast(timestamp_us()), far).is_null(0));
+  EXPECT_THROW(testfn::type_of_expr(col("d").cast(int64()), far), TypeError);
+}
+
+TEST(Date32, ComparesAddsAndSubtracts) {
+  const Batch b = dates();
+  using B = std::optional<bool>;
+  EXPECT_EQ(values<bool>(eval(col("d") >= lit_date("2024-01-01"), b)),
+            (std::vector<B>{false, false, true, std::nullopt, false, true}));
+  EXPECT_EQ(values<bool>(eval(col("d") == lit_date("1969-12-31"), b))[1], B(true));
+  EXPECT_THROW(lit_date("2023-02-29"), InvalidArgument);
+  EXPECT_THROW(lit_date("2024-01-01 10:00:00"), InvalidArgument);
+  const Column next = eval(col("d") + lit(int64_t{1}), b);
+  ASSERT_EQ(next.type(), date32());
+  EXPECT_EQ(texts(next)[2], S("2024-03-01"));
+  EXPECT_EQ(texts(eval(col("d") - lit(int64_t{365}), b))[0], S("1969-01-01"));
+  const Column gap = eval(col("d") - lit_date("2024-01-01"), b);
+  ASSERT_EQ(gap.type(), int64());
+  EXPECT_EQ(values<int64_t>(gap)[2], I(59));
+  const Batch far = testfn::batch({{"d", Column::from(std::vector<Date>{Date{INT32_MAX}})}});
+  EXPECT_TRUE(eval(col("d") + lit(int64_t{1}), far).is_null(0));  // past int32: null
+  EXPECT_THROW(testfn::type_of_expr(col("d") + col("d"), b), TypeError);
+  EXPECT_THROW(testfn::type_of_expr(col("d") < lit_timestamp("2024-01-01"), b), TypeError);
+  EXPECT_EQ(values<bool>(eval(col("d").is_in({Value{Date{0}}}), b))[0], B(true));
+}
+
+}  // namespace
+}  // namespace ember

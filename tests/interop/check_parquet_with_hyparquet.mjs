@@ -1,7 +1,7 @@
 // A second, independent reader of ember's Parquet files: hyparquet (pure JavaScript, its own
 // Thrift, page, level and codec code) reads every DIR/ember-*/part-*.parquet and checks each
 // value against the formulas that wrote the table (write_parquet_with_duckdb.mjs), as ember
-// types them (int16 as int32, decimal as float64, date as a microsecond timestamp).
+// types them (int16 as int32, decimal as float64, date as days since 1970).
 // Usage: node check_parquet_with_hyparquet.mjs DIR NPM_DIR
 import { readdirSync } from 'fs';
 import { pathToFileURL } from 'url';
@@ -11,8 +11,10 @@ const load = (pkg, file) => import(pathToFileURL(`${npmDir}/node_modules/${pkg}/
 const { parquetReadObjects, asyncBufferFromFile, parquetMetadataAsync } = await load('hyparquet', 'node.js');
 const { compressors } = await load('hyparquet-compressors', 'index.js');
 
-// Timestamps stay exact microseconds (hyparquet's default Date would drop them); binary stays bytes.
+// Timestamps stay exact microseconds (hyparquet's default Date would drop them), dates stay
+// days; binary stays bytes.
 const parsers = {
+  dateFromDays: (days) => days,
   timestampFromMicroseconds: (micros) => BigInt(micros),
   timestampFromMilliseconds: (millis) => BigInt(millis) * 1000n,
   timestampFromNanoseconds: (nanos) => BigInt(nanos) / 1000n,
@@ -33,7 +35,7 @@ function expected(i) {
     ts: jan2024 + i * 1000000n,
     i16: n % 100,
     dec: (n % 1000) / 100,
-    d: jan2024 + BigInt(n % 30) * 86400000000n,
+    d: 19723 + (n % 30),  // 2024-01-01 is day 19723
     bin: new TextEncoder().encode(`b${n}`),
     xs: n % 4 === 0 ? null : Array.from({ length: n % 4 }, (_, x) => BigInt(x) * i),
     tags: n % 6 === 0 ? null : [`t${n % 3}`, null, `u${n}`],

@@ -1,5 +1,5 @@
 // The values of row i of the table write_parquet_with_duckdb.mjs writes, by the same formulas,
-// as ember reads them (int16/int32 as int32, decimals as float64, dates as timestamps).
+// as ember reads them (int16/int32 as int32, decimals as float64, dates as date32).
 #pragma once
 
 #include <string>
@@ -31,7 +31,7 @@ inline std::vector<Value> duckdb_row(int64_t i) {
   r.push_back(Value(Timestamp{kJan2024 + i * 1000000}));
   r.push_back(Value(int64_t{i % 100}));
   r.push_back(Value(double(i % 1000) / 100.0));
-  r.push_back(Value(Timestamp{kJan2024 + (i % 30) * 86400 * int64_t{1000000}}));
+  r.push_back(Value(Date{int32_t(kJan2024 / (86400 * int64_t{1000000}) + i % 30)}));
   const std::string b = "b" + std::to_string(i);
   r.push_back(Value(std::vector<uint8_t>(b.begin(), b.end())));
   if (i % 4 == 0) {

@@ -60,6 +60,7 @@ char* write_cell(const Column& c, int64_t i, char* out) {
       *out = c.value<bool>(i) ? 1 : 0;
       return out + 1;
     case TypeId::Int32:
+    case TypeId::Date32:
       std::memcpy(out, c.values<int32_t>() + i, 4);
       return out + 4;
     case TypeId::Int64:
@@ -118,6 +119,8 @@ Value read_value(const char*& p, const DataType& type) {
       return Value(read_as<int64_t>(p));
     case TypeId::Timestamp:
       return Value(Timestamp{read_as<int64_t>(p)});
+    case TypeId::Date32:
+      return Value(Date{read_as<int32_t>(p)});
     case TypeId::Float32:
       return Value(read_as<float>(p));
     case TypeId::Float64:
@@ -163,6 +166,9 @@ void read_cell(const char*& p, const DataType& type, ColumnBuilder& b) {
       return;
     case TypeId::Timestamp:
       b.append(Timestamp{read_as<int64_t>(p)});
+      return;
+    case TypeId::Date32:
+      b.append(Date{read_as<int32_t>(p)});
       return;
     case TypeId::Float32:
       b.append(read_as<float>(p));
@@ -239,6 +245,7 @@ void encode_fixed(const std::vector<Column>& keys, size_t n, int64_t width, Enco
   for (const Column& c : keys) {
     switch (c.type().id()) {
       case TypeId::Int32:
+      case TypeId::Date32:
         put_fixed<int32_t>(c, n, at, stride, any_null, same);
         break;
       case TypeId::Int64:

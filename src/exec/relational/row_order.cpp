@@ -52,6 +52,7 @@ int compare_cells(const Column& a, int64_t i, const Column& b, int64_t j) {
     case TypeId::Boolean:
       return three_way<int>(a.value<bool>(i), b.value<bool>(j));
     case TypeId::Int32:
+    case TypeId::Date32:
       return three_way(a.values<int32_t>()[i], b.values<int32_t>()[j]);
     case TypeId::Int64:
     case TypeId::Timestamp:
@@ -96,6 +97,7 @@ bool order_words(const Column& c, bool descending, int64_t rows, std::vector<uin
       fill([v = c.values<int64_t>()](int64_t i) { return static_cast<uint64_t>(v[i]) ^ kSign; });
       break;
     case TypeId::Int32:
+    case TypeId::Date32:
       fill([v = c.values<int32_t>()](int64_t i) {
         return static_cast<uint64_t>(int64_t{v[i]}) ^ kSign;
       });

@@ -74,7 +74,7 @@ std::optional<Bound> stat_bound(const parquet::LeafColumn& leaf, const parquet::
   const int time_unit = parquet::time_unit(e);
   switch (*e.type) {
     case kInt32:
-      if (raw->size() != 4 || t == TypeId::Timestamp) return std::nullopt;  // dates: skip
+      if (raw->size() != 4 || t == TypeId::Date32) return std::nullopt;  // dates: skip
       b.is_int = true;
       if (time_unit == 1)  // TIME_MILLIS, read in microseconds
         b.i = int64_t{load<int32_t>(*raw)} * 1000;

@@ -19,14 +19,13 @@ namespace ember {
 
 namespace fb = org::apache::arrow::flatbuf;
 
-/// An ember type and how its stored values convert (timestamps to microseconds, dates,
+/// An ember type and how its stored values convert (timestamps and date64 to microseconds,
 /// integers to the ember integer that holds them).
 struct ArrowField {
   std::string name;  ///< the top-level column's name, for errors about a value
   DataType type;
   int64_t multiply = 1, divide = 1;  ///< timestamps: to microseconds
-  bool date_days = false;
-  int int_bytes = 0;  ///< integers: the stored width (1, 2, 4 or 8 bytes)
+  int int_bytes = 0;                 ///< integers: the stored width (1, 2, 4 or 8 bytes)
   bool int_unsigned = false;
   std::vector<ArrowField> children;
 };
@@ -125,12 +124,14 @@ ArrowField map_field(const fb::Field* f, const std::string& top, int depth) {
       break;
     }
     case fb::Type::Date: {
+      // date32 (days) as it is; date64 (milliseconds) as the instant it holds.
       const auto* t = f->type_as_Date();
-      out.type = timestamp_us();
-      if (t && t->unit() == fb::DateUnit::DAY)
-        out.date_days = true;
-      else
+      if (t && t->unit() == fb::DateUnit::DAY) {
+        out.type = date32();
+      } else {
+        out.type = timestamp_us();
         out.multiply = 1000;
+      }
       break;
     }
     case fb::Type::List:
@@ -265,24 +266,18 @@ class BatchDecoder {
       default: {
         if (f.int_bytes) return integers(f, n, validity);
         auto [p, size] = buffer();
-        const int w = f.date_days ? 4 : t.byte_width();
+        const int w = t.byte_width();
         if (size < n * w) throw std::runtime_error("values buffer too small");
-        if (t.id() != TypeId::Timestamp || (f.multiply == 1 && f.divide == 1 && !f.date_days))
+        if (t.id() != TypeId::Timestamp || (f.multiply == 1 && f.divide == 1))
           return Column::from_buffers(t, n, -1, validity, copy(p, n * w));
         auto values = Buffer::allocate(n * 8);
         auto* out = reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*values));
         for (int64_t i = 0; i < n; ++i) {
-          if (f.date_days) {
-            int32_t d;
-            std::memcpy(&d, p + i * 4, 4);
-            out[i] = int64_t{d} * 86400 * 1000000;
-          } else {
-            int64_t v;
-            std::memcpy(&v, p + i * 8, 8);
-            out[i] =
-                static_cast<int64_t>(static_cast<uint64_t>(v) * static_cast<uint64_t>(f.multiply)) /
-                f.divide;
-          }
+          int64_t v;
+          std::memcpy(&v, p + i * 8, 8);
+          out[i] =
+              static_cast<int64_t>(static_cast<uint64_t>(v) * static_cast<uint64_t>(f.multiply)) /
+              f.divide;
         }
         return Column::from_buffers(t, n, -1, validity, values);
       }

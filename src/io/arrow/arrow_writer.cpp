@@ -47,6 +47,9 @@ flatbuffers::Offset<fb::Field> field_of(flatbuffers::FlatBufferBuilder& b, const
     case TypeId::Binary:
       type = fb::Type::Binary, body = fb::CreateBinary(b).Union();
       break;
+    case TypeId::Date32:
+      type = fb::Type::Date, body = fb::CreateDate(b, fb::DateUnit::DAY).Union();
+      break;
     case TypeId::Timestamp:
       type = fb::Type::Timestamp;
       body = fb::CreateTimestamp(b, fb::TimeUnit::MICROSECOND, b.CreateString("UTC")).Union();

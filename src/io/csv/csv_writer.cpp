@@ -99,8 +99,11 @@ void CsvWriter::append_field(const Column& col, int64_t row) {
     case TypeId::Float32:
       filled(write_float64(room(kMaxNumberChars), col.values<float>()[row]));
       break;
-    case TypeId::Timestamp: {
-      const std::string text = format_timestamp(col.values<int64_t>()[row]);
+    case TypeId::Timestamp:
+    case TypeId::Date32: {
+      const std::string text = col.type().id() == TypeId::Date32
+                                   ? format_date(col.values<int32_t>()[row])
+                                   : format_timestamp(col.values<int64_t>()[row]);
       char* p = room(text.size());
       std::memcpy(p, text.data(), text.size());
       filled(p + text.size());

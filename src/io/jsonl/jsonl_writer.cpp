@@ -39,7 +39,8 @@ void append_json_string(std::string& out, std::string_view s) {
 }
 
 /// Appends row `row` of `col` (not null) as JSON: numbers, booleans, strings, binary as a
-/// base64 string, timestamps as "YYYY-MM-DD HH:MM:SS[.ffffff]" (UTC), lists as arrays.
+/// base64 string, timestamps as "YYYY-MM-DD HH:MM:SS[.ffffff]" (UTC), dates as "YYYY-MM-DD",
+/// lists as arrays.
 void append_json_value(std::string& out, const Column& col, int64_t row) {
   switch (col.type().id()) {
     case TypeId::Int64:
@@ -69,6 +70,8 @@ void append_json_value(std::string& out, const Column& col, int64_t row) {
       return;
     case TypeId::Timestamp:
       return append_json_string(out, format_timestamp(col.values<int64_t>()[row]));
+    case TypeId::Date32:
+      return append_json_string(out, format_date(col.values<int32_t>()[row]));
     case TypeId::List:
     case TypeId::FixedSizeList: {
       const auto [first, last] = col.list_range(row);

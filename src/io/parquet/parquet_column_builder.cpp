@@ -108,9 +108,7 @@ Column dense_values(const ChunkData& d, const LeafColumn& leaf) {
     case TypeId::Timestamp: {
       std::vector<int64_t> out(static_cast<size_t>(n));
       for (int64_t i = 0; i < n; ++i) {
-        if (phys == kInt32) {  // DATE: days
-          out[size_t(i)] = mul(load<int32_t>(p + i * 4), 86400 * int64_t{1000000});
-        } else if (phys == kInt96) {  // nanoseconds of the day, then the Julian day
+        if (phys == kInt96) {  // nanoseconds of the day, then the Julian day
           const int64_t nanos = load<int64_t>(p + i * 12);
           const int64_t day = load<int32_t>(p + i * 12 + 8);
           out[size_t(i)] = add(mul(day - 2440588, 86400 * int64_t{1000000}), nanos / 1000);

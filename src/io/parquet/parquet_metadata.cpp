@@ -339,6 +339,9 @@ void write_logical(CompactWriter& w, const Logical& l) {
     case Logical::kList:
       w.field(3, thrift::kStruct), w.begin_struct(), w.end_struct();
       break;
+    case Logical::kDate:
+      w.field(6, thrift::kStruct), w.begin_struct(), w.end_struct();
+      break;
     case Logical::kTime:
     case Logical::kTimestamp:
       w.field(l.kind == Logical::kTime ? 7 : 8, thrift::kStruct);

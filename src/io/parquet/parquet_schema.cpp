@@ -52,7 +52,7 @@ DataType leaf_type(const SchemaElement& e) {
     case kBoolean:
       return boolean();
     case kInt32:
-      if (l.kind == Logical::kDate || conv == kDate) return timestamp_us();
+      if (l.kind == Logical::kDate || conv == kDate) return date32();
       if (time_unit(e) != 0) return int64();  // microseconds since midnight
       // UINT_32 needs 64 bits; UINT_8 and UINT_16 fit in int32.
       if (is_unsigned(e) && (l.kind == Logical::kInteger ? l.bit_width == 32 : conv == kUint32))

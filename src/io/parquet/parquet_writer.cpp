@@ -64,6 +64,11 @@ SchemaElement leaf_element(const DataType& t, const std::string& name) {
     case TypeId::Binary:
       e.type = kByteArray;
       break;
+    case TypeId::Date32:
+      e.type = kInt32;
+      e.converted = kDate;
+      e.logical.kind = Logical::kDate;
+      break;
     case TypeId::Timestamp:
       e.type = kInt64;
       e.converted = kTimestampMicros;
@@ -93,6 +98,8 @@ bool value_less(const Column& c, int64_t a, int64_t b) {
       return !c.value<bool>(a) && c.value<bool>(b);
     case TypeId::Int32:
       return c.value<int32_t>(a) < c.value<int32_t>(b);
+    case TypeId::Date32:
+      return c.values<int32_t>()[a] < c.values<int32_t>()[b];
     case TypeId::Int64:
     case TypeId::Timestamp:
       return c.values<int64_t>()[a] < c.values<int64_t>()[b];

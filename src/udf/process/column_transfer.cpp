@@ -126,7 +126,7 @@ const uint8_t* checked_range(const BufferRef& ref, const SharedMapping& map) {
 constexpr int kMaxDepth = 16;
 
 DataType checked_type(uint8_t id) {
-  if (id > static_cast<uint8_t>(TypeId::FixedSizeList)) {
+  if (id > static_cast<uint8_t>(TypeId::Date32)) {
     throw Error("process isolation: unsupported column type id " + std::to_string(id));
   }
   return DataType(static_cast<TypeId>(id));

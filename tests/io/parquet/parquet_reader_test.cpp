@@ -41,7 +41,7 @@ TEST_P(DuckdbFile, EveryValueOfEveryTypeMatches) {
   EXPECT_EQ(scan.parts.size(), scan.files[0]->meta.row_groups.size()) << "one per row group";
   EXPECT_EQ(scan.schema.to_string(),
             "id: int64, i32: int32, f64: float64, f32: float32, s: utf8, u: utf8, b: bool, "
-            "ts: timestamp[us], i16: int32, dec: float64, d: timestamp[us], bin: binary, "
+            "ts: timestamp[us], i16: int32, dec: float64, d: date32, bin: binary, "
             "xs: list<int64>, tags: list<utf8>, emb: list<float32>");
   EXPECT_EQ(interop::duckdb_mismatch(read_all(path), 600), "");
 }

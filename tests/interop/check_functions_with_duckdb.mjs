@@ -52,6 +52,12 @@ const checks = {
   plus_duration: [`epoch_us(ts + interval '3 days 5 microseconds')`, null, 'micros'],
   minus_timestamp: [`epoch_us(ts) - epoch_us(timestamp '2000-01-01')`],
   iso_parse: ['epoch_us(ts)', null, 'micros'], iso_format: ['epoch_us(ts)', null, 'text_instant'],
+  date_year: ['year(d)'], date_month: ['month(d)'], date_day: ['day(d)'],
+  date_day_of_week: ['isodow(d)'], date_truncate_month: [`date_trunc('month', d)::DATE`],
+  date_truncate_week: [`date_trunc('week', d)::DATE`], lit_date: [`d >= date '2000-01-01'`],
+  date_plus_days: ['d + 40'], date_minus_date: [`d - date '2000-01-01'`],
+  date_format: ['d::VARCHAR'], date_parse: ['d'], timestamp_to_date: ['ts::DATE'],
+  date_to_timestamp: ['epoch_us(d::TIMESTAMP)', null, 'micros'],
 };
 
 // A number, from a JSON number or the text DuckDB writes for BIGINT, NaN and infinities;

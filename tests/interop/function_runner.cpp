@@ -58,6 +58,14 @@ std::optional<Timestamp> random_instant(std::mt19937_64& rng) {
   return Timestamp{int64_t(rng() % uint64_t(span)) - 270LL * 365 * day};
 }
 
+// Dates within weeks of the epoch, or anywhere in 1700..2200.
+std::optional<Date> random_date(std::mt19937_64& rng) {
+  const uint64_t r = rng() % 10;
+  if (r == 0) return std::nullopt;
+  if (r < 4) return Date{int32_t(rng() % 60) - 30};
+  return Date{int32_t(rng() % (500 * 365)) - 270 * 365};
+}
+
 Table inputs() {
   std::mt19937_64 rng(20261205);
   std::vector<int64_t> id;
@@ -65,6 +73,7 @@ Table inputs() {
   std::vector<std::optional<double>> x;
   std::vector<std::optional<std::string>> s;
   std::vector<std::optional<Timestamp>> ts;
+  std::vector<std::optional<Date>> d;
   std::vector<std::optional<std::vector<std::optional<int64_t>>>> l;
   std::vector<std::vector<double>> a;
   std::vector<std::optional<std::vector<double>>> b;
@@ -75,6 +84,7 @@ Table inputs() {
     x.push_back(random_float(rng));
     s.push_back(rng() % 10 == 0 ? std::nullopt : std::optional(random_text(rng)));
     ts.push_back(random_instant(rng));
+    d.push_back(random_date(rng));
     std::vector<std::optional<int64_t>> items;
     for (uint64_t k = rng() % 7; k > 0; --k) {
       items.push_back(rng() % 8 == 0 ? std::nullopt : std::optional(int64_t(rng() % 11) - 5));
@@ -90,6 +100,7 @@ Table inputs() {
                               {"x", Column::from(x)},
                               {"s", Column::from(s)},
                               {"ts", Column::from(ts)},
+                              {"d", Column::from(d)},
                               {"l", Column::from(l)},
                               {"a", Column::from(a)},
                               {"b", Column::from(b)}});
@@ -98,6 +109,7 @@ Table inputs() {
 // Every function, named as the check script names its DuckDB equivalent.
 std::vector<Expr> functions() {
   const Expr i = col("i"), x = col("x"), s = col("s"), ts = col("ts"), l = col("l");
+  const Expr d = col("d");
   return {
       s.str_length().alias("str_length"),
       s.str_lower().alias("str_lower"),
@@ -163,6 +175,19 @@ std::vector<Expr> functions() {
       (ts - lit_timestamp("2000-01-01")).alias("minus_timestamp"),
       ts.cast(utf8()).str_replace(" ", "T").cast(timestamp_us()).alias("iso_parse"),
       ts.cast(utf8()).alias("iso_format"),
+      d.dt_year().alias("date_year"),
+      d.dt_month().alias("date_month"),
+      d.dt_day().alias("date_day"),
+      d.dt_day_of_week().alias("date_day_of_week"),
+      d.dt_truncate("month").alias("date_truncate_month"),
+      d.dt_truncate("week").alias("date_truncate_week"),
+      (d >= lit_date("2000-01-01")).alias("lit_date"),
+      (d + lit(int64_t{40})).alias("date_plus_days"),
+      (d - lit_date("2000-01-01")).alias("date_minus_date"),
+      d.cast(utf8()).alias("date_format"),
+      d.cast(utf8()).cast(date32()).alias("date_parse"),
+      ts.cast(date32()).alias("timestamp_to_date"),
+      d.cast(timestamp_us()).alias("date_to_timestamp"),
   };
 }
 

@@ -47,13 +47,13 @@ inline int64_t day_of(int64_t micros) {
 
 // The year, month and day loops: built for several x86-64 levels (simd_clones.h); each body is
 // branch-free arithmetic over one row.
-EMBER_SIMD_CLONES void years(const int64_t* t, int64_t* d, int64_t n) {
+EMBER_SIMD_CLONES void years(const int64_t* __restrict t, int64_t* __restrict d, int64_t n) {
   for (int64_t i = 0; i < n; ++i) d[i] = civil_of_days(day_of(t[i])).year;
 }
-EMBER_SIMD_CLONES void months(const int64_t* t, int64_t* d, int64_t n) {
+EMBER_SIMD_CLONES void months(const int64_t* __restrict t, int64_t* __restrict d, int64_t n) {
   for (int64_t i = 0; i < n; ++i) d[i] = civil_of_days(day_of(t[i])).month;
 }
-EMBER_SIMD_CLONES void days(const int64_t* t, int64_t* d, int64_t n) {
+EMBER_SIMD_CLONES void days(const int64_t* __restrict t, int64_t* __restrict d, int64_t n) {
   for (int64_t i = 0; i < n; ++i) d[i] = civil_of_days(day_of(t[i])).day;
 }
 

@@ -5,9 +5,12 @@
 #include <utf8proc.h>
 
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "core/bitmap.h"
+#include "core/buffer_access.h"
 #include "ember/error.h"
 #include "expr/expr_text.h"
 #include "expr/kernel_input.h"
@@ -95,6 +98,64 @@ Column text_predicate(const Column& text, Pred pred) {
   const kernel::Utf8Read read{text.offsets(), text.chars()};
   auto bits = kernel::bits_where(text.size(), [&](int64_t i) { return pred(read(i)); });
   return Column::from_buffers(boolean(), text.size(), -1, same_validity(text), bits);
+}
+
+// str_lower / str_upper of a column whose characters are all ASCII: ASCII case mapping keeps
+// every length, so it is one pass over all the characters and the offsets rebased, with no
+// per-row work. nullopt when a byte is not ASCII (the per-row path decodes those rows).
+std::optional<Column> ascii_case_mapped(const Column& text, bool lower) {
+  const int64_t n = text.size();
+  const int32_t* o = text.offsets();
+  const int64_t first = o[0], bytes = int64_t(o[n]) - first;
+  const auto* src = reinterpret_cast<const unsigned char*>(text.chars()) + first;
+  unsigned char any = 0;
+  for (int64_t i = 0; i < bytes; ++i) any |= src[i];
+  if (any >= 0x80) return std::nullopt;
+  auto chars = detail::BufferAccess::allocate_uninitialized(bytes);
+  auto* dst = detail::BufferAccess::mutable_data(*chars);
+  const unsigned char from = lower ? 'A' : 'a';
+  for (int64_t i = 0; i < bytes; ++i) {
+    const unsigned char c = src[i];
+    dst[i] = static_cast<unsigned char>(c - from) < 26 ? c ^ 0x20 : c;
+  }
+  auto offsets = detail::BufferAccess::allocate_uninitialized((n + 1) * 4);
+  auto* rebased = reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*offsets));
+  for (int64_t i = 0; i <= n; ++i) rebased[i] = o[i] - int32_t(first);
+  return Column::from_buffers(utf8(), n, -1, same_validity(text), std::move(offsets),
+                              std::move(chars));
+}
+
+// str_contains: one search through all the characters at once (memmem's vector loop runs
+// over long stretches instead of being set up again per row); a hit marks its row when it lies
+// wholly inside it, and the search goes on from the next row.
+Column containing(const Column& text, std::string_view part) {
+  const int64_t n = text.size();
+  if (part.empty()) {
+    return Column::from_buffers(boolean(), n, -1, same_validity(text),
+                                kernel::bits_where(n, [](int64_t) { return true; }));
+  }
+  auto bits = Buffer::allocate(bitmap::bytes_for(n));
+  uint8_t* b = detail::BufferAccess::mutable_data(*bits);
+  const int32_t* o = text.offsets();
+  const char* base = text.chars();
+  const char* at = base + o[0];
+  const char* end = base + o[n];
+  const auto m = int64_t(part.size());
+  int64_t row = 0;
+  while (end - at >= m) {
+    const auto* hit =
+        static_cast<const char*>(memmem(at, size_t(end - at), part.data(), part.size()));
+    if (hit == nullptr) break;
+    const int64_t pos = hit - base;
+    while (o[row + 1] <= pos) ++row;  // the row that holds the hit's first byte
+    if (pos + m <= o[row + 1]) {
+      set_bit(b, row);
+      at = base + o[row + 1];
+    } else {
+      at = hit + 1;  // it runs into the next row: look again from its second byte
+    }
+  }
+  return Column::from_buffers(boolean(), n, -1, same_validity(text), std::move(bits));
 }
 
 Column lengths(const Column& text) {
@@ -201,16 +262,13 @@ Column string_function(const ExprNode& e, const Column& text) {
       return lengths(text);
     case FunctionId::StrLower:
     case FunctionId::StrUpper: {
+      if (auto ascii = ascii_case_mapped(text, e.function == FunctionId::StrLower)) return *ascii;
       auto map = e.function == FunctionId::StrLower ? utf8proc_tolower : utf8proc_toupper;
       return map_text(text, bytes,
                       [map](std::string& o, std::string_view s) { append_case_mapped(o, s, map); });
     }
-    case FunctionId::StrContains: {
-      const std::string_view part = param_text(e, 0);
-      return text_predicate(text, [part](std::string_view s) {
-        return part.empty() || memmem(s.data(), s.size(), part.data(), part.size()) != nullptr;
-      });
-    }
+    case FunctionId::StrContains:
+      return containing(text, param_text(e, 0));
     case FunctionId::StrStartsWith: {
       const std::string_view p = param_text(e, 0);
       return text_predicate(text, [p](std::string_view s) { return s.starts_with(p); });

@@ -2,6 +2,8 @@
 // search and replacement, splitting, padding, concatenation, regexes, nulls and type errors.
 #include <gtest/gtest.h>
 
+#include <cctype>
+
 #include "ember/error.h"
 #include "function_harness.h"
 
@@ -135,6 +137,41 @@ TEST(StringFunctions, SlicedInputKeepsRows) {
             (std::vector<S>{"äb", std::nullopt, "cd"}));
   EXPECT_EQ(values<int64_t>(eval(col("s").str_length(), b)),
             (std::vector<std::optional<int64_t>>{2, std::nullopt, 2}));
+}
+
+// All-ASCII columns take whole-buffer paths: case mapping in one pass, contains as one search
+// through every row's characters. A hit that runs across two rows matches neither; slices and
+// nulls keep their rows; the result equals the row-by-row one.
+TEST(StringFunctions, WholeColumnPathsKeepRowsApart) {
+  const Column all = Column::from(
+      std::vector<S>{"xxab", "cdAB", "ab", std::nullopt, "", "zza", "bq", "Tab!", "abab"});
+  for (int64_t from : {0, 1, 2}) {
+    const Column part = all.slice(from, all.size() - from);
+    const Batch b = testfn::batch({{"s", part}});
+    const auto got = values<bool>(eval(col("s").str_contains("ab"), b));
+    const auto lower = values<std::string>(eval(col("s").str_lower(), b));
+    const auto upper = values<std::string>(eval(col("s").str_upper(), b));
+    for (int64_t i = 0; i < part.size(); ++i) {
+      if (part.is_null(i)) {
+        EXPECT_EQ(got[size_t(i)], std::nullopt);
+        EXPECT_EQ(lower[size_t(i)], std::nullopt);
+        continue;
+      }
+      const std::string v(part.value<std::string_view>(i));
+      EXPECT_EQ(got[size_t(i)], std::optional(v.find("ab") != std::string::npos)) << v;
+      std::string lo = v, up = v;
+      for (char& c : lo) c = char(std::tolower(static_cast<unsigned char>(c)));
+      for (char& c : up) c = char(std::toupper(static_cast<unsigned char>(c)));
+      EXPECT_EQ(lower[size_t(i)], S(lo));
+      EXPECT_EQ(upper[size_t(i)], S(up));
+    }
+  }
+  // "zza" + "bq": the characters run together as "zzabq", yet neither row contains "ab".
+  const Batch b = testfn::batch({{"s", all}});
+  const auto got = values<bool>(eval(col("s").str_contains("ab"), b));
+  EXPECT_EQ(got[5], std::optional(false));
+  EXPECT_EQ(got[6], std::optional(false));
+  EXPECT_EQ(values<bool>(eval(col("s").str_contains("abab!"), b))[8], std::optional(false));
 }
 
 }  // namespace

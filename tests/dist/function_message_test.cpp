@@ -24,6 +24,7 @@ TEST(FunctionMessage, LibraryCallsRoundTrip) {
        tree(coalesce({col("id").cast(float64()).sqrt().round(2), lit(1.0)}).alias("r")),
        tree(s.str_split("1").list_join("-").alias("j")),
        tree(lit_timestamp("2024-01-01").dt_truncate("month").dt_year().alias("y")),
+       tree((lit_date("2024-02-29") + col("id")).dt_day().alias("dd")),
        tree(concat({s, lit("é")}).str_slice(1, 3).str_upper().alias("c"))});
   NodePtr root = make_limit(chain, 7);
   std::string why;

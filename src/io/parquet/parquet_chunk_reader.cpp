@@ -118,10 +118,17 @@ class ChunkDecoder {
     has_dict_ = true;
   }
 
-  // Levels of one page: RLE (v1 with a 4-byte length prefix unless `size` is given).
+  // Levels of one page: RLE (v1 with a 4-byte length prefix unless `size` is given). A v2 page
+  // may give bytes for levels the column does not have (max 0): they are skipped.
   void levels(const uint8_t** p, const uint8_t* end, int max, int64_t n, std::vector<int16_t>* out,
               int64_t given_size) {
-    if (max == 0) return;
+    if (max == 0) {
+      if (given_size > 0) {
+        if (given_size > end - *p) throw std::runtime_error("level data past its page");
+        *p += given_size;
+      }
+      return;
+    }
     uint64_t size;
     if (given_size >= 0) {
       size = static_cast<uint64_t>(given_size);

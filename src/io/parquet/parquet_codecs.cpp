@@ -14,16 +14,21 @@ namespace ember::parquet {
 
 namespace {
 
+// A GZIP page may hold several gzip members one after another (RFC 1952 allows it, and some
+// writers concatenate): each is inflated in turn until the page's bytes are used up.
 std::string inflate_gzip(std::string_view in, size_t out_size) {
   std::string out(out_size, '\0');
   z_stream s{};
-  // 16 + MAX_WBITS: a gzip header (what Parquet writers emit); +32 would also accept zlib.
+  // 32 + MAX_WBITS: a gzip header (what Parquet writers emit) or a zlib one.
   if (inflateInit2(&s, 32 + MAX_WBITS) != Z_OK) throw std::runtime_error("zlib init failed");
   s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
   s.avail_in = static_cast<uInt>(in.size());
   s.next_out = reinterpret_cast<Bytef*>(out.data());
   s.avail_out = static_cast<uInt>(out.size());
-  const int rc = inflate(&s, Z_FINISH);
+  int rc = inflate(&s, Z_FINISH);
+  while (rc == Z_STREAM_END && s.avail_in > 0 && inflateReset(&s) == Z_OK) {
+    rc = inflate(&s, Z_FINISH);
+  }
   const size_t produced = out.size() - s.avail_out;
   inflateEnd(&s);
   if (rc != Z_STREAM_END || produced != out_size) throw std::runtime_error("corrupt GZIP page");
@@ -74,6 +79,8 @@ std::string codec_name(int32_t codec) {
 
 std::string decompress(int32_t codec, std::string_view in, size_t out_size) {
   if (out_size > (size_t{1} << 31)) throw std::runtime_error("page larger than 2 GiB");
+  // An empty data page v2 compresses nothing at all: no codec frame to decode.
+  if (out_size == 0 && in.empty()) return {};
   switch (codec) {
     case kUncompressed:
       if (in.size() != out_size) throw std::runtime_error("page size mismatch");

@@ -1,6 +1,7 @@
 // Dense values first (one per non-null item), then nulls and list boundaries from the levels.
 #include "io/parquet/parquet_column_builder.h"
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -21,6 +22,22 @@ T load(const char* p) {
 }
 
 // A big-endian two's-complement integer of up to 16 bytes, as a double.
+// An IEEE 754 half-precision float (2 bytes, little-endian) as a float: every half is exactly
+// a float, subnormals, infinities and NaN (its payload kept) included.
+float half_float(const char* p) {
+  uint16_t h;
+  std::memcpy(&h, p, 2);
+  const uint32_t sign = uint32_t(h >> 15) << 31;
+  const uint32_t exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FF;
+  if (exponent == 0) {  // zero or subnormal: mantissa * 2^-24
+    const float v = std::ldexp(float(mantissa), -24);
+    return sign ? -v : v;
+  }
+  const uint32_t bits = exponent == 31 ? sign | 0x7F800000u | (mantissa << 13)
+                                       : sign | ((exponent + 112) << 23) | (mantissa << 13);
+  return std::bit_cast<float>(bits);
+}
+
 double big_endian_decimal(const char* p, int32_t n) {
   if (n == 0) return 0;
   double v = static_cast<signed char>(p[0]);
@@ -72,6 +89,15 @@ Column dense_values(const ChunkData& d, const LeafColumn& leaf) {
       for (int64_t i = 0; i < n; ++i) {
         const int32_t b = d.arrays.offsets[size_t(i)], len = d.arrays.offsets[size_t(i) + 1] - b;
         out[size_t(i)] = big_endian_decimal(d.arrays.bytes.data() + b, len) / scale;
+      }
+      return Column::from(std::move(out));
+    }
+    if (type.id() == TypeId::Float32) {  // FLOAT16, two bytes a value
+      std::vector<float> out(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) {
+        const int32_t b = d.arrays.offsets[size_t(i)], len = d.arrays.offsets[size_t(i) + 1] - b;
+        if (len != 2) throw std::runtime_error("a FLOAT16 value is not 2 bytes");
+        out[size_t(i)] = half_float(d.arrays.bytes.data() + b);
       }
       return Column::from(std::move(out));
     }

@@ -85,6 +85,10 @@ Logical read_logical(CompactReader& r) {
             r.skip(ft);
         });
         break;
+      case 15:
+        l.kind = Logical::kFloat16;
+        r.skip(t);
+        break;
       case 12:
         l.kind = Logical::kString;  // JSON is text
         r.skip(t);

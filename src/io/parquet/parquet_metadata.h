@@ -73,6 +73,7 @@ struct Logical {
     kTime,
     kTimestamp,
     kInteger,
+    kFloat16,
     kOther
   } kind = kNone;
   int32_t scale = 0, precision = 0;

@@ -128,6 +128,8 @@ class RowGroupReader final : public BatchReader {
     loaded_ = true;
     const parquet::RowGroup& rg = file_->meta.row_groups[size_t(row_group_)];
     rows_ = rg.num_rows;
+    // A row group without rows has nothing to read: writers leave its chunks' offsets at 0.
+    if (rows_ == 0) return;
     const ReadOnlyFile f(file_->path);
     for (const std::string& name : names_) {
       const parquet::LeafColumn* leaf = nullptr;

@@ -72,8 +72,8 @@ DataType leaf_type(const SchemaElement& e) {
       if (l.kind == Logical::kString || conv == kUtf8 || conv == kJson || conv == 4 /*ENUM*/)
         return utf8();
       return binary();
-    default:
-      return binary();
+    default:  // FIXED_LEN_BYTE_ARRAY: half floats widen to float32, the rest is bytes
+      return l.kind == Logical::kFloat16 ? float32() : binary();
   }
 }
 

@@ -55,6 +55,13 @@ for t in "${targets[@]}"; do
   logs="$PWD/$build/logs/$t"
   mkdir -p "$corpus" "$findings" "$logs"
   cp tests/fuzz/corpus/"$t"/* "$corpus"/  # the fuzzer's own additions have hash names
+  if [[ "$t" == parquet_reader ]]; then
+    # Other writers' files too (apache/parquet-testing, nested and malformed ones included):
+    # those that fit in -max_len below.
+    find tests/data/parquet-testing -name '*.parquet' -size -4097c \
+      -exec sh -c 'for f; do cp "$f" "$0/pt-$(basename "$(dirname "$f")")-$(basename "$f")"; done' \
+      "$corpus" {} +
+  fi
   dict="$PWD/tests/fuzz/dict/csv.dict"
   [[ "$t" == jsonl_* ]] && dict="$PWD/tests/fuzz/dict/json.dict"
   marker="$logs/started"

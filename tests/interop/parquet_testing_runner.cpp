@@ -1,8 +1,9 @@
 // Reads one Parquet file with ember and prints, as one JSON line, what check_parquet_testing.mjs
 // compares with DuckDB: the row count and, per column, its type, its nulls and one figure of its
-// values (a number column's sum, NaNs left out and counted apart, a text or bytes column's total length, a bool column's trues,
-// a date or timestamp column's sum of days or microseconds, a list column's item count). A file
-// ember refuses prints the error's kind and message; anything else (a crash) prints nothing.
+// values (a number column's sum, NaNs left out and counted apart, a text or bytes column's total
+// length, a bool column's trues, a date or timestamp column's sum of days or microseconds, a list
+// column's item count). A file ember refuses prints the error's kind and message; anything else (a
+// crash) prints nothing.
 //   parquet_testing_runner FILE
 #include <cmath>
 #include <cstdio>
@@ -99,7 +100,8 @@ int main(int argc, char** argv) {
   }
   try {
     const Table t = read_parquet(argv[1]).collect();
-    std::string out = "{\"ok\": true, \"rows\": " + std::to_string(t.num_rows()) + ", \"columns\": [";
+    std::string out =
+        "{\"ok\": true, \"rows\": " + std::to_string(t.num_rows()) + ", \"columns\": [";
     for (int k = 0; k < t.schema().num_fields(); ++k) {
       const Field& f = t.schema().field(k);
       const Column c = t.column(f.name);

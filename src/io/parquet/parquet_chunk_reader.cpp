@@ -245,6 +245,19 @@ class ChunkDecoder {
     }
   }
 
+  // BYTE_STREAM_SPLIT of FIXED_LEN_BYTE_ARRAY values (float16, decimals, any width): stream b
+  // holds byte b of every value, as for the fixed-width types.
+  void byte_stream_split_fixed_len(const uint8_t* p, const uint8_t* end, int64_t n) {
+    const auto w = static_cast<size_t>(fixed_len_);
+    if (static_cast<uint64_t>(n) * w > static_cast<uint64_t>(end - p))
+      throw std::runtime_error("BYTE_STREAM_SPLIT values past their page");
+    std::string value(w, '\0');
+    for (int64_t i = 0; i < n; ++i) {
+      for (size_t b = 0; b < w; ++b) value[b] = static_cast<char>(p[b * size_t(n) + size_t(i)]);
+      out_.arrays.add(value.data(), static_cast<uint32_t>(w));
+    }
+  }
+
   void values(int32_t encoding, const uint8_t* p, const uint8_t* end, int64_t n) {
     const int32_t type = *leaf_.element.type;
     switch (encoding) {
@@ -283,6 +296,7 @@ class ChunkDecoder {
         if (!out_.is_arrays) break;
         return decode_delta_byte_array(p, end, n, &out_.arrays);
       case kByteStreamSplit: {
+        if (type == kFixedLenByteArray) return byte_stream_split_fixed_len(p, end, n);
         if (out_.is_arrays || type == kBoolean) break;
         const size_t w = static_cast<size_t>(out_.width);
         if (static_cast<uint64_t>(n) * w > static_cast<uint64_t>(end - p))

@@ -6,6 +6,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <optional>
 #include <stdexcept>
 
 #include "io/parquet/parquet_metadata.h"
@@ -32,6 +33,40 @@ std::string inflate_gzip(std::string_view in, size_t out_size) {
   const size_t produced = out.size() - s.avail_out;
   inflateEnd(&s);
   if (rc != Z_STREAM_END || produced != out_size) throw std::runtime_error("corrupt GZIP page");
+  return out;
+}
+
+uint32_t big_endian32(const char* p) {
+  const auto* b = reinterpret_cast<const unsigned char*>(p);
+  return (uint32_t{b[0]} << 24) | (uint32_t{b[1]} << 16) | (uint32_t{b[2]} << 8) | b[3];
+}
+
+// The deprecated LZ4 codec, as writers used it: most (parquet-mr) wrote Hadoop's framing, a
+// series of [uncompressed size, compressed size] big-endian headers each before one LZ4 block;
+// some wrote one bare LZ4 block. The framing is tried first, then the bare block.
+std::optional<std::string> lz4_hadoop(std::string_view in, size_t out_size) {
+  std::string out(out_size, '\0');
+  size_t produced = 0;
+  while (in.size() >= 8) {
+    const uint32_t raw = big_endian32(in.data()), packed = big_endian32(in.data() + 4);
+    in.remove_prefix(8);
+    if (packed > in.size() || raw > out_size - produced) return std::nullopt;
+    const int n = LZ4_decompress_safe(in.data(), out.data() + produced, static_cast<int>(packed),
+                                      static_cast<int>(out_size - produced));
+    if (n < 0 || static_cast<uint32_t>(n) != raw) return std::nullopt;
+    produced += raw;
+    in.remove_prefix(packed);
+  }
+  if (!in.empty() || produced != out_size) return std::nullopt;
+  return out;
+}
+
+std::string lz4_legacy(std::string_view in, size_t out_size) {
+  if (auto framed = lz4_hadoop(in, out_size)) return std::move(*framed);
+  std::string out(out_size, '\0');
+  const int n = LZ4_decompress_safe(in.data(), out.data(), static_cast<int>(in.size()),
+                                    static_cast<int>(out.size()));
+  if (n < 0 || static_cast<size_t>(n) != out_size) throw std::runtime_error("corrupt LZ4 page");
   return out;
 }
 
@@ -102,6 +137,8 @@ std::string decompress(int32_t codec, std::string_view in, size_t out_size) {
     }
     case kGzip:
       return inflate_gzip(in, out_size);
+    case kLz4:
+      return lz4_legacy(in, out_size);
     case kLz4Raw: {
       std::string out(out_size, '\0');
       const int n = LZ4_decompress_safe(in.data(), out.data(), static_cast<int>(in.size()),
@@ -112,7 +149,7 @@ std::string decompress(int32_t codec, std::string_view in, size_t out_size) {
     }
     default:
       throw std::runtime_error("unsupported compression " + codec_name(codec) +
-                               " (ember reads UNCOMPRESSED, SNAPPY, GZIP, ZSTD and LZ4_RAW)");
+                               " (ember reads UNCOMPRESSED, SNAPPY, GZIP, ZSTD, LZ4_RAW and LZ4)");
   }
 }
 

@@ -2,14 +2,20 @@
 /// Options of the Arrow IPC reader and writer.
 #pragma once
 
+#include "ember/parquet_options.h"
+
 namespace ember {
 
 /// How read_arrow reads its files (the Arrow IPC file format). It has no settings yet; taking
 /// it keeps every reader's shape `(path_or_glob, options)`.
 struct ArrowOptions {};
 
-/// How write_arrow writes its files (the Arrow IPC file format, uncompressed). It has no
-/// settings yet; taking it keeps every write call's shape `(dir, format options, run options)`.
-struct ArrowWriteOptions {};
+/// How write_arrow writes its files (the Arrow IPC file format).
+struct ArrowWriteOptions {
+  /// Of each record batch's buffers (the IPC format's BodyCompression): None, Zstd or Lz4 (LZ4
+  /// frames); a buffer that would not shrink is stored as it is. Another value is an
+  /// InvalidArgument. pyarrow, polars and DuckDB read all three.
+  Compression compression = Compression::None;
+};
 
 }  // namespace ember

@@ -8,12 +8,14 @@
 
 namespace ember {
 
-/// Page compression of written Parquet files.
+/// Compression of written files: Parquet pages (any of them) and Arrow IPC record batch bodies
+/// (None, Zstd or Lz4).
 enum class Compression {
-  Snappy,  ///< Snappy (the default)
+  Snappy,  ///< Snappy (Parquet's default)
   Zstd,    ///< Zstandard
   Gzip,    ///< gzip
-  None     ///< uncompressed
+  None,    ///< uncompressed
+  Lz4      ///< LZ4: Parquet's LZ4_RAW, Arrow's LZ4 frames
 };
 
 /// How read_parquet reads its files.

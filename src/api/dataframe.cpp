@@ -189,9 +189,18 @@ QueryResult DataFrame::write_parquet(std::string dir, ParquetWriteOptions format
   return run(*this, options, out);
 }
 
-QueryResult DataFrame::write_arrow(std::string dir, ArrowWriteOptions,
+QueryResult DataFrame::write_arrow(std::string dir, ArrowWriteOptions format,
                                    const RunOptions& options) const {
-  return run(*this, options, QueryOutput{QueryOutput::Kind::Arrow, std::move(dir)});
+  if (format.compression != Compression::None && format.compression != Compression::Zstd &&
+      format.compression != Compression::Lz4) {
+    throw InvalidArgument(
+        "write_arrow: Arrow IPC compresses with Compression::Zstd or Compression::Lz4 (or None), "
+        "not " +
+        std::string(format.compression == Compression::Gzip ? "Gzip" : "Snappy"));
+  }
+  QueryOutput out{QueryOutput::Kind::Arrow, std::move(dir)};
+  out.arrow = format;
+  return run(*this, options, out);
 }
 
 }  // namespace ember

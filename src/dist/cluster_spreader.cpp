@@ -278,6 +278,7 @@ std::string ClusterRun::order(uint64_t done, int r, const PhysicalPlan& plan,
   out.put(static_cast<uint8_t>(output.format));
   out.put(static_cast<uint8_t>(output.parquet.compression));
   out.put(output.parquet.row_group_rows);
+  out.put(static_cast<uint8_t>(output.arrow.compression));
   // Absolute: a rank's working directory need not be rank 0's.
   out.put_string(output.files ? std::filesystem::absolute(output.dir).string() : "");
   out.put(output.memory_budget_bytes);

@@ -237,6 +237,7 @@ struct Order {
   bool files = false;  ///< write the partitions' parts into `dir` here
   FileFormat format = FileFormat::Csv;
   ParquetWriteOptions parquet;
+  ArrowWriteOptions arrow;
   std::string dir;
   int64_t memory_budget = 0;  ///< the query's (the breaker's share of it, as on rank 0)
 };
@@ -258,6 +259,7 @@ Order read_order(const Incoming& message) {
   o.format = static_cast<FileFormat>(in.get<uint8_t>());
   o.parquet.compression = static_cast<Compression>(in.get<uint8_t>());
   o.parquet.row_group_rows = in.get<int64_t>();
+  o.arrow.compression = static_cast<Compression>(in.get<uint8_t>());
   o.dir = std::string(in.get_string());
   o.memory_budget = in.get<int64_t>();
   return o;
@@ -367,10 +369,11 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   // A breaker came with the pipeline only when it aggregates: the partitions' states go back.
   const Sink* partials =
       pipeline.breaker && pipeline.breaker->ships_partials() ? pipeline.breaker.get() : nullptr;
-  ForwardSink sink(
-      run, context,
-      o.files ? std::make_unique<FileSink>(o.dir, pipeline.schema, o.format, o.parquet) : nullptr,
-      partials, o.memory_budget);
+  ForwardSink sink(run, context,
+                   o.files ? std::make_unique<FileSink>(o.dir, pipeline.schema, o.format,
+                                                        FileWriteOptions{o.parquet, o.arrow})
+                           : nullptr,
+                   partials, o.memory_budget);
   // As many as rank 0's state for the pipeline spans (a join's tails too): the same share of the
   // budget per partition.
   auto state = sink.global_state(pipeline_partitions(pipeline, *pipeline.source));

@@ -34,16 +34,16 @@ namespace {
 std::unique_ptr<OutputSink> make_output_sink(const QueryOutput& out, const Schema& schema,
                                              std::optional<PieceJournal> pieces) {
   if (out.kind == QueryOutput::Kind::Csv)
-    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Csv, ParquetWriteOptions{},
-                                      pieces);
+    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Csv, FileWriteOptions{}, pieces);
   if (out.kind == QueryOutput::Kind::Jsonl)
-    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Jsonl, ParquetWriteOptions{},
+    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Jsonl, FileWriteOptions{},
                                       pieces);
   if (out.kind == QueryOutput::Kind::Parquet)
-    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Parquet, out.parquet, pieces);
+    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Parquet,
+                                      FileWriteOptions{out.parquet, {}}, pieces);
   if (out.kind == QueryOutput::Kind::Arrow)
-    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Arrow, ParquetWriteOptions{},
-                                      pieces);
+    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Arrow,
+                                      FileWriteOptions{{}, out.arrow}, pieces);
   return std::make_unique<CollectSink>(schema);
 }
 
@@ -79,6 +79,7 @@ SpreadOutput spread_output(const QueryOutput& out, const PhysicalPlan& plan, siz
       break;
     case QueryOutput::Kind::Arrow:
       files.format = FileFormat::Arrow;
+      files.arrow = out.arrow;
       break;
     case QueryOutput::Kind::Collect:
       break;

@@ -17,6 +17,7 @@ struct QueryOutput {
   Kind kind = Kind::Collect;
   std::string dir;                   ///< file kinds: the directory the query's files replace
   ParquetWriteOptions parquet = {};  ///< Parquet only
+  ArrowWriteOptions arrow = {};      ///< Arrow only
 };
 
 /// Optimizes and runs `plan`. Admission happens before any actor is constructed: a query whose

@@ -26,6 +26,7 @@ struct SpreadOutput {
   std::string dir;
   FileFormat format = FileFormat::Csv;
   ParquetWriteOptions parquet;  ///< for FileFormat::Parquet
+  ArrowWriteOptions arrow;      ///< for FileFormat::Arrow
   /// The query's memory budget: the breakers other ranks run keep to the same share of it as
   /// rank 0's, so their partial states are cut where a local run's would be.
   int64_t memory_budget_bytes = 0;

@@ -26,7 +26,7 @@ std::string format_of(const QueryOutput& out) {
     case QueryOutput::Kind::Jsonl:
       return "jsonl";
     case QueryOutput::Kind::Arrow:
-      return "arrow";
+      return "arrow, compression " + std::to_string(static_cast<int>(out.arrow.compression));
     case QueryOutput::Kind::Parquet:
       return "parquet, compression " + std::to_string(static_cast<int>(out.parquet.compression)) +
              ", row groups of " + std::to_string(out.parquet.row_group_rows) + " rows";

@@ -209,7 +209,8 @@ std::filesystem::path parquet_file(int64_t rows) {
   }
   ParquetWriteOptions groups;
   groups.row_group_rows = 10;
-  auto writer = open_partition_writer(dir.string(), 0, schema, FileFormat::Parquet, groups);
+  auto writer = open_partition_writer(dir.string(), 0, schema, FileFormat::Parquet,
+                                      FileWriteOptions{groups, {}});
   writer->write(Batch(schema, {Column::from(a), Column::from(b)}));
   writer->commit();
   return dir;

@@ -152,7 +152,10 @@ TEST(FileQuery, DatesRoundTripThroughEveryFormat) {
   from_table(t, 3).write_parquet((dir / "pq").string());
   expect_same(
       read_parquet((dir / "pq" / "*.parquet").string()).sort({SortKey{col("id")}}).collect(), t);
-  from_table(t, 2).write_arrow((dir / "arrow").string());
+  from_table(t, 2).write_arrow((dir / "arrow").string(), ArrowWriteOptions{Compression::Zstd});
+  EXPECT_THROW(
+      from_table(t).write_arrow((dir / "gz").string(), ArrowWriteOptions{Compression::Gzip}),
+      InvalidArgument);
   expect_same(read_arrow((dir / "arrow" / "*.arrow").string()).sort({SortKey{col("id")}}).collect(),
               t);
   from_table(t, 2).write_csv((dir / "csv").string());

@@ -70,3 +70,24 @@ for (const [name, f] of Object.entries(expected)) {
 }
 mkdirSync(`${dir}/js`, { recursive: true });
 writeFileSync(`${dir}/js/data.arrow`, A.tableToIPC(new A.Table(columns), 'file'));
+
+// The same table with its text column dictionary-encoded (int16 indices), in two record batches
+// that share one dictionary batch: how pyarrow and polars often write categorical text.
+const dictType = new A.Dictionary(new A.Utf8(), new A.Int16());
+const dictColumns = {};
+for (const [name, f] of Object.entries(expected)) {
+  const values = name === 'bin' ? col((i) => new Uint8Array(f(i))) : col(f);
+  dictColumns[name] = A.vectorFromArray(values, name === 's' ? dictType : types[name]);
+}
+const whole = new A.Table(dictColumns);
+const half = N / 2;
+const dictTable = new A.Table([...whole.slice(0, half).batches, ...whole.slice(half).batches]);
+mkdirSync(`${dir}/jsdict`, { recursive: true });
+writeFileSync(`${dir}/jsdict/data.arrow`, A.tableToIPC(dictTable, 'file'));
+const written = A.tableFromIPC(readFileSync(`${dir}/jsdict/data.arrow`));
+if (!A.DataType.isDictionary(written.schema.fields.find((f) => f.name === 's').type) ||
+    written.batches.length !== 2) {
+  console.error('apache-arrow did not write a dictionary-encoded column in two batches');
+  process.exit(1);
+}
+console.log('apache-arrow wrote the table again with a dictionary-encoded text column');

@@ -46,7 +46,7 @@ std::unique_ptr<GlobalSinkState> FileSink::global_state(int num_partitions) cons
 std::unique_ptr<LocalSinkState> FileSink::local_state(GlobalSinkState&, int partition) const {
   if (!pieces_)
     return std::make_unique<PartWriter>(
-        open_partition_writer(dir_, partition, schema_, format_, parquet_),
+        open_partition_writer(dir_, partition, schema_, format_, options_),
         (std::filesystem::path(dir_) / part_file_name(partition, format_)).string());
   // Pieces open as their first rows come, after what earlier runs finished.
   auto part = std::make_unique<PartWriter>(nullptr, "");
@@ -83,7 +83,7 @@ void FileSink::open_piece(PartWriter& part) const {
   const std::string name = pieces_->checkpoint_rows > 0
                                ? piece_file_name(part.partition, part.files, format_)
                                : part_file_name(part.partition, format_);
-  part.writer = open_part_writer(dir_, name, schema_, format_, parquet_);
+  part.writer = open_part_writer(dir_, name, schema_, format_, options_);
   part.path = (std::filesystem::path(dir_) / name).string();
 }
 

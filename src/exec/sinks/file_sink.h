@@ -29,12 +29,12 @@ struct PieceJournal {
 class FileSink final : public OutputSink {
  public:
   /// InvalidArgument, before any work runs, when the format cannot hold a column's type.
-  FileSink(std::string dir, Schema schema, FileFormat format, ParquetWriteOptions parquet = {},
+  FileSink(std::string dir, Schema schema, FileFormat format, FileWriteOptions options = {},
            std::optional<PieceJournal> pieces = std::nullopt)
       : dir_(std::move(dir)),
         schema_(std::move(schema)),
         format_(format),
-        parquet_(parquet),
+        options_(options),
         pieces_(pieces) {
     check_format_holds(schema_, format_);
   }
@@ -69,7 +69,7 @@ class FileSink final : public OutputSink {
   std::string dir_;
   Schema schema_;
   FileFormat format_;
-  ParquetWriteOptions parquet_;
+  FileWriteOptions options_;
   std::optional<PieceJournal> pieces_;
 };
 

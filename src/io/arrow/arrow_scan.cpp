@@ -4,6 +4,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <deque>
+#include <map>
+#include <optional>
 #include <stdexcept>
 
 #include "core/bitmap.h"
@@ -11,6 +14,7 @@
 #include "ember/error.h"
 #include "io/arrow/File_generated.h"
 #include "io/arrow/Message_generated.h"
+#include "io/arrow/arrow_body_codec.h"
 #include "io/duplicate_column_names.h"
 #include "io/file_range.h"
 #include "io/file_split.h"
@@ -28,6 +32,11 @@ struct ArrowField {
   int int_bytes = 0;                 ///< integers: the stored width (1, 2, 4 or 8 bytes)
   bool int_unsigned = false;
   std::vector<ArrowField> children;
+  /// Dictionary-encoded: the dictionary's id and its indices' width and sign (the field's other
+  /// members describe the dictionary's values).
+  std::optional<int64_t> dictionary;
+  int index_bytes = 4;
+  bool index_signed = true;
 };
 
 struct ArrowFile {
@@ -36,6 +45,7 @@ struct ArrowFile {
   std::vector<ArrowField> fields;
   Schema schema;
   std::vector<fb::Block> blocks;
+  std::vector<fb::Block> dictionary_blocks;  ///< in file order: a delta extends the one before
 };
 
 namespace {
@@ -69,7 +79,16 @@ ArrowField map_field(const fb::Field* f, const std::string& top, int depth) {
     return InvalidArgument("column '" + top + "' is " + what +
                            ", which ember does not read from Arrow IPC");
   };
-  if (f->dictionary()) throw unsupported("dictionary-encoded");
+  if (const fb::DictionaryEncoding* d = f->dictionary()) {
+    out.dictionary = d->id();
+    if (const fb::Int* index = d->indexType()) {
+      if (index->bitWidth() != 8 && index->bitWidth() != 16 && index->bitWidth() != 32 &&
+          index->bitWidth() != 64)
+        throw ParseError("dictionary indices of " + std::to_string(index->bitWidth()) + " bits");
+      out.index_bytes = index->bitWidth() / 8;
+      out.index_signed = index->is_signed();
+    }
+  }
   auto child = [&]() {
     if (!f->children() || f->children()->size() != 1)
       throw ParseError("a list field without one child");
@@ -194,8 +213,16 @@ std::shared_ptr<ArrowFile> read_footer(const std::string& path) {
     fields.push_back(Field{name, file->fields.back().type});
   }
   file->schema = Schema(std::move(fields));
-  if (footer->dictionaries() && footer->dictionaries()->size() > 0)
-    throw InvalidArgument(path + ": dictionary batches are not read by ember");
+  if (footer->dictionaries()) {
+    for (const fb::Block* blk : *footer->dictionaries()) {
+      const fb::Block block = unaligned(blk);
+      if (block.offset() < 0 || block.metaDataLength() < 0 || block.bodyLength() < 0 ||
+          block.offset() > size || block.metaDataLength() > size || block.bodyLength() > size ||
+          block.offset() + block.metaDataLength() + block.bodyLength() > size)
+        throw ParseError(path + ": a dictionary batch block runs past the end of the file");
+      file->dictionary_blocks.push_back(block);
+    }
+  }
   if (footer->recordBatches()) {
     // Blocks follow each other through the file without overlapping, as every writer lays
     // them out: a footer naming one block many times would decode it again for each.
@@ -218,10 +245,22 @@ std::shared_ptr<ArrowFile> read_footer(const std::string& path) {
 }
 
 // Rebuilds columns from one record batch's nodes and buffers, checking every range.
+// The dictionaries of a file by id, as its dictionary batches build them.
+using Dictionaries = std::map<int64_t, Column>;
+
 class BatchDecoder {
  public:
-  BatchDecoder(const fb::RecordBatch* rb, const uint8_t* body, int64_t body_size)
-      : rb_(rb), body_(body), body_size_(body_size) {}
+  /// `dictionaries` serves the dictionary-encoded fields (none when null).
+  BatchDecoder(const fb::RecordBatch* rb, const uint8_t* body, int64_t body_size,
+               const Dictionaries* dictionaries = nullptr)
+      : rb_(rb), body_(body), body_size_(body_size), dictionaries_(dictionaries) {
+    if (const fb::BodyCompression* c = rb->compression()) {
+      if (c->codec() != fb::CompressionType::LZ4_FRAME && c->codec() != fb::CompressionType::ZSTD)
+        throw std::runtime_error("an unknown body compression");
+      codec_ = c->codec() == fb::CompressionType::ZSTD ? arrow_ipc::BodyCodec::Zstd
+                                                       : arrow_ipc::BodyCodec::Lz4Frame;
+    }
+  }
 
   Column column(const ArrowField& f) {
     if (!rb_->nodes() || node_ >= rb_->nodes()->size())
@@ -236,6 +275,7 @@ class BatchDecoder {
       if (vsize < bitmap::bytes_for(n)) throw std::runtime_error("validity buffer too small");
       validity = copy(vp, bitmap::bytes_for(n));
     }
+    if (f.dictionary && dictionaries_) return decoded(f, n, validity);
     const DataType& t = f.type;
     switch (t.id()) {
       case TypeId::List: {
@@ -292,7 +332,43 @@ class BatchDecoder {
     if (b.offset() < 0 || b.length() < 0 || b.offset() > body_size_ ||
         b.length() > body_size_ - b.offset())
       throw std::runtime_error("a buffer lies outside the record batch body");
-    return {body_ + b.offset(), b.length()};
+    if (!codec_) return {body_ + b.offset(), b.length()};
+    // A compressed body: the buffer's bytes decoded once and kept while the batch decodes.
+    const std::string_view stored(reinterpret_cast<const char*>(body_ + b.offset()),
+                                  static_cast<size_t>(b.length()));
+    decoded_.push_back(arrow_ipc::decompress_buffer(*codec_, stored, int64_t{1} << 31));
+    return {reinterpret_cast<const uint8_t*>(decoded_.back().data()),
+            static_cast<int64_t>(decoded_.back().size())};
+  }
+
+  // A dictionary-encoded column: its indices (checked against the dictionary) looked up.
+  Column decoded(const ArrowField& f, int64_t n, const std::shared_ptr<Buffer>& validity) {
+    const auto it = dictionaries_->find(*f.dictionary);
+    if (it == dictionaries_->end())
+      throw std::runtime_error("no dictionary batch with id " + std::to_string(*f.dictionary));
+    const Column& dict = it->second;
+    auto [p, size] = buffer();
+    if (size < n * f.index_bytes) throw std::runtime_error("dictionary indices buffer too small");
+    ColumnBuilder out(f.type, n);
+    for (int64_t i = 0; i < n; ++i) {
+      if (validity && !get_bit(validity->data(), i)) {
+        out.append_null();
+        continue;
+      }
+      const uint8_t* at = p + i * f.index_bytes;
+      int64_t k;
+      if (f.index_bytes == 8) {
+        std::memcpy(&k, at, 8);
+      } else {
+        k = f.index_signed ? load_signed(at, f.index_bytes)
+                           : static_cast<int64_t>(load_unsigned(at, f.index_bytes));
+      }
+      if (k < 0 || k >= dict.size())
+        throw std::runtime_error("dictionary index " + std::to_string(k) + " past its " +
+                                 std::to_string(dict.size()) + " values");
+      out.append_from(dict, k);
+    }
+    return out.finish();
   }
 
   // Stored integers in the ember type of `f`: copied when the widths agree, widened otherwise;
@@ -386,8 +462,78 @@ class BatchDecoder {
   const fb::RecordBatch* rb_;
   const uint8_t* body_;
   int64_t body_size_;
+  const Dictionaries* dictionaries_;
+  std::optional<arrow_ipc::BodyCodec> codec_;
+  std::deque<std::string> decoded_;  ///< decompressed buffers (stable addresses)
   flatbuffers::uoffset_t node_ = 0, buffer_ = 0;
 };
+
+// One message of a file (a record or dictionary batch): its block read, its metadata verified.
+struct LoadedMessage {
+  std::string bytes;  ///< the block: metadata, then body
+  AlignedCopy meta{nullptr, 0};
+  const fb::Message* message = nullptr;
+  const uint8_t* body = nullptr;
+  int64_t body_size = 0;
+};
+
+LoadedMessage load_message(const ArrowFile& file, const fb::Block& blk) {
+  if (blk.offset() < 8 || blk.metaDataLength() < 8 || blk.bodyLength() < 0 ||
+      static_cast<uint64_t>(blk.offset()) + uint64_t(blk.metaDataLength()) +
+              uint64_t(blk.bodyLength()) >
+          static_cast<uint64_t>(file.size))
+    throw std::runtime_error("the block lies outside the file");
+  LoadedMessage m;
+  // This block only, read now: a scan holds in memory the batch it decodes.
+  m.bytes = ReadOnlyFile(file.path).read(blk.offset(), blk.metaDataLength() + blk.bodyLength(),
+                                         "a record batch");
+  const auto* p = reinterpret_cast<const uint8_t*>(m.bytes.data());
+  uint32_t marker;
+  std::memcpy(&marker, p, 4);
+  const int prefix = marker == 0xFFFFFFFFu ? 8 : 4;
+  int32_t len;
+  std::memcpy(&len, p + prefix - 4, 4);
+  if (len <= 0 || len > blk.metaDataLength() - prefix)
+    throw std::runtime_error("bad message length");
+  m.meta = AlignedCopy(reinterpret_cast<const char*>(p + prefix), static_cast<size_t>(len));
+  flatbuffers::Verifier v(m.meta.data(), static_cast<size_t>(len));
+  if (!fb::VerifyMessageBuffer(v)) throw std::runtime_error("corrupt message metadata");
+  m.message = fb::GetMessage(m.meta.data());
+  m.body = p + blk.metaDataLength();
+  m.body_size = blk.bodyLength();
+  return m;
+}
+
+const ArrowField* field_with_dictionary(const std::vector<ArrowField>& fields, int64_t id) {
+  for (const ArrowField& f : fields) {
+    if (f.dictionary == id) return &f;
+    if (const ArrowField* c = field_with_dictionary(f.children, id)) return c;
+  }
+  return nullptr;
+}
+
+// Every dictionary batch of the file, in file order: a delta batch extends its dictionary.
+Dictionaries load_dictionaries(const ArrowFile& file) {
+  Dictionaries dictionaries;
+  for (const fb::Block& blk : file.dictionary_blocks) {
+    const LoadedMessage m = load_message(file, blk);
+    const fb::DictionaryBatch* db = m.message->header_as_DictionaryBatch();
+    if (!db || !db->data()) throw std::runtime_error("a dictionary block holds no dictionary");
+    const ArrowField* field = field_with_dictionary(file.fields, db->id());
+    if (!field) throw std::runtime_error("a dictionary no column uses");
+    ArrowField values = *field;
+    values.dictionary.reset();
+    BatchDecoder d(db->data(), m.body, m.body_size);
+    Column c = d.column(values);
+    auto it = dictionaries.find(db->id());
+    if (db->isDelta() && it != dictionaries.end()) {
+      it->second = Column::concat({it->second, c});
+    } else {
+      dictionaries[db->id()] = std::move(c);
+    }
+  }
+  return dictionaries;
+}
 
 class ArrowBatchReader final : public BatchReader {
  public:
@@ -412,31 +558,10 @@ class ArrowBatchReader final : public BatchReader {
     loaded_ = true;
     try {
       const fb::Block& blk = file_->blocks[size_t(batch_)];
-      if (blk.offset() < 8 || blk.metaDataLength() < 8 || blk.bodyLength() < 0 ||
-          static_cast<uint64_t>(blk.offset()) + uint64_t(blk.metaDataLength()) +
-                  uint64_t(blk.bodyLength()) >
-              static_cast<uint64_t>(file_->size))
-        throw std::runtime_error("the block lies outside the file");
-      // This batch's block only, read now: a scan holds in memory the batch it decodes.
-      const std::string b =
-          ReadOnlyFile(file_->path)
-              .read(blk.offset(), blk.metaDataLength() + blk.bodyLength(), "a record batch");
-      const auto* p = reinterpret_cast<const uint8_t*>(b.data());
-      uint32_t marker;
-      std::memcpy(&marker, p, 4);
-      const int prefix = marker == 0xFFFFFFFFu ? 8 : 4;
-      int32_t len;
-      std::memcpy(&len, p + prefix - 4, 4);
-      if (len <= 0 || len > blk.metaDataLength() - prefix)
-        throw std::runtime_error("bad message length");
-      const AlignedCopy meta(reinterpret_cast<const char*>(p + prefix), static_cast<size_t>(len));
-      flatbuffers::Verifier v(meta.data(), static_cast<size_t>(len));
-      if (!fb::VerifyMessageBuffer(v)) throw std::runtime_error("corrupt message metadata");
-      const fb::Message* m = fb::GetMessage(meta.data());
-      const fb::RecordBatch* rb = m->header_as_RecordBatch();
+      const LoadedMessage m = load_message(*file_, blk);
+      const fb::RecordBatch* rb = m.message->header_as_RecordBatch();
       if (!rb) throw std::runtime_error("the block is not a record batch");
-      if (rb->compression())
-        throw std::runtime_error("compressed record batches are not supported");
+      const Dictionaries dictionaries = load_dictionaries(*file_);
       rows_ = rb->length();
       // Every column but a null-typed one needs at least a bit per row in the body; a batch
       // of no such columns is still held to 2^24 rows, so a corrupt length cannot make the
@@ -444,7 +569,7 @@ class ArrowBatchReader final : public BatchReader {
       if (rows_ < 0 || (rows_ > (int64_t{1} << 24) && rows_ / 8 > blk.bodyLength()))
         throw std::runtime_error("a length of " + std::to_string(rows_) + " rows in a body of " +
                                  std::to_string(blk.bodyLength()) + " bytes");
-      BatchDecoder d(rb, p + blk.metaDataLength(), blk.bodyLength());
+      BatchDecoder d(rb, m.body, m.body_size, &dictionaries);
       bytes_read_ = blk.metaDataLength() + blk.bodyLength();
       for (const ArrowField& f : file_->fields) {
         columns_.push_back(d.column(f));

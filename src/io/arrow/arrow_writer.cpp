@@ -77,11 +77,20 @@ flatbuffers::Offset<fb::Schema> schema_of(flatbuffers::FlatBufferBuilder& b, con
 
 // A record batch's body and the FieldNode/Buffer entries that describe it.
 struct Body {
+  std::optional<arrow_ipc::BodyCodec> codec;  ///< each buffer compressed on its own when set
   std::string bytes;
   std::vector<fb::FieldNode> nodes;
   std::vector<fb::Buffer> buffers;
 
   void add(const void* data, int64_t size) {
+    if (codec && size > 0) {
+      const std::string packed = arrow_ipc::compress_buffer(
+          *codec, std::string_view(static_cast<const char*>(data), static_cast<size_t>(size)));
+      return add_stored(packed.data(), static_cast<int64_t>(packed.size()));
+    }
+    add_stored(data, size);
+  }
+  void add_stored(const void* data, int64_t size) {
     buffers.emplace_back(static_cast<int64_t>(bytes.size()), size);
     if (size > 0) bytes.append(static_cast<const char*>(data), static_cast<size_t>(size));
     bytes.resize(static_cast<size_t>(padded8(static_cast<int64_t>(bytes.size()))), '\0');
@@ -157,8 +166,11 @@ void check_arrow_schema(const Schema& schema) {
   schema_of(b, schema);  // throws for a type Arrow output cannot hold
 }
 
-ArrowWriter::ArrowWriter(const std::string& dir, const std::string& name, const Schema& schema)
+ArrowWriter::ArrowWriter(const std::string& dir, const std::string& name, const Schema& schema,
+                         const ArrowWriteOptions& options)
     : file_(dir, name), schema_(schema), blocks_(std::make_unique<Blocks>()) {
+  if (options.compression == Compression::Zstd) codec_ = arrow_ipc::BodyCodec::Zstd;
+  if (options.compression == Compression::Lz4) codec_ = arrow_ipc::BodyCodec::Lz4Frame;
   flatbuffers::FlatBufferBuilder b;
   const auto s = schema_of(b, schema_);
   b.Finish(fb::CreateMessage(b, fb::MetadataVersion::V5, fb::MessageHeader::Schema, s.Union(), 0));
@@ -177,10 +189,17 @@ void ArrowWriter::write(const Batch& batch) {
   }
   if (batch.num_rows() == 0) return;
   Body body;
+  body.codec = codec_;
   for (const Column& c : batch.columns()) body.column(c);
   flatbuffers::FlatBufferBuilder b;
+  flatbuffers::Offset<fb::BodyCompression> compression = 0;
+  if (codec_) {
+    compression = fb::CreateBodyCompression(b, *codec_ == arrow_ipc::BodyCodec::Zstd
+                                                   ? fb::CompressionType::ZSTD
+                                                   : fb::CompressionType::LZ4_FRAME);
+  }
   const auto rb = fb::CreateRecordBatch(b, batch.num_rows(), b.CreateVectorOfStructs(body.nodes),
-                                        b.CreateVectorOfStructs(body.buffers));
+                                        b.CreateVectorOfStructs(body.buffers), compression);
   b.Finish(fb::CreateMessage(b, fb::MetadataVersion::V5, fb::MessageHeader::RecordBatch, rb.Union(),
                              static_cast<int64_t>(body.bytes.size())));
   const std::string meta = frame(b);

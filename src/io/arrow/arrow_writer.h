@@ -3,9 +3,12 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "ember/arrow_options.h"
+#include "io/arrow/arrow_body_codec.h"
 #include "io/output/atomic_file.h"
 #include "io/output/partition_writer.h"
 
@@ -16,7 +19,8 @@ void check_arrow_schema(const Schema& schema);
 
 class ArrowWriter final : public PartitionWriter {
  public:
-  ArrowWriter(const std::string& dir, const std::string& name, const Schema& schema);
+  ArrowWriter(const std::string& dir, const std::string& name, const Schema& schema,
+              const ArrowWriteOptions& options = {});
   ~ArrowWriter() override;
   /// Each batch becomes one record batch.
   void write(const Batch& batch) override;
@@ -26,6 +30,7 @@ class ArrowWriter final : public PartitionWriter {
   struct Blocks;
   AtomicFile file_;
   Schema schema_;
+  std::optional<arrow_ipc::BodyCodec> codec_;  ///< compressed bodies; none when unset
   int64_t offset_ = 0;
   std::unique_ptr<Blocks> blocks_;
 };

@@ -59,18 +59,19 @@ void check_format_holds(const Schema& schema, FileFormat format) {
 
 std::unique_ptr<PartitionWriter> open_partition_writer(const std::string& dir, int partition,
                                                        const Schema& schema, FileFormat format,
-                                                       const ParquetWriteOptions& parquet) {
+                                                       const FileWriteOptions& options) {
   if (partition < 0) throw InvalidArgument("partition numbers start at 0");
-  return open_part_writer(dir, part_file_name(partition, format), schema, format, parquet);
+  return open_part_writer(dir, part_file_name(partition, format), schema, format, options);
 }
 
 std::unique_ptr<PartitionWriter> open_part_writer(const std::string& dir, const std::string& name,
                                                   const Schema& schema, FileFormat format,
-                                                  const ParquetWriteOptions& parquet) {
+                                                  const FileWriteOptions& options) {
   if (format == FileFormat::Csv) return std::make_unique<CsvWriter>(dir, name, schema);
   if (format == FileFormat::Parquet)
-    return std::make_unique<ParquetWriter>(dir, name, schema, parquet);
-  if (format == FileFormat::Arrow) return std::make_unique<ArrowWriter>(dir, name, schema);
+    return std::make_unique<ParquetWriter>(dir, name, schema, options.parquet);
+  if (format == FileFormat::Arrow)
+    return std::make_unique<ArrowWriter>(dir, name, schema, options.arrow);
   return std::make_unique<JsonlWriter>(dir, name, schema);
 }
 

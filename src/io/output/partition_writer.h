@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "ember/arrow_options.h"
 #include "ember/batch.h"
 #include "ember/parquet_options.h"
 
@@ -42,16 +43,21 @@ class PartitionWriter {
 /// InvalidArgument, naming the column, when `format` cannot hold one of the schema's types.
 void check_format_holds(const Schema& schema, FileFormat format);
 
+/// The settings of the formats that have some; each applies to its format only.
+struct FileWriteOptions {
+  ParquetWriteOptions parquet;
+  ArrowWriteOptions arrow;
+};
+
 /// Opens the writer of partition `partition` (file `part-NNNNN.<ext>`, five digits or more).
 /// Throws IoError when the temp file cannot be created.
-/// `parquet` applies to the Parquet format only.
 std::unique_ptr<PartitionWriter> open_partition_writer(const std::string& dir, int partition,
                                                        const Schema& schema, FileFormat format,
-                                                       const ParquetWriteOptions& parquet = {});
+                                                       const FileWriteOptions& options = {});
 
 /// The same, for the file `name` (a part_file_name or a piece_file_name).
 std::unique_ptr<PartitionWriter> open_part_writer(const std::string& dir, const std::string& name,
                                                   const Schema& schema, FileFormat format,
-                                                  const ParquetWriteOptions& parquet = {});
+                                                  const FileWriteOptions& options = {});
 
 }  // namespace ember

@@ -30,6 +30,8 @@ int32_t codec_of(Compression c) {
       return kZstd;
     case Compression::Gzip:
       return kGzip;
+    case Compression::Lz4:
+      return kLz4Raw;
     default:
       return kUncompressed;
   }

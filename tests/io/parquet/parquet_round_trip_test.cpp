@@ -76,7 +76,8 @@ TEST_P(Codec, EveryTypeRoundTrips) {
   ParquetWriteOptions o;
   o.compression = GetParam();
   o.row_group_rows = 40000;
-  auto w = open_partition_writer(dir.path(), 0, t.schema(), FileFormat::Parquet, o);
+  auto w = open_partition_writer(dir.path(), 0, t.schema(), FileFormat::Parquet,
+                                 FileWriteOptions{o, {}});
   for (const Batch& b : t.batches())
     w->write(b.slice(0, 30000)), w->write(b.slice(30000, n - 30000));
   w->commit();

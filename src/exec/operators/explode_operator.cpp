@@ -22,8 +22,14 @@ Batch ExplodeOperator::execute(const Batch& input) const {
   std::vector<Column> cols;
   cols.reserve(static_cast<size_t>(input.num_columns()));
   for (int c = 0; c < input.num_columns(); ++c) {
-    cols.push_back(c == column_ ? take_rows(lists.child(), items)
-                                : take_rows(input.column(c), rows));
+    if (c != column_) {
+      cols.push_back(take_rows(input.column(c), rows));
+    } else if (!items.empty() && items.back() - items.front() + 1 == int64_t(items.size())) {
+      // The items of the rows kept lie side by side (no null list holds any): the child as it is.
+      cols.push_back(lists.child().slice(items.front(), int64_t(items.size())));
+    } else {
+      cols.push_back(take_rows(lists.child(), items));
+    }
   }
   if (cols.empty()) return Batch::empty_with_rows(static_cast<int64_t>(rows.size()));
   return Batch(output_, std::move(cols));

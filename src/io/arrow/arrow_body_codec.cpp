@@ -44,7 +44,7 @@ std::string lz4_frame_decompress(std::string_view in, size_t size) {
 
 std::string zstd_decompress(std::string_view in, size_t size) {
   const std::unique_ptr<ZSTD_DStream, decltype(&ZSTD_freeDStream)> ctx(ZSTD_createDStream(),
-                                                                         &ZSTD_freeDStream);
+                                                                       &ZSTD_freeDStream);
   if (!ctx) throw std::runtime_error("Zstandard init failed");
   std::string out;
   ZSTD_inBuffer src{in.data(), in.size(), 0};
@@ -57,7 +57,8 @@ std::string zstd_decompress(std::string_view in, size_t size) {
     out.resize(dst.pos);
     if (out.size() > size) throw std::runtime_error("a Zstandard buffer decodes past its length");
     if (rc == 0) break;  // the frame ended
-    if (src.pos == src.size && dst.pos == have) throw std::runtime_error("a Zstandard frame ends early");
+    if (src.pos == src.size && dst.pos == have)
+      throw std::runtime_error("a Zstandard frame ends early");
   }
   if (out.size() != size) throw std::runtime_error("a Zstandard buffer decodes to another length");
   return out;

@@ -57,3 +57,13 @@ def test_classify_output_checked_by_duckdb(run_python, tmp_path, isolation):
     seen = duckdb(str(tmp_path / "work" / "predicted" / "*.parquet"), "predicted")
     assert seen["rows"] == rows and seen["distinct_ids"] == rows
     assert seen["counts"] == {str(k): int(n) for k, n in enumerate(expected) if n}
+
+
+@pytest.mark.parametrize("isolation", ["process", "thread"])
+def test_spellcheck_finds_what_run_sh_finds(run_python, tmp_path, isolation):
+    out = run_example(run_python, "spellcheck.py", "--isolation", isolation, "--corpus",
+                      str(tmp_path / "corpus"))
+    assert "wrote 117659 WordNet glosses" in out
+    assert "documents processed   117659" in out
+    assert "with misspellings     10558 (9.0%)" in out
+    assert "inits == concurrency  yes (2 == 2)" in out

@@ -20,5 +20,7 @@ void bind_session(pybind11::module_& m);
 /// Udf builders for Python classes and registered C++ classes, and process start-up
 /// (udf_builder.cpp).
 void bind_udf(pybind11::module_& m);
+/// __arrow_c_stream__ on Table and DataFrame, and from_arrow (arrow_binding.cpp).
+void bind_arrow(pybind11::module_& m);
 
 }  // namespace ember::python

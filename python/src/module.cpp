@@ -15,5 +15,6 @@ PYBIND11_MODULE(_ember, m) {
   ember::python::bind_session(m);
   ember::python::bind_dataframe(m);
   ember::python::bind_udf(m);
+  ember::python::bind_arrow(m);
   m.attr("__version__") = ember::version();
 }

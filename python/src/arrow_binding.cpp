@@ -53,7 +53,8 @@ Table table_from_arrow(py::object obj) {
     throw InvalidArgument(
         "ember.from_arrow takes an object with __arrow_c_stream__ (the Arrow PyCapsule "
         "interface: a pyarrow Table, a polars DataFrame, an ember Table...) or its capsule");
-  auto* stream = static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(capsule.ptr(), kStreamCapsule));
+  auto* stream =
+      static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(capsule.ptr(), kStreamCapsule));
   return import_table_stream(stream);  // takes the stream over: its release is ours now
 }
 
@@ -63,18 +64,21 @@ void bind_arrow(py::module_& m) {
   py::object table = m.attr("Table");
   py::object frame = m.attr("DataFrame");
   py::cpp_function table_stream(
-      [](const Table& t, py::object requested_schema) { return stream_capsule(t, requested_schema); },
-      py::name("__arrow_c_stream__"), py::is_method(table), py::arg("requested_schema") = py::none(),
+      [](const Table& t, py::object requested_schema) {
+        return stream_capsule(t, requested_schema);
+      },
+      py::name("__arrow_c_stream__"), py::is_method(table),
+      py::arg("requested_schema") = py::none(),
       "The rows as an Arrow C stream (a PyCapsule), one record batch per batch, pointing at "
       "ember's buffers (no copy).");
   table.attr("__arrow_c_stream__") = table_stream;
   py::cpp_function frame_stream(
       [](const DataFrame& d, py::object requested_schema) {
-        Table t = run_query<Table>(RunOptions{},
-                                   [d](const RunOptions& o) { return d.collect(o); });
+        Table t = run_query<Table>(RunOptions{}, [d](const RunOptions& o) { return d.collect(o); });
         return stream_capsule(std::move(t), requested_schema);
       },
-      py::name("__arrow_c_stream__"), py::is_method(frame), py::arg("requested_schema") = py::none(),
+      py::name("__arrow_c_stream__"), py::is_method(frame),
+      py::arg("requested_schema") = py::none(),
       "Runs the query (collect()) and gives its rows as an Arrow C stream.");
   frame.attr("__arrow_c_stream__") = frame_stream;
   m.def("table_from_arrow", &table_from_arrow, py::arg("obj"),

@@ -20,17 +20,28 @@ struct SchemaData {
 
 std::string format_of(const DataType& t) {
   switch (t.id()) {
-    case TypeId::Null: return "n";
-    case TypeId::Boolean: return "b";
-    case TypeId::Int64: return "l";
-    case TypeId::Float64: return "g";
-    case TypeId::Utf8: return "u";
-    case TypeId::List: return "+l";
-    case TypeId::Int32: return "i";
-    case TypeId::Float32: return "f";
-    case TypeId::Binary: return "z";
-    case TypeId::Timestamp: return "tsu:UTC";
-    case TypeId::FixedSizeList: return "+w:" + std::to_string(t.list_size());
+    case TypeId::Null:
+      return "n";
+    case TypeId::Boolean:
+      return "b";
+    case TypeId::Int64:
+      return "l";
+    case TypeId::Float64:
+      return "g";
+    case TypeId::Utf8:
+      return "u";
+    case TypeId::List:
+      return "+l";
+    case TypeId::Int32:
+      return "i";
+    case TypeId::Float32:
+      return "f";
+    case TypeId::Binary:
+      return "z";
+    case TypeId::Timestamp:
+      return "tsu:UTC";
+    case TypeId::FixedSizeList:
+      return "+w:" + std::to_string(t.list_size());
   }
   throw InvalidArgument("no Arrow format for " + t.to_string());
 }
@@ -55,10 +66,15 @@ void fill_schema(ArrowSchema* out, const std::string& name, const std::string& f
     fill_schema(&data->child_structs[i], child_name, format_of(type), std::move(grand));
     data->children.push_back(&data->child_structs[i]);
   }
-  *out = ArrowSchema{data->format.c_str(), data->name.c_str(), nullptr, ARROW_FLAG_NULLABLE,
+  *out = ArrowSchema{data->format.c_str(),
+                     data->name.c_str(),
+                     nullptr,
+                     ARROW_FLAG_NULLABLE,
                      static_cast<int64_t>(children.size()),
-                     data->children.empty() ? nullptr : data->children.data(), nullptr,
-                     &release_schema, data};
+                     data->children.empty() ? nullptr : data->children.data(),
+                     nullptr,
+                     &release_schema,
+                     data};
 }
 
 void export_schema(const Schema& schema, ArrowSchema* out) {
@@ -93,11 +109,16 @@ void finish_array(ArrayData* data, int64_t length, int64_t null_count, int64_t o
                   ArrowArray* out) {
   data->children.clear();
   for (ArrowArray& child : data->child_structs) data->children.push_back(&child);
-  *out = ArrowArray{length, null_count, offset, static_cast<int64_t>(data->buffers.size()),
+  *out = ArrowArray{length,
+                    null_count,
+                    offset,
+                    static_cast<int64_t>(data->buffers.size()),
                     static_cast<int64_t>(data->children.size()),
                     data->buffers.empty() ? nullptr : data->buffers.data(),
-                    data->children.empty() ? nullptr : data->children.data(), nullptr,
-                    &release_array, data};
+                    data->children.empty() ? nullptr : data->children.data(),
+                    nullptr,
+                    &release_array,
+                    data};
 }
 
 void export_column(const Column& c, ArrowArray* out) {

@@ -28,8 +28,8 @@ DataType type_of_schema(const ArrowSchema& s) {
     if (f == "+l") return list(element);
     return fixed_size_list(element, std::stoi(f.substr(3)));
   }
-  throw InvalidArgument("ember cannot read the Arrow type with format '" + f +
-                        "' (column '" + (s.name ? s.name : "") + "')");
+  throw InvalidArgument("ember cannot read the Arrow type with format '" + f + "' (column '" +
+                        (s.name ? s.name : "") + "')");
 }
 
 bool bit(const void* bits, int64_t i) {
@@ -95,8 +95,7 @@ Column import_column(const DataType& type, const ArrowArray& a, int64_t start, i
   if (type.id() == TypeId::Utf8 || type.id() == TypeId::Binary) {
     const auto* offsets = static_cast<const int32_t*>(a.buffers[1]) + at;
     std::vector<int32_t> shifted(static_cast<size_t>(length + 1));
-    for (int64_t i = 0; i <= length; ++i)
-      shifted[static_cast<size_t>(i)] = offsets[i] - offsets[0];
+    for (int64_t i = 0; i <= length; ++i) shifted[static_cast<size_t>(i)] = offsets[i] - offsets[0];
     auto chars = copy_bytes(static_cast<const char*>(a.buffers[2]) + offsets[0],
                             offsets[length] - offsets[0]);
     return Column::from_buffers(type, length, nulls, std::move(validity),

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "actor_gil.h"
 #include "series.h"
 
 namespace ember::python {
@@ -44,7 +45,7 @@ Udf python_udf(std::string name, InitArgs args) {
 PythonUdf::PythonUdf(const InitArgs& args, const ActorContext& actor) {
   std::string failure;
   {
-    py::gil_scoped_acquire gil;
+    ActorGil gil;
     try {
       py::object construct = py::module_::import("ember.python_udf").attr("_construct_actor");
       actor_ = construct(payload_of(args), args.get<int64_t>("token"), args.get<int64_t>("pid"),
@@ -61,18 +62,24 @@ PythonUdf::PythonUdf(const InitArgs& args, const ActorContext& actor) {
 
 PythonUdf::~PythonUdf() {
   // At interpreter exit there is no GIL to take: the object is left to the process's end.
-  if (!actor_ || !Py_IsInitialized() || _Py_IsFinalizing()) {
+  if (!actor_ || !interpreter_alive()) {
     actor_.release();
     return;
   }
-  py::gil_scoped_acquire gil;
+  // The last owner may be a thread that holds the GIL already (a session closed from Python
+  // with its lock let go of, so not that) or an engine thread that does not.
+  if (PyGILState_Check()) {
+    actor_ = py::object();
+    return;
+  }
+  ActorGil gil;
   actor_ = py::object();
 }
 
 Column PythonUdf::operator()(const Batch& args) {
   std::string failure;
   {
-    py::gil_scoped_acquire gil;
+    ActorGil gil;
     try {
       py::tuple series(args.num_columns());
       for (int i = 0; i < args.num_columns(); ++i)

@@ -58,6 +58,7 @@ def test_ctrl_c_interrupts_collect_and_leaves_no_worker(tmp_path, isolation):
             p.kill()
     assert p.returncode == 42, (out, err)
     assert "interrupted" in out
+    print("interrupted after %.3f s" % elapsed)
     assert elapsed < 1.5, elapsed
     for pid in workers:
         assert not os.path.exists("/proc/%d" % pid) or open(

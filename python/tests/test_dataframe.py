@@ -136,3 +136,14 @@ def test_version_and_types():
     import pickle
     t = ember.list_(ember.fixed_size_list(ember.int32(), 2))
     assert pickle.loads(pickle.dumps(t)) == t
+
+
+def test_progress_degrades_to_lines_in_a_log(run_python):
+    r = run_python("""
+import ember
+ember.range(200000, partitions=4).where(ember.col("id") % 3 == 0).collect(progress=True)
+""")
+    assert r.returncode == 0, r.stderr
+    lines = [l for l in r.stderr.splitlines() if "rows in" in l]
+    assert lines and "\x1b" not in r.stderr and "\r" not in r.stderr  # no terminal codes
+    assert "200,000 rows in" in lines[-1]

@@ -29,7 +29,7 @@ py::object actor_context(const ActorContext& a) {
   d["gpu_ids"] = a.gpu_ids;
   d["num_cpus"] = a.num_cpus;
   d["memory_bytes"] = a.memory_bytes;
-  return std::move(d);
+  return d;
 }
 
 py::bytes payload_of(const InitArgs& args) { return py::bytes(args.get<std::string>("payload")); }

@@ -78,7 +78,7 @@ py::object from_value(const Value& v) {
         } else if constexpr (std::is_same_v<T, List>) {
           py::list out;
           for (const Value& item : x.items) out.append(from_value(item));
-          return std::move(out);
+          return out;
         } else {
           return py::cast(x);
         }

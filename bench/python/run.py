@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """ember's Python UDFs against what a Python user would otherwise write, measured in one run.
 
-  bench/python/run.py [--quick] [--build-dir DIR] [--repeat N]
+  bench/python/run.py [--quick] [--build-dir DIR] [--repeat N] [--no-dask]
 
 Four workloads, each on ember and on its baseline with the same input and 2 workers, results
 checked equal; prints a markdown table of median wall times and ratios (ember / baseline):
@@ -13,7 +13,8 @@ checked equal; prints a markdown table of median wall times and ratios (ember / 
                batch (the target is a bound, not a ratio to a system)
   numpy-thread a NumPy function over float64 columns on a thread actor vs calling it in a loop
                over the same arrays
-Uses /usr/bin/python3 (Debian's NumPy and cloudpickle) and the package in build/python.
+init-heavy and cpu-heavy also run on Dask actors (Debian's python3-distributed), the baseline
+bench/compare uses. Uses /usr/bin/python3 and the package in build/python.
 """
 import argparse
 import os
@@ -130,6 +131,52 @@ def cpu_heavy(ember, rows, repeat):
              t_pool, 1.1, "")]
 
 
+# ---- the same two workloads on Dask actors (Debian's python3-distributed)
+class DaskInitActor:
+    def __init__(self):
+        time.sleep(INIT_SECONDS)
+
+    def run(self, chunk):
+        return [v * 2 for v in chunk]
+
+
+class DaskNgramActor:
+    def __init__(self):
+        import ngram_embedding as model  # the workers' PYTHONPATH has bench/baselines
+        self.model = model
+        self.weights = model.make_weights()
+
+    def run(self, texts):
+        return [self.model.score(t, self.weights) for t in texts]
+
+
+def dask_rows(ember_rows, init_rows, text_rows, repeat):
+    """Dask actors (one per worker process, created inside the timing as ember's actors are;
+    the cluster's start is not timed) on init-heavy and cpu-heavy: extra rows for the table."""
+    os.environ["PYTHONPATH"] = (os.path.join(ROOT, "bench", "baselines") + os.pathsep +
+                                os.environ.get("PYTHONPATH", ""))
+    from distributed import Client, LocalCluster
+    data = texts(text_rows)
+    chunks = {"init": [list(range(p * init_rows // 64, (p + 1) * init_rows // 64))
+                       for p in range(64)],
+              "cpu": [data[i:i + 4096] for i in range(0, text_rows, 4096)]}
+    out = []
+    with LocalCluster(n_workers=WORKERS, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        client.wait_for_workers(WORKERS, timeout=120)
+        addresses = sorted(client.scheduler_info()["workers"])
+        for key, cls in (("init", DaskInitActor), ("cpu", DaskNgramActor)):
+            def run():
+                actors = [client.submit(cls, actor=True, workers=[a]).result()
+                          for a in addresses]
+                futures = [actors[i % len(actors)].run(c) for i, c in enumerate(chunks[key])]
+                return sum(sum(f.result()) for f in futures)
+            t, _ = median_time(run, repeat)
+            name, t_ember = ember_rows[0 if key == "init" else 1][:2]
+            out.append((name, t_ember, "Dask actors", t, 1.1, ""))
+    return out
+
+
 # ---- per-batch overhead of a process actor
 class Identity:
     def __call__(self, x):
@@ -191,6 +238,7 @@ def main():
     p.add_argument("--quick", action="store_true", help="smaller inputs, fewer runs")
     p.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
     p.add_argument("--repeat", type=int, default=None)
+    p.add_argument("--no-dask", action="store_true", help="leave out the Dask actors baseline")
     args = p.parse_args()
     sys.path.insert(0, os.path.join(args.build_dir, "python"))
     import ember
@@ -200,6 +248,8 @@ def main():
     rows += cpu_heavy(ember, 50_000 if args.quick else 200_000, repeat)
     rows += batch_overhead(ember, 2000 if args.quick else 10_000, repeat)
     rows += numpy_thread(ember, 4_000_000 if args.quick else 16_000_000, repeat)
+    if not args.no_dask:
+        rows += dask_rows(rows, 1 << 16, 50_000 if args.quick else 200_000, repeat)
     print("| workload | ember | baseline | baseline figure | ratio | target | note |")
     print("|---|---|---|---|---|---|---|")
     failed = 0

@@ -3,6 +3,7 @@
 #   scripts/install-deps.sh            build + tests + the example (what ./test.sh needs)
 #   scripts/install-deps.sh --run      the library and the spellcheck example (./run.sh)
 #   scripts/install-deps.sh --library  the library alone (scripts/install.sh)
+#   scripts/install-deps.sh --python   the library and the Python package (scripts/install-python.sh)
 #   scripts/install-deps.sh --bench    also the benchmark baselines (Dask, pyhunspell, gnuplot)
 #   scripts/install-deps.sh --fuzz     also clang 14 and its libFuzzer runtime (scripts/fuzz.sh)
 #   scripts/install-deps.sh --format   clang-format 14 alone (scripts/check-format.sh)
@@ -21,11 +22,18 @@ tests=(libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev nodejs npm)
 docs=(doxygen python3)
 # Open MPI: the distributed runner (optional for the library; the tests and ./run.sh --ranks use it).
 mpi=(openmpi-bin libopenmpi-dev)
+# The Python package (python/): pybind11 and Python's headers to build it; NumPy, cloudpickle
+# (process actors), pandas (Table.to_pandas) and pytest to use and test it; PyTorch and
+# pyhunspell for its examples (examples/python).
+python_package=(pybind11-dev python3-dev python3-venv python3-numpy python3-cloudpickle
+                python3-pandas python3-pytest)
+python_examples=(python3-torch python3-hunspell)
 # Slurm and munge: the test that runs a requeued job under a Slurm it starts itself.
 slurm=(slurmctld slurmd slurm-client munge)
 duckdb=yes
 case "${1:-}" in
   --library) packages=("${library[@]}"); duckdb=no ;;
+  --python) packages=("${library[@]}" "${python_package[@]}"); duckdb=no ;;
   --run) packages=("${library[@]}" "${example[@]}" "${mpi[@]}"); duckdb=no ;;
   --bench) packages=("${library[@]}" "${example[@]}" "${tests[@]}" "${docs[@]}" "${mpi[@]}"
                      python3 python3-distributed python3-pandas python3-hunspell gnuplot-nox
@@ -34,8 +42,8 @@ case "${1:-}" in
   --format) packages=(clang-format-14); duckdb=no ;;
   --docs) packages=("${docs[@]}"); duckdb=no ;;
   "") packages=("${library[@]}" "${example[@]}" "${tests[@]}" "${docs[@]}" "${mpi[@]}"
-            "${slurm[@]}") ;;
-  *) echo "usage: $0 [--library|--run|--bench|--fuzz|--format|--docs]" >&2; exit 2 ;;
+            "${slurm[@]}" "${python_package[@]}" "${python_examples[@]}") ;;
+  *) echo "usage: $0 [--library|--python|--run|--bench|--fuzz|--format|--docs]" >&2; exit 2 ;;
 esac
 
 missing=()

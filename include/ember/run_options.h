@@ -2,8 +2,10 @@
 /// How a query runs: the resources it may use, its threads, its progress bar.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 namespace ember {
@@ -50,6 +52,11 @@ struct RunOptions {
   /// With `resumable`: a journal left by a different query is thrown away and the write
   /// starts over, instead of being refused with InvalidArgument.
   bool discard_unfinished = false;
+  /// Stops the query from outside: once any thread sets this flag, the query fails with
+  /// ember::Error ("the query was cancelled") within about 50 ms, its actors and worker
+  /// processes torn down as on any other failure (a write leaves its target untouched). The
+  /// Python package sets it on Ctrl-C. Null: the query cannot be cancelled this way.
+  std::shared_ptr<const std::atomic<bool>> cancel;
 };
 
 }  // namespace ember

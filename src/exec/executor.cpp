@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "ember/error.h"
+#include "exec/cancel_watch.h"
 #include "exec/operators/actor_pool_operator.h"
 #include "exec/partition_spreading.h"
 #include "exec/physical_planner.h"
@@ -335,6 +336,7 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
   let_pools_grow(pools, placement, options);
   QueryContext query(pools.pools());
   if (resume) query.note_resumed(resume->resumed_partitions, resume->resumed_rows);
+  CancelWatch cancel_watch(query, options.cancel);  // goes before the context does
   // The actors construct while the first pipeline reads and prepares its input; a constructor
   // that throws fails the query at once, whether or not a batch has reached its pool. On a
   // cluster they are all up first: other ranks call the actors they host as soon as their

@@ -1,0 +1,205 @@
+"""Stateful Python UDFs: the @ember.cls decorator, and the actor side that constructs each
+class once per actor and calls it for every batch.
+
+A decorated class is a :class:`ClassUdf`; calling it binds init args (a :class:`BoundUdf`,
+nothing constructed); calling that on expressions gives an expression. The engine runs every
+Python UDF as one registered C++ UDF class whose init args carry the Python class, its init
+args and its return type, pickled by value with cloudpickle, so that a worker process (or
+another rank) can rebuild it; in the driver's own process a thread actor takes the class from a
+registry instead, so that its init args need not be picklable.
+"""
+
+import functools
+import itertools
+import os
+import pickle
+import sys
+import threading
+import weakref
+
+from . import _ember
+
+_SETTINGS = ("batch_size", "concurrency", "num_cpus", "num_gpus", "memory_bytes", "isolation",
+             "max_retries", "on_error", "timeout", "max_concurrency", "max_failed_rows",
+             "retry_backoff")
+
+_registry = weakref.WeakValueDictionary()  # token -> BoundUdf, for actors of this process
+_tokens = itertools.count(1)
+_lock = threading.Lock()
+
+
+def cls(_class=None, *, returns, batch_size=None, concurrency=None, num_cpus=None,
+        num_gpus=None, memory_bytes=None, isolation="thread", max_retries=None,
+        on_error=None, timeout=None, max_concurrency=None, max_failed_rows=None,
+        retry_backoff=None, name=None):
+    """Makes a class a stateful UDF, constructed once per actor and reused for every batch.
+
+    The class's ``__init__`` runs once per actor (load a model there); its ``__call__`` runs
+    for every batch, with one :class:`ember.Series` per argument expression, and returns a
+    NumPy array, a list or a Series of as many rows (a 2-D float32 array for a
+    ``fixed_size_list(float32(), n)`` result). Calling the decorated class binds its init args
+    and constructs nothing; calling that on expressions (or column names) gives an
+    expression::
+
+        @ember.cls(returns=ember.int64(), concurrency=2)
+        class Count:
+            def __init__(self, word): self.word = word
+            def __call__(self, text): return [t.count(self.word) for t in text.to_pylist()]
+
+        df.with_column("n", Count("the")(col("text")))
+
+    Arguments (None keeps the engine's default):
+      returns: the ember.DataType of the result column (required).
+      batch_size: most rows per call (default 4096).
+      concurrency: actors in the pool (default 1), or (min, max) for an autoscaling pool.
+      num_cpus, num_gpus, memory_bytes: what each actor reserves; a query whose pools do not
+        fit fails before any work runs (ember.ResourceError).
+      isolation: "thread" (actors share this interpreter; the GIL is taken only for the calls)
+        or "process" (each actor a worker process with its own interpreter; the class is
+        shipped by value with cloudpickle).
+      max_retries: re-runs of a batch whose call raised, timed out or whose worker died.
+      on_error: after retries, "raise" (default: the query fails with ember.UdfError), "null"
+        (the failing rows get null) or "skip" (they are dropped); either way they are listed
+        in QueryResult.rejected.
+      timeout: seconds a call may take; past it the call fails (a process actor's worker is
+        killed and replaced).
+      max_concurrency: calls one actor serves at once (its __call__ must be thread-safe).
+      max_failed_rows: under "null"/"skip", fail the query once more rows than this failed.
+      retry_backoff: (initial, max) seconds between retries of a failed call.
+      name: the UDF's name in stats and errors (default: the class's name).
+    """
+    settings = dict(batch_size=batch_size, concurrency=concurrency, num_cpus=num_cpus,
+                    num_gpus=num_gpus, memory_bytes=memory_bytes, isolation=isolation,
+                    max_retries=max_retries, on_error=on_error, timeout=timeout,
+                    max_concurrency=max_concurrency, max_failed_rows=max_failed_rows,
+                    retry_backoff=retry_backoff)
+
+    def wrap(klass):
+        if not isinstance(klass, type):
+            raise _ember.InvalidArgument("@ember.cls decorates a class, not %r" % (klass,))
+        return ClassUdf(klass, returns, settings, name or klass.__name__)
+
+    return wrap if _class is None else wrap(_class)
+
+
+class ClassUdf:
+    """A class decorated with @ember.cls. Call it with the class's init args to bind them."""
+
+    def __init__(self, klass, returns, settings, name):
+        self.cls = klass
+        self.returns = returns
+        self.settings = {k: v for k, v in settings.items() if v is not None}
+        self.name = name
+        functools.update_wrapper(self, klass, updated=())
+        # Validated now, not when a query runs: a bad setting raises here.
+        _ember._python_udf(name, b"", 0, returns=returns, **self.settings)
+
+    def __call__(self, *args, **kwargs):
+        """Binds init args; constructs nothing (each actor constructs its own instance)."""
+        return BoundUdf(self, args, kwargs)
+
+    def options(self, **changes):
+        """The same UDF with some settings changed, e.g. Embed.options(concurrency=4)."""
+        settings = dict(self.settings)
+        returns = changes.pop("returns", self.returns)
+        name = changes.pop("name", self.name)
+        unknown = set(changes) - set(_SETTINGS)
+        if unknown:
+            raise _ember.InvalidArgument("unknown UDF setting(s): %s" % ", ".join(sorted(unknown)))
+        settings.update(changes)
+        return ClassUdf(self.cls, returns, settings, name)
+
+    def __repr__(self):
+        return "ember.cls(%s, returns=%r, %s)" % (
+            self.cls.__qualname__, self.returns,
+            ", ".join("%s=%r" % kv for kv in sorted(self.settings.items())))
+
+
+class BoundUdf:
+    """A Python UDF class with its init args bound: call it on expressions."""
+
+    def __init__(self, spec, args, kwargs):
+        self.spec = spec
+        self.args = args
+        self.kwargs = kwargs
+        self._udf = None
+
+    def __call__(self, *exprs):
+        """The expression calling the UDF on `exprs` (column names or ember.Expr)."""
+        return self.udf()(*exprs)
+
+    def udf(self):
+        """The configured ember.Udf (built once, on first use)."""
+        with _lock:
+            if self._udf is None:
+                token = next(_tokens)
+                _registry[token] = self
+                self._udf = _ember._python_udf(self.spec.name, self._payload(), token,
+                                               returns=self.spec.returns, **self.spec.settings)
+            return self._udf
+
+    def _payload(self):
+        """The class, its init args and return type, pickled by value, with the driver's
+        sys.path (so that modules the class refers to import in a worker)."""
+        try:
+            import cloudpickle
+            blob = cloudpickle.dumps((self.spec.cls, self.args, self.kwargs, self.spec.returns))
+        except Exception as e:  # noqa: BLE001  (any pickling failure)
+            if self.spec.settings.get("isolation", "thread") == "process":
+                raise _ember.InvalidArgument(
+                    "UDF %s: isolation='process' ships the class and its init args to worker "
+                    "processes with cloudpickle, which failed: %s: %s"
+                    % (self.spec.name, type(e).__name__, e)) from e
+            blob = None  # thread actors of this process use the registry
+        return pickle.dumps((list(sys.path), blob))
+
+    def __repr__(self):
+        return "%s(%s)" % (self.spec.name, ", ".join(
+            [repr(a) for a in self.args] + ["%s=%r" % kv for kv in self.kwargs.items()]))
+
+
+class _Actor:
+    """One actor's instance of the class, called by the engine for each batch."""
+
+    __slots__ = ("instance", "returns", "name")
+
+    def __init__(self, instance, returns, name):
+        self.instance = instance
+        self.returns = returns
+        self.name = name
+
+    def call(self, num_rows, *series):
+        result = self.instance(*series)
+        return _as_series(result, self.returns, num_rows, self.name)
+
+
+def _as_series(result, returns, num_rows, name):
+    if not isinstance(result, (_ember.Series, list, tuple)) and hasattr(result, "__array__"):
+        import numpy
+        if hasattr(result, "detach"):  # a torch tensor
+            result = result.detach().cpu()
+        result = numpy.asarray(result)
+    out = _ember.Series(result, type=returns)
+    if len(out) != num_rows:
+        raise ValueError("UDF %s returned %d rows for a batch of %d" % (name, len(out), num_rows))
+    return out
+
+
+def _construct_actor(payload, token, pid, actor):
+    """Called by the engine (under the GIL) once per actor: builds the instance."""
+    bound = _registry.get(token) if pid == os.getpid() else None
+    if bound is not None:
+        klass, args, kwargs, returns = bound.spec.cls, bound.args, bound.kwargs, bound.spec.returns
+    else:
+        path, blob = pickle.loads(payload)
+        if blob is None:
+            raise _ember.InvalidArgument(
+                "this UDF's class or init args could not be pickled, so it can only run on "
+                "thread actors of the process that defined it")
+        for entry in path:
+            if entry not in sys.path:
+                sys.path.append(entry)
+        import cloudpickle  # noqa: F401  (cloudpickle's reducers)
+        klass, args, kwargs, returns = pickle.loads(blob)
+    instance = klass(*args, **kwargs)
+    return _Actor(instance, returns, getattr(klass, "__name__", "udf"))

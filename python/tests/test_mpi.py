@@ -1,0 +1,51 @@
+"""A Python UDF under `mpirun -np 3`: ember.init() makes ranks 1 and 2 host actors, and each
+rank constructs the class once (inits_per_rank), on thread and process actors alike."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import PACKAGE_DIR
+
+SCRIPT = r"""
+import os, sys
+import ember
+ember.init()  # under mpirun: ranks other than 0 serve here and never return
+from ember import col
+
+@ember.cls(returns=ember.int64(), concurrency=3, isolation=sys.argv[1])
+class Pid:
+    def __call__(self, x):
+        return [os.getpid()] * len(x)
+
+res = ember.range(3000, partitions=6).select(Pid()("id").alias("pid")).execute()
+s = res.stats.udfs[0]
+print("ranks", ember.cluster()["ranks"])
+print("inits_per_rank", list(s.inits_per_rank))
+print("actors_per_rank", list(s.actors_per_rank))
+print("processes", len(set(res.table.to_pydict()["pid"])), "rows", res.table.num_rows)
+"""
+
+
+@pytest.mark.skipif(shutil.which("mpirun") is None or not hasattr(os, "getuid"),
+                    reason="mpirun not installed (openmpi-bin)")
+@pytest.mark.parametrize("isolation", ["thread", "process"])
+def test_python_udf_on_three_ranks(tmp_path, isolation):
+    script = tmp_path / "ranks.py"
+    script.write_text(SCRIPT)
+    flags = ["--oversubscribe", "--bind-to", "none"]
+    if os.getuid() == 0:
+        flags.append("--allow-run-as-root")
+    env = dict(os.environ, OMPI_MCA_btl_base_warn_component_unused="0",
+               PYTHONPATH=PACKAGE_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    r = subprocess.run(["timeout", "-k", "10", "120", "mpirun", *flags, "-np", "3",
+                        "-x", "PYTHONPATH", sys.executable, str(script), isolation],
+                       capture_output=True, text=True, env=env, timeout=180)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "ranks 3" in r.stdout
+    assert "inits_per_rank [1, 1, 1]" in r.stdout
+    assert "actors_per_rank [1, 1, 1]" in r.stdout
+    assert "processes 3 rows 3000" in r.stdout

@@ -19,6 +19,7 @@
 #include "exec/pool_set.h"
 #include "exec/progress_bar.h"
 #include "exec/resumable_write.h"
+#include "exec/saved_breaker_result.h"
 #include "exec/sinks/collect_sink.h"
 #include "exec/sinks/file_sink.h"
 #include "io/output/output_dir.h"
@@ -163,13 +164,17 @@ void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spre
   *udfs = spread.udf_figures();
 }
 
+/// What the last pipeline reads instead of the result of the breaker before it (saved first).
+using SaveWriteInput = std::function<std::shared_ptr<const Source>(std::shared_ptr<const Source>)>;
+
 /// Runs the pipelines in order on this (the driver) thread; each breaker's output becomes the
 /// next pipeline's source, and the last one's output sink yields the query's table. After
-/// pipeline k, `ended(k)` runs (on this thread).
+/// pipeline k, `ended(k)` runs (on this thread); the last pipeline reads what
+/// `save_write_input`, if set, makes of its input.
 Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputSink& output,
                     int threads, int64_t memory_budget, const std::function<void(size_t)>& ended,
-                    SpreadRun* spread, size_t spread_at, std::vector<RankStats>* spread_stats,
-                    std::vector<UdfStats>* spread_udfs) {
+                    const SaveWriteInput& save_write_input, SpreadRun* spread, size_t spread_at,
+                    std::vector<RankStats>* spread_stats, std::vector<UdfStats>* spread_udfs) {
   std::shared_ptr<const Source> carried;
   Table result(plan.schema, {});
   for (const Pipeline& p : plan.pipelines) {
@@ -185,22 +190,16 @@ Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputS
       run_pipeline_and_tails(query, p, source, *sink, *state, threads);
     if (std::exception_ptr e = query.error()) std::rethrow_exception(e);
     ended(static_cast<size_t>(&p - plan.pipelines.data()));
-    if (p.breaker)
+    if (p.breaker) {
       carried = p.breaker->finalize(*state);
-    else {
+      if (save_write_input && &p + 1 == &plan.pipelines.back())
+        carried = save_write_input(std::move(carried));
+    } else {
       result = output.finalize(*state);
       query.bytes_written.fetch_add(output.bytes_written(*state), std::memory_order_relaxed);
     }
   }
   return result;
-}
-
-/// Checks a file-writing query's output before any work runs, and stages it: the files go to a
-/// hidden directory beside the target that replaces it only when the whole query succeeds.
-/// None for a query that collects. A resumable write keeps its staging directory across runs.
-std::optional<StagedOutput> open_output(const QueryOutput& out, bool resumable) {
-  if (out.kind == QueryOutput::Kind::Collect) return std::nullopt;
-  return resumable ? StagedOutput::open_resumable(out.dir) : StagedOutput::open(out.dir);
 }
 
 QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContext& query,
@@ -304,27 +303,36 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
   if (out.kind != QueryOutput::Kind::Collect)
     check_not_read_by_query(resolve_output_dir(out.dir), source_files(*plan));
 
+  // A resumable write opens its journal first: a rerun that finds the breaker result saved
+  // runs the write pipeline alone, so only that pipeline's pools are admitted and started.
+  const bool spread_run = cluster && cluster->ranks() > 1;
+  std::optional<StagedOutput> output;
+  std::optional<ResumableWrite> resume;   // locks the staging directory while it lives
+  std::optional<PhysicalPlan> full_plan;  // set when this run loads a saved breaker result
+  std::vector<size_t> kept_pools;         // then, per pool that runs: its index in full_plan
+  if (options.resumable) {
+    output.emplace(StagedOutput::open_resumable(out.dir));
+    resume.emplace(open_resumable_write(*output, *optimized, physical, out, options, spread_run));
+    const std::optional<JournalBreakerResult>& saved = resume->journal.breaker_result();
+    if (saved && saves_write_input(physical, spread_run)) {
+      full_plan = std::move(physical);
+      physical =
+          write_pipeline_only(*full_plan, load_breaker_result(output->dir(), *saved), kept_pools);
+    }
+  }
+
   // Admission first: nothing is constructed for a query that cannot fit.
   // On a cluster the placer puts each actor on a rank; locally they all stay here. In a
   // session, warm pools are borrowed rather than constructed.
   AdmittedPools admitted = admit_pools(physical.pools, options, cluster);
   Placement& placement = admitted.placement;
-  // Declared before the pools, so that on failure the actors are gone before it aborts.
-  std::optional<StagedOutput> output = [&] {
+  if (!options.resumable) {
     try {
-      return open_output(out, options.resumable);
+      if (out.kind != QueryOutput::Kind::Collect) output.emplace(StagedOutput::open(out.dir));
     } catch (...) {
       return_loans(admitted);
       throw;
     }
-  }();
-  std::optional<ResumableWrite> resume;  // locks the staging directory while it lives
-  try {
-    if (options.resumable)
-      resume.emplace(open_resumable_write(*output, *optimized, physical, out, options));
-  } catch (...) {
-    return_loans(admitted);
-    throw;
   }
   QueryOutput writing = out;
   if (output) writing.dir = output->dir();
@@ -374,20 +382,35 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
       if (resume && where.files) resume_spread(where, *resume, *sink);
       spread = cluster->spreader().spread(*optimized, physical, query, where);
     }
-    result.table =
-        run_pipelines(query, physical, *sink, pipeline_threads(options, placement.cpus_left),
-                      budget, pipeline_ended, spread.get(), spread_at, &spread_stats, &spread_udfs);
+    // Once the breaker before the write pipeline has produced its result, a resumable write
+    // saves it and the write pipeline reads it back (as a rerun would).
+    SaveWriteInput save_write_input;
+    if (resume && !full_plan && saves_write_input(physical, spread_run))
+      save_write_input = [&](std::shared_ptr<const Source> result) {
+        const JournalBreakerResult saved = save_breaker_result(*result, output->dir());
+        resume->journal.append(saved);
+        return load_breaker_result(output->dir(), saved);
+      };
+    result.table = run_pipelines(
+        query, physical, *sink, pipeline_threads(options, placement.cpus_left), budget,
+        pipeline_ended, save_write_input, spread.get(), spread_at, &spread_stats, &spread_udfs);
   }
   pools.wait_started();  // a pool no batch reached still fails the query if it could not start
   // Figures first: a session takes its pools back at stop().
   result.stats = collect_stats(pools, placement, query, spread_stats, spread_udfs);
+  if (full_plan)  // the pools upstream of the saved breaker result did not run
+    result.stats.udfs =
+        full_plan_udf_stats(*full_plan, std::move(result.stats.udfs), kept_pools, placement.ranks);
   result.rejected = rejected_table(query.rejected());
   // Teardown on this, the driver thread: joins the actor threads (their UDFs' destructors run
   // there) and waits for worker processes. On an error, ~PoolSet does the same.
   pools.stop();
   // The journal goes first: a kill during the commit then never leaves one that names files
   // of the set the commit moved aside.
-  if (resume) resume->journal.remove();
+  if (resume) {
+    resume->journal.remove();
+    remove_breaker_result(output->dir());  // not output: the journal that named it is gone
+  }
   if (output) output->commit();  // the whole query succeeded: the new set replaces the old
   result.stats.rows_out =
       out.kind == QueryOutput::Kind::Collect ? result.table.num_rows() : query.rows_out.load();

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "ember/error.h"
+#include "exec/saved_breaker_result.h"
 
 namespace ember {
 namespace {
@@ -72,10 +73,15 @@ void check_resumable_options(const RunOptions& options, const QueryOutput& out,
         "): a resumable write there keeps whole partitions; set checkpoint_rows = 0");
 }
 
-bool resumes_pieces(const PhysicalPlan& physical) {
+bool resumes_pieces(const PhysicalPlan& physical, bool spread) {
+  if (saves_write_input(physical, spread)) return true;
   if (physical.pipelines.size() != 1) return false;
   const Pipeline& p = physical.pipelines.front();
   return p.source && !p.breaker && p.tails.empty();
+}
+
+bool saves_write_input(const PhysicalPlan& physical, bool spread) {
+  return !spread && saves_breaker_result(physical);
 }
 
 JournalIdentity query_identity(const LogicalNode& optimized, const PhysicalPlan& physical,
@@ -97,8 +103,8 @@ JournalIdentity query_identity(const LogicalNode& optimized, const PhysicalPlan&
 
 ResumableWrite open_resumable_write(const StagedOutput& staged, const LogicalNode& optimized,
                                     const PhysicalPlan& physical, const QueryOutput& out,
-                                    const RunOptions& options) {
-  const bool keep = resumes_pieces(physical);
+                                    const RunOptions& options, bool spread) {
+  const bool keep = resumes_pieces(physical, spread);
   ResumableWrite write{OutputJournal::open(staged.target(), staged.dir(), staged.existed(),
                                            query_identity(optimized, physical, out, options),
                                            options.discard_unfinished, keep),
@@ -110,19 +116,31 @@ ResumableWrite open_resumable_write(const StagedOutput& staged, const LogicalNod
   return write;
 }
 
-std::string explain_resumable(const PhysicalPlan& physical, const RunOptions& options) {
+std::string explain_resumable(const PhysicalPlan& physical, const RunOptions& options,
+                              bool spread) {
   std::ostringstream out;
-  if (resumes_pieces(physical)) {
-    out << "  a rerun after a kill keeps every finished partition";
-    if (options.checkpoint_rows > 0)
-      out << " and, inside unfinished ones, every checkpoint (each " << options.checkpoint_rows
-          << " input rows)";
-    out << "\n";
+  const std::string checkpoints = options.checkpoint_rows > 0
+                                      ? " and, inside unfinished ones, every checkpoint (each " +
+                                            std::to_string(options.checkpoint_rows) + " input rows)"
+                                      : "";
+  const size_t n = physical.pipelines.size();
+  if (saves_write_input(physical, spread)) {
+    out << "  " << (n == 2 ? "pipeline 1" : "pipelines 1-" + std::to_string(n - 1))
+        << " (up to the breaker): not resumable; a kill before the breaker's result is saved "
+           "computes everything again\n"
+        << "  the breaker's result (the input of pipeline " << n
+        << ") is saved in the staging directory once produced: a rerun after that loads it "
+           "and runs nothing upstream (no scan, no UDF before the breaker)\n"
+        << "  pipeline " << n << " (the write): a rerun keeps every finished partition"
+        << checkpoints << "\n";
+  } else if (resumes_pieces(physical, spread)) {
+    out << "  a rerun after a kill keeps every finished partition" << checkpoints << "\n";
   } else {
-    out << "  not resumable: the output comes after a breaker (pipeline "
-        << physical.pipelines.size()
-        << "), whose rows may come in another order on a rerun; a rerun computes everything "
-           "again (the journal still refuses another query's staging)\n";
+    out << "  not resumable: the output comes after a breaker (pipeline " << n << ")"
+        << (spread ? " under the MPI runner, where a breaker's result is not saved"
+                   : ", and reads state that earlier pipelines build (a join's hash table)")
+        << "; a rerun computes everything again (the journal still refuses another query's "
+           "staging)\n";
   }
   for (const auto& spec : physical.pools)
     out << "  UDF " << spec->name

@@ -24,9 +24,15 @@ void check_resumable_options(const RunOptions& options, const QueryOutput& out,
                              const ClusterRuntime* cluster);
 
 /// True when the query's output pieces can be kept across runs: its only pipeline runs from a
-/// scan to the output, so a partition's rows come in the same order every run. After a breaker
-/// (group-by, join, sort, limit) a rerun computes everything again.
-bool resumes_pieces(const PhysicalPlan& physical);
+/// scan to the output, so a partition's rows come in the same order every run; or, off the MPI
+/// runner (`spread` false), the write pipeline reads a breaker's result that the run saves
+/// (saves_breaker_result), so a rerun reads the same rows in the same order. Otherwise a rerun
+/// computes everything again.
+bool resumes_pieces(const PhysicalPlan& physical, bool spread);
+
+/// True when this run saves the breaker result its write pipeline reads (saves_breaker_result,
+/// off the MPI runner).
+bool saves_write_input(const PhysicalPlan& physical, bool spread);
 
 /// What makes a rerun the same query: a hash of the optimized plan's text, the output format
 /// and its options, checkpoint_rows, each stateful UDF's name, class and init args, and each
@@ -46,13 +52,14 @@ struct ResumableWrite {
 };
 
 /// Locks and opens the journal of `staged` for this query (see OutputJournal::open): pieces
-/// an earlier run of it finished are kept when resumes_pieces(physical).
+/// (and a saved breaker result) an earlier run of it finished are kept when
+/// resumes_pieces(physical, spread).
 ResumableWrite open_resumable_write(const StagedOutput& staged, const LogicalNode& optimized,
                                     const PhysicalPlan& physical, const QueryOutput& out,
-                                    const RunOptions& options);
+                                    const RunOptions& options, bool spread);
 
 /// explain()'s section on a resumable write: where the query resumes, and the stateful UDFs
 /// it assumes deterministic.
-std::string explain_resumable(const PhysicalPlan& physical, const RunOptions& options);
+std::string explain_resumable(const PhysicalPlan& physical, const RunOptions& options, bool spread);
 
 }  // namespace ember

@@ -89,14 +89,22 @@ SpreadOutput spread_output(const QueryOutput& out, const PhysicalPlan& plan, siz
 
 /// A resumable write under the cluster runner: the partitions earlier runs finished are handed
 /// to no rank, and each part another rank commits is journaled here, on rank 0, once its end
-/// arrives (the rank fsynced it before).
-void resume_spread(SpreadOutput& where, const ResumableWrite& resume, const OutputSink& sink) {
-  for (const auto& [partition, part] : resume.journal.recovered())
-    if (part.finished) where.finished.push_back(partition);
+/// arrives (the rank fsynced it before). With checkpoints, the ranks resume the unfinished
+/// partitions they are handed after their last checkpoint, and each piece they commit is
+/// journaled here as it arrives.
+void resume_spread(SpreadOutput& where, ResumableWrite& resume, const OutputSink& sink) {
+  for (const auto& [partition, part] : resume.journal.recovered()) {
+    if (part.finished)
+      where.finished.push_back(partition);
+    else if (resume.checkpoint_rows > 0)
+      where.unfinished.emplace(partition, part);
+  }
   const auto* files = &dynamic_cast<const FileSink&>(sink);
   where.part_written = [files](int partition, int64_t rows) {
     files->journal_adopted(partition, rows);
   };
+  where.checkpoint_rows = resume.checkpoint_rows;
+  where.piece_written = [journal = &resume.journal](const JournalPiece& p) { journal->append(p); };
 }
 
 /// Counts each partition another rank wrote itself as the file sink's, once its end arrives
@@ -296,7 +304,7 @@ int64_t memory_budget(const RunOptions& options) {
 QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const QueryOutput& out,
                          ClusterRuntime* cluster) {
   auto start = std::chrono::steady_clock::now();
-  check_resumable_options(options, out, cluster);
+  check_resumable_options(options, out);
   NodePtr optimized = optimize(plan);
   PhysicalPlan physical = plan_physical(*optimized);
   // A write that would replace its own input is refused before anything runs.

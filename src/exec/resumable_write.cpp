@@ -55,8 +55,7 @@ std::string describe_file(const std::string& path) {
 
 }  // namespace
 
-void check_resumable_options(const RunOptions& options, const QueryOutput& out,
-                             const ClusterRuntime* cluster) {
+void check_resumable_options(const RunOptions& options, const QueryOutput& out) {
   if (options.checkpoint_rows < 0)
     throw InvalidArgument("RunOptions::checkpoint_rows must be >= 0, got " +
                           std::to_string(options.checkpoint_rows));
@@ -65,12 +64,6 @@ void check_resumable_options(const RunOptions& options, const QueryOutput& out,
     throw InvalidArgument(
         "RunOptions::resumable applies to write_parquet, write_arrow, write_csv and "
         "write_jsonl, not to a query that collects its rows");
-  if (cluster && cluster->ranks() > 1 && options.checkpoint_rows > 0)
-    throw InvalidArgument(
-        "RunOptions::checkpoint_rows is not supported under the MPI runner yet (" +
-        std::to_string(cluster->ranks()) + " ranks, checkpoint_rows " +
-        std::to_string(options.checkpoint_rows) +
-        "): a resumable write there keeps whole partitions; set checkpoint_rows = 0");
 }
 
 bool resumes_pieces(const PhysicalPlan& physical, bool spread) {

@@ -7,7 +7,6 @@
 
 #include "ember/query_stats.h"
 #include "ember/run_options.h"
-#include "exec/cluster_runtime.h"
 #include "exec/executor.h"
 #include "exec/physical_plan.h"
 #include "exec/sinks/file_sink.h"
@@ -18,10 +17,8 @@
 namespace ember {
 
 /// InvalidArgument, before anything runs, for resumable options that cannot apply: a negative
-/// checkpoint_rows, `resumable` on a collect, or checkpoint_rows > 0 under the MPI runner
-/// (there a resumable write keeps whole partitions).
-void check_resumable_options(const RunOptions& options, const QueryOutput& out,
-                             const ClusterRuntime* cluster);
+/// checkpoint_rows, or `resumable` on a collect.
+void check_resumable_options(const RunOptions& options, const QueryOutput& out);
 
 /// True when the query's output pieces can be kept across runs: its only pipeline runs from a
 /// scan to the output, so a partition's rows come in the same order every run; or, off the MPI
@@ -48,7 +45,10 @@ struct ResumableWrite {
   /// What the earlier runs finished that this one keeps (QueryStats).
   int64_t resumed_partitions = 0, resumed_rows = 0;
 
-  PieceJournal pieces() { return {&journal, checkpoint_rows}; }
+  PieceJournal pieces() {
+    return {&journal.recovered(), [j = &journal](const JournalPiece& p) { j->append(p); },
+            checkpoint_rows};
+  }
 };
 
 /// Locks and opens the journal of `staged` for this query (see OutputJournal::open): pieces

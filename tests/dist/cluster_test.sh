@@ -149,6 +149,8 @@ case "$mode" in
     fi
     journal=$work/resume/.out.ember-resume.journal
     echo "killed on 3 ranks (exit status $rc): $(grep -c '^piece ' "$journal") pieces journaled"
+    # Partition 1 starts on rank 1 (the first ones go round robin): its pieces, journaled by rank 0.
+    echo "pieces of partition 1 (run on rank 1) journaled: $(grep -c '^piece 1 ' "$journal")"
     if [[ $np -eq 1 ]]; then
       timeout 90 "$app" resume "$work" >"$work/stdout" 2>"$work/stderr"
     else

@@ -80,8 +80,9 @@ int resume_loop_check(const fs::path& base) {
   for (int64_t i = 0; i < got.num_rows(); ++i)
     wrong += id.value<int64_t>(i) != i || y.value<int64_t>(i) != 7 * i;
   const bool same = got.to_string(kRows + 1) == want.to_string(kRows + 1);
-  std::cout << "loop output " << (same ? "equals" : "DIFFERS FROM") << " an uninterrupted run's: "
-            << got.num_rows() << " rows, " << wrong << " missing, twice or wrong\n";
+  std::cout << "loop output " << (same ? "equals" : "DIFFERS FROM")
+            << " an uninterrupted run's: " << got.num_rows() << " rows, " << wrong
+            << " missing, twice or wrong\n";
   std::cout << "loop staging left: "
             << (fs::exists(root / ".out.ember-resume") ||
                         fs::exists(root / ".out.ember-resume.journal")

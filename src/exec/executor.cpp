@@ -313,16 +313,15 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
 
   // A resumable write opens its journal first: a rerun that finds the breaker result saved
   // runs the write pipeline alone, so only that pipeline's pools are admitted and started.
-  const bool spread_run = cluster && cluster->ranks() > 1;
   std::optional<StagedOutput> output;
   std::optional<ResumableWrite> resume;   // locks the staging directory while it lives
   std::optional<PhysicalPlan> full_plan;  // set when this run loads a saved breaker result
   std::vector<size_t> kept_pools;         // then, per pool that runs: its index in full_plan
   if (options.resumable) {
     output.emplace(StagedOutput::open_resumable(out.dir));
-    resume.emplace(open_resumable_write(*output, *optimized, physical, out, options, spread_run));
+    resume.emplace(open_resumable_write(*output, *optimized, physical, out, options));
     const std::optional<JournalBreakerResult>& saved = resume->journal.breaker_result();
-    if (saved && saves_write_input(physical, spread_run)) {
+    if (saved && saves_breaker_result(physical)) {
       full_plan = std::move(physical);
       physical =
           write_pipeline_only(*full_plan, load_breaker_result(output->dir(), *saved), kept_pools);
@@ -384,7 +383,9 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
     // Read once (it may detect the machine's memory): the breakers here and on other ranks
     // keep to the same budget.
     const int64_t budget = memory_budget(options);
-    if (cluster && placement.ranks > 1) {
+    // A rerun that loaded a saved breaker result runs the write pipeline alone, here (after a
+    // breaker the rows are rank 0's to write); the other ranks host its actors only.
+    if (cluster && placement.ranks > 1 && !full_plan) {
       SpreadOutput where = spread_output(writing, physical, spread_at);
       where.memory_budget_bytes = budget;
       if (resume && where.files) resume_spread(where, *resume, *sink);
@@ -393,7 +394,7 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
     // Once the breaker before the write pipeline has produced its result, a resumable write
     // saves it and the write pipeline reads it back (as a rerun would).
     SaveWriteInput save_write_input;
-    if (resume && !full_plan && saves_write_input(physical, spread_run))
+    if (resume && !full_plan && saves_breaker_result(physical))
       save_write_input = [&](std::shared_ptr<const Source> result) {
         const JournalBreakerResult saved = save_breaker_result(*result, output->dir());
         resume->journal.append(saved);

@@ -87,9 +87,7 @@ std::string explain_plan(const NodePtr& plan, const RunOptions& options, Cluster
     out << "== Cluster placement ==\n"
         << cluster->placer().explain(physical.pools, options.resources);
   out << "== Pipelines ==\n" << describe_pipelines(*optimized, physical, cluster);
-  if (options.resumable)
-    out << "== Resumable write ==\n"
-        << explain_resumable(physical, options, cluster && cluster->ranks() > 1);
+  if (options.resumable) out << "== Resumable write ==\n" << explain_resumable(physical, options);
   // Where the first pipeline's partitions run under the MPI runner.
   if (cluster)
     out << "== Cluster partitions ==\n  " << cluster->spreader().explain(*optimized, physical)

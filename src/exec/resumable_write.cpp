@@ -66,15 +66,11 @@ void check_resumable_options(const RunOptions& options, const QueryOutput& out) 
         "write_jsonl, not to a query that collects its rows");
 }
 
-bool resumes_pieces(const PhysicalPlan& physical, bool spread) {
-  if (saves_write_input(physical, spread)) return true;
+bool resumes_pieces(const PhysicalPlan& physical) {
+  if (saves_breaker_result(physical)) return true;
   if (physical.pipelines.size() != 1) return false;
   const Pipeline& p = physical.pipelines.front();
   return p.source && !p.breaker && p.tails.empty();
-}
-
-bool saves_write_input(const PhysicalPlan& physical, bool spread) {
-  return !spread && saves_breaker_result(physical);
 }
 
 JournalIdentity query_identity(const LogicalNode& optimized, const PhysicalPlan& physical,
@@ -96,8 +92,8 @@ JournalIdentity query_identity(const LogicalNode& optimized, const PhysicalPlan&
 
 ResumableWrite open_resumable_write(const StagedOutput& staged, const LogicalNode& optimized,
                                     const PhysicalPlan& physical, const QueryOutput& out,
-                                    const RunOptions& options, bool spread) {
-  const bool keep = resumes_pieces(physical, spread);
+                                    const RunOptions& options) {
+  const bool keep = resumes_pieces(physical);
   ResumableWrite write{OutputJournal::open(staged.target(), staged.dir(), staged.existed(),
                                            query_identity(optimized, physical, out, options),
                                            options.discard_unfinished, keep),
@@ -109,15 +105,14 @@ ResumableWrite open_resumable_write(const StagedOutput& staged, const LogicalNod
   return write;
 }
 
-std::string explain_resumable(const PhysicalPlan& physical, const RunOptions& options,
-                              bool spread) {
+std::string explain_resumable(const PhysicalPlan& physical, const RunOptions& options) {
   std::ostringstream out;
   const std::string checkpoints = options.checkpoint_rows > 0
                                       ? " and, inside unfinished ones, every checkpoint (each " +
                                             std::to_string(options.checkpoint_rows) + " input rows)"
                                       : "";
   const size_t n = physical.pipelines.size();
-  if (saves_write_input(physical, spread)) {
+  if (saves_breaker_result(physical)) {
     out << "  " << (n == 2 ? "pipeline 1" : "pipelines 1-" + std::to_string(n - 1))
         << " (up to the breaker): not resumable; a kill before the breaker's result is saved "
            "computes everything again\n"
@@ -126,12 +121,11 @@ std::string explain_resumable(const PhysicalPlan& physical, const RunOptions& op
            "and runs nothing upstream (no scan, no UDF before the breaker)\n"
         << "  pipeline " << n << " (the write): a rerun keeps every finished partition"
         << checkpoints << "\n";
-  } else if (resumes_pieces(physical, spread)) {
+  } else if (resumes_pieces(physical)) {
     out << "  a rerun after a kill keeps every finished partition" << checkpoints << "\n";
   } else {
     out << "  not resumable: the output comes after a breaker (pipeline " << n << ")"
-        << (spread ? " under the MPI runner, where a breaker's result is not saved"
-                   : ", and reads state that earlier pipelines build (a join's hash table)")
+        << " and reads state that earlier pipelines build (a join's hash table)"
         << "; a rerun computes everything again (the journal still refuses another query's "
            "staging)\n";
   }

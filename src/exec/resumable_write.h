@@ -21,15 +21,10 @@ namespace ember {
 void check_resumable_options(const RunOptions& options, const QueryOutput& out);
 
 /// True when the query's output pieces can be kept across runs: its only pipeline runs from a
-/// scan to the output, so a partition's rows come in the same order every run; or, off the MPI
-/// runner (`spread` false), the write pipeline reads a breaker's result that the run saves
-/// (saves_breaker_result), so a rerun reads the same rows in the same order. Otherwise a rerun
-/// computes everything again.
-bool resumes_pieces(const PhysicalPlan& physical, bool spread);
-
-/// True when this run saves the breaker result its write pipeline reads (saves_breaker_result,
-/// off the MPI runner).
-bool saves_write_input(const PhysicalPlan& physical, bool spread);
+/// scan to the output, so a partition's rows come in the same order every run; or the write
+/// pipeline reads a breaker's result that the run saves (saves_breaker_result), so a rerun
+/// reads the same rows in the same order. Otherwise a rerun computes everything again.
+bool resumes_pieces(const PhysicalPlan& physical);
 
 /// What makes a rerun the same query: a hash of the optimized plan's text, the output format
 /// and its options, checkpoint_rows, each stateful UDF's name, class and init args, and each
@@ -53,13 +48,13 @@ struct ResumableWrite {
 
 /// Locks and opens the journal of `staged` for this query (see OutputJournal::open): pieces
 /// (and a saved breaker result) an earlier run of it finished are kept when
-/// resumes_pieces(physical, spread).
+/// resumes_pieces(physical).
 ResumableWrite open_resumable_write(const StagedOutput& staged, const LogicalNode& optimized,
                                     const PhysicalPlan& physical, const QueryOutput& out,
-                                    const RunOptions& options, bool spread);
+                                    const RunOptions& options);
 
 /// explain()'s section on a resumable write: where the query resumes, and the stateful UDFs
 /// it assumes deterministic.
-std::string explain_resumable(const PhysicalPlan& physical, const RunOptions& options, bool spread);
+std::string explain_resumable(const PhysicalPlan& physical, const RunOptions& options);
 
 }  // namespace ember

@@ -8,6 +8,7 @@
 #   cluster_test.sh straggler APP RE...          MPMD: scenario `straggler` on 3 ranks, rank 2
 #                                                alone with EMBER_TEST_SLOW_RANK_FACTOR=5 (its UDF
 #                                                calls 5 times as slow); as `run` above
+#   cluster_test.sh resume_breaker APP NP RE...  the same for scenario `resume_breaker`
 #   cluster_test.sh resume APP NP RE...       scenario `resume` on 3 ranks with rank 2 killed
 #                                                (it must fail), then again on NP ranks (1:
 #                                                without mpirun), which must exit 0; as `run`
@@ -138,26 +139,33 @@ case "$mode" in
     done
     check "$rc" "$work/out" nonzero "$@"
     ;;
-  resume)
+  resume|resume_breaker)
     np=$3
     shift 3
-    # Rank 2 kills itself once the journal lists 3 finished pieces: mpirun ends the job.
-    EMBER_TEST_KILL_RANK=2 mpi -np 3 "$app" resume "$work" >"$work/killed.out" 2>&1
+    scenario=$mode dir=resume
+    [[ $mode == resume_breaker ]] && dir=breaker
+    # Rank 2 kills itself once the journal lists a few pieces: mpirun ends the job.
+    EMBER_TEST_KILL_RANK=2 mpi -np 3 "$app" "$scenario" "$work" >"$work/killed.out" 2>&1
     rc=$?
     if [[ $rc -eq 0 || $rc -eq 124 ]]; then
       echo "FAIL: the job with rank 2 killed exited $rc"; cat "$work/killed.out"; exit 1
     fi
-    journal=$work/resume/.out.ember-resume.journal
-    echo "killed on 3 ranks (exit status $rc): $(grep -c '^piece ' "$journal") pieces journaled"
-    # Partition 1 starts on rank 1 (the first ones go round robin): its pieces, journaled by rank 0.
-    echo "pieces of partition 1 (run on rank 1) journaled: $(grep -c '^piece 1 ' "$journal")"
+    journal=$work/$dir/.out.ember-resume.journal
+    # What the killed job left, checked with the rerun's output below.
+    {
+      echo "killed on 3 ranks (exit status $rc): $(grep -c '^piece ' "$journal") pieces journaled"
+      # Partition 1 starts on rank 1 (the first ones go round robin): its pieces, journaled by
+      # rank 0.
+      echo "pieces of partition 1 (run on rank 1) journaled: $(grep -c '^piece 1 ' "$journal")"
+      echo "breaker result journaled: $(grep -c '^breaker ' "$journal")"
+    } >"$work/killed.info"
     if [[ $np -eq 1 ]]; then
-      timeout 90 "$app" resume "$work" >"$work/stdout" 2>"$work/stderr"
+      timeout 90 "$app" "$scenario" "$work" >"$work/stdout" 2>"$work/stderr"
     else
-      mpi -np "$np" "$app" resume "$work" >"$work/stdout" 2>"$work/stderr"
+      mpi -np "$np" "$app" "$scenario" "$work" >"$work/stdout" 2>"$work/stderr"
     fi
     rc=$?
-    cat "$work/stdout" "$work/stderr" >"$work/out"
+    cat "$work/killed.info" "$work/stdout" "$work/stderr" >"$work/out"
     check $rc "$work/out" zero "$@"
     ;;
   killloop)

@@ -288,12 +288,7 @@ std::string ClusterRun::order(uint64_t done, int r, const PhysicalPlan& plan,
   out.put(output.memory_budget_bytes);
   // A resumable write with checkpoints: where the unfinished partitions resume, on any rank.
   out.put(output.checkpoint_rows);
-  uint32_t pieces = 0;
-  for (const auto& [partition, part] : output.unfinished)
-    pieces += static_cast<uint32_t>(part.pieces.size());
-  out.put(pieces);
-  for (const auto& [partition, part] : output.unfinished)
-    for (const JournalPiece& piece : part.pieces) put_piece(out, piece);
+  put_unfinished(out, output.unfinished);
   return out.bytes();
 }
 

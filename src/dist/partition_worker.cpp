@@ -277,11 +277,7 @@ Order read_order(const Incoming& message) {
   o.dir = std::string(in.get_string());
   o.memory_budget = in.get<int64_t>();
   o.checkpoint_rows = in.get<int64_t>();
-  const auto pieces = in.get<uint32_t>();
-  for (uint32_t i = 0; i < pieces; ++i) {
-    JournalPiece piece = get_piece(in);
-    o.unfinished[piece.partition].pieces.push_back(std::move(piece));
-  }
+  o.unfinished = get_unfinished(in);
   return o;
 }
 

@@ -27,4 +27,24 @@ JournalPiece get_piece(process::MessageReader& in) {
   return piece;
 }
 
+void put_unfinished(process::MessageWriter& out,
+                    const std::map<int, JournalPartition>& partitions) {
+  uint32_t pieces = 0;
+  for (const auto& [partition, part] : partitions)
+    pieces += static_cast<uint32_t>(part.pieces.size());
+  out.put(pieces);
+  for (const auto& [partition, part] : partitions)
+    for (const JournalPiece& piece : part.pieces) put_piece(out, piece);
+}
+
+std::map<int, JournalPartition> get_unfinished(process::MessageReader& in) {
+  std::map<int, JournalPartition> partitions;
+  const auto pieces = in.get<uint32_t>();
+  for (uint32_t i = 0; i < pieces; ++i) {
+    JournalPiece piece = get_piece(in);
+    partitions[piece.partition].pieces.push_back(std::move(piece));
+  }
+  return partitions;
+}
+
 }  // namespace ember::dist

@@ -3,6 +3,8 @@
 // commits (to rank 0, which journals it).
 #pragma once
 
+#include <map>
+
 #include "io/output/output_journal.h"
 #include "udf/process/wire_message.h"
 
@@ -14,5 +16,11 @@ void put_piece(process::MessageWriter& out, const JournalPiece& piece);
 /// The piece put_piece() wrote. A file name with a '/' is an Error (a piece lives in the staging
 /// directory only).
 JournalPiece get_piece(process::MessageReader& in);
+
+/// Appends every piece of `partitions` (what earlier runs journaled of unfinished partitions).
+void put_unfinished(process::MessageWriter& out, const std::map<int, JournalPartition>& partitions);
+
+/// The partitions put_unfinished() wrote.
+std::map<int, JournalPartition> get_unfinished(process::MessageReader& in);
 
 }  // namespace ember::dist

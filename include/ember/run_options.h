@@ -41,7 +41,7 @@ struct RunOptions {
   /// write_* only: keep a journal beside the staging directory (docs/resumable-jobs.md), so
   /// that a rerun of the same query to the same target after the process died keeps the
   /// output pieces that were finished and computes only the rest. InvalidArgument for a
-  /// collect, and under the MPI runner (not supported there yet).
+  /// collect.
   bool resumable = false;
   /// With `resumable`: a running partition checkpoints its output at least every this many
   /// rows it reads (so every this many output rows or fewer when no operator makes rows, as

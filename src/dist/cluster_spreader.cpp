@@ -17,6 +17,7 @@
 
 #include "core/cancelled.h"
 #include "dist/batch_message.h"
+#include "dist/piece_message.h"
 #include "dist/pipeline_message.h"
 #include "dist/pool_service.h"
 #include "dist/rank_protocol.h"
@@ -72,7 +73,9 @@ class ClusterRun final : public SpreadRun {
         box_(reply_key_open()),
         own_(*this),
         kept_parts_(output.finished),
-        part_written_(output.part_written) {
+        part_written_(output.part_written),
+        checkpoint_rows_(output.checkpoint_rows),
+        piece_written_(output.piece_written) {
     // What earlier runs finished runs nowhere: the rest is shared out as if it were all.
     std::sort(kept_parts_.begin(), kept_parts_.end());
     std::vector<int> todo;
@@ -253,7 +256,9 @@ class ClusterRun final : public SpreadRun {
   std::vector<RankStats> stats_;    ///< per rank; receiving thread, then the driver's
   std::vector<UdfStats> udfs_;      ///< per pool; likewise
   std::vector<int> kept_parts_;     ///< finished by earlier runs: run nowhere, ascending
-  std::function<void(int, int64_t)> part_written_;  ///< SpreadOutput::part_written
+  std::function<void(int, int64_t)> part_written_;          ///< SpreadOutput::part_written
+  int64_t checkpoint_rows_;                                 ///< SpreadOutput::checkpoint_rows
+  std::function<void(const JournalPiece&)> piece_written_;  ///< SpreadOutput::piece_written
 };
 
 std::string ClusterRun::order(uint64_t done, int r, const PhysicalPlan& plan,
@@ -282,6 +287,9 @@ std::string ClusterRun::order(uint64_t done, int r, const PhysicalPlan& plan,
   // Absolute: a rank's working directory need not be rank 0's.
   out.put_string(output.files ? std::filesystem::absolute(output.dir).string() : "");
   out.put(output.memory_budget_bytes);
+  // A resumable write with checkpoints: where the unfinished partitions resume, on any rank.
+  out.put(output.checkpoint_rows);
+  put_unfinished(out, output.unfinished);
   return out.bytes();
 }
 
@@ -385,8 +393,8 @@ void ClusterRun::take(const Incoming& m) {
   if (it == arriving_.end()) return;  // after the partition's end: not expected
   Arriving& a = it->second;
   // Its Stop or its Failed: one per partition.
-  const bool end =
-      op != process::Op::Result && op != process::Op::Rejected && op != process::Op::Partial;
+  const bool end = op != process::Op::Result && op != process::Op::Rejected &&
+                   op != process::Op::Partial && op != process::Op::Piece;
   try {
     if (op == process::Op::Result) return take_rows(a, in, m);
     if (op == process::Op::Partial) {
@@ -395,10 +403,18 @@ void ClusterRun::take(const Incoming& m) {
       return;
     }
     if (op == process::Op::Rejected) return take_rejected(a, in, m);
+    if (op == process::Op::Piece) {
+      // Committed (fsynced, renamed into place) before it was sent: journaled now.
+      JournalPiece piece = get_piece(in);
+      piece.partition = a.partition;
+      if (piece_written_) piece_written_(piece);
+      return;
+    }
     if (op == process::Op::Stop) {
       // The rank committed the partition's part file before it sent its end: durable now.
       const int64_t rows = files_ ? in.get<int64_t>() : 0;
-      if (files_ && part_written_) part_written_(a.partition, rows);
+      // With checkpoints its last piece came as a Piece, journaled already.
+      if (files_ && part_written_ && checkpoint_rows_ == 0) part_written_(a.partition, rows);
       if (accepting(a)) sink_->combine(*state_, local(a));
       a.local.reset();
       a.ended = true;

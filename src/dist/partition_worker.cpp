@@ -20,6 +20,7 @@
 #include "core/cancelled.h"
 #include "dist/batch_message.h"
 #include "dist/granted_partitions.h"
+#include "dist/piece_message.h"
 #include "dist/pipeline_message.h"
 #include "dist/pool_service.h"
 #include "dist/rank_protocol.h"
@@ -174,6 +175,17 @@ class ForwardSink final : public Sink {
     if (run_.cancelled_now()) throw Cancelled("rank 0 ended the query");
     Transport::send(0, kTagData, gather_columns(head, batch.columns(), names));
   }
+  // A resumable write's checkpoints, kept by the part files' sink.
+  PartitionStart start_of(const GlobalSinkState& global, int partition) const override {
+    return files_ ? files_->start_of(*global.as<Global>().files, partition) : PartitionStart{};
+  }
+  int64_t checkpoint_rows(const GlobalSinkState& global) const override {
+    return files_ ? files_->checkpoint_rows(*global.as<Global>().files) : 0;
+  }
+  void checkpoint(GlobalSinkState& global, LocalSinkState& local,
+                  int64_t input_rows) const override {
+    if (files_) files_->checkpoint(*global.as<Global>().files, *local.as<Local>().file, input_rows);
+  }
   void combine(GlobalSinkState& global, LocalSinkState& local) const override {
     if (files_) files_->combine(*global.as<Global>().files, *local.as<Local>().file);
     if (partials_) send_partial(global.as<Global>(), local.as<Local>());
@@ -240,6 +252,10 @@ struct Order {
   ArrowWriteOptions arrow;
   std::string dir;
   int64_t memory_budget = 0;  ///< the query's (the breaker's share of it, as on rank 0)
+  /// A resumable write with checkpoints: rows between them, and what earlier runs journaled of
+  /// the partitions they did not finish (SpreadOutput::unfinished).
+  int64_t checkpoint_rows = 0;
+  std::map<int, JournalPartition> unfinished;
 };
 
 Order read_order(const Incoming& message) {
@@ -262,6 +278,8 @@ Order read_order(const Incoming& message) {
   o.arrow.compression = static_cast<Compression>(in.get<uint8_t>());
   o.dir = std::string(in.get_string());
   o.memory_budget = in.get<int64_t>();
+  o.checkpoint_rows = in.get<int64_t>();
+  o.unfinished = get_unfinished(in);
   return o;
 }
 
@@ -352,6 +370,24 @@ int64_t build_right_sides(const PhysicalPlan& physical, size_t at) {
   return context.bytes_read.load();
 }
 
+/// The sink of the partitions' part files; with checkpoints, each piece it commits goes to
+/// rank 0 to be journaled there (before the partition's end, under the partition's key).
+std::unique_ptr<FileSink> part_files(const Order& o, Run& run, const Schema& schema) {
+  std::optional<PieceJournal> pieces;
+  if (o.checkpoint_rows > 0)
+    pieces = PieceJournal{&o.unfinished,
+                          [&run](const JournalPiece& piece) {
+                            process::MessageWriter out;
+                            out.begin(process::Op::Piece);
+                            out.put(run.granted.key_of(piece.partition));
+                            put_piece(out, piece);
+                            Transport::send(0, kTagData, MessageBuffer(out.bytes()));
+                          },
+                          o.checkpoint_rows};
+  return std::make_unique<FileSink>(o.dir, schema, o.format, FileWriteOptions{o.parquet, o.arrow},
+                                    pieces);
+}
+
 Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   NodePtr chain = decode_first_pipeline(o.pipeline);
   PhysicalPlan physical = plan_physical(*chain);
@@ -369,11 +405,8 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   // A breaker came with the pipeline only when it aggregates: the partitions' states go back.
   const Sink* partials =
       pipeline.breaker && pipeline.breaker->ships_partials() ? pipeline.breaker.get() : nullptr;
-  ForwardSink sink(run, context,
-                   o.files ? std::make_unique<FileSink>(o.dir, pipeline.schema, o.format,
-                                                        FileWriteOptions{o.parquet, o.arrow})
-                           : nullptr,
-                   partials, o.memory_budget);
+  ForwardSink sink(run, context, o.files ? part_files(o, run, pipeline.schema) : nullptr, partials,
+                   o.memory_budget);
   // As many as rank 0's state for the pipeline spans (a join's tails too): the same share of the
   // budget per partition.
   auto state = sink.global_state(pipeline_partitions(pipeline, *pipeline.source));

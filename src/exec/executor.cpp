@@ -20,6 +20,7 @@
 #include "exec/pool_set.h"
 #include "exec/progress_bar.h"
 #include "exec/resumable_write.h"
+#include "exec/saved_breaker_result.h"
 #include "exec/sinks/collect_sink.h"
 #include "exec/sinks/file_sink.h"
 #include "io/output/output_dir.h"
@@ -90,14 +91,22 @@ SpreadOutput spread_output(const QueryOutput& out, const PhysicalPlan& plan, siz
 
 /// A resumable write under the cluster runner: the partitions earlier runs finished are handed
 /// to no rank, and each part another rank commits is journaled here, on rank 0, once its end
-/// arrives (the rank fsynced it before).
-void resume_spread(SpreadOutput& where, const ResumableWrite& resume, const OutputSink& sink) {
-  for (const auto& [partition, part] : resume.journal.recovered())
-    if (part.finished) where.finished.push_back(partition);
+/// arrives (the rank fsynced it before). With checkpoints, the ranks resume the unfinished
+/// partitions they are handed after their last checkpoint, and each piece they commit is
+/// journaled here as it arrives.
+void resume_spread(SpreadOutput& where, ResumableWrite& resume, const OutputSink& sink) {
+  for (const auto& [partition, part] : resume.journal.recovered()) {
+    if (part.finished)
+      where.finished.push_back(partition);
+    else if (resume.checkpoint_rows > 0)
+      where.unfinished.emplace(partition, part);
+  }
   const auto* files = &dynamic_cast<const FileSink&>(sink);
   where.part_written = [files](int partition, int64_t rows) {
     files->journal_adopted(partition, rows);
   };
+  where.checkpoint_rows = resume.checkpoint_rows;
+  where.piece_written = [journal = &resume.journal](const JournalPiece& p) { journal->append(p); };
 }
 
 /// Counts each partition another rank wrote itself as the file sink's, once its end arrives
@@ -165,13 +174,17 @@ void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spre
   *udfs = spread.udf_figures();
 }
 
+/// What the last pipeline reads instead of the result of the breaker before it (saved first).
+using SaveWriteInput = std::function<std::shared_ptr<const Source>(std::shared_ptr<const Source>)>;
+
 /// Runs the pipelines in order on this (the driver) thread; each breaker's output becomes the
 /// next pipeline's source, and the last one's output sink yields the query's table. After
-/// pipeline k, `ended(k)` runs (on this thread).
+/// pipeline k, `ended(k)` runs (on this thread); the last pipeline reads what
+/// `save_write_input`, if set, makes of its input.
 Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputSink& output,
                     int threads, int64_t memory_budget, const std::function<void(size_t)>& ended,
-                    SpreadRun* spread, size_t spread_at, std::vector<RankStats>* spread_stats,
-                    std::vector<UdfStats>* spread_udfs) {
+                    const SaveWriteInput& save_write_input, SpreadRun* spread, size_t spread_at,
+                    std::vector<RankStats>* spread_stats, std::vector<UdfStats>* spread_udfs) {
   std::shared_ptr<const Source> carried;
   Table result(plan.schema, {});
   for (const Pipeline& p : plan.pipelines) {
@@ -187,22 +200,16 @@ Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputS
       run_pipeline_and_tails(query, p, source, *sink, *state, threads);
     if (std::exception_ptr e = query.error()) std::rethrow_exception(e);
     ended(static_cast<size_t>(&p - plan.pipelines.data()));
-    if (p.breaker)
+    if (p.breaker) {
       carried = p.breaker->finalize(*state);
-    else {
+      if (save_write_input && &p + 1 == &plan.pipelines.back())
+        carried = save_write_input(std::move(carried));
+    } else {
       result = output.finalize(*state);
       query.bytes_written.fetch_add(output.bytes_written(*state), std::memory_order_relaxed);
     }
   }
   return result;
-}
-
-/// Checks a file-writing query's output before any work runs, and stages it: the files go to a
-/// hidden directory beside the target that replaces it only when the whole query succeeds.
-/// None for a query that collects. A resumable write keeps its staging directory across runs.
-std::optional<StagedOutput> open_output(const QueryOutput& out, bool resumable) {
-  if (out.kind == QueryOutput::Kind::Collect) return std::nullopt;
-  return resumable ? StagedOutput::open_resumable(out.dir) : StagedOutput::open(out.dir);
 }
 
 QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContext& query,
@@ -299,34 +306,42 @@ int64_t memory_budget(const RunOptions& options) {
 QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const QueryOutput& out,
                          ClusterRuntime* cluster) {
   auto start = std::chrono::steady_clock::now();
-  check_resumable_options(options, out, cluster);
+  check_resumable_options(options, out);
   NodePtr optimized = optimize(plan);
   PhysicalPlan physical = plan_physical(*optimized);
   // A write that would replace its own input is refused before anything runs.
   if (out.kind != QueryOutput::Kind::Collect)
     check_not_read_by_query(resolve_output_dir(out.dir), source_files(*plan));
 
+  // A resumable write opens its journal first: a rerun that finds the breaker result saved
+  // runs the write pipeline alone, so only that pipeline's pools are admitted and started.
+  std::optional<StagedOutput> output;
+  std::optional<ResumableWrite> resume;   // locks the staging directory while it lives
+  std::optional<PhysicalPlan> full_plan;  // set when this run loads a saved breaker result
+  std::vector<size_t> kept_pools;         // then, per pool that runs: its index in full_plan
+  if (options.resumable) {
+    output.emplace(StagedOutput::open_resumable(out.dir));
+    resume.emplace(open_resumable_write(*output, *optimized, physical, out, options));
+    const std::optional<JournalBreakerResult>& saved = resume->journal.breaker_result();
+    if (saved && saves_breaker_result(physical)) {
+      full_plan = std::move(physical);
+      physical =
+          write_pipeline_only(*full_plan, load_breaker_result(output->dir(), *saved), kept_pools);
+    }
+  }
+
   // Admission first: nothing is constructed for a query that cannot fit.
   // On a cluster the placer puts each actor on a rank; locally they all stay here. In a
   // session, warm pools are borrowed rather than constructed.
   AdmittedPools admitted = admit_pools(physical.pools, options, cluster);
   Placement& placement = admitted.placement;
-  // Declared before the pools, so that on failure the actors are gone before it aborts.
-  std::optional<StagedOutput> output = [&] {
+  if (!options.resumable) {
     try {
-      return open_output(out, options.resumable);
+      if (out.kind != QueryOutput::Kind::Collect) output.emplace(StagedOutput::open(out.dir));
     } catch (...) {
       return_loans(admitted);
       throw;
     }
-  }();
-  std::optional<ResumableWrite> resume;  // locks the staging directory while it lives
-  try {
-    if (options.resumable)
-      resume.emplace(open_resumable_write(*output, *optimized, physical, out, options));
-  } catch (...) {
-    return_loans(admitted);
-    throw;
   }
   QueryOutput writing = out;
   if (output) writing.dir = output->dir();
@@ -371,26 +386,43 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
     // Read once (it may detect the machine's memory): the breakers here and on other ranks
     // keep to the same budget.
     const int64_t budget = memory_budget(options);
-    if (cluster && placement.ranks > 1) {
+    // A rerun that loaded a saved breaker result runs the write pipeline alone, here (after a
+    // breaker the rows are rank 0's to write); the other ranks host its actors only.
+    if (cluster && placement.ranks > 1 && !full_plan) {
       SpreadOutput where = spread_output(writing, physical, spread_at);
       where.memory_budget_bytes = budget;
       if (resume && where.files) resume_spread(where, *resume, *sink);
       spread = cluster->spreader().spread(*optimized, physical, query, where);
     }
-    result.table =
-        run_pipelines(query, physical, *sink, pipeline_threads(options, placement.cpus_left),
-                      budget, pipeline_ended, spread.get(), spread_at, &spread_stats, &spread_udfs);
+    // Once the breaker before the write pipeline has produced its result, a resumable write
+    // saves it and the write pipeline reads it back (as a rerun would).
+    SaveWriteInput save_write_input;
+    if (resume && !full_plan && saves_breaker_result(physical))
+      save_write_input = [&](std::shared_ptr<const Source> result) {
+        const JournalBreakerResult saved = save_breaker_result(*result, output->dir());
+        resume->journal.append(saved);
+        return load_breaker_result(output->dir(), saved);
+      };
+    result.table = run_pipelines(
+        query, physical, *sink, pipeline_threads(options, placement.cpus_left), budget,
+        pipeline_ended, save_write_input, spread.get(), spread_at, &spread_stats, &spread_udfs);
   }
   pools.wait_started();  // a pool no batch reached still fails the query if it could not start
   // Figures first: a session takes its pools back at stop().
   result.stats = collect_stats(pools, placement, query, spread_stats, spread_udfs);
+  if (full_plan)  // the pools upstream of the saved breaker result did not run
+    result.stats.udfs =
+        full_plan_udf_stats(*full_plan, std::move(result.stats.udfs), kept_pools, placement.ranks);
   result.rejected = rejected_table(query.rejected());
   // Teardown on this, the driver thread: joins the actor threads (their UDFs' destructors run
   // there) and waits for worker processes. On an error, ~PoolSet does the same.
   pools.stop();
   // The journal goes first: a kill during the commit then never leaves one that names files
   // of the set the commit moved aside.
-  if (resume) resume->journal.remove();
+  if (resume) {
+    resume->journal.remove();
+    remove_breaker_result(output->dir());  // not output: the journal that named it is gone
+  }
   if (output) output->commit();  // the whole query succeeded: the new set replaces the old
   result.stats.rows_out =
       out.kind == QueryOutput::Kind::Collect ? result.table.num_rows() : query.rows_out.load();

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "exec/partition_supply.h"
 #include "exec/physical_plan.h"
 #include "exec/query_context.h"
+#include "io/output/output_journal.h"
 #include "io/output/partition_writer.h"
 #include "plan/logical_node.h"
 
@@ -37,6 +39,15 @@ struct SpreadOutput {
   /// renamed into place) `partition`'s part file, of `rows` rows; called before the partition's
   /// end reaches the sink. A resumable write journals the part here.
   std::function<void(int partition, int64_t rows)> part_written;
+  /// A resumable write with checkpoints inside partitions (RunOptions::checkpoint_rows > 0):
+  /// each rank commits a piece every that many input rows. What earlier runs journaled of the
+  /// partitions they did not finish travels to every rank, which resumes the ones it is handed
+  /// after their last checkpoint; `piece_written` journals each piece another rank committed
+  /// (on rank 0's receiving thread, before the partition's end; its last piece too, in place of
+  /// part_written).
+  int64_t checkpoint_rows = 0;
+  std::map<int, JournalPartition> unfinished;
+  std::function<void(const JournalPiece&)> piece_written;
 };
 
 /// The first pipeline of one query, its partitions running on several ranks. Made by

@@ -33,6 +33,7 @@ struct Pipeline {
   /// The breaker this pipeline ends in; null: the query's output sink.
   std::shared_ptr<const PipelineBreaker> breaker;
   Schema schema;  ///< the rows the sink receives
+  Schema input;   ///< the rows its source (or the previous breaker) gives
   /// Run in order after the source's partitions, into the same sink state.
   std::vector<PipelineTail> tails;
   /// What it does, in order, one logical node's description each (explain()).

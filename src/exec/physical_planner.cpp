@@ -171,6 +171,7 @@ class PhysicalPlanner final : NodeVisitor {
     Pipeline p;
     p.source = std::move(source);
     p.schema = schema;
+    p.input = schema;
     plan_.pipelines.push_back(std::move(p));
   }
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "ember/error.h"
+#include "exec/saved_breaker_result.h"
 
 namespace ember {
 namespace {
@@ -54,8 +55,7 @@ std::string describe_file(const std::string& path) {
 
 }  // namespace
 
-void check_resumable_options(const RunOptions& options, const QueryOutput& out,
-                             const ClusterRuntime* cluster) {
+void check_resumable_options(const RunOptions& options, const QueryOutput& out) {
   if (options.checkpoint_rows < 0)
     throw InvalidArgument("RunOptions::checkpoint_rows must be >= 0, got " +
                           std::to_string(options.checkpoint_rows));
@@ -64,15 +64,10 @@ void check_resumable_options(const RunOptions& options, const QueryOutput& out,
     throw InvalidArgument(
         "RunOptions::resumable applies to write_parquet, write_arrow, write_csv and "
         "write_jsonl, not to a query that collects its rows");
-  if (cluster && cluster->ranks() > 1 && options.checkpoint_rows > 0)
-    throw InvalidArgument(
-        "RunOptions::checkpoint_rows is not supported under the MPI runner yet (" +
-        std::to_string(cluster->ranks()) + " ranks, checkpoint_rows " +
-        std::to_string(options.checkpoint_rows) +
-        "): a resumable write there keeps whole partitions; set checkpoint_rows = 0");
 }
 
 bool resumes_pieces(const PhysicalPlan& physical) {
+  if (saves_breaker_result(physical)) return true;
   if (physical.pipelines.size() != 1) return false;
   const Pipeline& p = physical.pipelines.front();
   return p.source && !p.breaker && p.tails.empty();
@@ -112,17 +107,27 @@ ResumableWrite open_resumable_write(const StagedOutput& staged, const LogicalNod
 
 std::string explain_resumable(const PhysicalPlan& physical, const RunOptions& options) {
   std::ostringstream out;
-  if (resumes_pieces(physical)) {
-    out << "  a rerun after a kill keeps every finished partition";
-    if (options.checkpoint_rows > 0)
-      out << " and, inside unfinished ones, every checkpoint (each " << options.checkpoint_rows
-          << " input rows)";
-    out << "\n";
+  const std::string checkpoints = options.checkpoint_rows > 0
+                                      ? " and, inside unfinished ones, every checkpoint (each " +
+                                            std::to_string(options.checkpoint_rows) + " input rows)"
+                                      : "";
+  const size_t n = physical.pipelines.size();
+  if (saves_breaker_result(physical)) {
+    out << "  " << (n == 2 ? "pipeline 1" : "pipelines 1-" + std::to_string(n - 1))
+        << " (up to the breaker): not resumable; a kill before the breaker's result is saved "
+           "computes everything again\n"
+        << "  the breaker's result (the input of pipeline " << n
+        << ") is saved in the staging directory once produced: a rerun after that loads it "
+           "and runs nothing upstream (no scan, no UDF before the breaker)\n"
+        << "  pipeline " << n << " (the write): a rerun keeps every finished partition"
+        << checkpoints << "\n";
+  } else if (resumes_pieces(physical)) {
+    out << "  a rerun after a kill keeps every finished partition" << checkpoints << "\n";
   } else {
-    out << "  not resumable: the output comes after a breaker (pipeline "
-        << physical.pipelines.size()
-        << "), whose rows may come in another order on a rerun; a rerun computes everything "
-           "again (the journal still refuses another query's staging)\n";
+    out << "  not resumable: the output comes after a breaker (pipeline " << n << ")"
+        << " and reads state that earlier pipelines build (a join's hash table)"
+        << "; a rerun computes everything again (the journal still refuses another query's "
+           "staging)\n";
   }
   for (const auto& spec : physical.pools)
     out << "  UDF " << spec->name

@@ -7,7 +7,6 @@
 
 #include "ember/query_stats.h"
 #include "ember/run_options.h"
-#include "exec/cluster_runtime.h"
 #include "exec/executor.h"
 #include "exec/physical_plan.h"
 #include "exec/sinks/file_sink.h"
@@ -18,14 +17,13 @@
 namespace ember {
 
 /// InvalidArgument, before anything runs, for resumable options that cannot apply: a negative
-/// checkpoint_rows, `resumable` on a collect, or checkpoint_rows > 0 under the MPI runner
-/// (there a resumable write keeps whole partitions).
-void check_resumable_options(const RunOptions& options, const QueryOutput& out,
-                             const ClusterRuntime* cluster);
+/// checkpoint_rows, or `resumable` on a collect.
+void check_resumable_options(const RunOptions& options, const QueryOutput& out);
 
 /// True when the query's output pieces can be kept across runs: its only pipeline runs from a
-/// scan to the output, so a partition's rows come in the same order every run. After a breaker
-/// (group-by, join, sort, limit) a rerun computes everything again.
+/// scan to the output, so a partition's rows come in the same order every run; or the write
+/// pipeline reads a breaker's result that the run saves (saves_breaker_result), so a rerun
+/// reads the same rows in the same order. Otherwise a rerun computes everything again.
 bool resumes_pieces(const PhysicalPlan& physical);
 
 /// What makes a rerun the same query: a hash of the optimized plan's text, the output format
@@ -42,11 +40,15 @@ struct ResumableWrite {
   /// What the earlier runs finished that this one keeps (QueryStats).
   int64_t resumed_partitions = 0, resumed_rows = 0;
 
-  PieceJournal pieces() { return {&journal, checkpoint_rows}; }
+  PieceJournal pieces() {
+    return {&journal.recovered(), [j = &journal](const JournalPiece& p) { j->append(p); },
+            checkpoint_rows};
+  }
 };
 
 /// Locks and opens the journal of `staged` for this query (see OutputJournal::open): pieces
-/// an earlier run of it finished are kept when resumes_pieces(physical).
+/// (and a saved breaker result) an earlier run of it finished are kept when
+/// resumes_pieces(physical).
 ResumableWrite open_resumable_write(const StagedOutput& staged, const LogicalNode& optimized,
                                     const PhysicalPlan& physical, const QueryOutput& out,
                                     const RunOptions& options);

@@ -8,9 +8,21 @@
 #   cluster_test.sh straggler APP RE...          MPMD: scenario `straggler` on 3 ranks, rank 2
 #                                                alone with EMBER_TEST_SLOW_RANK_FACTOR=5 (its UDF
 #                                                calls 5 times as slow); as `run` above
+#   cluster_test.sh resume_breaker APP NP RE...  the same for scenario `resume_breaker`
 #   cluster_test.sh resume APP NP RE...       scenario `resume` on 3 ranks with rank 2 killed
 #                                                (it must fail), then again on NP ranks (1:
 #                                                without mpirun), which must exit 0; as `run`
+#   cluster_test.sh killloop APP KILLS RE...     scenario `resume_loop` run again and again, on 3
+#                                                ranks and on 2 by turns, a worker rank SIGKILLed
+#                                                at a random moment in each, until KILLS kills
+#                                                (a job that completes first is checked with
+#                                                `resume_loop_check` and the next starts afresh);
+#                                                then to completion on 2 ranks, which must exit 0,
+#                                                and checked; as `run`
+#   cluster_test.sh killroot APP WHICH RE...     scenario `resume_loop` on 3 ranks with rank 0
+#                                                (WHICH=rank0) or mpirun itself (WHICH=mpirun)
+#                                                SIGKILLed once 3 pieces are journaled; then on 2
+#                                                ranks to completion and the check; as `run`
 #   cluster_test.sh stopped APP LIMIT RE...      3 ranks, EMBER_RANK_TIMEOUT_S=LIMIT; rank 2 gets
 #                                                SIGSTOP once its job runs: the job must end
 #                                                non-zero within LIMIT + 30 s; as `fails` above
@@ -127,23 +139,119 @@ case "$mode" in
     done
     check "$rc" "$work/out" nonzero "$@"
     ;;
-  resume)
+  resume|resume_breaker)
     np=$3
     shift 3
-    # Rank 2 kills itself once the journal lists 3 finished pieces: mpirun ends the job.
-    EMBER_TEST_KILL_RANK=2 mpi -np 3 "$app" resume "$work" >"$work/killed.out" 2>&1
+    scenario=$mode dir=resume
+    [[ $mode == resume_breaker ]] && dir=breaker
+    # Rank 2 kills itself once the journal lists a few pieces: mpirun ends the job.
+    EMBER_TEST_KILL_RANK=2 mpi -np 3 "$app" "$scenario" "$work" >"$work/killed.out" 2>&1
     rc=$?
     if [[ $rc -eq 0 || $rc -eq 124 ]]; then
       echo "FAIL: the job with rank 2 killed exited $rc"; cat "$work/killed.out"; exit 1
     fi
-    journal=$work/resume/.out.ember-resume.journal
-    echo "killed on 3 ranks (exit status $rc): $(grep -c '^piece ' "$journal") pieces journaled"
+    journal=$work/$dir/.out.ember-resume.journal
+    # What the killed job left, checked with the rerun's output below.
+    {
+      echo "killed on 3 ranks (exit status $rc): $(grep -c '^piece ' "$journal") pieces journaled"
+      # Partition 1 starts on rank 1 (the first ones go round robin): its pieces, journaled by
+      # rank 0.
+      echo "pieces of partition 1 (run on rank 1) journaled: $(grep -c '^piece 1 ' "$journal")"
+      echo "breaker result journaled: $(grep -c '^breaker ' "$journal")"
+    } >"$work/killed.info"
     if [[ $np -eq 1 ]]; then
-      timeout 90 "$app" resume "$work" >"$work/stdout" 2>"$work/stderr"
+      timeout 90 "$app" "$scenario" "$work" >"$work/stdout" 2>"$work/stderr"
     else
-      mpi -np "$np" "$app" resume "$work" >"$work/stdout" 2>"$work/stderr"
+      mpi -np "$np" "$app" "$scenario" "$work" >"$work/stdout" 2>"$work/stderr"
     fi
     rc=$?
+    cat "$work/killed.info" "$work/stdout" "$work/stderr" >"$work/out"
+    check $rc "$work/out" zero "$@"
+    ;;
+  killloop)
+    kills=$3
+    shift 3
+    journal=$work/loop/.out.ember-resume.journal
+    pieces() { local n; n=$(grep -c '^piece ' "$journal" 2>/dev/null); echo "${n:-0}"; }
+    start=$SECONDS killed=0 jobs=0 run=0
+    while ((killed < kills)); do
+      ((run < 4 * kills)) || { echo "FAIL: $run runs, only $killed killed"; exit 1; }
+      np=$((run % 2 ? 2 : 3))
+      victim=$((1 + RANDOM % (np - 1)))  # a worker rank
+      rm -rf "$work/pids"
+      mpi -np "$np" "$app" resume_loop "$work" >"$work/run$run.out" 2>&1 &
+      job=$!
+      for ((i = 0; i < 300; ++i)); do [[ -s $work/pids/rank$victim ]] && break; sleep 0.05; done
+      # A random moment from the rank's start: in MPI's start-up, the actors', or the
+      # partitions' (a fresh job takes about 2 s on 3 ranks).
+      sleep "$((RANDOM % 2)).$((RANDOM % 10))$((RANDOM % 10))"
+      sent=no
+      kill -9 "$(cat "$work/pids/rank$victim" 2>/dev/null)" 2>/dev/null && sent=yes
+      wait "$job"
+      rc=$?
+      if [[ $rc -eq 124 ]]; then echo "FAIL: run $run hung"; cat "$work/run$run.out"; exit 1; fi
+      if [[ $rc -eq 0 ]]; then
+        # Completed before its kill: its output is checked, and the next job starts afresh.
+        timeout 90 "$app" resume_loop_check "$work" >>"$work/checks" 2>&1 ||
+          { echo "FAIL: job $jobs's output"; cat "$work/checks" "$work/run$run.out"; exit 1; }
+        jobs=$((jobs + 1))
+        echo "run $run on $np ranks: job $jobs completed before its kill; output checked"
+        rm -rf "$work/loop/out"
+      elif [[ $sent == yes ]]; then
+        killed=$((killed + 1))
+        echo "run $run on $np ranks, rank $victim killed: exit status $rc, $(pieces) pieces journaled"
+      else
+        echo "FAIL: run $run failed unkilled"; cat "$work/run$run.out"; exit 1
+      fi
+      run=$((run + 1))
+    done
+    # The last job, killed, completes on 2 ranks.
+    mpi -np 2 "$app" resume_loop "$work" >"$work/stdout" 2>"$work/stderr"
+    rc=$?
+    if [[ $rc -eq 0 ]]; then
+      timeout 90 "$app" resume_loop_check "$work" >>"$work/checks" 2>&1
+      rc=$?
+      jobs=$((jobs + 1))
+    fi
+    echo "$killed kills in $run runs; $jobs jobs completed, each output checked;" \
+      "$((SECONDS - start)) s in all" >>"$work/stdout"
+    cat "$work/stdout" "$work/stderr" "$work/checks" >"$work/out"
+    check $rc "$work/out" zero "$@"
+    if grep -q DIFFERS "$work/checks"; then echo "FAIL: an output differs"; exit 1; fi
+    ;;
+  killroot)
+    which=$3
+    shift 3
+    journal=$work/loop/.out.ember-resume.journal
+    rm -rf "$work/pids"
+    timeout -s KILL 90 mpirun "${flags[@]}" -np 3 "$app" resume_loop "$work" \
+      >"$work/killed.out" 2>&1 &
+    job=$!
+    for ((i = 0; i < 100; ++i)); do mpirun_pid=$(pgrep -P "$job" mpirun) && break; sleep 0.05; done
+    for ((i = 0; i < 600; ++i)); do
+      [[ $(grep -c '^piece ' "$journal" 2>/dev/null) -ge 3 ]] && break
+      kill -0 "$job" 2>/dev/null || break
+      sleep 0.05
+    done
+    ranks=$(cat "$work"/pids/rank* 2>/dev/null)
+    if [[ $which == mpirun ]]; then kill -9 "$mpirun_pid"; else kill -9 "$(<"$work/pids/rank0")"; fi
+    wait "$job"
+    rc=$?
+    # No rank outlives the job (a rank that did would still hold the journal's lock).
+    for pid in $ranks; do
+      for ((i = 0; i < 100; ++i)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+      if kill -0 "$pid" 2>/dev/null; then
+        echo "FAIL: rank pid $pid outlived the killed job"; kill -9 "$pid"; cat "$work/killed.out"; exit 1
+      fi
+    done
+    echo "$which killed on 3 ranks (exit status $rc): $(grep -c '^piece ' "$journal") pieces journaled"
+    if [[ $rc -eq 0 ]]; then echo "FAIL: the job completed before its kill"; cat "$work/killed.out"; exit 1; fi
+    mpi -np 2 "$app" resume_loop "$work" >"$work/stdout" 2>"$work/stderr"
+    rc=$?
+    if [[ $rc -eq 0 ]]; then
+      timeout 90 "$app" resume_loop_check "$work" >>"$work/stdout" 2>>"$work/stderr"
+      rc=$?
+    fi
     cat "$work/stdout" "$work/stderr" >"$work/out"
     check $rc "$work/out" zero "$@"
     ;;

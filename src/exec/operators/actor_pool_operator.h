@@ -28,6 +28,12 @@ class ActorPoolOperator final : public AsyncOperator {
                                                   std::function<void()> wake) const override;
 
   int pool() const { return pool_; }
+  /// The same operator on the query's pool `pool` (a plan that runs fewer pools renumbers them).
+  std::shared_ptr<const ActorPoolOperator> with_pool(int pool) const {
+    auto copy = std::make_shared<ActorPoolOperator>(*this);
+    copy->pool_ = pool;
+    return copy;
+  }
   /// The batch the actors see for `chunk`: its argument columns, named as the UDF expects.
   Batch arguments(const Batch& chunk) const;
   const Schema& output() const { return output_; }

@@ -51,7 +51,7 @@ std::unique_ptr<LocalSinkState> FileSink::local_state(GlobalSinkState&, int part
   // Pieces open as their first rows come, after what earlier runs finished.
   auto part = std::make_unique<PartWriter>(nullptr, "");
   part->partition = partition;
-  const auto& recovered = pieces_->journal->recovered();
+  const auto& recovered = *pieces_->recovered;
   if (auto it = recovered.find(partition); it != recovered.end()) {
     part->finished_before = it->second.finished;
     part->input_end = it->second.input_end();
@@ -62,7 +62,7 @@ std::unique_ptr<LocalSinkState> FileSink::local_state(GlobalSinkState&, int part
 
 PartitionStart FileSink::start_of(const GlobalSinkState&, int partition) const {
   if (!pieces_) return {};
-  const auto& recovered = pieces_->journal->recovered();
+  const auto& recovered = *pieces_->recovered;
   auto it = recovered.find(partition);
   if (it == recovered.end()) return {};
   return {it->second.finished, it->second.input_end()};
@@ -99,7 +99,7 @@ void FileSink::journal_piece(GlobalSinkState& global, PartWriter& part, bool las
     global.as<PartsWritten>().bytes.fetch_add(piece.bytes, std::memory_order_relaxed);
     ++part.files;
   }
-  pieces_->journal->append(piece);
+  pieces_->append(piece);
   part.rows = 0;
 }
 
@@ -135,7 +135,7 @@ void FileSink::journal_adopted(int partition, int64_t rows) const {
   std::error_code ec;
   const auto bytes = static_cast<int64_t>(std::filesystem::file_size(path, ec));
   if (ec) throw IoError("cannot read the size of '" + path + "': " + ec.message());
-  pieces_->journal->append({partition, 0, rows, bytes, name, true});
+  pieces_->append({partition, 0, rows, bytes, name, true});
 }
 
 int64_t FileSink::bytes_written(const GlobalSinkState& global) const {

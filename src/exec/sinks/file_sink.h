@@ -1,6 +1,8 @@
 // The output sink of a query that writes files: one file per partition in a directory.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -13,7 +15,12 @@ namespace ember {
 /// A resumable write's journal, as the file sink uses it: what earlier runs finished (kept),
 /// and where each piece it finishes is recorded.
 struct PieceJournal {
-  OutputJournal* journal = nullptr;
+  /// What earlier runs finished, by partition (OutputJournal::recovered, or, on another rank of
+  /// the MPI runner, what rank 0 sent of it). Outlives the sink.
+  const std::map<int, JournalPartition>* recovered = nullptr;
+  /// Records a committed piece durably (OutputJournal::append), or hands it to what does (on
+  /// another rank: a message to rank 0, which journals it). Any thread.
+  std::function<void(const JournalPiece&)> append;
   /// Rows a partition reads between checkpoints, each a piece file of its own
   /// (piece_file_name); 0: one piece per partition, its part_file_name.
   int64_t checkpoint_rows = 0;

@@ -126,6 +126,29 @@ JournalPiece parse_piece(const std::string& record, const std::string& path, siz
   return p;
 }
 
+/// `breaker <bytes> <rows> <file> <batches of partition 0>,<of 1>,...` (`-`: no partitions)
+std::string breaker_record(const JournalBreakerResult& r) {
+  std::string batches;
+  for (int64_t n : r.batches) batches += (batches.empty() ? "" : ",") + std::to_string(n);
+  return "breaker " + std::to_string(r.bytes) + " " + std::to_string(r.rows) + " " + r.file + " " +
+         (batches.empty() ? "-" : batches);
+}
+
+JournalBreakerResult parse_breaker(const std::string& record, const std::string& path,
+                                   size_t line) {
+  const std::vector<std::string> f = split(record, ' ');
+  if (f.size() != 5 || f[0] != "breaker") corrupt(path, line, "not a breaker result record");
+  JournalBreakerResult r;
+  r.bytes = number(f[1], path, line);
+  r.rows = number(f[2], path, line);
+  r.file = f[3];
+  if (r.file.empty() || r.file.find('/') != std::string::npos || r.file == "..")
+    corrupt(path, line, "a breaker result file outside the staging directory");
+  if (f[4] != "-")
+    for (const std::string& n : split(f[4], ',')) r.batches.push_back(number(n, path, line));
+  return r;
+}
+
 /// InvalidArgument naming what differs between the journal's identity and this run's.
 void check_same_query(const std::string& target, const std::string& path,
                       const std::vector<std::pair<std::string, std::string>>& journal,
@@ -227,6 +250,12 @@ bool OutputJournal::read_back(const std::string& target, const std::string& stag
   check_same_query(target, path_, fields, now);
   if (!keep_pieces) return false;
   for (++line; line < records.size(); ++line) {
+    if (records[line].rfind("breaker ", 0) == 0) {
+      if (breaker_result_ || !recovered_.empty())
+        corrupt(path_, line + 1, "a breaker result after a piece or another breaker result");
+      breaker_result_ = parse_breaker(records[line], path_, line + 1);
+      continue;
+    }
     JournalPiece p = parse_piece(records[line], path_, line + 1);
     JournalPartition& part = recovered_[p.partition];
     if (part.finished) corrupt(path_, line + 1, "a piece after its partition's last");
@@ -237,6 +266,7 @@ bool OutputJournal::read_back(const std::string& target, const std::string& stag
     take_over(staging_dir);
   } catch (...) {
     recovered_.clear();
+    breaker_result_.reset();
     throw;
   }
   return true;
@@ -244,6 +274,7 @@ bool OutputJournal::read_back(const std::string& target, const std::string& stag
 
 void OutputJournal::start_new(const std::string& staging_dir, const JournalIdentity& identity) {
   recovered_.clear();
+  breaker_result_.reset();
   remove_all_but(staging_dir, {});
   // Written whole beside the journal, then renamed over it: an identity is never cut short.
   std::string text = sealed(kMagic);
@@ -265,20 +296,21 @@ void OutputJournal::start_new(const std::string& staging_dir, const JournalIdent
 
 void OutputJournal::take_over(const std::string& staging_dir) {
   std::set<std::string> files;
-  for (const auto& [partition, part] : recovered_) {
-    for (const JournalPiece& p : part.pieces) {
-      if (p.file.empty()) continue;
-      const fs::path file = fs::path(staging_dir) / p.file;
-      std::error_code ec;
-      const auto size = fs::file_size(file, ec);
-      if (ec || static_cast<int64_t>(size) != p.bytes)
-        throw IoError("resumable-write journal '" + path_ + "' names piece '" + file.string() +
-                      "' of " + std::to_string(p.bytes) + " bytes, but " +
-                      (ec ? "it is missing" : "it has " + std::to_string(size)) +
-                      "; rerun with RunOptions::discard_unfinished to start the write over");
-      files.insert(p.file);
-    }
-  }
+  auto check = [&](const std::string& name, int64_t bytes) {
+    const fs::path file = fs::path(staging_dir) / name;
+    std::error_code ec;
+    const auto size = fs::file_size(file, ec);
+    if (ec || static_cast<int64_t>(size) != bytes)
+      throw IoError("resumable-write journal '" + path_ + "' names piece '" + file.string() +
+                    "' of " + std::to_string(bytes) + " bytes, but " +
+                    (ec ? "it is missing" : "it has " + std::to_string(size)) +
+                    "; rerun with RunOptions::discard_unfinished to start the write over");
+    files.insert(name);
+  };
+  if (breaker_result_) check(breaker_result_->file, breaker_result_->bytes);
+  for (const auto& [partition, part] : recovered_)
+    for (const JournalPiece& p : part.pieces)
+      if (!p.file.empty()) check(p.file, p.bytes);
   remove_all_but(staging_dir, files);  // what a killed run wrote but did not journal
   if (fd_ >= 0) ::close(fd_);
   fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
@@ -290,15 +322,22 @@ OutputJournal::OutputJournal(OutputJournal&& other) noexcept
     : path_(std::move(other.path_)),
       lock_fd_(std::exchange(other.lock_fd_, -1)),
       fd_(std::exchange(other.fd_, -1)),
-      recovered_(std::move(other.recovered_)) {}
+      recovered_(std::move(other.recovered_)),
+      breaker_result_(std::move(other.breaker_result_)) {}
 
 OutputJournal::~OutputJournal() {
   if (fd_ >= 0) ::close(fd_);
   if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
 }
 
-void OutputJournal::append(const JournalPiece& piece) {
-  const std::string line = sealed(piece_record(piece));
+void OutputJournal::append(const JournalPiece& piece) { append_record(piece_record(piece)); }
+
+void OutputJournal::append(const JournalBreakerResult& result) {
+  append_record(breaker_record(result));
+}
+
+void OutputJournal::append_record(const std::string& record) {
+  const std::string line = sealed(record);
   std::lock_guard<std::mutex> lock(mu_);
   // One write of a short record with O_APPEND: a killed process leaves all of it or none.
   const ssize_t n = ::write(fd_, line.data(), line.size());

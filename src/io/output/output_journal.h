@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,6 +29,17 @@ struct JournalPiece {
   int64_t bytes = 0;      ///< size of its file
   std::string file;       ///< its file's name in the staging directory; empty: none
   bool last = false;      ///< the partition's last piece: the partition is finished
+};
+
+/// The saved output of the breaker that feeds the pipeline ending in the write (a query with a
+/// group-by, sort, ...): one Arrow IPC file in the staging directory (fsynced and renamed into
+/// place before it is journaled) whose record batches are that pipeline's partitions in order,
+/// `batches[p]` of them for partition p. A rerun reads it instead of computing it again.
+struct JournalBreakerResult {
+  std::string file;  ///< its name in the staging directory
+  int64_t bytes = 0;
+  int64_t rows = 0;
+  std::vector<int64_t> batches;  ///< per partition: its record batches in the file
 };
 
 /// What earlier runs finished of one partition, in order.
@@ -68,9 +80,14 @@ class OutputJournal {
 
   /// What earlier runs finished, by partition (empty for a new journal).
   const std::map<int, JournalPartition>& recovered() const { return recovered_; }
+  /// The breaker result an earlier run saved (none for a new journal).
+  const std::optional<JournalBreakerResult>& breaker_result() const { return breaker_result_; }
   /// Records a finished piece durably (written and fsynced before it returns): its file must
   /// already be durable in the staging directory. Throws IoError. Any thread.
   void append(const JournalPiece& piece);
+  /// Records the saved breaker result durably, as append() does: its file must already be
+  /// durable in the staging directory, and no piece journaled yet. Throws IoError.
+  void append(const JournalBreakerResult& result);
   /// Deletes the journal (after the write committed). Never throws.
   void remove() noexcept;
 
@@ -84,11 +101,14 @@ class OutputJournal {
   bool read_back(const std::string& target, const std::string& staging_dir,
                  const JournalIdentity& identity, bool keep_pieces);
   void take_over(const std::string& staging_dir);
+  /// Writes one sealed record and syncs it.
+  void append_record(const std::string& record);
 
   std::string path_;
   int lock_fd_ = -1;  ///< the staging directory, flock-ed
   int fd_ = -1;       ///< the journal, opened for appending
   std::map<int, JournalPartition> recovered_;
+  std::optional<JournalBreakerResult> breaker_result_;
   std::mutex mu_;  ///< serializes append
 };
 

@@ -37,7 +37,11 @@ enum class Op : uint8_t {
   Rejected = 13,
   // A worker rank to rank 0: a partition's aggregate states (its rows aggregated on the rank
   // that computed them), sent before the partition's end.
-  Partial = 14
+  Partial = 14,
+  // A worker rank to rank 0: a piece of a partition's output the rank committed (a resumable
+  // write's checkpoint, or the partition's last piece), for rank 0 to journal; sent before the
+  // partition's end.
+  Piece = 15
 };
 
 /// Message flags (a bit set in the header).

@@ -321,9 +321,9 @@ int main(int argc, char** argv) {
   }
   const std::string scenario = argv[1];
   // "noinit" is a program that forgets ember::init: under mpirun it must fail clearly.
-  if (scenario == "hung") {
+  if (scenario == "hung" || scenario == "resume_loop") {
     // Before init, which a worker rank never returns from: each rank's pid, for the test to
-    // stop one of them.
+    // stop or kill one of them.
     const fs::path pids = fs::path(argv[2]) / "pids";
     fs::create_directories(pids);
     std::ofstream(pids / ("rank" + std::to_string(my_rank()))) << ::getpid() << "\n";
@@ -339,6 +339,9 @@ int main(int argc, char** argv) {
     if (scenario == "bytes") return bytes(dir);
     if (scenario == "resume") return resume(argv[2], false);
     if (scenario == "slurm") return resume(argv[2], true);
+    if (scenario == "resume_loop") return resume_loop(argv[2]);
+    if (scenario == "resume_breaker") return resume_breaker(argv[2]);
+    if (scenario == "resume_loop_check") return resume_loop_check(argv[2]);
     if (scenario == "admission") return admission(dir);
     if (scenario == "call_error") return failure(dir, "call@2");
     if (scenario == "init_error") return failure(dir, "init@1");

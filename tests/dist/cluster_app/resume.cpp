@@ -2,6 +2,7 @@
 // requeues part-way.
 #include <ember/ember.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -14,6 +15,13 @@ namespace {
 
 constexpr int64_t kRows = 12000;
 constexpr int64_t kRowsPerPartition = 500;  // a row group each: 24 partitions
+
+/// Rows between checkpoints: EMBER_TEST_RESUME_CHECKPOINT_ROWS (the same in every run of a job),
+/// or none.
+int64_t checkpoint_rows() {
+  const char* rows = std::getenv("EMBER_TEST_RESUME_CHECKPOINT_ROWS");
+  return rows && *rows ? std::atoll(rows) : 0;
+}
 
 /// The job: the input through the "doomed" UDF into `out` (Parquet), resumable or not; `slurm`:
 /// its first run under Slurm waits to be requeued once 3 pieces are journaled.
@@ -28,6 +36,7 @@ ember::QueryResult run_job(const fs::path& root, const fs::path& out, bool resum
                     .concurrency(3);
   ember::RunOptions run;
   run.resumable = resumable;
+  if (resumable) run.checkpoint_rows = checkpoint_rows();
   return ember::read_parquet((root / "in" / "*.parquet").string())
       .with_column("y", doomed(ember::col("id")))
       .write_parquet(out.string(), {}, run);
@@ -57,11 +66,20 @@ int resume(const fs::path& base, bool slurm) {
   std::cout << "resumable job on " << s.ranks.size() << " rank(s): resumed partitions "
             << s.resumed_partitions << ", resumed rows " << s.resumed_rows << ", rows out "
             << s.rows_out << "\n";
-  std::cout << "resumed rows "
-            << (s.resumed_rows == s.resumed_partitions * kRowsPerPartition
-                    ? "are the resumed partitions' rows"
-                    : "DO NOT MATCH the resumed partitions")
-            << "\n";
+  if (checkpoint_rows() == 0) {
+    std::cout << "resumed rows "
+              << (s.resumed_rows == s.resumed_partitions * kRowsPerPartition
+                      ? "are the resumed partitions' rows"
+                      : "DO NOT MATCH the resumed partitions")
+              << "\n";
+  } else {  // checkpoints of unfinished partitions are kept too, a whole number of them each
+    std::cout << "resumed rows "
+              << (s.resumed_rows >= s.resumed_partitions * kRowsPerPartition &&
+                          s.resumed_rows % checkpoint_rows() == 0
+                      ? "are the resumed partitions' and checkpoints' rows"
+                      : "DO NOT MATCH the resumed partitions and checkpoints")
+              << "\n";
+  }
   int files = 0;
   for (const auto& f : fs::directory_iterator(root / "out"))
     files += f.path().extension() == ".parquet";
@@ -76,18 +94,6 @@ int resume(const fs::path& base, bool slurm) {
                     ? "yes"
                     : "none")
             << "\n";
-  if (!slurm &&
-      s.ranks.size() > 1) {  // checkpoints inside partitions are one machine's only, so far
-    ember::RunOptions checkpoints;
-    checkpoints.resumable = true;
-    checkpoints.checkpoint_rows = 100;
-    try {
-      ember::range(300, 3).write_parquet((root / "checkpointed").string(), {}, checkpoints);
-      std::cout << "checkpoint_rows under mpirun: written\n";
-    } catch (const ember::InvalidArgument& e) {
-      std::cout << "checkpoint_rows under mpirun: InvalidArgument: " << e.what() << "\n";
-    }
-  }
   return same ? 0 : 1;
 }
 

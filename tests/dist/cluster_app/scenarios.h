@@ -17,5 +17,14 @@ int bytes(const std::filesystem::path& dir);
 /// an uninterrupted run's (resume.cpp). `slurm`: the same job under `base`/slurm, whose first run
 /// waits part-way until Slurm requeues it (SLURM_RESTART_COUNT tells the runs apart).
 int resume(const std::filesystem::path& base, bool slurm);
+/// A resumable write after a group-by under `base`/breaker, killed (EMBER_TEST_KILL_RANK) in the
+/// pipeline that writes, and its output compared with an uninterrupted run's (resume_breaker.cpp).
+int resume_breaker(const std::filesystem::path& base);
+/// One run of a resumable Parquet -> process-actor UDF -> Parquet write of 48 partitions under
+/// `base`/loop (its input written once), which a test kills and reruns until it completes
+/// (resume_loop.cpp); 1 when the resumed rows are not the resumed partitions'.
+int resume_loop(const std::filesystem::path& base);
+/// Without mpirun, after the loop: the output against an uninterrupted run's, each row once.
+int resume_loop_check(const std::filesystem::path& base);
 
 }  // namespace cluster_app

@@ -108,6 +108,30 @@ TEST_F(OutputJournalTest, StaleJournalOfACommittedWriteStartsOver) {
   EXPECT_TRUE(open().recovered().empty());
 }
 
+TEST_F(OutputJournalTest, KeepsASavedBreakerResultAndRefusesItWhenDamaged) {
+  {
+    OutputJournal j = open();
+    EXPECT_FALSE(j.breaker_result().has_value());
+    std::ofstream(fs::path(staging()) / "breaker-result.arrow") << std::string(12, 'x');
+    j.append(JournalBreakerResult{"breaker-result.arrow", 12, 40, {2, 0, 3}});
+    j.append(piece_file(1, "part-00001.csv", 6, 10, true));
+  }
+  {
+    OutputJournal again = open();
+    ASSERT_TRUE(again.breaker_result().has_value());
+    EXPECT_EQ(again.breaker_result()->file, "breaker-result.arrow");
+    EXPECT_EQ(again.breaker_result()->rows, 40);
+    EXPECT_EQ(again.breaker_result()->batches, (std::vector<int64_t>{2, 0, 3}));
+    EXPECT_EQ(again.recovered().size(), 1u);
+    EXPECT_TRUE(fs::exists(fs::path(staging()) / "breaker-result.arrow"));
+  }
+  fs::resize_file(fs::path(staging()) / "breaker-result.arrow", 5);
+  EXPECT_THAT(error_of<IoError>([&] { open(); }), HasSubstr("breaker-result.arrow"));
+  OutputJournal fresh = open(identity(), /*discard=*/true);
+  EXPECT_FALSE(fresh.breaker_result().has_value());
+  EXPECT_FALSE(fs::exists(fs::path(staging()) / "breaker-result.arrow"));
+}
+
 TEST_F(OutputJournalTest, DamageIsAnErrorNamingTheJournal) {
   { open().append(piece_file(0, "part-00000.csv", 4, 10, true)); }
   const std::string good = journal_text();

@@ -40,6 +40,8 @@ std::string format_of(const DataType& t) {
       return "z";
     case TypeId::Timestamp:
       return "tsu:UTC";
+    case TypeId::Date32:
+      return "tdD";
     case TypeId::FixedSizeList:
       return "+w:" + std::to_string(t.list_size());
   }

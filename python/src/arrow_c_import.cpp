@@ -23,6 +23,7 @@ DataType type_of_schema(const ArrowSchema& s) {
   if (f == "u") return utf8();
   if (f == "z") return binary();
   if (f.rfind("tsu:", 0) == 0) return timestamp_us();
+  if (f == "tdD") return date32();
   if ((f == "+l" || f.rfind("+w:", 0) == 0) && s.n_children == 1) {
     const DataType element = type_of_schema(*s.children[0]);
     if (f == "+l") return list(element);

@@ -160,6 +160,7 @@ void bind_functions(py::module_& m) {
       "coalesce", [](py::args values) { return coalesce(to_exprs(values, true)); },
       "The first non-null value (str arguments name columns).");
   m.def("lit_timestamp", &lit_timestamp, py::arg("iso8601"), "A timestamp constant.");
+  m.def("lit_date", &lit_date, py::arg("iso8601"), "A date constant, from 'YYYY-MM-DD'.");
   m.def("cosine_similarity", [](py::object a, py::object b) {
     return cosine_similarity(to_expr(a, true), to_expr(b, true));
   });

@@ -29,6 +29,23 @@ Value datetime_value(py::handle obj) {
   return Value{Timestamp{(days * 86400 + seconds) * 1000000 + micros}};
 }
 
+bool is_date(py::handle obj) {  // a datetime is a date too: checked after is_datetime
+  static py::object date_type = py::module_::import("datetime").attr("date");
+  return py::isinstance(obj, date_type);
+}
+
+Value date_value(py::handle obj) {
+  py::object epoch = py::module_::import("datetime").attr("date")(1970, 1, 1);
+  const int64_t days =
+      (py::reinterpret_borrow<py::object>(obj) - epoch).attr("days").cast<int64_t>();
+  return Value{Date{static_cast<int32_t>(days)}};
+}
+
+py::object date_object(const Date& d) {
+  py::module_ dt = py::module_::import("datetime");
+  return dt.attr("date")(1970, 1, 1) + dt.attr("timedelta")(py::arg("days") = d.days);
+}
+
 py::object timestamp_object(const Timestamp& t) {
   py::module_ dt = py::module_::import("datetime");
   py::object epoch = dt.attr("datetime")(1970, 1, 1);
@@ -48,6 +65,7 @@ Value to_value(py::handle obj) {
     return Value{std::vector<uint8_t>(b.begin(), b.end())};
   }
   if (is_datetime(obj)) return datetime_value(obj);
+  if (is_date(obj)) return date_value(obj);
   if (py::hasattr(obj, "dtype") && py::hasattr(obj, "item") && py::len(obj.attr("shape")) == 0)
     return to_value(obj.attr("item")());  // a NumPy scalar
   if (py::hasattr(obj, "tolist") && py::hasattr(obj, "shape"))
@@ -57,10 +75,10 @@ Value to_value(py::handle obj) {
     for (py::handle item : obj) list.items.push_back(to_value(item));
     return Value{std::move(list)};
   }
-  throw InvalidArgument("cannot use a Python " +
-                        py::str(obj.get_type().attr("__name__")).cast<std::string>() +
-                        " as an ember value (None, bool, int, float, str, bytes, datetime or a "
-                        "list of them)");
+  throw InvalidArgument(
+      "cannot use a Python " + py::str(obj.get_type().attr("__name__")).cast<std::string>() +
+      " as an ember value (None, bool, int, float, str, bytes, datetime, date or a "
+      "list of them)");
 }
 
 py::object from_value(const Value& v) {
@@ -75,6 +93,8 @@ py::object from_value(const Value& v) {
           return py::bytes(reinterpret_cast<const char*>(x.data()), x.size());
         } else if constexpr (std::is_same_v<T, Timestamp>) {
           return timestamp_object(x);
+        } else if constexpr (std::is_same_v<T, Date>) {
+          return date_object(x);
         } else if constexpr (std::is_same_v<T, List>) {
           py::list out;
           for (const Value& item : x.items) out.append(from_value(item));

@@ -51,6 +51,8 @@ std::string type_repr(const DataType& t) {
       return "ember.binary()";
     case TypeId::Timestamp:
       return "ember.timestamp_us()";
+    case TypeId::Date32:
+      return "ember.date32()";
     case TypeId::List:
       return "ember.list_(" + type_repr(t.element()) + ")";
     case TypeId::FixedSizeList:
@@ -85,6 +87,7 @@ void bind_data_type(py::module_& m) {
   m.def("utf8", &utf8, "UTF-8 text (Python str).");
   m.def("binary", &binary, "Arbitrary bytes (Python bytes).");
   m.def("timestamp_us", &timestamp_us, "Microseconds since 1970-01-01 UTC (Python datetime).");
+  m.def("date32", &date32, "Calendar days since 1970-01-01 (Python datetime.date).");
   m.def("list_", &list, py::arg("element"), "Lists of any length of `element` (ember.list).");
   m.def("fixed_size_list", &fixed_size_list, py::arg("element"), py::arg("n"),
         "Lists of exactly n items each, e.g. an embedding: fixed_size_list(float32(), 384).");

@@ -74,6 +74,23 @@ def test_timestamps():
     assert t.to_pydict()["t"] == [when, None]
 
 
+def test_dates():
+    day = datetime.date(2024, 2, 29)
+    t = ember.from_pydict({"d": [day, None, datetime.date(1969, 12, 31)]}).collect()
+    assert t.schema["d"] == ember.date32()
+    assert t.to_pydict()["d"] == [day, None, datetime.date(1969, 12, 31)]
+    later = (
+        ember.from_table(t)
+        .where(ember.col("d") >= ember.lit_date("2000-01-01"))
+        .with_column("next", ember.col("d") + 1)
+        .collect()
+    )
+    assert later.to_pydict()["next"] == [datetime.date(2024, 3, 1)]
+    # Through the Arrow C stream and back: Arrow's date32 ("tdD").
+    again = ember.from_arrow(t)
+    assert again.collect().to_pydict()["d"] == t.to_pydict()["d"]
+
+
 def test_table_repr_shows_rows():
     t = ember.range(30).collect()
     text = repr(t)

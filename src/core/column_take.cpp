@@ -8,6 +8,7 @@
 
 #include "core/bitmap.h"
 #include "core/buffer_access.h"
+#include "core/short_copy.h"
 #include "ember/error.h"
 
 namespace ember {
@@ -68,12 +69,7 @@ Column take_text(const Column& c, const std::vector<int64_t>& rows) {
   for (int64_t i = 0; i < n; ++i) {
     const auto len = static_cast<size_t>(out_o[i + 1] - out_o[i]);
     const char* s = chars + o[rows[size_t(i)]];
-    char* to = d + out_o[i];
-    if (len > 16) {
-      std::memcpy(to, s, len);
-    } else {
-      for (size_t k = 0; k < len; ++k) to[k] = s[k];  // short values: no call per row
-    }
+    copy_short(d + out_o[i], s, len);
   }
   return Column::from_buffers(c.type(), n, nulls, std::move(validity), std::move(offsets),
                               std::move(data));

@@ -12,6 +12,7 @@
 
 #include "core/bitmap.h"
 #include "core/buffer_access.h"
+#include "core/short_copy.h"
 #include "ember/error.h"
 #include "expr/kernel_input.h"
 
@@ -41,16 +42,6 @@ Column gather_fixed(const std::vector<const Column*>& cols, const Picks& picks, 
   const int32_t* p = picks.data();
   auto valid = kernel::bits_where(n, [p](int64_t i) { return p[i] >= 0; });
   return Column::from_buffers(std::move(type), n, -1, std::move(valid), std::move(out));
-}
-
-// Copies a value of `n` bytes: values in a text result are mostly short, and a call to memcpy
-// costs more than a few byte moves.
-inline void copy_short(char* d, const char* s, size_t n) {
-  if (n > 16) {
-    std::memcpy(d, s, n);
-    return;
-  }
-  for (size_t i = 0; i < n; ++i) d[i] = s[i];
 }
 
 // Text and bytes: the result's size is known from the picks, so offsets and characters are

@@ -6,6 +6,8 @@
 #include <functional>
 #include <limits>
 
+#include "core/short_copy.h"
+
 namespace ember {
 
 namespace {
@@ -223,11 +225,7 @@ void put_text(const Column& c, size_t n, char* base, int64_t* cursor) {
     const char* s = chars + o[i];
     *out = kValid;
     std::memcpy(out + 1, &len, 4);
-    if (len > 16) {
-      std::memcpy(out + 5, s, len);
-    } else {
-      for (uint32_t k = 0; k < len; ++k) out[5 + k] = s[k];
-    }
+    copy_short(out + 5, s, len);
     cursor[i] += 5 + len;
   }
 }

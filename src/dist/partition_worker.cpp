@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
@@ -383,7 +384,10 @@ std::unique_ptr<FileSink> part_files(const Order& o, Run& run, const Schema& sch
                             put_piece(out, piece);
                             Transport::send(0, kTagData, MessageBuffer(out.bytes()));
                           },
-                          o.checkpoint_rows};
+                          o.checkpoint_rows,
+                          // Handed source partitions only, and joins built in memory here
+                          // (build_right_sides): every piece can be kept.
+                          std::numeric_limits<int>::max(), nullptr};
   return std::make_unique<FileSink>(o.dir, schema, o.format, FileWriteOptions{o.parquet, o.arrow},
                                     pieces);
 }

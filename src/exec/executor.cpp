@@ -96,6 +96,7 @@ SpreadOutput spread_output(const QueryOutput& out, const PhysicalPlan& plan, siz
 /// journaled here as it arrives.
 void resume_spread(SpreadOutput& where, ResumableWrite& resume, const OutputSink& sink) {
   for (const auto& [partition, part] : resume.journal.recovered()) {
+    if (partition >= resume.kept_below) continue;  // a join's spilled range: never kept
     if (part.finished)
       where.finished.push_back(partition);
     else if (resume.checkpoint_rows > 0)

@@ -8,6 +8,8 @@
 
 #include "ember/error.h"
 #include "exec/saved_breaker_result.h"
+#include "exec/sinks/join_build_sink.h"
+#include "exec/sources/grace_join_source.h"
 
 namespace ember {
 namespace {
@@ -53,6 +55,29 @@ std::string describe_file(const std::string& path) {
          "." + std::to_string(st.st_mtim.tv_nsec) + " s";
 }
 
+/// The spills of the joins `write` probes (its tails: each join's spilled key ranges), or
+/// nullopt when a tail is something else.
+std::optional<std::vector<std::shared_ptr<JoinSpill>>> probed_join_spills(const Pipeline& write) {
+  std::vector<std::shared_ptr<JoinSpill>> spills;
+  for (const PipelineTail& t : write.tails) {
+    const auto* grace = dynamic_cast<const GraceJoinSource*>(t.source.get());
+    if (!grace) return std::nullopt;
+    spills.push_back(grace->spill());
+  }
+  return spills;
+}
+
+/// The pipeline that writes streams from a scan, and every pipeline before it builds a join's
+/// hash table that it probes: an inner or left join (a right or full join ends the probe
+/// pipeline in a breaker).
+bool writes_from_a_scan(const PhysicalPlan& physical) {
+  const Pipeline& last = physical.pipelines.back();
+  if (!last.source || last.breaker || !probed_join_spills(last)) return false;
+  for (size_t k = 0; k + 1 < physical.pipelines.size(); ++k)
+    if (!dynamic_cast<const JoinBuildSink*>(physical.pipelines[k].breaker.get())) return false;
+  return true;
+}
+
 }  // namespace
 
 void check_resumable_options(const RunOptions& options, const QueryOutput& out) {
@@ -67,10 +92,7 @@ void check_resumable_options(const RunOptions& options, const QueryOutput& out) 
 }
 
 bool resumes_pieces(const PhysicalPlan& physical) {
-  if (saves_breaker_result(physical)) return true;
-  if (physical.pipelines.size() != 1) return false;
-  const Pipeline& p = physical.pipelines.front();
-  return p.source && !p.breaker && p.tails.empty();
+  return saves_breaker_result(physical) || writes_from_a_scan(physical);
 }
 
 JournalIdentity query_identity(const LogicalNode& optimized, const PhysicalPlan& physical,
@@ -98,7 +120,13 @@ ResumableWrite open_resumable_write(const StagedOutput& staged, const LogicalNod
                                            query_identity(optimized, physical, out, options),
                                            options.discard_unfinished, keep),
                        options.checkpoint_rows};
+  if (keep && writes_from_a_scan(physical)) {
+    const Pipeline& last = physical.pipelines.back();
+    write.kept_below = last.source->num_partitions();
+    write.spills = *probed_join_spills(last);
+  }
   for (const auto& [partition, part] : write.journal.recovered()) {
+    if (partition >= write.kept_below) continue;  // never journaled now; not kept
     write.resumed_partitions += part.finished ? 1 : 0;
     write.resumed_rows += part.rows();
   }
@@ -121,8 +149,15 @@ std::string explain_resumable(const PhysicalPlan& physical, const RunOptions& op
            "and runs nothing upstream (no scan, no UDF before the breaker)\n"
         << "  pipeline " << n << " (the write): a rerun keeps every finished partition"
         << checkpoints << "\n";
-  } else if (resumes_pieces(physical)) {
+  } else if (n == 1 && resumes_pieces(physical)) {
     out << "  a rerun after a kill keeps every finished partition" << checkpoints << "\n";
+  } else if (resumes_pieces(physical)) {
+    out << "  " << (n == 2 ? "pipeline 1" : "pipelines 1-" + std::to_string(n - 1))
+        << " (the joins' right sides): run again by every rerun, to build the hash tables\n"
+        << "  pipeline " << n << " (the probe side and the write): a rerun keeps every "
+        << "finished partition" << checkpoints
+        << "; a run whose join spills its right side (past the memory budget) keeps nothing "
+           "of its own for a rerun\n";
   } else {
     out << "  not resumable: the output comes after a breaker (pipeline " << n << ")"
         << " and reads state that earlier pipelines build (a join's hash table)"

@@ -9,6 +9,7 @@
 #                                                alone with EMBER_TEST_SLOW_RANK_FACTOR=5 (its UDF
 #                                                calls 5 times as slow); as `run` above
 #   cluster_test.sh resume_breaker APP NP RE...  the same for scenario `resume_breaker`
+#   cluster_test.sh resume_join APP NP RE...     the same for scenario `resume_join`
 #   cluster_test.sh resume APP NP RE...       scenario `resume` on 3 ranks with rank 2 killed
 #                                                (it must fail), then again on NP ranks (1:
 #                                                without mpirun), which must exit 0; as `run`
@@ -139,11 +140,12 @@ case "$mode" in
     done
     check "$rc" "$work/out" nonzero "$@"
     ;;
-  resume|resume_breaker)
+  resume|resume_breaker|resume_join)
     np=$3
     shift 3
     scenario=$mode dir=resume
     [[ $mode == resume_breaker ]] && dir=breaker
+    [[ $mode == resume_join ]] && dir=join
     # Rank 2 kills itself once the journal lists a few pieces: mpirun ends the job.
     EMBER_TEST_KILL_RANK=2 mpi -np 3 "$app" "$scenario" "$work" >"$work/killed.out" 2>&1
     rc=$?

@@ -52,7 +52,8 @@ std::unique_ptr<LocalSinkState> FileSink::local_state(GlobalSinkState&, int part
   auto part = std::make_unique<PartWriter>(nullptr, "");
   part->partition = partition;
   const auto& recovered = *pieces_->recovered;
-  if (auto it = recovered.find(partition); it != recovered.end()) {
+  if (auto it = recovered.find(partition);
+      partition < pieces_->kept_below && it != recovered.end()) {
     part->finished_before = it->second.finished;
     part->input_end = it->second.input_end();
     for (const JournalPiece& p : it->second.pieces) part->files += p.file.empty() ? 0 : 1;
@@ -61,7 +62,7 @@ std::unique_ptr<LocalSinkState> FileSink::local_state(GlobalSinkState&, int part
 }
 
 PartitionStart FileSink::start_of(const GlobalSinkState&, int partition) const {
-  if (!pieces_) return {};
+  if (!pieces_ || partition >= pieces_->kept_below) return {};
   const auto& recovered = *pieces_->recovered;
   auto it = recovered.find(partition);
   if (it == recovered.end()) return {};
@@ -99,7 +100,9 @@ void FileSink::journal_piece(GlobalSinkState& global, PartWriter& part, bool las
     global.as<PartsWritten>().bytes.fetch_add(piece.bytes, std::memory_order_relaxed);
     ++part.files;
   }
-  pieces_->append(piece);
+  // Written but not journaled: a rerun computes it again (and removes its file first).
+  if (part.partition < pieces_->kept_below && (!pieces_->journals || pieces_->journals()))
+    pieces_->append(piece);
   part.rows = 0;
 }
 

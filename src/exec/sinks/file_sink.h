@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -24,6 +25,15 @@ struct PieceJournal {
   /// Rows a partition reads between checkpoints, each a piece file of its own
   /// (piece_file_name); 0: one piece per partition, its part_file_name.
   int64_t checkpoint_rows = 0;
+  /// Partitions from this one on (a join's spilled key ranges, joined once the probe side has
+  /// ended) are neither kept nor journaled: their rows depend on which partitions the run
+  /// computed.
+  int kept_below = std::numeric_limits<int>::max();
+  /// False when what this run writes must not be kept by a later one (a join's build side
+  /// spilled: the probe partitions' keyed rows then come out in the spilled ranges, not in
+  /// their own pieces); null: always true. Read as each piece is committed, once the builds
+  /// have ended.
+  std::function<bool()> journals;
 };
 
 /// Writes partition p to `part-<p>.<ext>` in `dir`, the query's staging directory; a part is
@@ -70,7 +80,8 @@ class FileSink final : public OutputSink {
   struct PartWriter;  ///< a partition's state
   /// Opens the partition's next piece (its only one without checkpoints).
   void open_piece(PartWriter& part) const;
-  /// Commits the open piece, if any, and journals it (or only the progress, with no rows).
+  /// Commits the open piece, if any, and journals it (or only the progress, with no rows)
+  /// unless the PieceJournal says this partition or this run keeps nothing.
   void journal_piece(GlobalSinkState& global, PartWriter& part, bool last) const;
 
   std::string dir_;

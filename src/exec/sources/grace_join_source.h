@@ -24,6 +24,8 @@ class GraceJoinSource final : public Source {
   std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override;
   std::string describe() const override;
   void accept(SourceVisitor& v) const override { v.visit_intermediate(*this); }
+  /// Where the join's rows spill (JoinSpill::spilled: whether they did).
+  const std::shared_ptr<JoinSpill>& spill() const { return spill_; }
 
  private:
   std::shared_ptr<JoinSpill> spill_;

@@ -20,6 +20,9 @@ int resume(const std::filesystem::path& base, bool slurm);
 /// A resumable write after a group-by under `base`/breaker, killed (EMBER_TEST_KILL_RANK) in the
 /// pipeline that writes, and its output compared with an uninterrupted run's (resume_breaker.cpp).
 int resume_breaker(const std::filesystem::path& base);
+/// The same for a write whose pipeline probes a join: the probe side's finished partitions are
+/// kept (resume_join.cpp).
+int resume_join(const std::filesystem::path& base);
 /// One run of a resumable Parquet -> process-actor UDF -> Parquet write of 48 partitions under
 /// `base`/loop (its input written once), which a test kills and reruns until it completes
 /// (resume_loop.cpp); 1 when the resumed rows are not the resumed partitions'.

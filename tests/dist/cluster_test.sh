@@ -19,7 +19,9 @@
 #                                                (a job that completes first is checked with
 #                                                `resume_loop_check` and the next starts afresh);
 #                                                then to completion on 2 ranks, which must exit 0,
-#                                                and checked; as `run`
+#                                                and checked; as `run`. Each kill must lose at
+#                                                most the rows of 4 partitions per rank (those
+#                                                the UDF computed that no journaled piece holds)
 #   cluster_test.sh killroot APP WHICH RE...     scenario `resume_loop` on 3 ranks with rank 0
 #                                                (WHICH=rank0) or mpirun itself (WHICH=mpirun)
 #                                                SIGKILLed once 3 pieces are journaled; then on 2
@@ -174,9 +176,16 @@ case "$mode" in
     kills=$3
     shift 3
     journal=$work/loop/.out.ember-resume.journal
+    log=$work/loop/udf-rows.log
     pieces() { local n; n=$(grep -c '^piece ' "$journal" 2>/dev/null); echo "${n:-0}"; }
-    start=$SECONDS killed=0 jobs=0 run=0
+    # Output rows journaled, and rows the UDF computed (its log), so far in the current job.
+    kept() { awk '$1 == "piece" { s += $4 } END { print s + 0 }' "$journal" 2>/dev/null || echo 0; }
+    computed() { awk '{ s += $1 } END { print s + 0 }' "$log" 2>/dev/null || echo 0; }
+    # The bound on a kill's loss (checkpoint_rows 0): every partition running on a rank (at most
+    # 4 with 2 pipeline threads) loses its rows, 200 each.
+    start=$SECONDS killed=0 jobs=0 run=0 worst=0
     while ((killed < kills)); do
+      kept_before=$(kept) computed_before=$(computed)
       ((run < 4 * kills)) || { echo "FAIL: $run runs, only $killed killed"; exit 1; }
       np=$((run % 2 ? 2 : 3))
       victim=$((1 + RANDOM % (np - 1)))  # a worker rank
@@ -198,10 +207,17 @@ case "$mode" in
           { echo "FAIL: job $jobs's output"; cat "$work/checks" "$work/run$run.out"; exit 1; }
         jobs=$((jobs + 1))
         echo "run $run on $np ranks: job $jobs completed before its kill; output checked"
-        rm -rf "$work/loop/out"
+        rm -rf "$work/loop/out" "$log"
       elif [[ $sent == yes ]]; then
         killed=$((killed + 1))
-        echo "run $run on $np ranks, rank $victim killed: exit status $rc, $(pieces) pieces journaled"
+        lost=$(($(computed) - computed_before - ($(kept) - kept_before)))
+        bound=$((np * 4 * 200))
+        ((lost > worst)) && worst=$lost
+        echo "run $run on $np ranks, rank $victim killed: exit status $rc, $(pieces) pieces" \
+          "journaled, $lost rows computed and lost (bound $bound)"
+        if ((lost < 0 || lost > bound)); then
+          echo "FAIL: run $run lost $lost rows, past the bound of $bound"; exit 1
+        fi
       else
         echo "FAIL: run $run failed unkilled"; cat "$work/run$run.out"; exit 1
       fi
@@ -216,7 +232,7 @@ case "$mode" in
       jobs=$((jobs + 1))
     fi
     echo "$killed kills in $run runs; $jobs jobs completed, each output checked;" \
-      "$((SECONDS - start)) s in all" >>"$work/stdout"
+      "at most $worst rows lost by a kill; $((SECONDS - start)) s in all" >>"$work/stdout"
     cat "$work/stdout" "$work/stderr" "$work/checks" >"$work/out"
     check $rc "$work/out" zero "$@"
     if grep -q DIFFERS "$work/checks"; then echo "FAIL: an output differs"; exit 1; fi

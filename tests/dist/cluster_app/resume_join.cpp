@@ -29,8 +29,8 @@ ember::QueryResult run_join_job(const fs::path& root, const fs::path& out, bool 
                     .concurrency(3);
   ember::RunOptions run;
   run.resumable = resumable;
-  auto right = ember::range(300, 1).select(
-      {ember::col("id").alias("k"), (ember::col("id") * 7).alias("w")});
+  auto right =
+      ember::range(300, 1).select({ember::col("id").alias("k"), (ember::col("id") * 7).alias("w")});
   return ember::read_parquet((root / "in" / "*.parquet").string())
       .with_column("k", ember::col("id") % 400)
       .join(right, {"k"})
@@ -60,8 +60,7 @@ int resume_join(const fs::path& base) {
             << s.rows_out << "\n";
   run_join_job(root, root / "reference", false);  // uninterrupted, from scratch
   const bool same = sorted_rows(root / "out") == sorted_rows(root / "reference");
-  std::cout << "join output " << (same ? "equals" : "DIFFERS FROM")
-            << " an uninterrupted run's\n";
+  std::cout << "join output " << (same ? "equals" : "DIFFERS FROM") << " an uninterrupted run's\n";
   std::cout << "join staging left: "
             << (fs::exists(root / ".out.ember-resume") ||
                         fs::exists(root / ".out.ember-resume.journal")

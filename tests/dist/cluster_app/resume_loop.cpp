@@ -2,11 +2,15 @@
 // (a worker rank, rank 0 or mpirun, at random moments) and reruns until it completes, on 3 ranks
 // or 2; then its output is checked against an uninterrupted run's.
 #include <ember/ember.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -16,17 +20,28 @@ namespace cluster_app {
 
 namespace fs = std::filesystem;
 
-/// 7 x its argument, after `ms` per call: a model that takes a while.
+/// 7 x its argument, after `ms` per call: a model that takes a while. With the init arg `log`
+/// not empty, each call appends its row count as a line to that file (one write, O_APPEND, from
+/// any rank's actor processes), so that the test can count the rows computed, kept or not.
 struct SlowSeven {
-  explicit SlowSeven(const ember::InitArgs& args) : ms(args.get<int64_t>("ms")) {}
+  explicit SlowSeven(const ember::InitArgs& args)
+      : ms(args.get<int64_t>("ms")), log(args.get<std::string>("log")) {}
   ember::Column operator()(const ember::Batch& in) const {
     std::this_thread::sleep_for(std::chrono::milliseconds(ms));
     const ember::Column& x = in.column(0);
     std::vector<std::optional<int64_t>> out;
     for (int64_t i = 0; i < in.num_rows(); ++i) out.push_back(x.value<int64_t>(i) * 7);
+    if (!log.empty()) {
+      const std::string line = std::to_string(in.num_rows()) + "\n";
+      const int fd = ::open(log.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+      if (fd < 0 || ::write(fd, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
+        throw std::runtime_error("cannot log to " + log);
+      ::close(fd);
+    }
     return ember::Column::from(std::move(out));
   }
   int64_t ms;
+  std::string log;
 };
 EMBER_REGISTER_UDF(SlowSeven);
 
@@ -35,12 +50,13 @@ namespace {
 constexpr int64_t kRows = 9600;
 constexpr int64_t kRowsPerPartition = 200;  // a row group each: 48 partitions
 
-/// The job; `ms` per UDF call (the reference run takes no time over it).
+/// The job; `ms` per UDF call (the reference run takes no time over it, and logs nothing).
 ember::QueryResult run_job(const fs::path& root, const fs::path& out, bool resumable,
                            int64_t ms = 30) {
+  const std::string log = resumable ? (root / "udf-rows.log").string() : "";
   auto seven = ember::Udf::cls<SlowSeven>("slow_seven")
                    .returns(ember::int64())
-                   .init_args({{"ms", ms}})
+                   .init_args({{"ms", ms}, {"log", log}})
                    .batch_size(50)
                    .concurrency(3)
                    .isolation(ember::Isolation::Process);

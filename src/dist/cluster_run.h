@@ -1,0 +1,27 @@
+// A query spread over the cluster, seen from rank 0: it sends the worker ranks their orders and
+// partitions, hands out the rest as they ask, and takes what they send back (rows, partial
+// states, progress, ends), until every rank has ended.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "exec/partition_spreading.h"
+#include "exec/physical_plan.h"
+#include "exec/query_context.h"
+
+namespace ember::dist {
+
+/// How many partitions each rank is handed at the start, out of `n`, before any rank asks.
+int first_partitions_per_rank(int n, int ranks);
+
+/// Starts spreading pipeline `at` of `plan` (encoded as `pipeline`) over `ranks` ranks: the
+/// orders go out at once. `partials`: its breaker travelled with it (the other ranks send
+/// their partitions' partial states). `output`: see SpreadOutput. Rank 0, the driver thread.
+std::unique_ptr<SpreadRun> start_cluster_run(uint64_t id, int ranks, const PhysicalPlan& plan,
+                                             size_t at, const std::string& pipeline,
+                                             bool partials, QueryContext& query,
+                                             const SpreadOutput& output);
+
+}  // namespace ember::dist

@@ -80,7 +80,14 @@ from . import expr_namespaces as _expr_namespaces  # noqa: E402,F401  (.str .lis
 from .native_udf import load_udfs, udf  # noqa: E402,F401
 from .pandas_interop import from_pandas  # noqa: E402,F401
 from .process_start import init  # noqa: E402,F401
-from .python_udf import ClassUdf, BoundUdf, cls  # noqa: E402,F401
+from .python_udf import (  # noqa: E402,F401
+    ActorContext,
+    BoundUdf,
+    ClassUdf,
+    RetryAfter,
+    actor_context,
+    cls,
+)
 
 __version__ = _ember.__version__
 list = list_  # ember.list(ember.int64()) as in C++; builtins.list is not used below

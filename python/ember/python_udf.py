@@ -26,6 +26,58 @@ _SETTINGS = ("batch_size", "concurrency", "num_cpus", "num_gpus", "memory_bytes"
 _registry = weakref.WeakValueDictionary()  # token -> BoundUdf, for actors of this process
 _tokens = itertools.count(1)
 _lock = threading.Lock()
+_current = threading.local()  # .context: the ActorContext of the actor this thread runs
+
+
+class ActorContext:
+    """What an actor knows about itself (ember.actor_context() inside a UDF).
+
+    Attributes:
+      actor_id: 0 .. concurrency - 1 within its pool.
+      gpu_ids: the GPUs this actor holds (distinct across actors; a process actor also sees
+        them as CUDA_VISIBLE_DEVICES, renumbered from 0 by CUDA).
+      num_cpus: the CPUs it reserved (0 when num_cpus was not set).
+      memory_bytes: the memory it reserved.
+    """
+
+    __slots__ = ("actor_id", "gpu_ids", "num_cpus", "memory_bytes")
+
+    def __init__(self, actor_id=0, gpu_ids=(), num_cpus=0.0, memory_bytes=0):
+        self.actor_id = actor_id
+        self.gpu_ids = tuple(gpu_ids)
+        self.num_cpus = num_cpus
+        self.memory_bytes = memory_bytes
+
+    def __repr__(self):
+        return "ActorContext(actor_id=%d, gpu_ids=%r, num_cpus=%g, memory_bytes=%d)" % (
+            self.actor_id, self.gpu_ids, self.num_cpus, self.memory_bytes)
+
+
+def actor_context():
+    """The ActorContext of the actor running the calling code: call it in a UDF class's
+    ``__init__`` (e.g. to pick its GPU: ``torch.device("cuda", ctx.gpu_ids[0])`` on a thread
+    actor, ``"cuda:0"`` on a process actor, which sees only its own GPUs) or ``__call__``.
+    Raises ember.InvalidArgument anywhere else."""
+    context = getattr(_current, "context", None)
+    if context is None:
+        raise _ember.InvalidArgument(
+            "ember.actor_context() is only available inside a UDF class's __init__ or __call__, "
+            "while an actor runs it")
+    return context
+
+
+class RetryAfter(_ember.UdfError):
+    """Raise it from a UDF's ``__call__`` to have the batch run again after ``seconds`` (a
+    rate-limited or busy service): it counts as one of the UDF's max_retries, and the wait
+    replaces retry_backoff's. Once the retries are spent the batch fails with ``message``
+    under the UDF's on_error policy."""
+
+    def __init__(self, seconds, message=None):
+        if not seconds >= 0:
+            raise _ember.InvalidArgument("RetryAfter needs seconds >= 0, got %r" % (seconds,))
+        self.seconds = float(seconds)
+        self.message = message or "asked to be retried after %g s" % self.seconds
+        super().__init__(self.message)
 
 
 def cls(_class=None, *, returns, batch_size=None, concurrency=None, num_cpus=None,
@@ -161,15 +213,20 @@ class BoundUdf:
 class _Actor:
     """One actor's instance of the class, called by the engine for each batch."""
 
-    __slots__ = ("instance", "returns", "name")
+    __slots__ = ("instance", "returns", "name", "context")
 
-    def __init__(self, instance, returns, name):
+    def __init__(self, instance, returns, name, context):
         self.instance = instance
         self.returns = returns
         self.name = name
+        self.context = context
 
     def call(self, num_rows, *series):
-        result = self.instance(*series)
+        _current.context = self.context
+        try:
+            result = self.instance(*series)
+        finally:
+            _current.context = None
         return _as_series(result, self.returns, num_rows, self.name)
 
 
@@ -201,5 +258,10 @@ def _construct_actor(payload, token, pid, actor):
                 sys.path.append(entry)
         import cloudpickle  # noqa: F401  (cloudpickle's reducers)
         klass, args, kwargs, returns = pickle.loads(blob)
-    instance = klass(*args, **kwargs)
-    return _Actor(instance, returns, getattr(klass, "__name__", "udf"))
+    context = ActorContext(**actor)
+    _current.context = context
+    try:
+        instance = klass(*args, **kwargs)
+    finally:
+        _current.context = None
+    return _Actor(instance, returns, getattr(klass, "__name__", "udf"), context)

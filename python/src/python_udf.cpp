@@ -3,6 +3,9 @@
 
 #include <pybind11/stl.h>
 
+#include <chrono>
+#include <cmath>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -30,6 +33,15 @@ py::object actor_context(const ActorContext& a) {
   d["num_cpus"] = a.num_cpus;
   d["memory_bytes"] = a.memory_bytes;
   return d;
+}
+
+/// The wait an ember.RetryAfter raised by the call asks for; nullopt for any other exception.
+/// Under the GIL.
+std::optional<std::chrono::milliseconds> asked_retry(py::error_already_set& e) {
+  py::object type = py::module_::import("ember.python_udf").attr("RetryAfter");
+  if (!e.matches(type)) return std::nullopt;
+  const double seconds = e.value().attr("seconds").cast<double>();
+  return std::chrono::milliseconds(static_cast<int64_t>(std::llround(seconds * 1000)));
 }
 
 py::bytes payload_of(const InitArgs& args) { return py::bytes(args.get<std::string>("payload")); }
@@ -78,6 +90,7 @@ PythonUdf::~PythonUdf() {
 
 Column PythonUdf::operator()(const Batch& args) {
   std::string failure;
+  std::optional<std::chrono::milliseconds> retry_after;
   {
     ActorGil gil;
     try {
@@ -89,10 +102,12 @@ Column PythonUdf::operator()(const Batch& args) {
       return result.cast<const Series&>().column;
     } catch (py::error_already_set& e) {
       failure = describe(e);
+      retry_after = asked_retry(e);
     } catch (const std::exception& e) {
       failure = e.what();
     }
   }
+  if (retry_after) throw RetryAfter(*retry_after, failure);
   throw UdfError(failure);
 }
 

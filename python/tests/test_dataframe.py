@@ -147,3 +147,48 @@ ember.range(200000, partitions=4).where(ember.col("id") % 3 == 0).collect(progre
     lines = [l for l in r.stderr.splitlines() if "rows in" in l]
     assert lines and "\x1b" not in r.stderr and "\r" not in r.stderr  # no terminal codes
     assert "200,000 rows in" in lines[-1]
+
+
+def test_progress_bar_redraws_one_line_on_a_terminal(tmp_path):
+    """stderr on a pseudo-terminal: the bar redraws in place (carriage return, erase line) every
+    200 ms while the query runs, shows the UDF's pool, and ends with one full line."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    from conftest import PACKAGE_DIR
+    script = tmp_path / "bar.py"
+    script.write_text("""
+import time
+import ember
+
+@ember.cls(returns=ember.int64(), batch_size=100)
+class Slow:
+    def __call__(self, x):
+        time.sleep(0.1)
+        return x.to_numpy()
+
+ember.range(1200, partitions=4).select(Slow()("id")).collect(progress=True)
+""")
+    master, slave = pty.openpty()
+    env = dict(os.environ, PYTHONPATH=PACKAGE_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=slave, env=env)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    assert proc.wait(timeout=60) == 0, out
+    text = out.decode()
+    redraws = text.count("\r\x1b[K[ember]")
+    assert redraws >= 4, text  # about 1.2 s of calls, a redraw each 200 ms, and the last line
+    assert "| Slow " in text and " busy" in text
+    assert text.rstrip("\r\n").rsplit("\r\x1b[K", 1)[-1].startswith("[ember] 1,200 rows in")

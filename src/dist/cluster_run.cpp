@@ -5,7 +5,6 @@
 
 #if EMBER_HAVE_MPI
 
-
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -524,9 +523,8 @@ void ClusterRun::rank_ended(int rank, process::MessageReader& in) {
 }  // namespace
 
 std::unique_ptr<SpreadRun> start_cluster_run(uint64_t id, int ranks, const PhysicalPlan& plan,
-                                             size_t at, const std::string& pipeline,
-                                             bool partials, QueryContext& query,
-                                             const SpreadOutput& output) {
+                                             size_t at, const std::string& pipeline, bool partials,
+                                             QueryContext& query, const SpreadOutput& output) {
   return std::make_unique<ClusterRun>(id, ranks, plan, at, pipeline, partials, query, output);
 }
 

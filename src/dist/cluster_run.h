@@ -20,8 +20,7 @@ int first_partitions_per_rank(int n, int ranks);
 /// orders go out at once. `partials`: its breaker travelled with it (the other ranks send
 /// their partitions' partial states). `output`: see SpreadOutput. Rank 0, the driver thread.
 std::unique_ptr<SpreadRun> start_cluster_run(uint64_t id, int ranks, const PhysicalPlan& plan,
-                                             size_t at, const std::string& pipeline,
-                                             bool partials, QueryContext& query,
-                                             const SpreadOutput& output);
+                                             size_t at, const std::string& pipeline, bool partials,
+                                             QueryContext& query, const SpreadOutput& output);
 
 }  // namespace ember::dist

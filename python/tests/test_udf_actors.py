@@ -1,4 +1,5 @@
-"""What a Python UDF's actor knows about itself (ember.actor_context()), and ember.RetryAfter."""
+"""Python UDF actors: what each knows about itself (ember.actor_context()), ember.RetryAfter,
+and autoscaling pools."""
 
 import time
 
@@ -68,3 +69,22 @@ def test_retry_after_past_max_retries_fails_with_its_message():
     with pytest.raises(ember.InvalidArgument):
         ember.RetryAfter(-1)
     assert issubclass(ember.RetryAfter, ember.UdfError)
+
+
+@pytest.mark.parametrize("isolation", ["thread", "process"])
+def test_an_autoscaling_pool_grows_into_free_cpus(isolation):
+    """concurrency=(1, 4): one actor reserved, grown to four while batches queue (8 CPUs
+    declared free), each growth one more construction."""
+    @ember.cls(returns=ember.int64(), concurrency=(1, 4), num_cpus=1, batch_size=10,
+               isolation=isolation)
+    class Slow:
+        def __call__(self, x):
+            import time
+            time.sleep(0.01)
+            return x.to_numpy()
+
+    res = ember.range(3000, partitions=8).select(Slow()("id").alias("v")).execute(
+        resources={"cpus": 8, "memory_bytes": 4 << 30})
+    assert res.table.to_pydict()["v"] == list(range(3000))
+    s = res.stats.udfs[0]
+    assert s.actors == 1 and s.peak_actors == 4 and s.scale_ups == 3 and s.inits == 4

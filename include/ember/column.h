@@ -26,6 +26,9 @@ class Buffer {
  public:
   /// Zero-filled heap buffer of `size` bytes.
   static std::shared_ptr<Buffer> allocate(int64_t size);
+  /// A heap buffer holding a copy of the `size` bytes at `data` (cheaper than allocate and a
+  /// copy: the bytes are written once).
+  static std::shared_ptr<Buffer> copy_of(const void* data, int64_t size);
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;

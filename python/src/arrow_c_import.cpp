@@ -53,12 +53,6 @@ std::pair<std::shared_ptr<Buffer>, int64_t> copy_bits(const void* bits, int64_t 
   return {out, zeros};
 }
 
-std::shared_ptr<Buffer> copy_bytes(const void* src, int64_t bytes) {
-  auto out = Buffer::allocate(bytes);
-  if (bytes > 0) std::memcpy(const_cast<uint8_t*>(out->data()), src, static_cast<size_t>(bytes));
-  return out;
-}
-
 /// Rows [start, start+length) of the array (its own offset added) as a column of `type`.
 Column import_column(const DataType& type, const ArrowArray& a, int64_t start, int64_t length);
 
@@ -75,7 +69,7 @@ Column import_list(const DataType& type, const ArrowArray& a, int64_t at, int64_
   for (int64_t i = 0; i <= length; ++i) shifted[static_cast<size_t>(i)] = offsets[i] - offsets[0];
   Column child = import_column(element, *a.children[0], offsets[0], offsets[length] - offsets[0]);
   return Column::nested(type, length, nulls, std::move(validity),
-                        copy_bytes(shifted.data(), (length + 1) * 4), std::move(child));
+                        Buffer::copy_of(shifted.data(), (length + 1) * 4), std::move(child));
 }
 
 Column import_column(const DataType& type, const ArrowArray& a, int64_t start, int64_t length) {
@@ -97,13 +91,15 @@ Column import_column(const DataType& type, const ArrowArray& a, int64_t start, i
     const auto* offsets = static_cast<const int32_t*>(a.buffers[1]) + at;
     std::vector<int32_t> shifted(static_cast<size_t>(length + 1));
     for (int64_t i = 0; i <= length; ++i) shifted[static_cast<size_t>(i)] = offsets[i] - offsets[0];
-    auto chars = copy_bytes(static_cast<const char*>(a.buffers[2]) + offsets[0],
-                            offsets[length] - offsets[0]);
+    auto chars = Buffer::copy_of(static_cast<const char*>(a.buffers[2]) + offsets[0],
+                                 offsets[length] - offsets[0]);
     return Column::from_buffers(type, length, nulls, std::move(validity),
-                                copy_bytes(shifted.data(), (length + 1) * 4), std::move(chars));
+                                Buffer::copy_of(shifted.data(), (length + 1) * 4),
+                                std::move(chars));
   }
   const int width = type.byte_width();
-  auto values = copy_bytes(static_cast<const uint8_t*>(a.buffers[1]) + at * width, length * width);
+  auto values =
+      Buffer::copy_of(static_cast<const uint8_t*>(a.buffers[1]) + at * width, length * width);
   return Column::from_buffers(type, length, nulls, std::move(validity), std::move(values));
 }
 

@@ -60,19 +60,11 @@ py::array view_of(const Column& c) {
                              first, keep_alive(c)));
 }
 
-/// A fresh heap buffer holding `bytes` bytes copied from `src`. The buffer is ours alone until
-/// it is wrapped in a column, so writing through data() is safe.
-std::shared_ptr<Buffer> copy_to_buffer(const void* src, int64_t bytes) {
-  std::shared_ptr<Buffer> b = Buffer::allocate(bytes);
-  if (bytes > 0) std::memcpy(const_cast<uint8_t*>(b->data()), src, static_cast<size_t>(bytes));
-  return b;
-}
-
 /// A 1-D C-contiguous NumPy array of a fixed-width type as a column of `type`.
 Column fixed_width_from_numpy(const py::array& a, const DataType& type) {
   const int64_t rows = a.shape(0);
   return Column::from_buffers(type, rows, 0, nullptr,
-                              copy_to_buffer(a.data(), rows * type.byte_width()));
+                              Buffer::copy_of(a.data(), rows * type.byte_width()));
 }
 
 Column bool_from_numpy(const py::array& a) {

@@ -44,6 +44,12 @@ std::shared_ptr<Buffer> Buffer::allocate(int64_t size) {
   return b;
 }
 
+std::shared_ptr<Buffer> Buffer::copy_of(const void* data, int64_t size) {
+  auto b = detail::BufferAccess::allocate_uninitialized(size);
+  if (size > 0) std::memcpy(b->data_, data, static_cast<size_t>(size));
+  return b;
+}
+
 std::shared_ptr<Buffer> detail::BufferAccess::allocate_uninitialized(int64_t size) {
   if (size < 0) throw InvalidArgument("buffer size must be >= 0, got " + std::to_string(size));
   const size_t bytes = static_cast<size_t>(size);

@@ -42,6 +42,21 @@ TEST(BufferCacheTest, UninitializedBufferZeroesOnlyItsPadding) {
   }
 }
 
+TEST(BufferCacheTest, CopyOfHoldsTheBytesAndZeroPadding) {
+  {
+    auto dirty = detail::BufferAccess::allocate_uninitialized(kBlock);
+    std::memset(detail::BufferAccess::mutable_data(*dirty), 0xff, kBlock);
+  }
+  std::vector<uint8_t> bytes(static_cast<size_t>(kBlock - 5));
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 7 + 1);
+  auto b = Buffer::copy_of(bytes.data(), static_cast<int64_t>(bytes.size()));
+  ASSERT_EQ(b->size(), kBlock - 5);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(b->data()) % 64, 0u);
+  EXPECT_EQ(std::memcmp(b->data(), bytes.data(), bytes.size()), 0);
+  for (int64_t i = kBlock - 5; i < kBlock; ++i) ASSERT_EQ(b->data()[i], 0) << i;
+  EXPECT_EQ(Buffer::copy_of(nullptr, 0)->size(), 0);
+}
+
 TEST(BufferCacheTest, BlocksFreedOnOneThreadServeAnother) {
   std::shared_ptr<Buffer> b = detail::BufferAccess::allocate_uninitialized(kBlock * 2);
   const uint8_t* p = b->data();

@@ -4,17 +4,16 @@
 
 #include <cstdint>
 #include <cstring>
-#include <deque>
 #include <map>
 #include <optional>
 #include <stdexcept>
 
-#include "core/bitmap.h"
-#include "core/buffer_access.h"
 #include "ember/error.h"
 #include "io/arrow/File_generated.h"
 #include "io/arrow/Message_generated.h"
-#include "io/arrow/arrow_body_codec.h"
+#include "io/arrow/arrow_batch_decoder.h"
+#include "io/arrow/arrow_field.h"
+#include "io/arrow/flatbuffer_copy.h"
 #include "io/duplicate_column_names.h"
 #include "io/file_range.h"
 #include "io/file_split.h"
@@ -22,152 +21,23 @@
 namespace ember {
 
 namespace fb = org::apache::arrow::flatbuf;
-
-/// An ember type and how its stored values convert (timestamps and date64 to microseconds,
-/// integers to the ember integer that holds them).
-struct ArrowField {
-  std::string name;  ///< the top-level column's name, for errors about a value
-  DataType type;
-  int64_t multiply = 1, divide = 1;  ///< timestamps: to microseconds
-  int int_bytes = 0;                 ///< integers: the stored width (1, 2, 4 or 8 bytes)
-  bool int_unsigned = false;
-  std::vector<ArrowField> children;
-  /// Dictionary-encoded: the dictionary's id and its indices' width and sign (the field's other
-  /// members describe the dictionary's values).
-  std::optional<int64_t> dictionary;
-  int index_bytes = 4;
-  bool index_signed = true;
-};
+using arrow_ipc::AlignedCopy;
+using arrow_ipc::ArrowField;
+using arrow_ipc::BatchDecoder;
+using arrow_ipc::Dictionaries;
+using arrow_ipc::map_field;
+using arrow_ipc::unaligned;
 
 struct ArrowFile {
   std::string path;
   int64_t size = 0;  ///< bytes; only the footer is read when the scan is planned
-  std::vector<ArrowField> fields;
+  std::vector<arrow_ipc::ArrowField> fields;
   Schema schema;
   std::vector<fb::Block> blocks;
   std::vector<fb::Block> dictionary_blocks;  ///< in file order: a delta extends the one before
 };
 
 namespace {
-
-/// A copy of a FlatBuffers struct read byte-wise: in a corrupt file a vector of structs may sit
-/// at an offset that is not a multiple of the struct's alignment.
-template <class T>
-T unaligned(const T* p) {
-  T out;
-  std::memcpy(static_cast<void*>(&out), p, sizeof(T));
-  return out;
-}
-
-// FlatBuffers are verified relative to their first byte, but read through typed pointers: a
-// buffer at an odd place in the file is copied to 8-byte aligned memory first.
-class AlignedCopy {
- public:
-  AlignedCopy(const char* p, size_t n) : words_((n + 7) / 8) {
-    if (n) std::memcpy(words_.data(), p, n);
-  }
-  const uint8_t* data() const { return reinterpret_cast<const uint8_t*>(words_.data()); }
-
- private:
-  std::vector<uint64_t> words_;
-};
-
-ArrowField map_field(const fb::Field* f, const std::string& top, int depth) {
-  if (!f || depth > 8) throw ParseError("malformed schema");
-  ArrowField out;
-  auto unsupported = [&](const std::string& what) {
-    return InvalidArgument("column '" + top + "' is " + what +
-                           ", which ember does not read from Arrow IPC");
-  };
-  if (const fb::DictionaryEncoding* d = f->dictionary()) {
-    out.dictionary = d->id();
-    if (const fb::Int* index = d->indexType()) {
-      if (index->bitWidth() != 8 && index->bitWidth() != 16 && index->bitWidth() != 32 &&
-          index->bitWidth() != 64)
-        throw ParseError("dictionary indices of " + std::to_string(index->bitWidth()) + " bits");
-      out.index_bytes = index->bitWidth() / 8;
-      out.index_signed = index->is_signed();
-    }
-  }
-  auto child = [&]() {
-    if (!f->children() || f->children()->size() != 1)
-      throw ParseError("a list field without one child");
-    out.children.push_back(map_field(f->children()->Get(0), top, depth + 1));
-    return out.children.back().type;
-  };
-  switch (f->type_type()) {
-    case fb::Type::Bool:
-      out.type = boolean();
-      break;
-    case fb::Type::Int: {
-      // As the Parquet reader does: 8- and 16-bit integers widen to int32, uint32 to int64,
-      // and uint64 reads as int64 when its values fit (checked as each batch is read).
-      const auto* t = f->type_as_Int();
-      const int bits = t ? t->bitWidth() : 0;
-      if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
-        throw ParseError("an integer type of " + std::to_string(bits) + " bits");
-      out.int_bytes = bits / 8;
-      out.int_unsigned = !t->is_signed();
-      out.type = bits == 64 || (bits == 32 && out.int_unsigned) ? int64() : int32();
-      break;
-    }
-    case fb::Type::FloatingPoint: {
-      const auto* t = f->type_as_FloatingPoint();
-      if (!t || t->precision() == fb::Precision::HALF) throw unsupported("float16");
-      out.type = t->precision() == fb::Precision::SINGLE ? float32() : float64();
-      break;
-    }
-    case fb::Type::Utf8:
-      out.type = utf8();
-      break;
-    case fb::Type::Binary:
-      out.type = binary();
-      break;
-    case fb::Type::Timestamp: {
-      const auto* t = f->type_as_Timestamp();
-      if (!t) throw ParseError("malformed timestamp type");
-      out.type = timestamp_us();
-      switch (t->unit()) {
-        case fb::TimeUnit::SECOND:
-          out.multiply = 1000000;
-          break;
-        case fb::TimeUnit::MILLISECOND:
-          out.multiply = 1000;
-          break;
-        case fb::TimeUnit::NANOSECOND:
-          out.divide = 1000;
-          break;
-        default:
-          break;
-      }
-      break;
-    }
-    case fb::Type::Date: {
-      // date32 (days) as it is; date64 (milliseconds) as the instant it holds.
-      const auto* t = f->type_as_Date();
-      if (t && t->unit() == fb::DateUnit::DAY) {
-        out.type = date32();
-      } else {
-        out.type = timestamp_us();
-        out.multiply = 1000;
-      }
-      break;
-    }
-    case fb::Type::List:
-      out.type = list(child());
-      break;
-    case fb::Type::FixedSizeList: {
-      const auto* t = f->type_as_FixedSizeList();
-      if (!t || t->listSize() < 1) throw ParseError("malformed fixed-size list");
-      out.type = fixed_size_list(child(), t->listSize());
-      break;
-    }
-    default:
-      throw unsupported("of Arrow type " + std::string(fb::EnumNameType(f->type_type())));
-  }
-  out.name = top;
-  return out;
-}
 
 std::shared_ptr<ArrowFile> read_footer(const std::string& path) {
   auto file = std::make_shared<ArrowFile>();
@@ -243,230 +113,6 @@ std::shared_ptr<ArrowFile> read_footer(const std::string& path) {
   }
   return file;
 }
-
-// Rebuilds columns from one record batch's nodes and buffers, checking every range.
-// The dictionaries of a file by id, as its dictionary batches build them.
-using Dictionaries = std::map<int64_t, Column>;
-
-class BatchDecoder {
- public:
-  /// `dictionaries` serves the dictionary-encoded fields (none when null).
-  BatchDecoder(const fb::RecordBatch* rb, const uint8_t* body, int64_t body_size,
-               const Dictionaries* dictionaries = nullptr)
-      : rb_(rb), body_(body), body_size_(body_size), dictionaries_(dictionaries) {
-    if (const fb::BodyCompression* c = rb->compression()) {
-      if (c->codec() != fb::CompressionType::LZ4_FRAME && c->codec() != fb::CompressionType::ZSTD)
-        throw std::runtime_error("an unknown body compression");
-      codec_ = c->codec() == fb::CompressionType::ZSTD ? arrow_ipc::BodyCodec::Zstd
-                                                       : arrow_ipc::BodyCodec::Lz4Frame;
-    }
-  }
-
-  Column column(const ArrowField& f) {
-    if (!rb_->nodes() || node_ >= rb_->nodes()->size())
-      throw std::runtime_error("too few field nodes");
-    const fb::FieldNode node = unaligned(rb_->nodes()->Get(node_++));
-    const int64_t n = node.length(), nulls = node.null_count();
-    if (n < 0 || nulls < 0 || nulls > n || n > (int64_t{1} << 40))
-      throw std::runtime_error("bad field node");
-    auto [vp, vsize] = buffer();
-    std::shared_ptr<Buffer> validity;
-    if (nulls > 0) {
-      if (vsize < bitmap::bytes_for(n)) throw std::runtime_error("validity buffer too small");
-      validity = copy(vp, bitmap::bytes_for(n));
-    }
-    if (f.dictionary && dictionaries_) return decoded(f, n, validity);
-    const DataType& t = f.type;
-    switch (t.id()) {
-      case TypeId::List: {
-        auto offsets = checked_offsets(n);
-        const int32_t* o = reinterpret_cast<const int32_t*>(offsets->data());
-        Column items = column(f.children[0]);
-        if (o[n] > items.size()) throw std::runtime_error("list offsets past the items");
-        return Column::nested(t, n, -1, validity, offsets, std::move(items));
-      }
-      case TypeId::FixedSizeList: {
-        Column items = column(f.children[0]);
-        if (items.size() < n * t.list_size()) throw std::runtime_error("too few list items");
-        return Column::nested(t, n, -1, validity, nullptr, std::move(items));
-      }
-      case TypeId::Utf8:
-      case TypeId::Binary: {
-        auto offsets = checked_offsets(n);
-        const int32_t* o = reinterpret_cast<const int32_t*>(offsets->data());
-        auto [dp, dsize] = buffer();
-        if (o[n] > dsize) throw std::runtime_error("string offsets past the data");
-        return Column::from_buffers(t, n, -1, validity, offsets, copy(dp, dsize));
-      }
-      case TypeId::Boolean: {
-        auto [p, size] = buffer();
-        if (size < bitmap::bytes_for(n)) throw std::runtime_error("values buffer too small");
-        return Column::from_buffers(t, n, -1, validity, copy(p, bitmap::bytes_for(n)));
-      }
-      default: {
-        if (f.int_bytes) return integers(f, n, validity);
-        auto [p, size] = buffer();
-        const int w = t.byte_width();
-        if (size < n * w) throw std::runtime_error("values buffer too small");
-        if (t.id() != TypeId::Timestamp || (f.multiply == 1 && f.divide == 1))
-          return Column::from_buffers(t, n, -1, validity, copy(p, n * w));
-        auto values = Buffer::allocate(n * 8);
-        auto* out = reinterpret_cast<int64_t*>(detail::BufferAccess::mutable_data(*values));
-        for (int64_t i = 0; i < n; ++i) {
-          int64_t v;
-          std::memcpy(&v, p + i * 8, 8);
-          out[i] =
-              static_cast<int64_t>(static_cast<uint64_t>(v) * static_cast<uint64_t>(f.multiply)) /
-              f.divide;
-        }
-        return Column::from_buffers(t, n, -1, validity, values);
-      }
-    }
-  }
-
- private:
-  std::pair<const uint8_t*, int64_t> buffer() {
-    if (!rb_->buffers() || buffer_ >= rb_->buffers()->size())
-      throw std::runtime_error("too few buffers");
-    const fb::Buffer b = unaligned(rb_->buffers()->Get(buffer_++));
-    if (b.offset() < 0 || b.length() < 0 || b.offset() > body_size_ ||
-        b.length() > body_size_ - b.offset())
-      throw std::runtime_error("a buffer lies outside the record batch body");
-    if (!codec_) return {body_ + b.offset(), b.length()};
-    // A compressed body: the buffer's bytes decoded once and kept while the batch decodes.
-    const std::string_view stored(reinterpret_cast<const char*>(body_ + b.offset()),
-                                  static_cast<size_t>(b.length()));
-    decoded_.push_back(arrow_ipc::decompress_buffer(*codec_, stored, int64_t{1} << 31));
-    return {reinterpret_cast<const uint8_t*>(decoded_.back().data()),
-            static_cast<int64_t>(decoded_.back().size())};
-  }
-
-  // A dictionary-encoded column: its indices (checked against the dictionary) looked up.
-  Column decoded(const ArrowField& f, int64_t n, const std::shared_ptr<Buffer>& validity) {
-    const auto it = dictionaries_->find(*f.dictionary);
-    if (it == dictionaries_->end())
-      throw std::runtime_error("no dictionary batch with id " + std::to_string(*f.dictionary));
-    const Column& dict = it->second;
-    auto [p, size] = buffer();
-    if (size < n * f.index_bytes) throw std::runtime_error("dictionary indices buffer too small");
-    ColumnBuilder out(f.type, n);
-    for (int64_t i = 0; i < n; ++i) {
-      if (validity && !get_bit(validity->data(), i)) {
-        out.append_null();
-        continue;
-      }
-      const uint8_t* at = p + i * f.index_bytes;
-      int64_t k;
-      if (f.index_bytes == 8) {
-        std::memcpy(&k, at, 8);
-      } else {
-        k = f.index_signed ? load_signed(at, f.index_bytes)
-                           : static_cast<int64_t>(load_unsigned(at, f.index_bytes));
-      }
-      if (k < 0 || k >= dict.size())
-        throw std::runtime_error("dictionary index " + std::to_string(k) + " past its " +
-                                 std::to_string(dict.size()) + " values");
-      out.append_from(dict, k);
-    }
-    return out.finish();
-  }
-
-  // Stored integers in the ember type of `f`: copied when the widths agree, widened otherwise;
-  // an unsigned 64-bit value above 2^63 - 1 is an error (never a negative number).
-  Column integers(const ArrowField& f, int64_t n, std::shared_ptr<Buffer> validity) {
-    auto [p, size] = buffer();
-    const int stored = f.int_bytes, w = f.type.byte_width();
-    if (size < n * stored) throw std::runtime_error("values buffer too small");
-    if (stored == w) {
-      if (stored == 8 && f.int_unsigned) {
-        for (int64_t i = 0; i < n; ++i) {
-          uint64_t v;
-          std::memcpy(&v, p + i * 8, 8);
-          // A null slot may hold any bits: only values count.
-          if (v > uint64_t{INT64_MAX} && (!validity || get_bit(validity->data(), i)))
-            throw std::runtime_error(
-                "column '" + f.name + "': unsigned value " + std::to_string(v) +
-                " does not fit in int64, which ember reads uint64 columns as (values up to " +
-                std::to_string(INT64_MAX) + "); write the column as a signed or decimal type");
-        }
-      }
-      return Column::from_buffers(f.type, n, -1, std::move(validity), copy(p, n * w));
-    }
-    auto values = Buffer::allocate(n * w);
-    uint8_t* out = detail::BufferAccess::mutable_data(*values);
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t v = f.int_unsigned ? int64_t(load_unsigned(p + i * stored, stored))
-                                       : load_signed(p + i * stored, stored);
-      if (w == 4) {
-        const auto v32 = static_cast<int32_t>(v);  // 8- and 16-bit values always fit
-        std::memcpy(out + i * 4, &v32, 4);
-      } else {
-        std::memcpy(out + i * 8, &v, 8);
-      }
-    }
-    return Column::from_buffers(f.type, n, -1, std::move(validity), std::move(values));
-  }
-
-  static uint64_t load_unsigned(const uint8_t* p, int bytes) {
-    uint8_t b8;
-    uint16_t b16;
-    uint32_t b32;
-    switch (bytes) {
-      case 1:
-        std::memcpy(&b8, p, 1);
-        return b8;
-      case 2:
-        std::memcpy(&b16, p, 2);
-        return b16;
-      default:
-        std::memcpy(&b32, p, 4);
-        return b32;
-    }
-  }
-
-  static int64_t load_signed(const uint8_t* p, int bytes) {
-    int8_t b8;
-    int16_t b16;
-    int32_t b32;
-    switch (bytes) {
-      case 1:
-        std::memcpy(&b8, p, 1);
-        return b8;
-      case 2:
-        std::memcpy(&b16, p, 2);
-        return b16;
-      default:
-        std::memcpy(&b32, p, 4);
-        return b32;
-    }
-  }
-
-  static std::shared_ptr<Buffer> copy(const uint8_t* p, int64_t size) {
-    auto out = Buffer::allocate(size);
-    if (size) std::memcpy(detail::BufferAccess::mutable_data(*out), p, static_cast<size_t>(size));
-    return out;
-  }
-
-  std::shared_ptr<Buffer> checked_offsets(int64_t n) {
-    auto [p, size] = buffer();
-    if (n == 0 && size == 0) return Buffer::allocate(4);
-    if (size < (n + 1) * 4) throw std::runtime_error("offsets buffer too small");
-    auto out = copy(p, (n + 1) * 4);
-    const int32_t* o = reinterpret_cast<const int32_t*>(out->data());
-    if (o[0] < 0) throw std::runtime_error("negative offset");
-    for (int64_t i = 0; i < n; ++i)
-      if (o[i + 1] < o[i]) throw std::runtime_error("offsets decrease");
-    return out;
-  }
-
-  const fb::RecordBatch* rb_;
-  const uint8_t* body_;
-  int64_t body_size_;
-  const Dictionaries* dictionaries_;
-  std::optional<arrow_ipc::BodyCodec> codec_;
-  std::deque<std::string> decoded_;  ///< decompressed buffers (stable addresses)
-  flatbuffers::uoffset_t node_ = 0, buffer_ = 0;
-};
 
 // One message of a file (a record or dictionary batch): its block read, its metadata verified.
 struct LoadedMessage {

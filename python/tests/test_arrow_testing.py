@@ -1,0 +1,172 @@
+"""Arrow IPC files no one here wrote: apache/arrow-testing's integration files
+(tests/data/arrow-testing), each read by ember and compared value by value with its golden
+JSON. A file with a type ember does not read (struct, map, union, interval) must be refused
+with an error naming the column; every other file must match exactly (decimals, read as float64,
+to 12 significant digits)."""
+
+import datetime
+import glob
+import gzip
+import json
+import math
+import os
+
+import numpy
+import pytest
+
+import ember
+from conftest import ROOT
+
+DATA = os.path.join(ROOT, "tests", "data", "arrow-testing")
+FILES = sorted(glob.glob(os.path.join(DATA, "*", "*.arrow_file")))
+
+# Files holding a column of a type ember refuses (docs/arrow.md), and that column.
+REFUSED = {
+    "generated_duplicate_fieldnames": ("struct", "Struct_"),
+    "generated_interval": ("f5", "Interval"),
+    "generated_map": ("map_nullable", "Map"),
+    "generated_map_non_canonical": ("map_other_names", "Map"),
+    "generated_nested": ("struct_nullable", "Struct_"),
+    "generated_nested_dictionary": ("struct_dict", "Struct_"),
+    "generated_recursive_nested": ("structs_list", "Struct_"),
+    "generated_union": ("sparse", "Union"),
+}
+
+MICROS = {"SECOND": (1000000, 1), "MILLISECOND": (1000, 1), "MICROSECOND": (1, 1),
+          "NANOSECOND": (1, 1000)}
+EPOCH = datetime.date(1970, 1, 1)
+
+
+def stem(path):
+    return os.path.basename(path)[:-len(".arrow_file")]
+
+
+def truncated(v, divide):
+    return -((-v) // divide) if v < 0 else v // divide
+
+
+class Golden:
+    """The values a golden JSON file says each column holds, as ember presents them."""
+
+    def __init__(self, path):
+        with gzip.open(path[:-len(".arrow_file")] + ".json.gz") as f:
+            self.doc = json.load(f)
+        self.dictionaries = {d["id"]: d["data"]["columns"][0]
+                             for d in self.doc.get("dictionaries", [])}
+
+    def fields(self):
+        return self.doc["schema"]["fields"]
+
+    def column(self, index):
+        field = self.fields()[index]
+        values = []
+        for batch in self.doc["batches"]:
+            values += self.values(field, batch["columns"][index], dictionary=True)
+        return values
+
+    def values(self, field, col, dictionary):
+        n = col["count"]
+        if dictionary and field.get("dictionary"):
+            entries = self.values(field, self.dictionaries[field["dictionary"]["id"]], False)
+            valid = col.get("VALIDITY", [1] * n)
+            return [entries[int(k)] if valid[i] else None for i, k in enumerate(col["DATA"][:n])]
+        t = field["type"]
+        name = t["name"]
+        if name == "null":
+            return [None] * n
+        valid = col.get("VALIDITY", [1] * n)
+        if name in ("list", "largelist", "fixedsizelist"):
+            items = self.values(field["children"][0], col["children"][0], True)
+            if name == "fixedsizelist":
+                size = t["listSize"]
+                bounds = [(i * size, (i + 1) * size) for i in range(n)]
+            else:
+                offsets = [int(o) for o in col["OFFSET"]]
+                bounds = [(offsets[i], offsets[i + 1]) for i in range(n)]
+            return [items[a:b] if valid[i] else None for i, (a, b) in enumerate(bounds)]
+        data = col["DATA"][:n]
+        return [self.scalar(t, v) if valid[i] else None for i, v in enumerate(data)]
+
+    @staticmethod
+    def scalar(t, v):
+        name = t["name"]
+        if name == "int":
+            return int(v)
+        if name == "bool":
+            return bool(v)
+        if name == "floatingpoint":
+            dtype = {"HALF": numpy.float16, "SINGLE": numpy.float32, "DOUBLE": numpy.float64}
+            return float(dtype[t["precision"]](float(v)))
+        if name in ("utf8", "largeutf8"):
+            return v
+        if name in ("binary", "largebinary", "fixedsizebinary"):
+            return bytes.fromhex(v)
+        if name == "decimal":
+            return int(v) / 10 ** t["scale"]
+        if name == "date" and t["unit"] == "DAY":
+            return EPOCH + datetime.timedelta(days=int(v))
+        if name == "date":  # date64: milliseconds, read as a timestamp
+            return int(v) * 1000
+        if name in ("time", "timestamp", "duration"):
+            multiply, divide = MICROS[t["unit"]]
+            return truncated(int(v) * multiply, divide)
+        raise AssertionError("no golden conversion for " + name)
+
+
+def ember_columns(path, schema):
+    """Every column of the file read by ember; timestamps as int64 microseconds (Python's
+    datetime stops at year 9999, the golden files do not)."""
+    df = ember.read_arrow(path)
+    exprs = []
+    for field in schema:
+        e = ember.col(field.name)
+        if str(field.type).startswith("timestamp"):
+            e = e.cast(ember.int64())
+        exprs.append(e.alias(field.name))
+    if not exprs:
+        return []
+    table = df.select(*exprs).collect().to_pydict()
+    return [table[field.name] for field in schema]
+
+
+def same(golden_value, ember_value, decimal):
+    if golden_value is None or ember_value is None:
+        return golden_value is None and ember_value is None
+    if isinstance(golden_value, list):
+        return len(golden_value) == len(ember_value) and all(
+            same(g, e, decimal) for g, e in zip(golden_value, ember_value))
+    if decimal:
+        return math.isclose(golden_value, ember_value, rel_tol=1e-12, abs_tol=1e-300)
+    if isinstance(golden_value, float) and math.isnan(golden_value):
+        return isinstance(ember_value, float) and math.isnan(ember_value)
+    return golden_value == ember_value and type(golden_value) is type(ember_value)
+
+
+def test_the_integration_files_are_here():
+    assert len(FILES) == 27
+    assert os.path.exists(os.path.join(DATA, "LICENSE.txt"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=[stem(p) for p in FILES])
+def test_file_matches_its_golden_json(path):
+    golden = Golden(path)
+    if stem(path) in REFUSED:
+        column, kind = REFUSED[stem(path)]
+        with pytest.raises(ember.InvalidArgument,
+                           match="column '%s' is of Arrow type %s, which ember does not read"
+                           % (column, kind)):
+            ember.read_arrow(path).collect()
+        return
+    schema = ember.read_arrow(path).schema
+    names = [f["name"] for f in golden.fields()]
+    # A name the file repeats is renamed in its repeats, as the Parquet reader does.
+    assert len(schema) == len(names)
+    got = ember_columns(path, schema)
+    for index, field in enumerate(golden.fields()):
+        want = golden.column(index)
+        decimal = field["type"]["name"] == "decimal"
+        assert len(got[index]) == len(want), field["name"]
+        wrong = [(row, w, g) for row, (w, g) in enumerate(zip(want, got[index]))
+                 if not same(w, g, decimal)]
+        assert not wrong, "%s: column %s (%s): %d rows differ, first %r" % (
+            stem(path), field["name"], field["type"], len(wrong), wrong[:3])

@@ -1,0 +1,103 @@
+// apache/arrow-testing's integration files (tests/data/arrow-testing) through the Arrow reader
+// itself: every file whose types ember reads decodes whole (the sanitizer builds run this), a
+// few values checked here; each value of each file is compared with its golden JSON by
+// python/tests/test_arrow_testing.py. A file with a struct, map, union or interval column is an
+// InvalidArgument naming the column.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "ember/error.h"
+#include "io/arrow/arrow_scan.h"
+
+namespace ember {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path data_dir() {
+  const char* env = std::getenv("EMBER_TEST_DATA");
+  const fs::path data =
+      env != nullptr ? fs::path(env) : fs::path(__FILE__).parent_path() / "../../data";
+  return data / "arrow-testing";
+}
+
+Table read_all(const fs::path& path) {
+  const ArrowScan scan = plan_arrow_scan(path.string());
+  std::vector<Batch> batches;
+  for (size_t p = 0; p < scan.parts.size(); ++p) {
+    auto reader = open_arrow_part(scan, static_cast<int>(p), 7);
+    while (auto b = reader->next()) batches.push_back(std::move(*b));
+  }
+  return Table(scan.schema, std::move(batches));
+}
+
+fs::path file(const std::string& dir, const std::string& name) {
+  return data_dir() / dir / ("generated_" + name + ".arrow_file");
+}
+
+TEST(ArrowTestingFiles, EveryFileReadsWholeOrIsRefusedNamingItsColumn) {
+  int read = 0, refused = 0;
+  for (const auto& dir : fs::directory_iterator(data_dir())) {
+    if (!dir.is_directory()) continue;
+    for (const auto& entry : fs::directory_iterator(dir.path())) {
+      if (entry.path().extension() != ".arrow_file") continue;
+      try {
+        const Table t = read_all(entry.path());
+        for (const Field& f : t.schema().fields()) EXPECT_EQ(t.column(f.name).size(), t.num_rows());
+        ++read;
+      } catch (const InvalidArgument& e) {
+        EXPECT_THAT(e.what(), ::testing::MatchesRegex(
+                                  ".*column '.*' is of Arrow type (Struct_|Map|Union|Interval), "
+                                  "which ember does not read from Arrow IPC"))
+            << entry.path();
+        ++refused;
+      }
+    }
+  }
+  EXPECT_EQ(read, 19);
+  EXPECT_EQ(refused, 8);
+}
+
+TEST(ArrowTestingFiles, TypesConvertAsDocumented) {
+  const Table dt = read_all(file("1.0.0-littleendian", "datetime"));
+  EXPECT_EQ(dt.schema().to_string(),
+            "f0: date32, f1: timestamp[us], f2: int64, f3: int64, f4: int64, f5: int64, "
+            "f6: timestamp[us], f7: timestamp[us], f8: timestamp[us], f9: timestamp[us], "
+            "f10: timestamp[us], f11: timestamp[us], f12: timestamp[us], f13: timestamp[us], "
+            "f14: timestamp[us]");
+  // time32[s] 22815 s after midnight, time64[ns] 30734393435189 ns: microseconds.
+  EXPECT_EQ(dt.column("f2").value<int64_t>(2), 22815 * int64_t{1000000});
+  EXPECT_EQ(dt.column("f5").value<int64_t>(3), 30734393435);
+  // date64 milliseconds, timestamp[ns] truncated to microseconds.
+  EXPECT_EQ(dt.column("f1").value<Timestamp>(2).micros, int64_t{213620221665533} * 1000);
+  EXPECT_EQ(dt.column("f9").value<Timestamp>(3).micros, int64_t{-3161293922495111});
+
+  const Table dec = read_all(file("1.0.0-littleendian", "decimal"));
+  EXPECT_EQ(dec.column("f0").type(), float64());
+  EXPECT_DOUBLE_EQ(dec.column("f0").value<double>(0), 128.10);
+  // 38 digits at scale 2, through 128-bit two's complement, to the nearest double or two.
+  EXPECT_NEAR(dec.column("f33").value<double>(0) / 945770970795482492271313614958326691.70, 1,
+              1e-14);
+
+  const Table null = read_all(file("1.0.0-littleendian", "null"));
+  EXPECT_EQ(null.column("f0").type(), DataType());
+  EXPECT_EQ(null.column("f0").null_count(), null.num_rows());
+
+  const Table large = read_all(file("1.0.0-littleendian", "primitive_large_offsets"));
+  EXPECT_EQ(large.column("largeutf8_nonnullable").type(), utf8());
+  EXPECT_EQ(large.column("largebinary_nonnullable").value<std::string>(1),
+            std::string("\xE3\x19", 2));
+
+  const Table ext = read_all(file("1.0.0-littleendian", "extension"));
+  EXPECT_EQ(ext.column("uuids").type(), binary());
+  for (int64_t i = 0; i < ext.num_rows(); ++i)
+    if (ext.column("uuids").is_valid(i)) EXPECT_EQ(ext.column("uuids").value<std::string>(i).size(), 16u);
+}
+
+}  // namespace
+}  // namespace ember

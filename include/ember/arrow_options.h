@@ -10,12 +10,16 @@ namespace ember {
 /// it keeps every reader's shape `(path_or_glob, options)`.
 struct ArrowOptions {};
 
-/// How write_arrow writes its files (the Arrow IPC file format).
+/// How write_arrow writes its files (the Arrow IPC file format, or the stream format).
 struct ArrowWriteOptions {
   /// Of each record batch's buffers (the IPC format's BodyCompression): None, Zstd or Lz4 (LZ4
   /// frames); a buffer that would not shrink is stored as it is. Another value is an
   /// InvalidArgument. pyarrow, polars and DuckDB read all three.
   Compression compression = Compression::None;
+  /// The IPC stream format (`part-NNNNN.arrows`: messages one after another, no footer), as
+  /// pipes, Arrow Flight and `pyarrow.ipc.open_stream` take it, instead of the file format
+  /// (`part-NNNNN.arrow`). read_arrow reads both.
+  bool stream = false;
 };
 
 }  // namespace ember

@@ -58,8 +58,9 @@ Compression compression(const std::string& name) {
   if (name == "snappy") return Compression::Snappy;
   if (name == "zstd") return Compression::Zstd;
   if (name == "gzip") return Compression::Gzip;
+  if (name == "lz4") return Compression::Lz4;
   if (name == "none") return Compression::None;
-  throw InvalidArgument("compression='" + name + "': use snappy, zstd, gzip or none");
+  throw InvalidArgument("compression='" + name + "': use snappy, zstd, gzip, lz4 or none");
 }
 
 /// Runs a write without the GIL (see run_query).
@@ -197,12 +198,18 @@ void bind_running(py::class_<DataFrame>& c) {
           py::arg("dir"), "As write_parquet, with JSON-lines files.")
       .def(
           "write_arrow",
-          [](const DataFrame& d, std::string dir, py::kwargs run) {
-            return write(d, run, [dir](const DataFrame& df, const RunOptions& o) {
-              return df.write_arrow(dir, {}, o);
+          [](const DataFrame& d, std::string dir, const std::string& codec, bool stream,
+             py::kwargs run) {
+            ArrowWriteOptions a{compression(codec)};
+            a.stream = stream;
+            return write(d, run, [dir, a](const DataFrame& df, const RunOptions& o) {
+              return df.write_arrow(dir, a, o);
             });
           },
-          py::arg("dir"), "As write_parquet, with Arrow IPC files.")
+          py::arg("dir"), py::arg("compression") = "none", py::arg("stream") = false,
+          "As write_parquet, with Arrow IPC files: compression 'none', 'zstd' or 'lz4'; "
+          "stream=True writes the IPC stream format (part-NNNNN.arrows) instead of the file "
+          "format (part-NNNNN.arrow). read_arrow reads both.")
       .def("__repr__", &safe_explain);
 }
 

@@ -2,6 +2,7 @@
 and the exported C structs read field by field with ctypes (as any consumer reads them)."""
 
 import ctypes
+import os
 import datetime
 
 import numpy as np
@@ -115,3 +116,18 @@ def test_exported_structs_read_with_ctypes():
 def test_from_arrow_rejects_other_objects():
     with pytest.raises(ember.InvalidArgument, match="__arrow_c_stream__"):
         ember.from_arrow([1, 2, 3])
+
+
+def test_write_arrow_file_and_stream_formats(tmp_path):
+    df = ember.range(1000, partitions=2).with_column("s", ember.col("id").cast(ember.utf8()))
+    df.write_arrow(str(tmp_path / "file"), compression="zstd")
+    df.write_arrow(str(tmp_path / "stream"), compression="lz4", stream=True)
+    assert sorted(os.listdir(tmp_path / "stream")) == ["_SUCCESS", "part-00000.arrows",
+                                                       "part-00001.arrows"]
+    with open(tmp_path / "stream" / "part-00000.arrows", "rb") as f:
+        assert f.read(6) != b"ARROW1"  # no file-format magic
+    for sub, pattern in (("file", "*.arrow"), ("stream", "*.arrows")):
+        got = ember.read_arrow(str(tmp_path / sub / pattern)).sort("id").collect().to_pydict()
+        assert got["id"] == list(range(1000)) and got["s"][7] == "7"
+    with pytest.raises(ember.InvalidArgument, match="compression='brotli'"):
+        df.write_arrow(str(tmp_path / "bad"), compression="brotli")

@@ -1,6 +1,6 @@
 """Arrow IPC files no one here wrote: apache/arrow-testing's integration files
-(tests/data/arrow-testing), each read by ember and compared value by value with its golden
-JSON. A file with a type ember does not read (struct, map, union, interval) must be refused
+(tests/data/arrow-testing), in the file format (.arrow_file) and the stream format (.stream),
+each read by ember and compared value by value with its golden JSON. A file with a type ember does not read (struct, map, union, interval) must be refused
 with an error naming the column; every other file must match exactly (decimals, read as float64,
 to 12 significant digits)."""
 
@@ -18,7 +18,8 @@ import ember
 from conftest import ROOT
 
 DATA = os.path.join(ROOT, "tests", "data", "arrow-testing")
-FILES = sorted(glob.glob(os.path.join(DATA, "*", "*.arrow_file")))
+FILES = sorted(glob.glob(os.path.join(DATA, "*", "*.arrow_file")) +
+               glob.glob(os.path.join(DATA, "*", "*.stream")))
 
 # Files holding a column of a type ember refuses (docs/arrow.md), and that column.
 REFUSED = {
@@ -38,7 +39,7 @@ EPOCH = datetime.date(1970, 1, 1)
 
 
 def stem(path):
-    return os.path.basename(path)[:-len(".arrow_file")]
+    return os.path.splitext(os.path.basename(path))[0]
 
 
 def truncated(v, divide):
@@ -49,7 +50,7 @@ class Golden:
     """The values a golden JSON file says each column holds, as ember presents them."""
 
     def __init__(self, path):
-        with gzip.open(path[:-len(".arrow_file")] + ".json.gz") as f:
+        with gzip.open(os.path.splitext(path)[0] + ".json.gz") as f:
             self.doc = json.load(f)
         self.dictionaries = {d["id"]: d["data"]["columns"][0]
                              for d in self.doc.get("dictionaries", [])}
@@ -143,11 +144,11 @@ def same(golden_value, ember_value, decimal):
 
 
 def test_the_integration_files_are_here():
-    assert len(FILES) == 27
+    assert len(FILES) == 2 * 27  # each file in both formats
     assert os.path.exists(os.path.join(DATA, "LICENSE.txt"))
 
 
-@pytest.mark.parametrize("path", FILES, ids=[stem(p) for p in FILES])
+@pytest.mark.parametrize("path", FILES, ids=[os.path.basename(p) for p in FILES])
 def test_file_matches_its_golden_json(path):
     golden = Golden(path)
     if stem(path) in REFUSED:

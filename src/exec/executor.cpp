@@ -44,8 +44,9 @@ std::unique_ptr<OutputSink> make_output_sink(const QueryOutput& out, const Schem
     return std::make_unique<FileSink>(out.dir, schema, FileFormat::Parquet,
                                       FileWriteOptions{out.parquet, {}}, pieces);
   if (out.kind == QueryOutput::Kind::Arrow)
-    return std::make_unique<FileSink>(out.dir, schema, FileFormat::Arrow,
-                                      FileWriteOptions{{}, out.arrow}, pieces);
+    return std::make_unique<FileSink>(
+        out.dir, schema, out.arrow.stream ? FileFormat::ArrowStream : FileFormat::Arrow,
+        FileWriteOptions{{}, out.arrow}, pieces);
   return std::make_unique<CollectSink>(schema);
 }
 
@@ -80,7 +81,7 @@ SpreadOutput spread_output(const QueryOutput& out, const PhysicalPlan& plan, siz
       files.parquet = out.parquet;
       break;
     case QueryOutput::Kind::Arrow:
-      files.format = FileFormat::Arrow;
+      files.format = out.arrow.stream ? FileFormat::ArrowStream : FileFormat::Arrow;
       files.arrow = out.arrow;
       break;
     case QueryOutput::Kind::Collect:

@@ -29,7 +29,8 @@ std::string format_of(const QueryOutput& out) {
     case QueryOutput::Kind::Jsonl:
       return "jsonl";
     case QueryOutput::Kind::Arrow:
-      return "arrow, compression " + std::to_string(static_cast<int>(out.arrow.compression));
+      return std::string(out.arrow.stream ? "arrow stream" : "arrow") + ", compression " +
+             std::to_string(static_cast<int>(out.arrow.compression));
     case QueryOutput::Kind::Parquet:
       return "parquet, compression " + std::to_string(static_cast<int>(out.parquet.compression)) +
              ", row groups of " + std::to_string(out.parquet.row_group_rows) + " rows";

@@ -158,6 +158,12 @@ TEST(FileQuery, DatesRoundTripThroughEveryFormat) {
       InvalidArgument);
   expect_same(read_arrow((dir / "arrow" / "*.arrow").string()).sort({SortKey{col("id")}}).collect(),
               t);
+  ArrowWriteOptions stream{Compression::Lz4};
+  stream.stream = true;  // the IPC stream format, part-NNNNN.arrows
+  from_table(t, 2).write_arrow((dir / "arrows").string(), stream);
+  EXPECT_TRUE(fs::exists(dir / "arrows" / "part-00001.arrows"));
+  expect_same(
+      read_arrow((dir / "arrows" / "*.arrows").string()).sort({SortKey{col("id")}}).collect(), t);
   from_table(t, 2).write_csv((dir / "csv").string());
   const Table csv = read_csv((dir / "csv" / "*.csv").string())
                         .with_column("d", col("d").cast(date32()))

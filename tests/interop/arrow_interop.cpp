@@ -1,8 +1,10 @@
 // The ember side of the Arrow IPC interop test, around check_arrow_with_apache_arrow.mjs:
 //   ember_interop_arrow write DIR   writes a table of every type (formulas below) with
-//                                   write_arrow to DIR/ember/, three partitions;
-//   ember_interop_arrow check DIR   reads DIR/js/*.arrow (written by npm apache-arrow from the
-//                                   same formulas) with read_arrow and checks every value.
+//                                   write_arrow to DIR/ember/, three partitions, and in the
+//                                   stream format to DIR/emberstream/, two;
+//   ember_interop_arrow check DIR   reads DIR/js/*.arrow, DIR/jsdict/*.arrow and the stream
+//                                   DIR/js/*.arrows (written by npm apache-arrow from the same
+//                                   formulas) with read_arrow and checks every value.
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -74,10 +76,14 @@ int main(int argc, char** argv) {
     const Table want = expected();
     if (std::strcmp(argv[1], "write") == 0) {
       from_table(want, 3).write_arrow(dir + "/ember");
+      ArrowWriteOptions stream;
+      stream.stream = true;
+      from_table(want, 2).write_arrow(dir + "/emberstream", stream);
       return 0;
     }
-    // apache-arrow's plain file, then its file with a dictionary-encoded text column.
-    for (const char* sub : {"/js/*.arrow", "/jsdict/*.arrow"}) {
+    // apache-arrow's plain file, its file with a dictionary-encoded text column, and its
+    // stream.
+    for (const char* sub : {"/js/*.arrow", "/jsdict/*.arrow", "/js/*.arrows"}) {
       const Table got = read_arrow(dir + sub).sort({SortKey{col("id")}}).collect();
       if (!(got.schema() == want.schema())) {
         std::fprintf(stderr, "%s: schema %s, expected %s\n", sub, got.schema().to_string().c_str(),

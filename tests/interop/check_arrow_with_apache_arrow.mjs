@@ -1,6 +1,7 @@
-// npm apache-arrow reads the Arrow IPC files ember wrote (DIR/ember/part-*.arrow) and checks
-// every value against the formulas of arrow_interop.cpp; then writes the same table itself
-// (DIR/js/data.arrow) for ember to read. Usage: node check_arrow_with_apache_arrow.mjs DIR NPM_DIR
+// npm apache-arrow reads the Arrow IPC files ember wrote (DIR/ember/part-*.arrow, and the
+// stream format's DIR/emberstream/part-*.arrows) and checks every value against the formulas of
+// arrow_interop.cpp; then writes the same table itself (DIR/js/data.arrow and, as a stream,
+// DIR/js/data.arrows) for ember to read. Usage: node check_arrow_with_apache_arrow.mjs DIR NPM_DIR
 import { createRequire } from 'module';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'fs';
 
@@ -37,10 +38,12 @@ const norm = (v) => {
 const same = (a, b) => JSON.stringify(a, (k, x) => (typeof x === 'bigint' ? `${x}n` : x)) ===
                        JSON.stringify(b, (k, x) => (typeof x === 'bigint' ? `${x}n` : x));
 
+// ember's files (the file format), then its streams (the stream format).
+for (const [sub, ext] of [['ember', '.arrow'], ['emberstream', '.arrows']]) {
 let rows = [];
-const files = readdirSync(`${dir}/ember`).filter((f) => f.endsWith('.arrow')).sort();
+const files = readdirSync(`${dir}/${sub}`).filter((f) => f.endsWith(ext)).sort();
 for (const f of files) {
-  const t = A.tableFromIPC(readFileSync(`${dir}/ember/${f}`));
+  const t = A.tableFromIPC(readFileSync(`${dir}/${sub}/${f}`));
   for (const [name, type] of Object.entries(types)) {
     const field = t.schema.fields.find((x) => x.name === name);
     if (!field || String(field.type) !== String(type)) {
@@ -60,7 +63,8 @@ for (let i = 0; i < N; i++) {
     }
   }
 }
-console.log(`apache-arrow read ember's ${files.length} files: ${N} rows, every value matches`);
+console.log(`apache-arrow read ember's ${files.length} ${ext} files: ${N} rows, every value matches`);
+}
 
 const col = (f) => Array.from({ length: N }, (_, i) => f(i));
 const columns = {};
@@ -70,6 +74,7 @@ for (const [name, f] of Object.entries(expected)) {
 }
 mkdirSync(`${dir}/js`, { recursive: true });
 writeFileSync(`${dir}/js/data.arrow`, A.tableToIPC(new A.Table(columns), 'file'));
+writeFileSync(`${dir}/js/data.arrows`, A.tableToIPC(new A.Table(columns), 'stream'));
 
 // The same table with its text column dictionary-encoded (int16 indices), in two record batches
 // that share one dictionary batch: how pyarrow and polars often write categorical text.

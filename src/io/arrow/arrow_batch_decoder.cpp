@@ -97,7 +97,8 @@ double wide_integer(const uint8_t* p, int bytes) {
     }
   }
   double v = 0;
-  for (int k = limbs - 1; k >= 0; --k) v = v * 18446744073709551616.0 + static_cast<double>(limb[k]);
+  for (int k = limbs - 1; k >= 0; --k)
+    v = v * 18446744073709551616.0 + static_cast<double>(limb[k]);
   return negative ? -v : v;
 }
 
@@ -273,8 +274,7 @@ Column BatchDecoder::scaled(const ArrowField& f, int64_t n, std::shared_ptr<Buff
     if (__builtin_mul_overflow(v, f.multiply, &v))
       throw std::runtime_error("column '" + f.name + "': value " +
                                std::to_string(load_signed(p + i * stored, stored)) +
-                               " is past the range of " + f.type.to_string() +
-                               " in microseconds");
+                               " is past the range of " + f.type.to_string() + " in microseconds");
     out[i] = v / f.divide;
   }
   return Column::from_buffers(f.type, n, -1, std::move(validity), std::move(values));

@@ -175,8 +175,7 @@ ArrowField map_field(const fb::Field* f, const std::string& top, int depth) {
       throw unsupported("of Arrow type " + std::string(fb::EnumNameType(f->type_type())));
   }
   // Microseconds in 64 bits need no conversion.
-  if (out.stored == Stored::Scaled && out.stored_bytes == 8 && out.multiply == 1 &&
-      out.divide == 1)
+  if (out.stored == Stored::Scaled && out.stored_bytes == 8 && out.multiply == 1 && out.divide == 1)
     out.stored = Stored::Plain;
   return out;
 }

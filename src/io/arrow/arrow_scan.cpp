@@ -13,6 +13,7 @@
 #include "io/arrow/Message_generated.h"
 #include "io/arrow/arrow_batch_decoder.h"
 #include "io/arrow/arrow_field.h"
+#include "io/arrow/arrow_stream_index.h"
 #include "io/arrow/flatbuffer_copy.h"
 #include "io/duplicate_column_names.h"
 #include "io/file_range.h"
@@ -35,9 +36,57 @@ struct ArrowFile {
   Schema schema;
   std::vector<fb::Block> blocks;
   std::vector<fb::Block> dictionary_blocks;  ///< in file order: a delta extends the one before
+  /// The stream format: per record batch, how many dictionary blocks precede it (its
+  /// dictionaries); empty for the file format, whose dictionaries serve every batch.
+  std::vector<size_t> dictionaries_before;
 };
 
 namespace {
+
+/// The columns of `schema` (a footer's or a stream's first message's) as ember fields.
+void set_schema(ArrowFile& file, const fb::Schema* schema) {
+  const std::string& path = file.path;
+  if (!schema || !schema->fields()) throw ParseError(path + ": no schema");
+  // A name the schema repeats is renamed in its repeats (x, x_1, ...), as the Parquet reader
+  // does, so that col("x") can never stand for two columns.
+  std::vector<std::string> names;
+  for (const fb::Field* f : *schema->fields())
+    names.push_back(f && f->name() ? f->name()->str() : "");
+  names = rename_duplicate_columns(std::move(names));
+  std::vector<Field> fields;
+  for (const fb::Field* f : *schema->fields()) {
+    const std::string& name = names[fields.size()];
+    try {
+      file.fields.push_back(map_field(f, name, 0));
+    } catch (const InvalidArgument& e) {
+      throw InvalidArgument(path + ": " + e.what());
+    } catch (const ParseError& e) {
+      throw ParseError(path + ": column '" + name + "': " + e.what());
+    }
+    fields.push_back(Field{name, file.fields.back().type});
+  }
+  file.schema = Schema(std::move(fields));
+}
+
+/// A file in the stream format: its messages indexed (the schema read, the batches' blocks
+/// kept for their partitions).
+std::shared_ptr<ArrowFile> read_stream(std::shared_ptr<ArrowFile> file, const ReadOnlyFile& in) {
+  arrow_ipc::StreamIndex index;
+  try {
+    index = arrow_ipc::index_stream(
+        [&in](int64_t offset, int64_t n, const char* what) { return in.read(offset, n, what); },
+        file->size);
+  } catch (const std::runtime_error& e) {
+    if (dynamic_cast<const Error*>(&e)) throw;
+    throw ParseError(file->path + ": Arrow IPC stream: " + e.what());
+  }
+  const AlignedCopy meta(index.schema_message.data(), index.schema_message.size());
+  set_schema(*file, fb::GetMessage(meta.data())->header_as_Schema());
+  file->blocks = std::move(index.batches);
+  file->dictionary_blocks = std::move(index.dictionaries);
+  file->dictionaries_before = std::move(index.dictionaries_before);
+  return file;
+}
 
 std::shared_ptr<ArrowFile> read_footer(const std::string& path) {
   auto file = std::make_shared<ArrowFile>();
@@ -45,12 +94,15 @@ std::shared_ptr<ArrowFile> read_footer(const std::string& path) {
   const ReadOnlyFile in(path);
   file->size = in.size();
   const int64_t size = file->size;
+  if (size >= 8 && arrow_ipc::looks_like_stream(in.read(0, 8, "the header")))
+    return read_stream(std::move(file), in);
   // The magic at both ends and the footer before the last: the record batches are read when
   // their partitions are.
   if (size < 18 || in.read(0, 6, "the header") != "ARROW1" ||
       in.read(size - 6, 6, "the footer").compare(0, 6, "ARROW1") != 0)
     throw ParseError(path +
-                     ": not an Arrow IPC file (bad magic number; expected ARROW1 at both ends)");
+                     ": not an Arrow IPC file (bad magic number; expected ARROW1 at both ends, "
+                     "or a stream's first message)");
   int32_t len;
   const std::string len_bytes = in.read(size - 10, 4, "the footer");
   std::memcpy(&len, len_bytes.data(), 4);
@@ -64,25 +116,7 @@ std::shared_ptr<ArrowFile> read_footer(const std::string& path) {
   const fb::Footer* footer = fb::GetFooter(start);
   if (!footer->schema() || !footer->schema()->fields())
     throw ParseError(path + ": footer without a schema");
-  // A name the schema repeats is renamed in its repeats (x, x_1, ...), as the Parquet reader
-  // does, so that col("x") can never stand for two columns.
-  std::vector<std::string> names;
-  for (const fb::Field* f : *footer->schema()->fields())
-    names.push_back(f && f->name() ? f->name()->str() : "");
-  names = rename_duplicate_columns(std::move(names));
-  std::vector<Field> fields;
-  for (const fb::Field* f : *footer->schema()->fields()) {
-    const std::string& name = names[fields.size()];
-    try {
-      file->fields.push_back(map_field(f, name, 0));
-    } catch (const InvalidArgument& e) {
-      throw InvalidArgument(path + ": " + e.what());
-    } catch (const ParseError& e) {
-      throw ParseError(path + ": column '" + name + "': " + e.what());
-    }
-    fields.push_back(Field{name, file->fields.back().type});
-  }
-  file->schema = Schema(std::move(fields));
+  set_schema(*file, footer->schema());
   if (footer->dictionaries()) {
     for (const fb::Block* blk : *footer->dictionaries()) {
       const fb::Block block = unaligned(blk);
@@ -159,9 +193,10 @@ const ArrowField* field_with_dictionary(const std::vector<ArrowField>& fields, i
 }
 
 // Every dictionary batch of the file, in file order: a delta batch extends its dictionary.
-Dictionaries load_dictionaries(const ArrowFile& file) {
+Dictionaries load_dictionaries(const ArrowFile& file, size_t count) {
   Dictionaries dictionaries;
-  for (const fb::Block& blk : file.dictionary_blocks) {
+  for (size_t k = 0; k < count && k < file.dictionary_blocks.size(); ++k) {
+    const fb::Block& blk = file.dictionary_blocks[k];
     const LoadedMessage m = load_message(file, blk);
     const fb::DictionaryBatch* db = m.message->header_as_DictionaryBatch();
     if (!db || !db->data()) throw std::runtime_error("a dictionary block holds no dictionary");
@@ -207,7 +242,11 @@ class ArrowBatchReader final : public BatchReader {
       const LoadedMessage m = load_message(*file_, blk);
       const fb::RecordBatch* rb = m.message->header_as_RecordBatch();
       if (!rb) throw std::runtime_error("the block is not a record batch");
-      const Dictionaries dictionaries = load_dictionaries(*file_);
+      // A stream's batch sees the dictionaries sent before it; a file's, all of them.
+      const Dictionaries dictionaries =
+          load_dictionaries(*file_, file_->dictionaries_before.empty()
+                                        ? file_->dictionary_blocks.size()
+                                        : file_->dictionaries_before[static_cast<size_t>(batch_)]);
       rows_ = rb->length();
       // Every column but a null-typed one needs at least a bit per row in the body; a batch
       // of no such columns is still held to 2^24 rows, so a corrupt length cannot make the

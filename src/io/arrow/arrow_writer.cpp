@@ -168,13 +168,16 @@ void check_arrow_schema(const Schema& schema) {
 
 ArrowWriter::ArrowWriter(const std::string& dir, const std::string& name, const Schema& schema,
                          const ArrowWriteOptions& options)
-    : file_(dir, name), schema_(schema), blocks_(std::make_unique<Blocks>()) {
+    : file_(dir, name),
+      schema_(schema),
+      stream_(options.stream),
+      blocks_(std::make_unique<Blocks>()) {
   if (options.compression == Compression::Zstd) codec_ = arrow_ipc::BodyCodec::Zstd;
   if (options.compression == Compression::Lz4) codec_ = arrow_ipc::BodyCodec::Lz4Frame;
   flatbuffers::FlatBufferBuilder b;
   const auto s = schema_of(b, schema_);
   b.Finish(fb::CreateMessage(b, fb::MetadataVersion::V5, fb::MessageHeader::Schema, s.Union(), 0));
-  std::string head("ARROW1\0\0", 8);
+  std::string head = stream_ ? std::string() : std::string("ARROW1\0\0", 8);
   head += frame(b);
   file_.write(head);
   offset_ = static_cast<int64_t>(head.size());
@@ -220,6 +223,11 @@ void ArrowWriter::commit() {
   std::string tail(8, '\0');
   const uint32_t marker = 0xFFFFFFFFu;
   std::memcpy(tail.data(), &marker, 4);
+  if (stream_) {  // the end-of-stream marker alone
+    file_.write(tail);
+    file_.commit();
+    return;
+  }
   tail.append(reinterpret_cast<const char*>(b.GetBufferPointer()), b.GetSize());
   const int32_t len = static_cast<int32_t>(b.GetSize());
   tail.append(reinterpret_cast<const char*>(&len), 4);

@@ -1,5 +1,6 @@
 // Writing one partition as one Arrow IPC file (the "file format": magic, schema, record
-// batches, footer), so that pyarrow, polars and DuckDB users open it without conversion.
+// batches, footer; or the stream format: schema and record batches to an end-of-stream
+// marker), so that pyarrow, polars and DuckDB users open it without conversion.
 #pragma once
 
 #include <memory>
@@ -32,6 +33,7 @@ class ArrowWriter final : public PartitionWriter {
   Schema schema_;
   std::optional<arrow_ipc::BodyCodec> codec_;  ///< compressed bodies; none when unset
   int64_t offset_ = 0;
+  bool stream_ = false;  ///< the stream format: no magic, no footer
   std::unique_ptr<Blocks> blocks_;
 };
 

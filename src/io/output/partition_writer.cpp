@@ -13,7 +13,7 @@ namespace ember {
 namespace {
 
 constexpr FileFormat kFileFormats[] = {FileFormat::Csv, FileFormat::Jsonl, FileFormat::Parquet,
-                                       FileFormat::Arrow};
+                                       FileFormat::Arrow, FileFormat::ArrowStream};
 
 }  // namespace
 
@@ -25,6 +25,8 @@ std::string_view file_extension(FileFormat format) {
       return "jsonl";
     case FileFormat::Parquet:
       return "parquet";
+    case FileFormat::ArrowStream:
+      return "arrows";
     default:
       return "arrow";
   }
@@ -54,7 +56,7 @@ bool is_part_file_name(std::string_view name) {
 void check_format_holds(const Schema& schema, FileFormat format) {
   if (format == FileFormat::Csv) check_csv_schema(schema);
   if (format == FileFormat::Parquet) check_parquet_schema(schema);
-  if (format == FileFormat::Arrow) check_arrow_schema(schema);
+  if (format == FileFormat::Arrow || format == FileFormat::ArrowStream) check_arrow_schema(schema);
 }
 
 std::unique_ptr<PartitionWriter> open_partition_writer(const std::string& dir, int partition,
@@ -70,8 +72,11 @@ std::unique_ptr<PartitionWriter> open_part_writer(const std::string& dir, const 
   if (format == FileFormat::Csv) return std::make_unique<CsvWriter>(dir, name, schema);
   if (format == FileFormat::Parquet)
     return std::make_unique<ParquetWriter>(dir, name, schema, options.parquet);
-  if (format == FileFormat::Arrow)
-    return std::make_unique<ArrowWriter>(dir, name, schema, options.arrow);
+  if (format == FileFormat::Arrow || format == FileFormat::ArrowStream) {
+    ArrowWriteOptions arrow = options.arrow;  // the format says which (it travels to ranks)
+    arrow.stream = format == FileFormat::ArrowStream;
+    return std::make_unique<ArrowWriter>(dir, name, schema, arrow);
+  }
   return std::make_unique<JsonlWriter>(dir, name, schema);
 }
 

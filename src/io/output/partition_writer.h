@@ -12,9 +12,11 @@
 
 namespace ember {
 
-enum class FileFormat { Csv, Jsonl, Parquet, Arrow };
+/// ArrowStream: the Arrow IPC stream format (ArrowWriteOptions::stream).
+enum class FileFormat { Csv, Jsonl, Parquet, Arrow, ArrowStream };
 
-/// The extension of a format's part files, without the dot: "csv", "jsonl", "parquet", "arrow".
+/// The extension of a format's part files, without the dot: "csv", "jsonl", "parquet", "arrow",
+/// "arrows".
 std::string_view file_extension(FileFormat format);
 
 /// The name of partition `partition`'s file: `part-NNNNN.<ext>` (five digits or more).

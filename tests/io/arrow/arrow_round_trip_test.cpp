@@ -1,12 +1,13 @@
 // Arrow IPC files written by ember and read back by ember: every type, slices at odd offsets,
-// several record batches, uncompressed and with each body compression; and damaged files ending
-// in an ember::Error, never a crash.
+// several record batches, uncompressed and with each body compression, in the file and the
+// stream format; and damaged files ending in an ember::Error, never a crash.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <random>
+#include <tuple>
 
 #include "io/arrow/arrow_scan.h"
 #include "io/output/partition_writer.h"
@@ -47,25 +48,39 @@ Table read_all(const std::string& glob) {
   return Table(scan.schema, std::move(batches));
 }
 
-std::string write_sample(const testing_io::TempDir& dir, Compression c = Compression::None) {
+std::string write_sample(const testing_io::TempDir& dir, Compression c = Compression::None,
+                         bool stream = false) {
   const Table t = sample();
   FileWriteOptions options;
   options.arrow.compression = c;
-  auto w = open_partition_writer(dir.path(), 0, t.schema(), FileFormat::Arrow, options);
+  const FileFormat format = stream ? FileFormat::ArrowStream : FileFormat::Arrow;
+  auto w = open_partition_writer(dir.path(), 0, t.schema(), format, options);
   for (const Batch& b : t.batches()) {
     w->write(b.slice(0, 13));  // odd offsets: bitmaps and offsets must be rebased
     w->write(b.slice(13, 200));
     w->write(b.slice(213, 88));
   }
   w->commit();
-  return dir.file("part-00000.arrow");
+  return dir.file(stream ? "part-00000.arrows" : "part-00000.arrow");
 }
 
-class ArrowIpc : public testing::TestWithParam<Compression> {};
+/// A body compression, and whether the stream format is written.
+class ArrowIpc : public testing::TestWithParam<std::tuple<Compression, bool>> {
+ protected:
+  std::string write(const testing_io::TempDir& dir) const {
+    return write_sample(dir, std::get<0>(GetParam()), std::get<1>(GetParam()));
+  }
+};
 
 TEST_P(ArrowIpc, EveryTypeRoundTripsThroughSlicedBatches) {
   testing_io::TempDir dir;
-  const std::string path = write_sample(dir, GetParam());
+  const std::string path = write(dir);
+  if (std::get<1>(GetParam())) {  // the stream format: no magic, an end-of-stream marker
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_NE(bytes.substr(0, 6), "ARROW1");
+    EXPECT_EQ(bytes.substr(bytes.size() - 8), std::string("\xff\xff\xff\xff\0\0\0\0", 8));
+  }
   EXPECT_EQ(plan_arrow_scan(path).parts.size(), 3u) << "one partition per record batch";
   const Table want = sample(), got = read_all(path);
   ASSERT_EQ(got.schema(), want.schema());
@@ -77,7 +92,7 @@ TEST_P(ArrowIpc, EveryTypeRoundTripsThroughSlicedBatches) {
 
 TEST_P(ArrowIpc, DamagedFilesAreErrorsNotCrashes) {
   testing_io::TempDir dir;
-  std::ifstream in(write_sample(dir, GetParam()), std::ios::binary);
+  std::ifstream in(write(dir), std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::mt19937 rng(11);
   int errors = 0;
@@ -101,11 +116,15 @@ TEST_P(ArrowIpc, DamagedFilesAreErrorsNotCrashes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Compressions, ArrowIpc,
-                         testing::Values(Compression::None, Compression::Zstd, Compression::Lz4),
+                         testing::Combine(testing::Values(Compression::None, Compression::Zstd,
+                                                          Compression::Lz4),
+                                          testing::Bool()),
                          [](const auto& info) {
-                           return info.param == Compression::None   ? std::string("None")
-                                  : info.param == Compression::Zstd ? std::string("Zstd")
-                                                                    : std::string("Lz4");
+                           const Compression c = std::get<0>(info.param);
+                           return std::string(c == Compression::None   ? "None"
+                                              : c == Compression::Zstd ? "Zstd"
+                                                                       : "Lz4") +
+                                  (std::get<1>(info.param) ? "Stream" : "File");
                          });
 
 // Compressible columns shrink under both codecs; buffers that would not shrink (random bytes)

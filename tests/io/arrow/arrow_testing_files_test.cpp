@@ -1,8 +1,8 @@
-// apache/arrow-testing's integration files (tests/data/arrow-testing) through the Arrow reader
-// itself: every file whose types ember reads decodes whole (the sanitizer builds run this), a
-// few values checked here; each value of each file is compared with its golden JSON by
-// python/tests/test_arrow_testing.py. A file with a struct, map, union or interval column is an
-// InvalidArgument naming the column.
+// apache/arrow-testing's integration files (tests/data/arrow-testing), in the file and the
+// stream format, through the Arrow reader itself: every file whose types ember reads decodes whole
+// (the sanitizer builds run this), a few values checked here; each value of each file is compared
+// with its golden JSON by python/tests/test_arrow_testing.py. A file with a struct, map, union or
+// interval column is an InvalidArgument naming the column.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -45,7 +45,8 @@ TEST(ArrowTestingFiles, EveryFileReadsWholeOrIsRefusedNamingItsColumn) {
   for (const auto& dir : fs::directory_iterator(data_dir())) {
     if (!dir.is_directory()) continue;
     for (const auto& entry : fs::directory_iterator(dir.path())) {
-      if (entry.path().extension() != ".arrow_file") continue;
+      const fs::path ext = entry.path().extension();
+      if (ext != ".arrow_file" && ext != ".stream") continue;
       try {
         const Table t = read_all(entry.path());
         for (const Field& f : t.schema().fields()) EXPECT_EQ(t.column(f.name).size(), t.num_rows());
@@ -59,8 +60,35 @@ TEST(ArrowTestingFiles, EveryFileReadsWholeOrIsRefusedNamingItsColumn) {
       }
     }
   }
-  EXPECT_EQ(read, 19);
-  EXPECT_EQ(refused, 8);
+  EXPECT_EQ(read, 2 * 19);  // the file and the stream format of each
+  EXPECT_EQ(refused, 2 * 8);
+}
+
+TEST(ArrowTestingFiles, AStreamReadsAsItsFileDoes) {
+  for (const std::string name : {"dictionary", "datetime", "primitive_large_offsets"}) {
+    const fs::path f = file("1.0.0-littleendian", name);
+    fs::path stream = f;
+    stream.replace_extension(".stream");
+    const Table a = read_all(f), b = read_all(stream);
+    EXPECT_EQ(a.schema(), b.schema()) << name;
+    EXPECT_EQ(a.to_string(1000), b.to_string(1000)) << name;
+    EXPECT_GT(a.num_rows(), 0) << name;
+  }
+  // A stream cut inside a message is a ParseError naming the file.
+  const fs::path whole = data_dir() / "1.0.0-littleendian" / "generated_primitive.stream";
+  const std::string cut = (fs::path(testing::TempDir()) / "cut.stream").string();
+  fs::copy_file(whole, cut, fs::copy_options::overwrite_existing);
+  fs::resize_file(cut, fs::file_size(whole) / 2);
+  EXPECT_THROW(
+      {
+        try {
+          read_all(cut);
+        } catch (const ParseError& e) {
+          EXPECT_THAT(e.what(), ::testing::HasSubstr("cut.stream"));
+          throw;
+        }
+      },
+      ParseError);
 }
 
 TEST(ArrowTestingFiles, TypesConvertAsDocumented) {
@@ -96,7 +124,8 @@ TEST(ArrowTestingFiles, TypesConvertAsDocumented) {
   const Table ext = read_all(file("1.0.0-littleendian", "extension"));
   EXPECT_EQ(ext.column("uuids").type(), binary());
   for (int64_t i = 0; i < ext.num_rows(); ++i)
-    if (ext.column("uuids").is_valid(i)) EXPECT_EQ(ext.column("uuids").value<std::string>(i).size(), 16u);
+    if (ext.column("uuids").is_valid(i))
+      EXPECT_EQ(ext.column("uuids").value<std::string>(i).size(), 16u);
 }
 
 }  // namespace

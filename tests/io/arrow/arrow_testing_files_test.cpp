@@ -123,9 +123,11 @@ TEST(ArrowTestingFiles, TypesConvertAsDocumented) {
 
   const Table ext = read_all(file("1.0.0-littleendian", "extension"));
   EXPECT_EQ(ext.column("uuids").type(), binary());
-  for (int64_t i = 0; i < ext.num_rows(); ++i)
-    if (ext.column("uuids").is_valid(i))
+  for (int64_t i = 0; i < ext.num_rows(); ++i) {
+    if (ext.column("uuids").is_valid(i)) {
       EXPECT_EQ(ext.column("uuids").value<std::string>(i).size(), 16u);
+    }
+  }
 }
 
 }  // namespace

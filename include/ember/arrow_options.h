@@ -3,12 +3,16 @@
 #pragma once
 
 #include "ember/parquet_options.h"
+#include "ember/storage_options.h"
 
 namespace ember {
 
-/// How read_arrow reads its files (the Arrow IPC file format). It has no settings yet; taking
-/// it keeps every reader's shape `(path_or_glob, options)`.
-struct ArrowOptions {};
+/// How read_arrow reads its files (the Arrow IPC file format).
+struct ArrowOptions {
+  /// Endpoint and credentials for s3:// paths (empty fields: from the AWS_* environment and
+  /// profile files; see docs/object-storage.md).
+  StorageOptions storage;
+};
 
 /// How write_arrow writes its files (the Arrow IPC file format).
 struct ArrowWriteOptions {

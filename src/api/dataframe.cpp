@@ -47,8 +47,9 @@ DataFrame read_parquet(std::string path_or_glob, ParquetOptions options) {
       make_source(std::make_shared<ParquetSource>(std::move(path_or_glob), std::move(options))));
 }
 
-DataFrame read_arrow(std::string path_or_glob, ArrowOptions) {
-  return frame(make_source(std::make_shared<ArrowSource>(std::move(path_or_glob))));
+DataFrame read_arrow(std::string path_or_glob, ArrowOptions options) {
+  return frame(
+      make_source(std::make_shared<ArrowSource>(std::move(path_or_glob), std::move(options))));
 }
 
 DataFrame DataFrame::select(std::vector<Expr> exprs) const {

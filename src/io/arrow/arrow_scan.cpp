@@ -15,8 +15,8 @@
 #include "io/arrow/File_generated.h"
 #include "io/arrow/Message_generated.h"
 #include "io/arrow/arrow_body_codec.h"
+#include "io/byte_source.h"
 #include "io/duplicate_column_names.h"
-#include "io/file_range.h"
 #include "io/file_split.h"
 
 namespace ember {
@@ -41,7 +41,8 @@ struct ArrowField {
 
 struct ArrowFile {
   std::string path;
-  int64_t size = 0;  ///< bytes; only the footer is read when the scan is planned
+  int64_t size = 0;        ///< bytes; only the footer is read when the scan is planned
+  StorageOptions storage;  ///< endpoint and credentials of a remote path
   std::vector<ArrowField> fields;
   Schema schema;
   std::vector<fb::Block> blocks;
@@ -169,24 +170,37 @@ ArrowField map_field(const fb::Field* f, const std::string& top, int depth) {
   return out;
 }
 
-std::shared_ptr<ArrowFile> read_footer(const std::string& path) {
+std::shared_ptr<ArrowFile> read_footer(const FoundFile& found, const StorageOptions& storage) {
+  const std::string& path = found.path;
   auto file = std::make_shared<ArrowFile>();
   file->path = path;
-  const ReadOnlyFile in(path);
-  file->size = in.size();
+  file->storage = storage;
+  const std::unique_ptr<ByteSource> in = open_byte_source(path, storage, found.size);
+  file->size = in->size();
   const int64_t size = file->size;
   // The magic at both ends and the footer before the last: the record batches are read when
-  // their partitions are.
-  if (size < 18 || in.read(0, 6, "the header") != "ARROW1" ||
-      in.read(size - 6, 6, "the footer").compare(0, 6, "ARROW1") != 0)
+  // their partitions are. One read of the file's end (the footer, most often) serves them; a
+  // remote file's leading magic would cost a request of its own, and the footer's checks
+  // catch a file that is not Arrow IPC.
+  const int64_t guess = std::min<int64_t>(size, kArrowFooterGuessBytes);
+  const std::string end = size < 18 ? "" : in->read(size - guess, guess, "the footer");
+  const auto from_end = [&](int64_t back, int64_t n) {
+    return end.substr(end.size() - static_cast<size_t>(back), static_cast<size_t>(n));
+  };
+  const std::string head = size < 18 || guess == size
+                               ? end.substr(0, std::min<size_t>(6, end.size()))
+                           : in->remote() ? std::string("ARROW1")
+                                          : in->read(0, 6, "the header");
+  if (size < 18 || head != "ARROW1" || from_end(6, 6) != "ARROW1")
     throw ParseError(path +
                      ": not an Arrow IPC file (bad magic number; expected ARROW1 at both ends)");
   int32_t len;
-  const std::string len_bytes = in.read(size - 10, 4, "the footer");
+  const std::string len_bytes = from_end(10, 4);
   std::memcpy(&len, len_bytes.data(), 4);
   if (len <= 0 || len > size - 18)
     throw ParseError(path + ": footer length " + std::to_string(len) + " does not fit the file");
-  const std::string footer_read = in.read(size - 10 - len, len, "the footer");
+  const std::string footer_read =
+      len + 10 <= guess ? from_end(len + 10, len) : in->read(size - 10 - len, len, "the footer");
   const AlignedCopy footer_bytes(footer_read.data(), static_cast<size_t>(len));
   const uint8_t* start = footer_bytes.data();
   flatbuffers::Verifier v(start, static_cast<size_t>(len));
@@ -485,8 +499,8 @@ LoadedMessage load_message(const ArrowFile& file, const fb::Block& blk) {
     throw std::runtime_error("the block lies outside the file");
   LoadedMessage m;
   // This block only, read now: a scan holds in memory the batch it decodes.
-  m.bytes = ReadOnlyFile(file.path).read(blk.offset(), blk.metaDataLength() + blk.bodyLength(),
-                                         "a record batch");
+  m.bytes = open_byte_source(file.path, file.storage, file.size)
+                ->read(blk.offset(), blk.metaDataLength() + blk.bodyLength(), "a record batch");
   const auto* p = reinterpret_cast<const uint8_t*>(m.bytes.data());
   uint32_t marker;
   std::memcpy(&marker, p, 4);
@@ -593,10 +607,10 @@ class ArrowBatchReader final : public BatchReader {
 
 }  // namespace
 
-ArrowScan plan_arrow_scan(const std::string& path_or_glob) {
+ArrowScan plan_arrow_scan(const std::string& path_or_glob, const StorageOptions& storage) {
   ArrowScan scan;
-  for (const std::string& path : expand_paths(path_or_glob))
-    scan.files.push_back(read_footer(path));
+  for (const FoundFile& found : expand_files(path_or_glob, storage))
+    scan.files.push_back(read_footer(found, storage));
   scan.schema = scan.files.front()->schema;
   for (size_t f = 0; f < scan.files.size(); ++f) {
     if (!(scan.files[f]->schema == scan.schema))
@@ -609,6 +623,8 @@ ArrowScan plan_arrow_scan(const std::string& path_or_glob) {
   }
   return scan;
 }
+
+const std::string& arrow_file_path(const ArrowFile& file) { return file.path; }
 
 std::unique_ptr<BatchReader> open_arrow_part(const ArrowScan& scan, int p, int64_t batch_rows) {
   if (batch_rows <= 0) throw InvalidArgument("batch rows must be positive");

@@ -20,6 +20,9 @@ struct ArrowWriteOptions {
   /// frames); a buffer that would not shrink is stored as it is. Another value is an
   /// InvalidArgument. pyarrow, polars and DuckDB read all three.
   Compression compression = Compression::None;
+  /// Endpoint and credentials for an s3:// target (empty fields: from the AWS_* environment
+  /// and profile files; see docs/object-storage.md).
+  StorageOptions storage;
 };
 
 }  // namespace ember

@@ -32,8 +32,11 @@ struct CsvOptions {
 };
 
 /// How write_csv writes its files: a header row, ',' between fields, fields quoted only when
-/// they must be, a null as an empty field. It has no settings yet; taking it keeps every
-/// write call's shape `(dir, format options, run options)`.
-struct CsvWriteOptions {};
+/// they must be, a null as an empty field.
+struct CsvWriteOptions {
+  /// Endpoint and credentials for an s3:// target (empty fields: from the AWS_* environment
+  /// and profile files; see docs/object-storage.md).
+  StorageOptions storage;
+};
 
 }  // namespace ember

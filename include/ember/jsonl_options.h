@@ -21,8 +21,11 @@ struct JsonlOptions {
 };
 
 /// How write_jsonl writes its files: one object per row, keys in column order, a null as
-/// JSON null. It has no settings yet; taking it keeps every write call's shape
-/// `(dir, format options, run options)`.
-struct JsonlWriteOptions {};
+/// JSON null.
+struct JsonlWriteOptions {
+  /// Endpoint and credentials for an s3:// target (empty fields: from the AWS_* environment
+  /// and profile files; see docs/object-storage.md).
+  StorageOptions storage;
+};
 
 }  // namespace ember

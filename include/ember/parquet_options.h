@@ -35,6 +35,9 @@ struct ParquetWriteOptions {
   Compression compression = Compression::Snappy;  ///< of every page
   /// Rows per row group (the last one of a file may hold fewer); must be >= 1.
   int64_t row_group_rows = 1 << 20;
+  /// Endpoint and credentials for an s3:// target (empty fields: from the AWS_* environment
+  /// and profile files; see docs/object-storage.md).
+  StorageOptions storage;
 };
 
 }  // namespace ember

@@ -27,8 +27,8 @@ std::vector<std::string> ByteSource::read_ranges(const std::vector<ByteRange>& r
   return out;
 }
 
-std::unique_ptr<ByteSource> open_byte_source(const std::string& path,
-                                             const StorageOptions& storage, int64_t known_size) {
+std::unique_ptr<ByteSource> open_byte_source(const std::string& path, const StorageOptions& storage,
+                                             int64_t known_size) {
   const StorageUrl url = parse_storage_url(path);
   if (url.remote()) return std::make_unique<RemoteObject>(url, storage, known_size);
   return std::make_unique<ReadOnlyFile>(url.path);

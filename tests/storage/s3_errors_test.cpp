@@ -61,8 +61,8 @@ TEST(S3Errors, ThrottlingAndResetsAreRetried) {
   test_rows(0, 2000, 1).write_parquet(dir.sub("p"));
   s3.put("data", "retry/a.parquet", read_bytes(dir.sub("p") + "/part-00000.parquet"));
   s3.control("clear=1&slowdown=3&reset=2");
-  const Table t = read_parquet("s3://data/retry/a.parquet", ParquetOptions{{}, s3.options()})
-                      .collect();
+  const Table t =
+      read_parquet("s3://data/retry/a.parquet", ParquetOptions{{}, s3.options()}).collect();
   expect_rows(t, 0, 2000);
   const std::string served = s3.control("");
   EXPECT_NE(served.find("\"slowdown\":3,\"reset\":2,"), std::string::npos) << served;
@@ -76,8 +76,7 @@ TEST(S3Errors, ThrottlingThatNeverEndsIsAnErrorWithTheAnswer) {
       error_of<IoError>([&] { read_csv("s3://data/busy/a.csv", csv_with(s3.options())); });
   s3.control("slowdown=0");
   EXPECT_NE(busy.find("'s3://data/busy/a.csv'"), std::string::npos) << busy;
-  EXPECT_NE(busy.find("503 SlowDown: Please reduce your request rate."), std::string::npos)
-      << busy;
+  EXPECT_NE(busy.find("503 SlowDown: Please reduce your request rate."), std::string::npos) << busy;
 }
 
 TEST(S3Errors, ABadEndpointNamesTheUrlAndWhatFailed) {

@@ -70,8 +70,8 @@ TEST(S3Read, LargeTextFilesAreSplitIntoRangesLikeLocalOnes) {
 
 TEST(S3Read, GlobsMatchKeysAsLocalGlobsMatchNames) {
   EMBER_REQUIRE_S3(s3);
-  for (const std::string key : {"g/a/1.csv", "g/a/2.csv", "g/a/x.json", "g/a/_SUCCESS",
-                                "g/a/deeper/3.csv", "g/b/4.csv"})
+  for (const std::string key :
+       {"g/a/1.csv", "g/a/2.csv", "g/a/x.json", "g/a/_SUCCESS", "g/a/deeper/3.csv", "g/b/4.csv"})
     s3.put("data", key, "id\n1\n");
   auto found = [&](const std::string& pattern) { return expand_paths(pattern, s3.options()); };
   using V = std::vector<std::string>;

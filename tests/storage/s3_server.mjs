@@ -1,6 +1,7 @@
 // An S3-compatible server (npm s3rver) on loopback for the object storage tests, with a proxy in
-// front of it that checks AWS Signature V4 (s3rver checks only the key id) and can misbehave on
-// request: answer 503 SlowDown, or drop the connection, for the next N requests.
+// front of it that checks AWS Signature V4 (s3rver checks only the key id), keeps count of the
+// multipart uploads left open (and answers AbortMultipartUpload, which s3rver lacks), and can
+// misbehave on request: answer 503 SlowDown, or drop the connection, for the next N requests.
 // Usage: node --openssl-legacy-provider s3_server.mjs NPM_DIR DATA_DIR BUCKET...
 // (s3rver's continuation tokens use DES, which OpenSSL 3 keeps in its legacy provider.)
 // Prints one JSON line {"s3": port, "proxy": port} once both listen; exits when stdin closes
@@ -62,19 +63,23 @@ function signatureProblem(req) {
     ? null : 'the signature does not match';
 }
 
-// What the proxy does next, set with GET /__control?slowdown=N&reset=M; counted per kind.
-const plan = { slowdown: 0, reset: 0 };
+// What the proxy does next, set with GET /__control?slowdown=N&reset=M&deny_parts=K; counted
+// per kind. GET /__control alone returns the counters (and open_uploads).
+// deny_parts=N answers 403 AccessDenied to the next N part uploads (not retried, as a client
+// must not retry a denial).
+const plan = { slowdown: 0, reset: 0, deny_parts: 0 };
+const openUploads = new Set();
 const served = { slowdown: 0, reset: 0, forwarded: 0, GET: 0, HEAD: 0, PUT: 0, POST: 0, DELETE: 0 };
 
 const proxy = http.createServer((req, res) => {
   const url = new URL(req.url, 'http://127.0.0.1');
   if (url.pathname === '/__control') {
-    for (const k of ['slowdown', 'reset']) {
+    for (const k of ['slowdown', 'reset', 'deny_parts']) {
       if (url.searchParams.has(k)) plan[k] = Number(url.searchParams.get(k));
     }
     if (url.searchParams.has('clear')) for (const k of Object.keys(served)) served[k] = 0;
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(served));
+    res.end(JSON.stringify({ ...served, open_uploads: openUploads.size }));
     return;
   }
   if (plan.reset > 0) {
@@ -102,6 +107,24 @@ const proxy = http.createServer((req, res) => {
             'provided. Check your key and signing method.</Message></Error>');
     return;
   }
+  const uploadId = url.searchParams.get('uploadId');
+  if (req.method === 'DELETE' && uploadId !== null) {
+    served.aborted = (served.aborted || 0) + 1;
+    openUploads.delete(uploadId);
+    req.resume();
+    res.writeHead(204);
+    res.end();
+    return;
+  }
+  if (req.method === 'PUT' && uploadId !== null && plan.deny_parts > 0) {
+    plan.deny_parts--;
+    req.resume();
+    res.writeHead(403, { 'content-type': 'application/xml' });
+    res.end('<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code>' +
+            '<Message>Access Denied</Message></Error>');
+    return;
+  }
+  const initiating = req.method === 'POST' && url.searchParams.has('uploads');
   served.forwarded++;
   served[req.method] = (served[req.method] || 0) + 1;
   // Headers go through unchanged (Host included): the signature s3rver checks covers them.
@@ -109,7 +132,21 @@ const proxy = http.createServer((req, res) => {
     { host: '127.0.0.1', port: s3Port, method: req.method, path: req.url, headers: req.headers },
     (answer) => {
       res.writeHead(answer.statusCode, answer.headers);
-      answer.pipe(res);
+      if (!initiating) {
+        if (req.method === 'POST' && uploadId !== null && answer.statusCode === 200) {
+          openUploads.delete(uploadId);
+        }
+        answer.pipe(res);
+        return;
+      }
+      const chunks = [];
+      answer.on('data', (c) => chunks.push(c));
+      answer.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const id = /<UploadId>([^<]+)<\/UploadId>/.exec(body.toString());
+        if (id) openUploads.add(id[1]);
+        res.end(body);
+      });
     });
   upstream.on('error', () => res.destroy());
   req.pipe(upstream);

@@ -99,10 +99,10 @@ S3Server::S3Server(const std::string& npm_dir) {
   if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp");
   dir_ = tmpl;
   const std::string node = "/usr/bin/env";
-  child_ = new ChildProcess({node, "node", "--openssl-legacy-provider",
-                             EMBER_STORAGE_TEST_DIR "/s3_server.mjs", npm_dir, dir_, "data",
-                             "empty"},
-                            true);
+  child_ =
+      new ChildProcess({node, "node", "--openssl-legacy-provider",
+                        EMBER_STORAGE_TEST_DIR "/s3_server.mjs", npm_dir, dir_, "data", "empty"},
+                       true);
   s3_port_ = std::stoi(json_number(child_->first_line(), "s3"));
   proxy_port_ = std::stoi(json_number(child_->first_line(), "proxy"));
 }
@@ -142,8 +142,8 @@ void S3Server::put(const std::string& bucket, const std::string& key,
 
 HttpFileServer::HttpFileServer(const std::string& dir)
     : port_(free_loopback_port()),
-      child_({"/usr/bin/python3", "-m", "http.server", std::to_string(port_), "--bind",
-              "127.0.0.1", "--directory", dir},
+      child_({"/usr/bin/python3", "-m", "http.server", std::to_string(port_), "--bind", "127.0.0.1",
+              "--directory", dir},
              false) {
   for (int i = 0; i < 200 && !can_connect(port_); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));

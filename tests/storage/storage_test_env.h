@@ -27,8 +27,8 @@ class StorageTestEnv : public testing::Environment {
 };
 
 /// The shared server; skips the test when npm s3rver is not installed.
-#define EMBER_REQUIRE_S3(var)                                                 \
-  const auto& var = *::ember::testing_storage::StorageTestEnv::server();      \
+#define EMBER_REQUIRE_S3(var)                                            \
+  const auto& var = *::ember::testing_storage::StorageTestEnv::server(); \
   if (!var.available()) GTEST_SKIP() << "npm s3rver is not installed (EMBER_NPM_DIR)"
 
 }  // namespace ember::testing_storage

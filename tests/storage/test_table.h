@@ -55,7 +55,8 @@ inline void expect_rows(const Table& t, int64_t first, int64_t n) {
     const bool ok = id >= first && id < first + n && xs.get(i) == Value(int64_t{id * 3}) &&
                     ss.get(i) == Value(std::string("v") + std::to_string(id));
     if (ok) ++seen[static_cast<size_t>(id - first)];
-    if (!ok && wrong++ == 0) first_wrong = "row " + std::to_string(i) + " (id " + std::to_string(id) + ")";
+    if (!ok && wrong++ == 0)
+      first_wrong = "row " + std::to_string(i) + " (id " + std::to_string(id) + ")";
   }
   EXPECT_EQ(wrong, 0) << "first wrong: " << first_wrong;
   EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), n) << "every id exactly once";

@@ -59,7 +59,7 @@ struct Transfer {
   const HttpRequest& request;
   HttpResponse& response;
   CURL* curl;
-  int64_t skip = -1;     ///< ranged GET: bytes still to drop (a 200 answer); -1: not known yet
+  int64_t skip = -1;  ///< ranged GET: bytes still to drop (a 200 answer); -1: not known yet
   bool error_body = false;
   bool range_done = false;  ///< the range is whole: the transfer was ended on purpose
 };

@@ -23,8 +23,8 @@ struct HttpRequest {
   std::vector<std::string> headers;  ///< "Name: value"
   std::string body;                  ///< PUT and POST
   int64_t range_begin = 0;
-  int64_t range_size = 0;       ///< > 0: ask for bytes [range_begin, range_begin + range_size)
-  char* into = nullptr;         ///< ranged GET: where the bytes go (else response.body)
+  int64_t range_size = 0;          ///< > 0: ask for bytes [range_begin, range_begin + range_size)
+  char* into = nullptr;            ///< ranged GET: where the bytes go (else response.body)
   const S3Config* sign = nullptr;  ///< sign with these credentials (SigV4), unless no key
 };
 

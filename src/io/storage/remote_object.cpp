@@ -9,8 +9,7 @@
 
 namespace ember {
 
-RemoteObject::RemoteObject(const StorageUrl& url, const StorageOptions& storage,
-                           int64_t known_size)
+RemoteObject::RemoteObject(const StorageUrl& url, const StorageOptions& storage, int64_t known_size)
     : url_(url) {
   if (url_.scheme == StorageUrl::Scheme::S3) s3_ = resolve_s3_config(storage);
   size_ = known_size >= 0 ? known_size : ask_size();
@@ -85,9 +84,8 @@ std::vector<std::string> RemoteObject::read_ranges(const std::vector<ByteRange>&
   }
   std::vector<std::future<std::string>> pending;
   for (const ByteRange& m : merged)
-    pending.push_back(std::async(std::launch::async, [this, m, what] {
-      return read(m.offset, m.size, what);
-    }));
+    pending.push_back(
+        std::async(std::launch::async, [this, m, what] { return read(m.offset, m.size, what); }));
   std::vector<std::string> bytes;
   for (auto& p : pending) bytes.push_back(p.get());
   std::vector<std::string> out;

@@ -37,7 +37,8 @@ std::map<std::string, std::string> ini_section(const std::string& file,
       continue;
     }
     const size_t eq = line.find('=');
-    if (inside && eq != std::string::npos) out[trim(line.substr(0, eq))] = trim(line.substr(eq + 1));
+    if (inside && eq != std::string::npos)
+      out[trim(line.substr(0, eq))] = trim(line.substr(eq + 1));
   }
   return out;
 }
@@ -92,8 +93,8 @@ S3Config resolve_s3_config(const StorageOptions& options) {
     throw InvalidArgument("StorageOptions::max_connections must be >= 1, got " +
                           std::to_string(options.max_connections));
   const std::string profile = first_of({env("AWS_PROFILE"), "default"});
-  const auto credentials = ini_section(aws_file("AWS_SHARED_CREDENTIALS_FILE", "credentials"),
-                                       profile);
+  const auto credentials =
+      ini_section(aws_file("AWS_SHARED_CREDENTIALS_FILE", "credentials"), profile);
   const auto config = ini_section(aws_file("AWS_CONFIG_FILE", "config"),
                                   profile == "default" ? "default" : "profile " + profile);
   auto from_files = [&](const std::string& key) {

@@ -12,7 +12,6 @@ using namespace ember::testing_storage;
 
 namespace {
 
-
 std::string listing(const S3Server& s3, const std::string& prefix) {
   std::string out;
   try {

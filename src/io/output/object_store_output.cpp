@@ -33,8 +33,7 @@ std::vector<std::string> existing_output(const ObjectStoreTarget& t) {
   for (const ListedObject& o : list_objects(t.config, t.bucket, t.prefix)) {
     const std::string name = o.key.substr(t.prefix.size());
     if (name.find('/') != std::string::npos || !is_output_file_name(name))
-      throw InvalidArgument("cannot write '" + t.given + "': it holds '" +
-                            s3_url(t.bucket, o.key) +
+      throw InvalidArgument("cannot write '" + t.given + "': it holds '" + s3_url(t.bucket, o.key) +
                             "', which ember did not write (a write replaces the whole prefix; "
                             "choose another one)");
     names.push_back(name);

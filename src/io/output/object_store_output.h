@@ -13,7 +13,7 @@ namespace ember {
 
 /// An output prefix in a bucket, checked when the query starts.
 struct ObjectStoreTarget {
-  std::string given;   ///< as the user named it, for messages
+  std::string given;  ///< as the user named it, for messages
   std::string bucket;
   std::string prefix;  ///< the keys' common start, ending with '/'
   S3Config config;

@@ -2,9 +2,8 @@
 // single-request PUT and DELETE of an object.
 #include "io/storage/s3_multipart_upload.h"
 
-#include <pugixml.hpp>
-
 #include <mutex>
+#include <pugixml.hpp>
 
 #include "ember/error.h"
 #include "io/storage/http_client.h"
@@ -42,8 +41,8 @@ MultipartUpload::MultipartUpload(const S3Config& config, std::string bucket, std
 }
 
 void MultipartUpload::upload_part(int number, const std::string& bytes) {
-  const std::string query = "partNumber=" + std::to_string(number) +
-                            "&uploadId=" + uri_encode(upload_id_, false);
+  const std::string query =
+      "partNumber=" + std::to_string(number) + "&uploadId=" + uri_encode(upload_id_, false);
   const HttpResponse answer = send(*config_, "PUT", bucket_, key_, query, bytes);
   if (!answer.ok())
     throw_storage_error("upload part " + std::to_string(number) + " of", s3_url(bucket_, key_),

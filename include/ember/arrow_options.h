@@ -11,7 +11,7 @@ namespace ember {
 struct ArrowOptions {
   /// Endpoint and credentials for s3:// paths (empty fields: from the AWS_* environment and
   /// profile files; see docs/object-storage.md).
-  StorageOptions storage;
+  StorageOptions storage = {};
 };
 
 /// How write_arrow writes its files (the Arrow IPC file format).
@@ -22,7 +22,7 @@ struct ArrowWriteOptions {
   Compression compression = Compression::None;
   /// Endpoint and credentials for an s3:// target (empty fields: from the AWS_* environment
   /// and profile files; see docs/object-storage.md).
-  StorageOptions storage;
+  StorageOptions storage = {};
 };
 
 }  // namespace ember

@@ -28,7 +28,7 @@ struct CsvOptions {
   int64_t split_bytes = int64_t{64} << 20;
   /// Endpoint and credentials for s3:// paths (empty fields: from the AWS_* environment and
   /// profile files; see docs/object-storage.md).
-  StorageOptions storage;
+  StorageOptions storage = {};
 };
 
 /// How write_csv writes its files: a header row, ',' between fields, fields quoted only when
@@ -36,7 +36,7 @@ struct CsvOptions {
 struct CsvWriteOptions {
   /// Endpoint and credentials for an s3:// target (empty fields: from the AWS_* environment
   /// and profile files; see docs/object-storage.md).
-  StorageOptions storage;
+  StorageOptions storage = {};
 };
 
 }  // namespace ember

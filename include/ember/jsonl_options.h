@@ -17,7 +17,7 @@ struct JsonlOptions {
   int64_t split_bytes = int64_t{64} << 20;
   /// Endpoint and credentials for s3:// paths (empty fields: from the AWS_* environment and
   /// profile files; see docs/object-storage.md).
-  StorageOptions storage;
+  StorageOptions storage = {};
 };
 
 /// How write_jsonl writes its files: one object per row, keys in column order, a null as
@@ -25,7 +25,7 @@ struct JsonlOptions {
 struct JsonlWriteOptions {
   /// Endpoint and credentials for an s3:// target (empty fields: from the AWS_* environment
   /// and profile files; see docs/object-storage.md).
-  StorageOptions storage;
+  StorageOptions storage = {};
 };
 
 }  // namespace ember

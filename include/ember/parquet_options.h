@@ -27,7 +27,7 @@ struct ParquetOptions {
   std::vector<std::string> columns;
   /// Endpoint and credentials for s3:// paths (empty fields: from the AWS_* environment and
   /// profile files; see docs/object-storage.md).
-  StorageOptions storage;
+  StorageOptions storage = {};
 };
 
 /// How write_parquet writes its files.
@@ -37,7 +37,7 @@ struct ParquetWriteOptions {
   int64_t row_group_rows = 1 << 20;
   /// Endpoint and credentials for an s3:// target (empty fields: from the AWS_* environment
   /// and profile files; see docs/object-storage.md).
-  StorageOptions storage;
+  StorageOptions storage = {};
 };
 
 }  // namespace ember

@@ -17,13 +17,13 @@ struct StorageOptions {
   /// An S3-compatible server (MinIO, Ceph, R2, ...), e.g. "http://127.0.0.1:9000"; its buckets
   /// are addressed path-style (endpoint/bucket/key). Empty: AWS_ENDPOINT_URL, else AWS S3 of
   /// the region (virtual-hosted style).
-  std::string endpoint_url;
+  std::string endpoint_url = {};
   /// The region requests are signed for; empty: AWS_REGION, the profile's, else "us-east-1".
-  std::string region;
+  std::string region = {};
   /// The access key; when given, the secret (and session token) come from here too.
-  std::string access_key_id;
-  std::string secret_access_key;  ///< the secret that goes with access_key_id
-  std::string session_token;      ///< temporary credentials' token (empty: none)
+  std::string access_key_id = {};
+  std::string secret_access_key = {};  ///< the secret that goes with access_key_id
+  std::string session_token = {};      ///< temporary credentials' token (empty: none)
   /// Connections to one server that a process keeps open at most (>= 1).
   int max_connections = 64;
 };

@@ -26,8 +26,8 @@ struct FileSplit {
   int64_t begin = 0;
   int64_t end = -1;
   std::shared_ptr<StreamInput> stream;
-  int64_t file_size = -1;  ///< the whole file's size when known (saves asking a server again)
-  StorageOptions storage;  ///< endpoint and credentials of a remote path
+  int64_t file_size = -1;       ///< the whole file's size when known (saves asking a server again)
+  StorageOptions storage = {};  ///< endpoint and credentials of a remote path
 };
 
 /// A file a path or glob names: its path (or URL) and, for a remote one, its size (-1 for a

@@ -41,8 +41,8 @@ struct ArrowField {
 
 struct ArrowFile {
   std::string path;
-  int64_t size = 0;        ///< bytes; only the footer is read when the scan is planned
-  StorageOptions storage;  ///< endpoint and credentials of a remote path
+  int64_t size = 0;             ///< bytes; only the footer is read when the scan is planned
+  StorageOptions storage = {};  ///< endpoint and credentials of a remote path
   std::vector<ArrowField> fields;
   Schema schema;
   std::vector<fb::Block> blocks;

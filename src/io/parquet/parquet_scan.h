@@ -21,7 +21,7 @@ struct ParquetFile {
   int64_t size = 0;
   parquet::FileMetaData meta;
   parquet::FileSchema schema;
-  StorageOptions storage;  ///< endpoint and credentials of a remote path
+  StorageOptions storage = {};  ///< endpoint and credentials of a remote path
 };
 
 /// A planned scan. `columns[i]` is the position, among each file's schema columns, of output

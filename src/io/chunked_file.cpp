@@ -28,6 +28,8 @@ ChunkedFile::ChunkedFile(const FileSplit& split, LineBreaks breaks, size_t chunk
       // Every byte asked for is transferred: a split's first read stops a little after its
       // end (the last record may run past it; refill asks for more then).
       if (split.end >= 0) left = std::min(left, split.end - split.begin + kRemoteSplitSlack);
+      ahead_ = std::make_unique<ReadAhead>(
+          *file_, chunk_bytes, split.end >= 0 ? split.end + kRemoteSplitSlack : file_->size());
     } else {
       // The kernel's readahead doubles for a sequential hint.
       static_cast<const ReadOnlyFile&>(*file_).hint_sequential();
@@ -105,6 +107,7 @@ bool ChunkedFile::refill(char*& keep) {
 
 size_t ChunkedFile::read_at(char* out, size_t size, int64_t offset) {
   if (stream_) return stream_->read_at(out, size, offset);
+  if (ahead_) return ahead_->read_at(out, size, offset);
   return file_->read_at(out, size, offset);
 }
 

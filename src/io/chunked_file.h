@@ -10,6 +10,7 @@
 #include "io/byte_source.h"
 #include "io/file_split.h"
 #include "io/line_number.h"
+#include "io/read_ahead.h"
 
 namespace ember {
 
@@ -18,8 +19,9 @@ namespace ember {
 /// up to kMaxRecordBytes. `kPaddingBytes` readable bytes always follow the buffer's capacity, so
 /// SIMD parsers (simdjson) may read past the end of the data, and a '\n' sentinel always sits at
 /// end(), so a scan for a line end needs no bounds check in its inner loop. Reads a regular file
-/// with pread(2), a remote one with ranged GETs of kRemoteChunkBytes (a round trip per chunk),
-/// or a split's StreamInput (a pipe or device). Not thread-safe; one reader owns it.
+/// with pread(2), a remote one with ranged GETs of kRemoteChunkBytes, the next one in flight
+/// while the current one is parsed (ReadAhead), or a split's StreamInput (a pipe or device). Not
+/// thread-safe; one reader owns it.
 class ChunkedFile {
  public:
   static constexpr size_t kDefaultChunkBytes = size_t{2} << 20;
@@ -83,6 +85,7 @@ class ChunkedFile {
   std::string path_;
   std::shared_ptr<StreamInput> stream_;  ///< set for a pipe or device; else file_ is the file
   std::unique_ptr<ByteSource> file_;
+  std::unique_ptr<ReadAhead> ahead_;  ///< a remote file: the next chunk is already asked for
   LineBreaks breaks_;
   Window buf_;
   size_t capacity_ = 0;

@@ -21,7 +21,8 @@ void ReadAhead::drop_pending() noexcept {
 void ReadAhead::ask_ahead(int64_t offset) {
   const int64_t end = std::min(stop_at_, file_.size());
   if (offset >= end) return;
-  const size_t size = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(chunk_), end - offset));
+  const size_t size =
+      static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(chunk_), end - offset));
   const ByteSource* file = &file_;
   pending_offset_ = offset;
   pending_ = std::async(std::launch::async, [file, offset, size] {
@@ -45,7 +46,8 @@ size_t ReadAhead::read_at(char* out, size_t size, int64_t offset) {
     buffered_offset_ = offset;
     used_ = 0;
   }
-  const bool buffered = used_ < buffered_.size() && buffered_offset_ + static_cast<int64_t>(used_) == offset;
+  const bool buffered =
+      used_ < buffered_.size() && buffered_offset_ + static_cast<int64_t>(used_) == offset;
   size_t n;
   if (buffered) {
     n = std::min(size, buffered_.size() - used_);

@@ -82,12 +82,16 @@ std::vector<std::string> RemoteObject::read_ranges(const std::vector<ByteRange>&
     merged.push_back(r);
     merged_of[i] = merged.size() - 1;
   }
-  std::vector<std::future<std::string>> pending;
-  for (const ByteRange& m : merged)
-    pending.push_back(
-        std::async(std::launch::async, [this, m, what] { return read(m.offset, m.size, what); }));
+  // At most kRequestsInFlight at once: a wide table far apart is many requests.
   std::vector<std::string> bytes;
-  for (auto& p : pending) bytes.push_back(p.get());
+  for (size_t first = 0; first < merged.size(); first += kRequestsInFlight) {
+    std::vector<std::future<std::string>> pending;
+    for (size_t i = first; i < std::min(merged.size(), first + kRequestsInFlight); ++i)
+      pending.push_back(std::async(std::launch::async, [this, m = merged[i], what] {
+        return read(m.offset, m.size, what);
+      }));
+    for (auto& p : pending) bytes.push_back(p.get());
+  }
   std::vector<std::string> out;
   out.reserve(ranges.size());
   for (size_t i = 0; i < ranges.size(); ++i) {

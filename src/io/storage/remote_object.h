@@ -24,13 +24,14 @@ class RemoteObject final : public ByteSource {
   int64_t size() const override { return size_; }
   size_t read_at(char* out, size_t size, int64_t offset) const override;
   /// Ranges closer than kMergeGap merge into one GET (up to kMaxMergedBytes); the GETs run
-  /// concurrently.
+  /// concurrently, kRequestsInFlight at most.
   std::vector<std::string> read_ranges(const std::vector<ByteRange>& ranges,
                                        const char* what) const override;
   bool remote() const override { return true; }
 
   static constexpr int64_t kMergeGap = int64_t{1} << 20;
   static constexpr int64_t kMaxMergedBytes = int64_t{64} << 20;
+  static constexpr size_t kRequestsInFlight = 16;
 
  private:
   /// A request for this object: the URL, and the signing settings for S3.

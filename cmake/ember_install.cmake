@@ -28,7 +28,7 @@ set(CPACK_DEBIAN_PACKAGE_SECTION libdevel)
 # A consumer links libember.a against simdjson (found through its CMake package), the Parquet
 # page codecs and the expression libraries (RE2, utf8proc, xxHash; linked by name) and, with the MPI runner built in, Open MPI.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libsimdjson-dev, libsnappy-dev, libzstd-dev, zlib1g-dev, liblz4-dev, libre2-dev, libutf8proc-dev, libxxhash-dev")
+    "libsimdjson-dev, libsnappy-dev, libzstd-dev, zlib1g-dev, liblz4-dev, libre2-dev, libutf8proc-dev, libxxhash-dev, libcurl4-openssl-dev, libpugixml-dev")
 if(EMBER_MPI)
   string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libopenmpi-dev")
 endif()

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 # ccache is optional everywhere (the scripts use it when present); it makes rebuilds cheap.
 library=(cmake ninja-build g++ ccache libsimdjson-dev libdivide-dev
          libsnappy-dev libzstd-dev zlib1g-dev liblz4-dev flatbuffers-compiler libflatbuffers-dev
-         libre2-dev libutf8proc-dev libxxhash-dev)
+         libre2-dev libutf8proc-dev libxxhash-dev libcurl4-openssl-dev libpugixml-dev)
 example=(pkg-config libcli11-dev libhunspell-dev hunspell-en-us wordnet-base)
 tests=(libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev nodejs npm)
 # doxygen: the API reference (scripts/api-docs.sh), which a test builds too; python3 reads its
@@ -63,14 +63,16 @@ fi
 
 # DuckDB for the interop test and the benchmarks (a native build shipped in the npm package),
 # apache-arrow (JavaScript) for the Arrow IPC interop test, and hyparquet (a second, independent
-# Parquet reader, with its codecs) for the Parquet interop test. One npm command installs them
-# all: npm prunes what a later install does not name.
+# Parquet reader, with its codecs) for the Parquet interop test, and s3rver (an S3-compatible
+# server the object storage tests start on loopback). One npm command installs them all: npm
+# prunes what a later install does not name.
 npm_dir=.cache/npm
 if [[ "$duckdb" == yes && ( ! -d "$npm_dir/node_modules/@duckdb/node-api" ||
       ! -d "$npm_dir/node_modules/apache-arrow" ||
-      ! -d "$npm_dir/node_modules/hyparquet-compressors" ) ]]; then
+      ! -d "$npm_dir/node_modules/hyparquet-compressors" ||
+      ! -d "$npm_dir/node_modules/s3rver" ) ]]; then
   echo "installing DuckDB's npm package into $npm_dir (for the interop test)" >&2
   mkdir -p "$npm_dir"
   (cd "$npm_dir" && npm install --no-audit --no-fund --silent @duckdb/node-api@1.5.6-r.1 \
-     apache-arrow@21.2.0 hyparquet@1.33.0 hyparquet-compressors@1.1.2 >/dev/null)
+     apache-arrow@21.2.0 hyparquet@1.33.0 hyparquet-compressors@1.1.2 s3rver@3.7.1 >/dev/null)
 fi

@@ -3,12 +3,16 @@
 #pragma once
 
 #include "ember/parquet_options.h"
+#include "ember/storage_options.h"
 
 namespace ember {
 
-/// How read_arrow reads its files (the Arrow IPC file format). It has no settings yet; taking
-/// it keeps every reader's shape `(path_or_glob, options)`.
-struct ArrowOptions {};
+/// How read_arrow reads its files (the Arrow IPC file format).
+struct ArrowOptions {
+  /// Endpoint and credentials for s3:// paths (empty fields: from the AWS_* environment and
+  /// profile files; see docs/object-storage.md).
+  StorageOptions storage = {};
+};
 
 /// How write_arrow writes its files (the Arrow IPC file format, or the stream format).
 struct ArrowWriteOptions {
@@ -20,6 +24,9 @@ struct ArrowWriteOptions {
   /// pipes, Arrow Flight and `pyarrow.ipc.open_stream` take it, instead of the file format
   /// (`part-NNNNN.arrow`). read_arrow reads both.
   bool stream = false;
+  /// Endpoint and credentials for an s3:// target (empty fields: from the AWS_* environment
+  /// and profile files; see docs/object-storage.md).
+  StorageOptions storage = {};
 };
 
 }  // namespace ember

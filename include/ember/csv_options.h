@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "ember/storage_options.h"
 #include "ember/types.h"
 
 namespace ember {
@@ -25,11 +26,17 @@ struct CsvOptions {
   /// quoting, so a quoted field with line breaks is never cut, wherever it lies. Pipes and
   /// devices are never split.
   int64_t split_bytes = int64_t{64} << 20;
+  /// Endpoint and credentials for s3:// paths (empty fields: from the AWS_* environment and
+  /// profile files; see docs/object-storage.md).
+  StorageOptions storage = {};
 };
 
 /// How write_csv writes its files: a header row, ',' between fields, fields quoted only when
-/// they must be, a null as an empty field. It has no settings yet; taking it keeps every
-/// write call's shape `(dir, format options, run options)`.
-struct CsvWriteOptions {};
+/// they must be, a null as an empty field.
+struct CsvWriteOptions {
+  /// Endpoint and credentials for an s3:// target (empty fields: from the AWS_* environment
+  /// and profile files; see docs/object-storage.md).
+  StorageOptions storage = {};
+};
 
 }  // namespace ember

@@ -47,8 +47,9 @@ DataFrame read_parquet(std::string path_or_glob, ParquetOptions options) {
       make_source(std::make_shared<ParquetSource>(std::move(path_or_glob), std::move(options))));
 }
 
-DataFrame read_arrow(std::string path_or_glob, ArrowOptions) {
-  return frame(make_source(std::make_shared<ArrowSource>(std::move(path_or_glob))));
+DataFrame read_arrow(std::string path_or_glob, ArrowOptions options) {
+  return frame(
+      make_source(std::make_shared<ArrowSource>(std::move(path_or_glob), std::move(options))));
 }
 
 DataFrame DataFrame::select(std::vector<Expr> exprs) const {
@@ -168,14 +169,18 @@ QueryResult DataFrame::execute(const RunOptions& options) const {
   return run(*this, options, QueryOutput{});
 }
 
-QueryResult DataFrame::write_csv(std::string dir, CsvWriteOptions,
+QueryResult DataFrame::write_csv(std::string dir, CsvWriteOptions format,
                                  const RunOptions& options) const {
-  return run(*this, options, QueryOutput{QueryOutput::Kind::Csv, std::move(dir)});
+  QueryOutput out{QueryOutput::Kind::Csv, std::move(dir)};
+  out.storage = format.storage;
+  return run(*this, options, out);
 }
 
-QueryResult DataFrame::write_jsonl(std::string dir, JsonlWriteOptions,
+QueryResult DataFrame::write_jsonl(std::string dir, JsonlWriteOptions format,
                                    const RunOptions& options) const {
-  return run(*this, options, QueryOutput{QueryOutput::Kind::Jsonl, std::move(dir)});
+  QueryOutput out{QueryOutput::Kind::Jsonl, std::move(dir)};
+  out.storage = format.storage;
+  return run(*this, options, out);
 }
 
 QueryResult DataFrame::write_parquet(std::string dir, ParquetWriteOptions format,
@@ -186,6 +191,7 @@ QueryResult DataFrame::write_parquet(std::string dir, ParquetWriteOptions format
   }
   QueryOutput out{QueryOutput::Kind::Parquet, std::move(dir)};
   out.parquet = format;
+  out.storage = format.storage;
   return run(*this, options, out);
 }
 
@@ -200,6 +206,7 @@ QueryResult DataFrame::write_arrow(std::string dir, ArrowWriteOptions format,
   }
   QueryOutput out{QueryOutput::Kind::Arrow, std::move(dir)};
   out.arrow = format;
+  out.storage = format.storage;
   return run(*this, options, out);
 }
 

@@ -139,6 +139,21 @@ std::vector<std::string> get_strings(MessageReader& in) {
   return v;
 }
 
+/// Where a source's remote files are and how to sign in: every rank reads them itself.
+void put_storage(MessageWriter& out, const StorageOptions& storage) {
+  put_strings(out, {storage.endpoint_url, storage.region, storage.access_key_id,
+                    storage.secret_access_key, storage.session_token});
+  out.put(static_cast<int32_t>(storage.max_connections));
+}
+
+StorageOptions get_storage(MessageReader& in) {
+  const std::vector<std::string> fields = get_strings(in);
+  if (fields.size() != 5) throw Error("distributed runner: a malformed storage message");
+  StorageOptions storage{fields[0], fields[1], fields[2], fields[3], fields[4]};
+  storage.max_connections = in.get<int32_t>();
+  return storage;
+}
+
 /// Writes a source as another rank makes it again: its kind, then what it was made from.
 class SourceEncoder final : public SourceVisitor {
  public:
@@ -151,6 +166,7 @@ class SourceEncoder final : public SourceVisitor {
     out_.put(csv.options().infer_rows);
     out_.put(csv.options().split_bytes);
     put_schema(out_, csv.schema());  // the same columns, without inferring them again
+    put_storage(out_, csv.options().storage);
     // The filter it applies while parsing, so that other ranks skip the same columns' work.
     out_.put(static_cast<uint8_t>(csv.filter_predicate() != nullptr));
     if (csv.filter_predicate()) put_expr(out_, *csv.filter_predicate());
@@ -160,11 +176,13 @@ class SourceEncoder final : public SourceVisitor {
     out_.put_string(jsonl.pattern());
     out_.put(jsonl.options().infer_rows);
     out_.put(jsonl.options().split_bytes);
+    put_storage(out_, jsonl.options().storage);
   }
   void visit(const ParquetSource& parquet) override {
     // The row groups statistics kept, as rank 0 numbered them: every rank reads the same parts.
     out_.put(SourceKind::Parquet);
     out_.put_string(parquet.pattern());
+    put_storage(out_, parquet.storage());
     put_strings(out_, parquet.files());
     put_strings(out_, parquet.columns());
     out_.put(static_cast<uint32_t>(parquet.row_groups().size()));
@@ -177,6 +195,7 @@ class SourceEncoder final : public SourceVisitor {
   void visit(const ArrowSource& arrow) override {
     out_.put(SourceKind::Arrow);
     out_.put_string(arrow.pattern());
+    put_storage(out_, arrow.options().storage);
   }
   void visit(const RangeSource& range) override {
     out_.put(SourceKind::Range);
@@ -261,6 +280,7 @@ NodePtr get_source(MessageReader& in) {
       options.infer_rows = in.get<int64_t>();
       options.split_bytes = in.get<int64_t>();
       options.schema = get_schema(in);
+      options.storage = get_storage(in);
       auto csv = std::make_shared<CsvSource>(std::move(pattern), std::move(options));
       if (in.get<uint8_t>() != 0) {
         const ExprPtr predicate = get_expr(in);
@@ -273,6 +293,7 @@ NodePtr get_source(MessageReader& in) {
       JsonlOptions options;
       options.infer_rows = in.get<int64_t>();
       options.split_bytes = in.get<int64_t>();
+      options.storage = get_storage(in);
       return make_source(std::make_shared<JsonlSource>(std::move(pattern), options));
     }
     case SourceKind::Range: {
@@ -281,6 +302,7 @@ NodePtr get_source(MessageReader& in) {
     }
     case SourceKind::Parquet: {
       std::string pattern(in.get_string());
+      const StorageOptions storage = get_storage(in);
       const std::vector<std::string> files = get_strings(in);
       const std::vector<std::string> columns = get_strings(in);
       std::vector<ParquetScan::Part> parts(in.get<uint32_t>());
@@ -289,11 +311,15 @@ NodePtr get_source(MessageReader& in) {
         p.row_group = in.get<int32_t>();
       }
       const auto skipped = in.get<int64_t>();
-      return make_source(
-          ParquetSource::narrowed(std::move(pattern), files, columns, std::move(parts), skipped));
+      return make_source(ParquetSource::narrowed(std::move(pattern), storage, files, columns,
+                                                 std::move(parts), skipped));
     }
-    case SourceKind::Arrow:
-      return make_source(std::make_shared<ArrowSource>(std::string(in.get_string())));
+    case SourceKind::Arrow: {
+      std::string pattern(in.get_string());
+      ArrowOptions options;
+      options.storage = get_storage(in);
+      return make_source(std::make_shared<ArrowSource>(std::move(pattern), std::move(options)));
+    }
     case SourceKind::Table:
       return make_source(get_table(in));
   }

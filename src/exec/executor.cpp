@@ -23,8 +23,10 @@
 #include "exec/saved_breaker_result.h"
 #include "exec/sinks/collect_sink.h"
 #include "exec/sinks/file_sink.h"
+#include "io/output/object_store_output.h"
 #include "io/output/output_dir.h"
 #include "io/output/staged_output.h"
+#include "io/storage/storage_url.h"
 #include "plan/optimizer.h"
 
 namespace ember {
@@ -312,8 +314,12 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
   NodePtr optimized = optimize(plan);
   PhysicalPlan physical = plan_physical(*optimized);
   // A write that would replace its own input is refused before anything runs.
-  if (out.kind != QueryOutput::Kind::Collect)
+  const bool remote_output = out.kind != QueryOutput::Kind::Collect && is_remote_path(out.dir);
+  if (remote_output) {
+    check_object_store_not_read(out.dir, source_files(*plan));
+  } else if (out.kind != QueryOutput::Kind::Collect) {
     check_not_read_by_query(resolve_output_dir(out.dir), source_files(*plan));
+  }
 
   // A resumable write opens its journal first: a rerun that finds the breaker result saved
   // runs the write pipeline alone, so only that pipeline's pools are admitted and started.
@@ -339,7 +345,8 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
   Placement& placement = admitted.placement;
   if (!options.resumable) {
     try {
-      if (out.kind != QueryOutput::Kind::Collect) output.emplace(StagedOutput::open(out.dir));
+      if (out.kind != QueryOutput::Kind::Collect)
+        output.emplace(StagedOutput::open(out.dir, out.storage));
     } catch (...) {
       return_loans(admitted);
       throw;
@@ -390,7 +397,8 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
     const int64_t budget = memory_budget(options);
     // A rerun that loaded a saved breaker result runs the write pipeline alone, here (after a
     // breaker the rows are rank 0's to write); the other ranks host its actors only.
-    if (cluster && placement.ranks > 1 && !full_plan) {
+    // An s3:// output is staged in a local directory of this rank: the write stays here.
+    if (cluster && placement.ranks > 1 && !full_plan && !remote_output) {
       SpreadOutput where = spread_output(writing, physical, spread_at);
       where.memory_budget_bytes = budget;
       if (resume && where.files) resume_spread(where, *resume, *sink);

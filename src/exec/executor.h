@@ -18,6 +18,7 @@ struct QueryOutput {
   std::string dir;                   ///< file kinds: the directory the query's files replace
   ParquetWriteOptions parquet = {};  ///< Parquet only
   ArrowWriteOptions arrow = {};      ///< Arrow only
+  StorageOptions storage = {};       ///< an s3:// `dir`: its endpoint and credentials
 };
 
 /// Optimizes and runs `plan`. Admission happens before any actor is constructed: a query whose

@@ -50,7 +50,7 @@ struct ResumableWrite {
   int kept_below = std::numeric_limits<int>::max();
   /// The spills of the joins the write pipeline probes: once one has spilled, this run's
   /// pieces are not journaled (see PieceJournal::journals).
-  std::vector<std::shared_ptr<JoinSpill>> spills;
+  std::vector<std::shared_ptr<JoinSpill>> spills = {};
 
   PieceJournal pieces() {
     PieceJournal p{&journal.recovered(), [j = &journal](const JournalPiece& x) { j->append(x); },

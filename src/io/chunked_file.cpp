@@ -1,10 +1,6 @@
 // Buffered sequential reads with pread(2) or from a stream; see chunked_file.h.
 #include "io/chunked_file.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -14,6 +10,7 @@
 #endif
 
 #include "ember/error.h"
+#include "io/file_range.h"
 #include "io/stream_input.h"
 
 namespace ember {
@@ -22,16 +19,21 @@ ChunkedFile::ChunkedFile(const FileSplit& split, LineBreaks breaks, size_t chunk
     : path_(split.path), stream_(split.stream), breaks_(breaks) {
   int64_t left = static_cast<int64_t>(chunk_bytes);
   if (!stream_) {
-    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) throw IoError("cannot open '" + path_ + "': " + std::strerror(errno));
+    file_ = open_byte_source(path_, split.storage, split.file_size);
     // A small file (or the tail of one) does not need the whole chunk: many small files are
     // common.
-    struct stat st {};
-    if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) {
-      left = std::max<int64_t>(0, int64_t(st.st_size) - split.begin) + 1;
+    left = std::max<int64_t>(0, file_->size() - split.begin) + 1;
+    if (file_->remote()) {
+      chunk_bytes = std::max(chunk_bytes, kRemoteChunkBytes);
+      // Every byte asked for is transferred: a split's first read stops a little after its
+      // end (the last record may run past it; refill asks for more then).
+      if (split.end >= 0) left = std::min(left, split.end - split.begin + kRemoteSplitSlack);
+      ahead_ = std::make_unique<ReadAhead>(
+          *file_, chunk_bytes, split.end >= 0 ? split.end + kRemoteSplitSlack : file_->size());
+    } else {
+      // The kernel's readahead doubles for a sequential hint.
+      static_cast<const ReadOnlyFile&>(*file_).hint_sequential();
     }
-    // The kernel's readahead doubles for a sequential hint; failure to advise is harmless.
-    (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
   }
   capacity_ = std::clamp<size_t>(static_cast<size_t>(left), kMinChunkBytes,
                                  std::max(chunk_bytes, kMinChunkBytes));
@@ -54,12 +56,10 @@ ChunkedFile::Window ChunkedFile::allocate_window(size_t bytes) {
   return Window(p, CacheRelease{bytes});
 }
 
-ChunkedFile::~ChunkedFile() {
-  if (fd_ >= 0) ::close(fd_);
-}
+ChunkedFile::~ChunkedFile() = default;
 
 int64_t ChunkedFile::line_number_at(int64_t offset) const {
-  if (!stream_) return ember::line_number_at(path_, offset, breaks_);
+  if (!stream_) return ember::line_number_at(*file_, offset, breaks_);
   // A stream cannot be read again: its lines were counted as they left the window. Errors are
   // raised for the record being read, which is still in the window.
   const char* const p = buf_.get() + std::max<int64_t>(0, offset - window_offset_);
@@ -107,12 +107,8 @@ bool ChunkedFile::refill(char*& keep) {
 
 size_t ChunkedFile::read_at(char* out, size_t size, int64_t offset) {
   if (stream_) return stream_->read_at(out, size, offset);
-  ssize_t n;
-  do {
-    n = ::pread(fd_, out, size, offset);
-  } while (n < 0 && errno == EINTR);
-  if (n < 0) throw IoError("cannot read '" + path_ + "': " + std::strerror(errno));
-  return static_cast<size_t>(n);
+  if (ahead_) return ahead_->read_at(out, size, offset);
+  return file_->read_at(out, size, offset);
 }
 
 void ChunkedFile::drop_before(const char* keep) {

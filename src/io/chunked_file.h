@@ -7,8 +7,10 @@
 #include <string>
 
 #include "core/buffer_cache.h"
+#include "io/byte_source.h"
 #include "io/file_split.h"
 #include "io/line_number.h"
+#include "io/read_ahead.h"
 
 namespace ember {
 
@@ -17,11 +19,16 @@ namespace ember {
 /// up to kMaxRecordBytes. `kPaddingBytes` readable bytes always follow the buffer's capacity, so
 /// SIMD parsers (simdjson) may read past the end of the data, and a '\n' sentinel always sits at
 /// end(), so a scan for a line end needs no bounds check in its inner loop. Reads a regular file
-/// with pread(2), or a split's StreamInput (a pipe or device). Not thread-safe; one reader owns
-/// it.
+/// with pread(2), a remote one with ranged GETs of kRemoteChunkBytes, the next one in flight
+/// while the current one is parsed (ReadAhead), or a split's StreamInput (a pipe or device). Not
+/// thread-safe; one reader owns it.
 class ChunkedFile {
  public:
   static constexpr size_t kDefaultChunkBytes = size_t{2} << 20;
+  /// The window of a remote file: large ranged reads keep the round trips few.
+  static constexpr size_t kRemoteChunkBytes = size_t{16} << 20;
+  /// What a remote split's first read takes past the split's end, for its last record.
+  static constexpr int64_t kRemoteSplitSlack = int64_t{64} << 10;
   static constexpr size_t kMinChunkBytes = 4096;
   static constexpr size_t kPaddingBytes = 64;
   /// The longest record (a CSV record, a JSON line) a reader holds. A longer one is a
@@ -76,8 +83,9 @@ class ChunkedFile {
   [[noreturn]] void fail_record_too_long() const;
 
   std::string path_;
-  std::shared_ptr<StreamInput> stream_;  ///< set for a pipe or device; else fd_ is the file
-  int fd_ = -1;
+  std::shared_ptr<StreamInput> stream_;  ///< set for a pipe or device; else file_ is the file
+  std::unique_ptr<ByteSource> file_;
+  std::unique_ptr<ReadAhead> ahead_;  ///< a remote file: the next chunk is already asked for
   LineBreaks breaks_;
   Window buf_;
   size_t capacity_ = 0;

@@ -25,18 +25,18 @@ int64_t ReadOnlyFile::size() const {
   return static_cast<int64_t>(st.st_size);
 }
 
-std::string ReadOnlyFile::read(int64_t offset, int64_t size, const char* what) const {
-  std::string out(static_cast<size_t>(size), '\0');
-  int64_t done = 0;
-  while (done < size) {
-    const ssize_t n =
-        ::pread(fd_, out.data() + done, static_cast<size_t>(size - done), offset + done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw IoError("cannot read '" + path_ + "': " + std::strerror(errno));
-    if (n == 0) throw ParseError(path_ + ": file ends inside " + what + " (truncated?)");
-    done += n;
-  }
-  return out;
+size_t ReadOnlyFile::read_at(char* out, size_t size, int64_t offset) const {
+  ssize_t n;
+  do {
+    n = ::pread(fd_, out, size, offset);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) throw IoError("cannot read '" + path_ + "': " + std::strerror(errno));
+  return static_cast<size_t>(n);
+}
+
+void ReadOnlyFile::hint_sequential() const {
+  // Failure to advise is harmless.
+  (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
 }
 
 }  // namespace ember

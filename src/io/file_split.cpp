@@ -13,6 +13,8 @@
 #include <string_view>
 
 #include "ember/error.h"
+#include "io/storage/remote_glob.h"
+#include "io/storage/storage_url.h"
 
 namespace ember {
 namespace {
@@ -82,12 +84,29 @@ void check_readable_file(const std::string& path) {
 
 }  // namespace
 
-std::vector<std::string> expand_paths(const std::string& path_or_glob) {
+std::vector<FoundFile> expand_files(const std::string& path_or_glob,
+                                    const StorageOptions& storage) {
   if (path_or_glob.empty()) throw IoError("empty path: expected a file name or a glob");
-  std::vector<std::string> paths = has_glob_characters(path_or_glob)
-                                       ? glob_sorted(path_or_glob)
-                                       : std::vector<std::string>{path_or_glob};
-  for (const std::string& p : paths) check_readable_file(p);
+  const StorageUrl url = parse_storage_url(path_or_glob);
+  std::vector<FoundFile> found;
+  if (url.remote()) {
+    for (RemoteFile& f : expand_remote(url, storage))
+      found.push_back(FoundFile{std::move(f.url), f.size});
+    return found;
+  }
+  std::vector<std::string> paths =
+      has_glob_characters(url.path) ? glob_sorted(url.path) : std::vector<std::string>{url.path};
+  for (std::string& p : paths) {
+    check_readable_file(p);
+    found.push_back(FoundFile{std::move(p), -1});
+  }
+  return found;
+}
+
+std::vector<std::string> expand_paths(const std::string& path_or_glob,
+                                      const StorageOptions& storage) {
+  std::vector<std::string> paths;
+  for (FoundFile& f : expand_files(path_or_glob, storage)) paths.push_back(std::move(f.path));
   return paths;
 }
 
@@ -100,6 +119,7 @@ int64_t file_size(const std::string& path) {
 }
 
 bool is_stream_file(const std::string& path) {
+  if (is_remote_path(path)) return false;
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     throw IoError("cannot stat '" + path + "': " + std::strerror(errno));
@@ -118,12 +138,12 @@ std::vector<int64_t> cut_offsets(int64_t size, int64_t split_bytes) {
 }
 
 std::vector<FileSplit> splits_at(const std::string& path, const std::vector<int64_t>& record_starts,
-                                 int64_t size) {
-  std::vector<FileSplit> splits{FileSplit{path, 0, -1, nullptr}};
+                                 int64_t size, const StorageOptions& storage) {
+  std::vector<FileSplit> splits{FileSplit{path, 0, -1, nullptr, size, storage}};
   for (const int64_t start : record_starts) {
     if (start <= splits.back().begin || start >= size) continue;
     splits.back().end = start;
-    splits.push_back(FileSplit{path, start, -1, nullptr});
+    splits.push_back(FileSplit{path, start, -1, nullptr, size, storage});
   }
   return splits;
 }

@@ -1,13 +1,13 @@
 // Counts line breaks up to an offset; used on the error path (and for streams, see ChunkedFile).
 #include "io/line_number.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
+
+#include "ember/error.h"
+#include "io/byte_source.h"
 
 namespace ember {
 
@@ -25,23 +25,23 @@ int64_t count_line_breaks(const char* begin, const char* end, char before, LineB
   return n;
 }
 
-int64_t line_number_at(const std::string& path, int64_t offset, LineBreaks breaks) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
+int64_t line_number_at(const ByteSource& file, int64_t offset, LineBreaks breaks) {
   std::vector<char> buf(size_t{1} << 20);
   int64_t lines = 1;
   int64_t pos = 0;
   char before = 0;
-  while (pos < offset) {
-    const size_t want = static_cast<size_t>(std::min<int64_t>(offset - pos, buf.size()));
-    const ssize_t n = ::pread(fd, buf.data(), want, pos);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    lines += count_line_breaks(buf.data(), buf.data() + n, before, breaks);
-    before = buf[static_cast<size_t>(n) - 1];
-    pos += n;
+  try {
+    while (pos < offset) {
+      const size_t want = static_cast<size_t>(std::min<int64_t>(offset - pos, buf.size()));
+      const size_t n = file.read_at(buf.data(), want, pos);
+      if (n == 0) break;
+      lines += count_line_breaks(buf.data(), buf.data() + n, before, breaks);
+      before = buf[n - 1];
+      pos += static_cast<int64_t>(n);
+    }
+  } catch (const IoError&) {
+    return 0;  // the error being reported matters more than its line
   }
-  ::close(fd);
   return lines;
 }
 

@@ -6,6 +6,8 @@
 
 namespace ember {
 
+class ByteSource;
+
 /// Which bytes end a line. JSON lines end at '\n' only (a '\r' before it is part of the line
 /// end, and a lone '\r' is whitespace); CSV records also end at a lone '\r' (old Mac files).
 enum class LineBreaks : uint8_t {
@@ -18,8 +20,8 @@ enum class LineBreaks : uint8_t {
 /// (looking back rather than ahead, the count never depends on bytes not read yet).
 int64_t count_line_breaks(const char* begin, const char* end, char before, LineBreaks breaks);
 
-/// The 1-based line that contains byte `offset` of `path` (line breaks before it, plus one).
+/// The 1-based line that contains byte `offset` of `file` (line breaks before it, plus one).
 /// Reads the file from its start, so call it only when reporting an error; 0 if unreadable.
-int64_t line_number_at(const std::string& path, int64_t offset, LineBreaks breaks);
+int64_t line_number_at(const ByteSource& file, int64_t offset, LineBreaks breaks);
 
 }  // namespace ember

@@ -5,10 +5,12 @@
 
 namespace ember {
 
-ArrowSource::ArrowSource(std::string pattern)
+ArrowSource::ArrowSource(std::string pattern, ArrowOptions options)
     : pattern_(std::move(pattern)),
-      scan_(plan_arrow_scan(pattern_)),
-      paths_(expand_paths(pattern_)) {}
+      options_(std::move(options)),
+      scan_(plan_arrow_scan(pattern_, options_.storage)) {
+  for (const auto& file : scan_.files) paths_.push_back(arrow_file_path(*file));
+}
 
 std::unique_ptr<BatchReader> ArrowSource::open(int p, int64_t batch_rows) const {
   return open_arrow_part(scan_, p, batch_rows);

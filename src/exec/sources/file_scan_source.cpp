@@ -74,7 +74,7 @@ std::vector<std::string> CsvSource::files() const { return files_of(scan_.splits
 JsonlSource::JsonlSource(std::string pattern, JsonlOptions options)
     : pattern_(std::move(pattern)),
       options_(options),
-      scan_(plan_jsonl_scan(pattern_, options.split_bytes, options.infer_rows)) {}
+      scan_(plan_jsonl_scan(pattern_, options.split_bytes, options.infer_rows, options.storage)) {}
 
 std::unique_ptr<BatchReader> JsonlSource::open(int p, int64_t batch_rows) const {
   return open_jsonl_split(scan_.splits.at(static_cast<size_t>(p)), scan_.schema, batch_rows);

@@ -7,7 +7,9 @@
 namespace ember {
 
 ParquetSource::ParquetSource(std::string pattern, ParquetOptions options)
-    : pattern_(std::move(pattern)), scan_(plan_parquet_scan(pattern_, options.columns)) {}
+    : pattern_(std::move(pattern)),
+      storage_(options.storage),
+      scan_(plan_parquet_scan(pattern_, options.columns, storage_)) {}
 
 std::unique_ptr<BatchReader> ParquetSource::open(int p, int64_t batch_rows) const {
   return open_parquet_part(scan_, p, batch_rows);
@@ -52,12 +54,13 @@ std::shared_ptr<const Source> ParquetSource::with_columns(
 }
 
 std::shared_ptr<const ParquetSource> ParquetSource::narrowed(
-    std::string pattern, const std::vector<std::string>& files,
+    std::string pattern, const StorageOptions& storage, const std::vector<std::string>& files,
     const std::vector<std::string>& columns, std::vector<ParquetScan::Part> parts,
     int64_t skipped) {
   std::shared_ptr<ParquetSource> s(new ParquetSource());
   s->pattern_ = std::move(pattern);
-  s->scan_ = plan_parquet_scan(s->pattern_, columns);
+  s->storage_ = storage;
+  s->scan_ = plan_parquet_scan(s->pattern_, columns, storage);
   if (s->files() != files)
     throw Error("'" + s->pattern_ + "' names " + std::to_string(s->scan_.files.size()) +
                 " files here, not the " + std::to_string(files.size()) +

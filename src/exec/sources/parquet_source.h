@@ -26,6 +26,7 @@ class ParquetSource : public Source {
   // on another rank: the glob, the columns it reads, and the row groups it kept (`file` indexes
   // files()), of how many before statistics skipped some.
   const std::string& pattern() const { return pattern_; }
+  const StorageOptions& storage() const { return storage_; }
   const std::vector<std::string>& columns() const { return scan_.column_names; }
   const std::vector<ParquetScan::Part>& row_groups() const { return scan_.parts; }
   int64_t skipped_row_groups() const { return skipped_; }
@@ -33,6 +34,7 @@ class ParquetSource : public Source {
   /// again here). Error when the glob names other files here than `files` (the same files
   /// another rank's scan read, in order): every rank must see the same files.
   static std::shared_ptr<const ParquetSource> narrowed(std::string pattern,
+                                                       const StorageOptions& storage,
                                                        const std::vector<std::string>& files,
                                                        const std::vector<std::string>& columns,
                                                        std::vector<ParquetScan::Part> parts,
@@ -41,6 +43,7 @@ class ParquetSource : public Source {
  private:
   ParquetSource() = default;
   std::string pattern_;
+  StorageOptions storage_;
   ParquetScan scan_;
   int64_t skipped_ = 0;  ///< row groups ruled out by statistics
 };

@@ -12,141 +12,17 @@
 #include "io/arrow/File_generated.h"
 #include "io/arrow/Message_generated.h"
 #include "io/arrow/arrow_batch_decoder.h"
-#include "io/arrow/arrow_field.h"
-#include "io/arrow/arrow_stream_index.h"
-#include "io/arrow/flatbuffer_copy.h"
+#include "io/arrow/arrow_file.h"
+#include "io/byte_source.h"
 #include "io/duplicate_column_names.h"
-#include "io/file_range.h"
 #include "io/file_split.h"
 
 namespace ember {
 
-namespace fb = org::apache::arrow::flatbuf;
-using arrow_ipc::AlignedCopy;
-using arrow_ipc::ArrowField;
 using arrow_ipc::BatchDecoder;
 using arrow_ipc::Dictionaries;
-using arrow_ipc::map_field;
-using arrow_ipc::unaligned;
-
-struct ArrowFile {
-  std::string path;
-  int64_t size = 0;  ///< bytes; only the footer is read when the scan is planned
-  std::vector<arrow_ipc::ArrowField> fields;
-  Schema schema;
-  std::vector<fb::Block> blocks;
-  std::vector<fb::Block> dictionary_blocks;  ///< in file order: a delta extends the one before
-  /// The stream format: per record batch, how many dictionary blocks precede it (its
-  /// dictionaries); empty for the file format, whose dictionaries serve every batch.
-  std::vector<size_t> dictionaries_before;
-};
 
 namespace {
-
-/// The columns of `schema` (a footer's or a stream's first message's) as ember fields.
-void set_schema(ArrowFile& file, const fb::Schema* schema) {
-  const std::string& path = file.path;
-  if (!schema || !schema->fields()) throw ParseError(path + ": no schema");
-  // A name the schema repeats is renamed in its repeats (x, x_1, ...), as the Parquet reader
-  // does, so that col("x") can never stand for two columns.
-  std::vector<std::string> names;
-  for (const fb::Field* f : *schema->fields())
-    names.push_back(f && f->name() ? f->name()->str() : "");
-  names = rename_duplicate_columns(std::move(names));
-  std::vector<Field> fields;
-  for (const fb::Field* f : *schema->fields()) {
-    const std::string& name = names[fields.size()];
-    try {
-      file.fields.push_back(map_field(f, name, 0));
-    } catch (const InvalidArgument& e) {
-      throw InvalidArgument(path + ": " + e.what());
-    } catch (const ParseError& e) {
-      throw ParseError(path + ": column '" + name + "': " + e.what());
-    }
-    fields.push_back(Field{name, file.fields.back().type});
-  }
-  file.schema = Schema(std::move(fields));
-}
-
-/// A file in the stream format: its messages indexed (the schema read, the batches' blocks
-/// kept for their partitions).
-std::shared_ptr<ArrowFile> read_stream(std::shared_ptr<ArrowFile> file, const ReadOnlyFile& in) {
-  arrow_ipc::StreamIndex index;
-  try {
-    index = arrow_ipc::index_stream(
-        [&in](int64_t offset, int64_t n, const char* what) { return in.read(offset, n, what); },
-        file->size);
-  } catch (const std::runtime_error& e) {
-    if (dynamic_cast<const Error*>(&e)) throw;
-    throw ParseError(file->path + ": Arrow IPC stream: " + e.what());
-  }
-  const AlignedCopy meta(index.schema_message.data(), index.schema_message.size());
-  set_schema(*file, fb::GetMessage(meta.data())->header_as_Schema());
-  file->blocks = std::move(index.batches);
-  file->dictionary_blocks = std::move(index.dictionaries);
-  file->dictionaries_before = std::move(index.dictionaries_before);
-  return file;
-}
-
-std::shared_ptr<ArrowFile> read_footer(const std::string& path) {
-  auto file = std::make_shared<ArrowFile>();
-  file->path = path;
-  const ReadOnlyFile in(path);
-  file->size = in.size();
-  const int64_t size = file->size;
-  if (size >= 8 && arrow_ipc::looks_like_stream(in.read(0, 8, "the header")))
-    return read_stream(std::move(file), in);
-  // The magic at both ends and the footer before the last: the record batches are read when
-  // their partitions are.
-  if (size < 18 || in.read(0, 6, "the header") != "ARROW1" ||
-      in.read(size - 6, 6, "the footer").compare(0, 6, "ARROW1") != 0)
-    throw ParseError(path +
-                     ": not an Arrow IPC file (bad magic number; expected ARROW1 at both ends, "
-                     "or a stream's first message)");
-  int32_t len;
-  const std::string len_bytes = in.read(size - 10, 4, "the footer");
-  std::memcpy(&len, len_bytes.data(), 4);
-  if (len <= 0 || len > size - 18)
-    throw ParseError(path + ": footer length " + std::to_string(len) + " does not fit the file");
-  const std::string footer_read = in.read(size - 10 - len, len, "the footer");
-  const AlignedCopy footer_bytes(footer_read.data(), static_cast<size_t>(len));
-  const uint8_t* start = footer_bytes.data();
-  flatbuffers::Verifier v(start, static_cast<size_t>(len));
-  if (!fb::VerifyFooterBuffer(v)) throw ParseError(path + ": corrupt footer");
-  const fb::Footer* footer = fb::GetFooter(start);
-  if (!footer->schema() || !footer->schema()->fields())
-    throw ParseError(path + ": footer without a schema");
-  set_schema(*file, footer->schema());
-  if (footer->dictionaries()) {
-    for (const fb::Block* blk : *footer->dictionaries()) {
-      const fb::Block block = unaligned(blk);
-      if (block.offset() < 0 || block.metaDataLength() < 0 || block.bodyLength() < 0 ||
-          block.offset() > size || block.metaDataLength() > size || block.bodyLength() > size ||
-          block.offset() + block.metaDataLength() + block.bodyLength() > size)
-        throw ParseError(path + ": a dictionary batch block runs past the end of the file");
-      file->dictionary_blocks.push_back(block);
-    }
-  }
-  if (footer->recordBatches()) {
-    // Blocks follow each other through the file without overlapping, as every writer lays
-    // them out: a footer naming one block many times would decode it again for each.
-    int64_t end_of_previous = 0;
-    for (const fb::Block* blk : *footer->recordBatches()) {
-      const fb::Block block = unaligned(blk);
-      if (block.offset() < end_of_previous || block.metaDataLength() < 0 || block.bodyLength() < 0)
-        throw ParseError(path + ": record batch block " + std::to_string(file->blocks.size()) +
-                         " overlaps the one before it");
-      // Each part within the file first, so that their sum cannot overflow.
-      if (block.offset() > size || block.metaDataLength() > size || block.bodyLength() > size ||
-          block.offset() + block.metaDataLength() + block.bodyLength() > size)
-        throw ParseError(path + ": record batch block " + std::to_string(file->blocks.size()) +
-                         " runs past the end of the file (" + std::to_string(size) + " bytes)");
-      end_of_previous = block.offset() + block.metaDataLength() + block.bodyLength();
-      file->blocks.push_back(block);
-    }
-  }
-  return file;
-}
 
 // One message of a file (a record or dictionary batch): its block read, its metadata verified.
 struct LoadedMessage {
@@ -165,8 +41,8 @@ LoadedMessage load_message(const ArrowFile& file, const fb::Block& blk) {
     throw std::runtime_error("the block lies outside the file");
   LoadedMessage m;
   // This block only, read now: a scan holds in memory the batch it decodes.
-  m.bytes = ReadOnlyFile(file.path).read(blk.offset(), blk.metaDataLength() + blk.bodyLength(),
-                                         "a record batch");
+  m.bytes = open_byte_source(file.path, file.storage, file.size)
+                ->read(blk.offset(), blk.metaDataLength() + blk.bodyLength(), "a record batch");
   const auto* p = reinterpret_cast<const uint8_t*>(m.bytes.data());
   uint32_t marker;
   std::memcpy(&marker, p, 4);
@@ -278,10 +154,10 @@ class ArrowBatchReader final : public BatchReader {
 
 }  // namespace
 
-ArrowScan plan_arrow_scan(const std::string& path_or_glob) {
+ArrowScan plan_arrow_scan(const std::string& path_or_glob, const StorageOptions& storage) {
   ArrowScan scan;
-  for (const std::string& path : expand_paths(path_or_glob))
-    scan.files.push_back(read_footer(path));
+  for (const FoundFile& found : expand_files(path_or_glob, storage))
+    scan.files.push_back(read_arrow_footer(found, storage));
   scan.schema = scan.files.front()->schema;
   for (size_t f = 0; f < scan.files.size(); ++f) {
     if (!(scan.files[f]->schema == scan.schema))
@@ -294,6 +170,8 @@ ArrowScan plan_arrow_scan(const std::string& path_or_glob) {
   }
   return scan;
 }
+
+const std::string& arrow_file_path(const ArrowFile& file) { return file.path; }
 
 std::unique_ptr<BatchReader> open_arrow_part(const ArrowScan& scan, int p, int64_t batch_rows) {
   if (batch_rows <= 0) throw InvalidArgument("batch rows must be positive");

@@ -27,9 +27,6 @@
 // skip.
 #include "io/csv/csv_record_starts.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <bit>
 #include <cerrno>
@@ -37,7 +34,9 @@
 #include <memory>
 
 #include "ember/error.h"
+#include "io/byte_source.h"
 #include "io/csv/csv_block_classifier.h"
+#include "io/file_range.h"
 
 namespace ember {
 namespace {
@@ -46,6 +45,8 @@ namespace {
 // is scanned. A multiple of 64, so only the last block of the file is partial.
 constexpr size_t kChunkBytes = size_t{1} << 20;
 constexpr size_t kBlockBytes = 64;
+// A remote file is read in larger pieces: each is a request with a round trip.
+constexpr size_t kRemoteChunkBytes = size_t{16} << 20;
 
 /// What the byte before a block leaves for the block's first byte.
 enum class Before : uint8_t {
@@ -210,14 +211,12 @@ class RecordStartFinder {
 };
 
 /// Reads up to `size` bytes at `offset`, fewer only at the end of the file.
-size_t read_fully(int fd, char* out, size_t size, int64_t offset, const std::string& path) {
+size_t read_fully(const ByteSource& file, char* out, size_t size, int64_t offset) {
   size_t done = 0;
   while (done < size) {
-    const ssize_t n = ::pread(fd, out + done, size - done, offset + static_cast<int64_t>(done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw IoError("cannot read '" + path + "': " + std::strerror(errno));
+    const size_t n = file.read_at(out + done, size - done, offset + static_cast<int64_t>(done));
     if (n == 0) break;
-    done += static_cast<size_t>(n);
+    done += n;
   }
   return done;
 }
@@ -225,24 +224,23 @@ size_t read_fully(int fd, char* out, size_t size, int64_t offset, const std::str
 }  // namespace
 
 std::vector<int64_t> find_csv_record_starts(const std::string& path, char delimiter,
-                                            const std::vector<int64_t>& cuts) {
+                                            const std::vector<int64_t>& cuts,
+                                            const StorageOptions& storage, int64_t size) {
   if (cuts.empty()) return {};
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw IoError("cannot open '" + path + "': " + std::strerror(errno));
-  const std::unique_ptr<const int, void (*)(const int*)> closer(&fd,
-                                                                [](const int* f) { ::close(*f); });
-  (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-  auto buf = std::make_unique_for_overwrite<char[]>(kChunkBytes + kBlockBytes);
+  const std::unique_ptr<ByteSource> file = open_byte_source(path, storage, size);
+  if (!file->remote()) static_cast<const ReadOnlyFile&>(*file).hint_sequential();
+  const size_t chunk = file->remote() ? kRemoteChunkBytes : kChunkBytes;
+  auto buf = std::make_unique_for_overwrite<char[]>(chunk + kBlockBytes);
   RecordStartFinder finder(delimiter, cuts);
-  for (int64_t offset = 0;; offset += static_cast<int64_t>(kChunkBytes)) {
-    const size_t n = read_fully(fd, buf.get(), kChunkBytes, offset, path);
+  for (int64_t offset = 0;; offset += static_cast<int64_t>(chunk)) {
+    const size_t n = read_fully(*file, buf.get(), chunk, offset);
     // The last block of the file is partial: its padding must not look like quotes or breaks.
     std::memset(buf.get() + n, 0, kBlockBytes);
     // The reader skips a byte-order mark, so the first field starts after it.
     const bool mark = offset == 0 && n >= 3 && std::memcmp(buf.get(), "\xEF\xBB\xBF", 3) == 0;
     const size_t skip = mark ? 3 : 0;
     if (!finder.scan_chunk(buf.get() + skip, n - skip, offset + static_cast<int64_t>(skip)) ||
-        n < kChunkBytes) {
+        n < chunk) {
       break;
     }
   }

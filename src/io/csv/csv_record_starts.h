@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "ember/storage_options.h"
+
 namespace ember {
 
 /// For each of `cuts` (ascending offsets into the CSV file at `path`), the offset of the first
@@ -16,9 +18,11 @@ namespace ember {
 /// found: no record starts after a cut, or the pass met a quoted field that never closes or a
 /// character after a closing quote. The rest of the file then stays in one split, whose reader
 /// reports any error with its line. Reads the file once, up to the record after the last cut,
-/// with large pread(2) calls (not mmap: a file truncated meanwhile must not crash the process).
-/// Throws IoError.
+/// with large pread(2) calls (not mmap: a file truncated meanwhile must not crash the process),
+/// or large ranged GETs for an s3:// or http(s):// path (with `storage`; `size` >= 0 saves
+/// asking for it). Throws IoError.
 std::vector<int64_t> find_csv_record_starts(const std::string& path, char delimiter,
-                                            const std::vector<int64_t>& cuts);
+                                            const std::vector<int64_t>& cuts,
+                                            const StorageOptions& storage = {}, int64_t size = -1);
 
 }  // namespace ember

@@ -125,7 +125,9 @@ Schema make_schema(const std::vector<std::string>& header, const CsvOptions& opt
 
 CsvScan plan_csv_scan(const std::string& path_or_glob, const CsvOptions& options) {
   validate_options(options);
-  const std::vector<std::string> paths = expand_paths(path_or_glob);
+  const std::vector<FoundFile> found = expand_files(path_or_glob, options.storage);
+  std::vector<std::string> paths;
+  for (const FoundFile& f : found) paths.push_back(f.path);
   std::vector<std::string> first_header;
   std::optional<CsvTypeInference> inference;
   int64_t sampled = 0;
@@ -133,7 +135,7 @@ CsvScan plan_csv_scan(const std::string& path_or_glob, const CsvOptions& options
   for (size_t f = 0; f < paths.size(); ++f) {
     const std::string& path = paths[f];
     // A pipe or device is opened once, here, and its sampled bytes kept for its reader.
-    FileSplit whole{path, 0, -1, nullptr};
+    FileSplit whole{path, 0, -1, nullptr, found[f].size, options.storage};
     if (is_stream_file(path)) whole.stream = std::make_shared<StreamInput>(path);
     CsvRecordReader records(whole, options.delimiter);
     std::vector<std::string> header = read_header(records);
@@ -161,11 +163,13 @@ CsvScan plan_csv_scan(const std::string& path_or_glob, const CsvOptions& options
     }
     // A quoted field may hold line breaks anywhere in the file, so the cut points of a large
     // file move to record starts found by following its quoting from the first byte.
-    const int64_t size = file_size(path);
+    const int64_t size = found[f].size >= 0 ? found[f].size : file_size(path);
     const std::vector<int64_t> cuts = cut_offsets(size, options.split_bytes);
     const std::vector<int64_t> starts =
-        cuts.empty() ? cuts : find_csv_record_starts(path, options.delimiter, cuts);
-    for (FileSplit& s : splits_at(path, starts, size)) scan.splits.push_back(std::move(s));
+        cuts.empty() ? cuts
+                     : find_csv_record_starts(path, options.delimiter, cuts, options.storage, size);
+    for (FileSplit& s : splits_at(path, starts, size, options.storage))
+      scan.splits.push_back(std::move(s));
   }
   scan.schema = make_schema(first_header, options, inference ? &*inference : nullptr, paths[0]);
   return scan;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ember/storage_options.h"
 #include "ember/types.h"
 #include "io/file_split.h"
 
@@ -26,7 +27,8 @@ inline constexpr int64_t kJsonlInferRows = 1000;
 /// Expands the glob and infers the schema over a sample (keys in first-seen order; a missing
 /// key or JSON null is a null). Large files are cut into splits that start after a '\n', which
 /// never falls inside a JSON value. Throws IoError / ParseError.
+/// An s3:// or http(s):// path is read with `storage`'s endpoint and credentials.
 JsonlScan plan_jsonl_scan(const std::string& path_or_glob, int64_t split_bytes = kJsonlSplitBytes,
-                          int64_t infer_rows = kJsonlInferRows);
+                          int64_t infer_rows = kJsonlInferRows, const StorageOptions& storage = {});
 
 }  // namespace ember

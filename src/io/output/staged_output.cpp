@@ -13,8 +13,10 @@
 #include "ember/error.h"
 #include "io/output/atomic_file.h"
 #include "io/output/directory_swap.h"
+#include "io/output/object_store_output.h"
 #include "io/output/output_dir.h"
 #include "io/output/staging_dir.h"
+#include "io/storage/storage_url.h"
 
 namespace ember {
 namespace {
@@ -66,7 +68,18 @@ std::string make_staging_dir(const OutputDir& target) {
 
 }  // namespace
 
-StagedOutput StagedOutput::open(const std::string& target) {
+StagedOutput StagedOutput::open(const std::string& target, const StorageOptions& storage) {
+  if (is_remote_path(target)) {
+    auto remote =
+        std::make_shared<const ObjectStoreTarget>(check_object_store_target(target, storage));
+    std::string local = (fs::temp_directory_path() / "ember-output-XXXXXX").string();
+    if (::mkdtemp(local.data()) == nullptr)
+      throw IoError("cannot write '" + target + "': no local staging directory ('" + local +
+                    "'): " + std::strerror(errno));
+    StagedOutput out(target, target, local);
+    out.remote_ = std::move(remote);
+    return out;
+  }
   const OutputDir resolved = resolve_output_dir(target);
   if (resolved.exists) check_replaceable(resolved);
   create_parents(resolved);
@@ -76,6 +89,9 @@ StagedOutput StagedOutput::open(const std::string& target) {
 }
 
 StagedOutput StagedOutput::open_resumable(const std::string& target) {
+  if (is_remote_path(target))
+    throw InvalidArgument("cannot write '" + target +
+                          "': RunOptions::resumable writes to local directories only, so far");
   const OutputDir resolved = resolve_output_dir(target);
   if (resolved.exists) check_replaceable(resolved);
   create_parents(resolved);
@@ -107,7 +123,8 @@ StagedOutput::StagedOutput(StagedOutput&& other) noexcept
       target_(std::move(other.target_)),
       staging_(std::move(other.staging_)),
       resumable_(other.resumable_),
-      existed_(other.existed_) {
+      existed_(other.existed_),
+      remote_(std::move(other.remote_)) {
   other.staging_.clear();
 }
 
@@ -121,13 +138,20 @@ void StagedOutput::abort() noexcept {
   }
   std::error_code ec;
   fs::remove_all(staging_, ec);  // what stays is removed by the next write to this target
-  release_staging(staging_);
+  if (!remote_) release_staging(staging_);
   staging_.clear();
 }
 
 void StagedOutput::commit() {
   if (staging_.empty()) {
     throw Error("internal: output '" + given_ + "' committed after a commit or an abort");
+  }
+  if (remote_) {
+    publish_to_object_store(staging_, *remote_);
+    std::error_code ec;
+    fs::remove_all(staging_, ec);
+    staging_.clear();
+    return;
   }
   // The target may have changed while the query ran; check it again just before replacing it.
   OutputDir current{given_, target_, false};

@@ -3,9 +3,14 @@
 // well. The protocol is described in docs/design/write_protocol.md.
 #pragma once
 
+#include <memory>
 #include <string>
 
+#include "ember/storage_options.h"
+
 namespace ember {
+
+struct ObjectStoreTarget;
 
 /// The commit step of every writer of whole directories. CSV and JSON lines use it today;
 /// later formats (Parquet, Arrow IPC) write their files into dir() the same way, and a
@@ -27,11 +32,15 @@ class StagedOutput {
   /// missing parents, removes the debris of dead writers to it, and creates a fresh staging
   /// directory beside it (IoError when the parent is not writable). Touches nothing inside
   /// the target.
-  static StagedOutput open(const std::string& target);
+  ///
+  /// An s3://bucket/prefix target is checked with `storage` (check_object_store_target), and
+  /// staged in a fresh local temporary directory; commit() publishes it with multipart
+  /// uploads (publish_to_object_store).
+  static StagedOutput open(const std::string& target, const StorageOptions& storage = {});
   /// The same for a resumable write: its staging directory has a fixed name
   /// (resume_staging_name), and one that an earlier run left is kept, files and all, for its
   /// journal (output_journal.h) to sort out; an abort keeps it too. existed() says whether it
-  /// was there already.
+  /// was there already. InvalidArgument for an s3:// or http(s):// target.
   static StagedOutput open_resumable(const std::string& target);
 
   StagedOutput(StagedOutput&& other) noexcept;
@@ -65,6 +74,8 @@ class StagedOutput {
   std::string staging_;     ///< empty once committed, aborted or moved from
   bool resumable_ = false;  ///< an abort keeps the staging directory for the next run
   bool existed_ = false;
+  /// An object store target: staging_ is a local temporary directory published at commit.
+  std::shared_ptr<const ObjectStoreTarget> remote_;
 };
 
 }  // namespace ember

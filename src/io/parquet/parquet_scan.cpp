@@ -2,34 +2,47 @@
 // column at a time, and handed out in batches of the requested size.
 #include "io/parquet/parquet_scan.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
 #include "ember/error.h"
-#include "io/file_range.h"
+#include "io/byte_source.h"
 #include "io/file_split.h"
 #include "io/parquet/parquet_chunk_reader.h"
 #include "io/parquet/parquet_column_builder.h"
 
 namespace ember {
 
-ParquetFile read_parquet_footer(const std::string& path) {
-  const ReadOnlyFile f(path);
+ParquetFile read_parquet_footer(const std::string& path, const StorageOptions& storage,
+                                int64_t size) {
+  const std::unique_ptr<ByteSource> f = open_byte_source(path, storage, size);
   ParquetFile file;
   file.path = path;
-  file.size = f.size();
+  file.storage = storage;
+  file.size = f->size();
   if (file.size < 12)
     throw ParseError(path + ": not a Parquet file (" + std::to_string(file.size) +
                      " bytes, no PAR1 magic)");
-  const std::string head = f.read(0, 4, "the footer");
-  const std::string tail = f.read(file.size - 8, 8, "the footer");
+  // The file's end, footer included when it is not larger than the guess; the head's magic
+  // number is checked in the same request when the whole file fits.
+  const int64_t guess = std::min(file.size, kFooterGuessBytes);
+  const std::string end = f->read(file.size - guess, guess, "the footer");
+  // A remote file's leading magic number would cost a request of its own: its trailing one,
+  // the footer's checks and each chunk's page headers catch a file that is not Parquet.
+  const std::string head = guess == file.size ? end.substr(0, 4)
+                           : f->remote()      ? std::string("PAR1")
+                                              : f->read(0, 4, "the footer");
+  const std::string tail = end.substr(end.size() - 8);
   if (head != "PAR1" || tail.substr(4) != "PAR1")
     throw ParseError(path + ": not a Parquet file (bad magic number; expected PAR1 at both ends)");
   uint32_t len;
   std::memcpy(&len, tail.data(), 4);
   if (len > static_cast<uint64_t>(file.size) - 12)
     throw ParseError(path + ": footer length " + std::to_string(len) + " is larger than the file");
-  const std::string footer = f.read(file.size - 8 - len, len, "the footer");
+  const std::string footer = int64_t{len} + 8 <= guess
+                                 ? end.substr(end.size() - 8 - len, len)
+                                 : f->read(file.size - 8 - len, len, "the footer");
   try {
     file.meta =
         parquet::read_file_metadata(reinterpret_cast<const uint8_t*>(footer.data()), footer.size());
@@ -50,10 +63,12 @@ ParquetFile read_parquet_footer(const std::string& path) {
 }
 
 ParquetScan plan_parquet_scan(const std::string& path_or_glob,
-                              const std::vector<std::string>& columns) {
+                              const std::vector<std::string>& columns,
+                              const StorageOptions& storage) {
   ParquetScan scan;
-  for (const std::string& path : expand_paths(path_or_glob))
-    scan.files.push_back(std::make_shared<const ParquetFile>(read_parquet_footer(path)));
+  for (const FoundFile& found : expand_files(path_or_glob, storage))
+    scan.files.push_back(
+        std::make_shared<const ParquetFile>(read_parquet_footer(found.path, storage, found.size)));
   const ParquetFile& first = *scan.files.front();
   std::vector<std::string> names = columns;
   if (names.empty()) {
@@ -130,33 +145,59 @@ class RowGroupReader final : public BatchReader {
     rows_ = rg.num_rows;
     // A row group without rows has nothing to read: writers leave its chunks' offsets at 0.
     if (rows_ == 0) return;
-    const ReadOnlyFile f(file_->path);
+    const std::unique_ptr<ByteSource> f =
+        open_byte_source(file_->path, file_->storage, file_->size);
+    std::vector<const parquet::LeafColumn*> leaves;
+    std::vector<ByteRange> ranges;
     for (const std::string& name : names_) {
-      const parquet::LeafColumn* leaf = nullptr;
-      for (const auto& c : file_->schema.columns)
-        if (c.field.name == name) leaf = &c;
-      const parquet::ColumnMeta& meta = rg.columns[size_t(leaf->leaf_index)];
+      leaves.push_back(leaf_named(name));
+      ranges.push_back(chunk_range(rg, *leaves.back(), name));
+    }
+    // Remote: every chunk in one go, neighbours merged into one request, requests concurrent.
+    // Local: one chunk at a time, so that only one compressed chunk is held.
+    std::vector<std::string> fetched;
+    if (f->remote()) fetched = f->read_ranges(ranges, "a column chunk");
+    for (size_t i = 0; i < names_.size(); ++i) {
+      const parquet::ColumnMeta& meta = rg.columns[size_t(leaves[i]->leaf_index)];
+      const std::string bytes = f->remote()
+                                    ? std::move(fetched[i])
+                                    : f->read(ranges[i].offset, ranges[i].size, "a column chunk");
+      bytes_read_ += ranges[i].size;
       try {
-        int64_t start = meta.data_page_offset;
-        if (meta.dictionary_page_offset && *meta.dictionary_page_offset > 0 &&
-            *meta.dictionary_page_offset < start)
-          start = *meta.dictionary_page_offset;
-        const int64_t size = meta.total_compressed_size;
-        if (start < 4 || size < 0 || start > file_->size || size > file_->size - start)
-          throw std::runtime_error("column chunk [" + std::to_string(start) + ", +" +
-                                   std::to_string(size) + ") lies outside the file");
-        if (meta.type != *leaf->element.type)
-          throw std::runtime_error("chunk type differs from the schema");
-        const std::string bytes = f.read(start, size, "a column chunk");
-        bytes_read_ += size;
         columns_.push_back(
-            parquet::build_column(parquet::read_chunk(bytes, meta, *leaf), *leaf, rows_));
+            parquet::build_column(parquet::read_chunk(bytes, meta, *leaves[i]), *leaves[i], rows_));
       } catch (const std::exception& e) {
         if (dynamic_cast<const Error*>(&e)) throw;
-        throw ParseError(file_->path + ": row group " + std::to_string(row_group_) + ", column '" +
-                         name + "': " + e.what());
+        fail(names_[i], e.what());
       }
     }
+  }
+
+  const parquet::LeafColumn* leaf_named(const std::string& name) const {
+    for (const auto& c : file_->schema.columns)
+      if (c.field.name == name) return &c;
+    return nullptr;  // never: the scan's names come from this file's schema
+  }
+
+  /// The bytes of `leaf`'s chunk in `rg`, checked against the file's size.
+  ByteRange chunk_range(const parquet::RowGroup& rg, const parquet::LeafColumn& leaf,
+                        const std::string& name) const {
+    const parquet::ColumnMeta& meta = rg.columns[size_t(leaf.leaf_index)];
+    int64_t start = meta.data_page_offset;
+    if (meta.dictionary_page_offset && *meta.dictionary_page_offset > 0 &&
+        *meta.dictionary_page_offset < start)
+      start = *meta.dictionary_page_offset;
+    const int64_t size = meta.total_compressed_size;
+    if (start < 4 || size < 0 || start > file_->size || size > file_->size - start)
+      fail(name, "column chunk [" + std::to_string(start) + ", +" + std::to_string(size) +
+                     ") lies outside the file");
+    if (meta.type != *leaf.element.type) fail(name, "chunk type differs from the schema");
+    return ByteRange{start, size};
+  }
+
+  [[noreturn]] void fail(const std::string& name, const std::string& why) const {
+    throw ParseError(file_->path + ": row group " + std::to_string(row_group_) + ", column '" +
+                     name + "': " + why);
   }
 
   std::shared_ptr<const ParquetFile> file_;

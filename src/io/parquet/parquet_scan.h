@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/batch_reader.h"
+#include "ember/storage_options.h"
 #include "ember/types.h"
 #include "io/parquet/parquet_metadata.h"
 #include "io/parquet/parquet_schema.h"
@@ -20,6 +21,7 @@ struct ParquetFile {
   int64_t size = 0;
   parquet::FileMetaData meta;
   parquet::FileSchema schema;
+  StorageOptions storage = {};  ///< endpoint and credentials of a remote path
 };
 
 /// A planned scan. `columns[i]` is the position, among each file's schema columns, of output
@@ -38,14 +40,24 @@ struct ParquetScan {
 /// Expands the glob, reads every footer, and keeps `columns` (all when empty, in file order).
 /// Throws IoError for unreadable files, ParseError naming the file for a corrupt footer, and
 /// InvalidArgument for an unknown column or files whose schemas differ.
+/// s3:// and http(s):// paths are read with `storage`: one request for each footer (a
+/// speculative read of the file's last kFooterGuessBytes), then only the column chunks a
+/// partition reads.
 ParquetScan plan_parquet_scan(const std::string& path_or_glob,
-                              const std::vector<std::string>& columns);
+                              const std::vector<std::string>& columns,
+                              const StorageOptions& storage = {});
 
 /// Opens partition `p` of `scan`, reading only `scan.column_names`. Corrupt data is a
 /// ParseError naming the file, row group and column.
 std::unique_ptr<BatchReader> open_parquet_part(const ParquetScan& scan, int p, int64_t batch_rows);
 
 /// Reads a footer (for tests and the fuzz target): ParseError naming `path` when corrupt.
-ParquetFile read_parquet_footer(const std::string& path);
+/// `size` >= 0 (a listing's) saves asking a server for it.
+ParquetFile read_parquet_footer(const std::string& path, const StorageOptions& storage = {},
+                                int64_t size = -1);
+
+/// The bytes a footer read takes from the end of a file at first: most footers fit, so one
+/// request reads the footer, its length and the magic number together.
+inline constexpr int64_t kFooterGuessBytes = int64_t{64} << 10;
 
 }  // namespace ember

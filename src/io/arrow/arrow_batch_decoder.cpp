@@ -17,46 +17,26 @@ namespace fb = org::apache::arrow::flatbuf;
 
 namespace {
 
+template <class T>
+T load(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+/// An unsigned or signed little-endian integer of 1, 2, 4 or 8 bytes.
 uint64_t load_unsigned(const uint8_t* p, int bytes) {
-  uint8_t b8;
-  uint16_t b16;
-  uint32_t b32;
-  uint64_t b64;
-  switch (bytes) {
-    case 1:
-      std::memcpy(&b8, p, 1);
-      return b8;
-    case 2:
-      std::memcpy(&b16, p, 2);
-      return b16;
-    case 4:
-      std::memcpy(&b32, p, 4);
-      return b32;
-    default:
-      std::memcpy(&b64, p, 8);
-      return b64;
-  }
+  return bytes == 1   ? load<uint8_t>(p)
+         : bytes == 2 ? load<uint16_t>(p)
+         : bytes == 4 ? load<uint32_t>(p)
+                      : load<uint64_t>(p);
 }
 
 int64_t load_signed(const uint8_t* p, int bytes) {
-  int8_t b8;
-  int16_t b16;
-  int32_t b32;
-  int64_t b64;
-  switch (bytes) {
-    case 1:
-      std::memcpy(&b8, p, 1);
-      return b8;
-    case 2:
-      std::memcpy(&b16, p, 2);
-      return b16;
-    case 4:
-      std::memcpy(&b32, p, 4);
-      return b32;
-    default:
-      std::memcpy(&b64, p, 8);
-      return b64;
-  }
+  return bytes == 1   ? load<int8_t>(p)
+         : bytes == 2 ? load<int16_t>(p)
+         : bytes == 4 ? load<int32_t>(p)
+                      : load<int64_t>(p);
 }
 
 std::shared_ptr<Buffer> copy(const uint8_t* p, int64_t size) { return Buffer::copy_of(p, size); }

@@ -84,7 +84,7 @@ std::shared_ptr<ArrowFile> read_arrow_footer(const FoundFile& found,
   if (size < 18 || end.compare(end.size() - 6, 6, "ARROW1") != 0) {
     // No file-format magic at the end: the stream format (messages to an end-of-stream
     // marker), or not Arrow IPC at all.
-    const std::string first = size < 8 ? std::string()
+    const std::string first = size < 8                        ? std::string()
                               : !end.empty() && guess == size ? end.substr(0, 8)
                                                               : in->read(0, 8, "the header");
     if (arrow_ipc::looks_like_stream(first)) return read_stream(std::move(file), *in);

@@ -4,18 +4,17 @@
 // ranges joined at the end, not in their own pieces).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "ember/ember.h"
 #include "exec/relational/spill_file.h"
+#include "io/temp_dir.h"
 
 using namespace ember;
 namespace fs = std::filesystem;
@@ -62,22 +61,7 @@ EMBER_REGISTER_UDF(FailingTripleAfterProbe);
 
 namespace {
 
-class Scratch {
- public:
-  Scratch() {
-    std::string tmpl = (fs::path(testing::TempDir()) / "ember-resume-join-XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) std::abort();
-    path_ = tmpl;
-  }
-  ~Scratch() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  fs::path operator/(const std::string& name) const { return path_ / name; }
-
- private:
-  fs::path path_;
-};
+using Scratch = testing_io::TempDir;  // the test's output and journal live here
 
 RunOptions resumable(int64_t checkpoint_rows, int64_t memory_budget = 0) {
   RunOptions o;
@@ -142,15 +126,14 @@ void run_failing(JoinType type, int64_t fail, const RunOptions& options, const s
 }
 
 std::string journal_text(const Scratch& s) {
-  std::ifstream in(s / ".out.ember-resume.journal");
-  return std::string(std::istreambuf_iterator<char>(in), {});
+  return testing_io::read_file(s.file(".out.ember-resume.journal"));
 }
 
 int64_t total_rows(JoinType type) { return static_cast<int64_t>(expected(type).size()); }
 
 TEST(ResumableJoinWrite, AnInnerJoinKeepsTheCheckpointsOfItsProbeSide) {
   Scratch s;
-  const std::string out = (s / "out").string();
+  const std::string out = s.file("out");
   run_failing(JoinType::Inner, 1000, resumable(50), out);
   EXPECT_THAT(journal_text(s), HasSubstr("\npiece "));
 
@@ -163,12 +146,12 @@ TEST(ResumableJoinWrite, AnInnerJoinKeepsTheCheckpointsOfItsProbeSide) {
   EXPECT_EQ(probe_rows.load(), total_rows(JoinType::Inner) - r.stats.resumed_rows);
   EXPECT_EQ(r.stats.rows_out, total_rows(JoinType::Inner));
   EXPECT_EQ(written(out), expected(JoinType::Inner));
-  EXPECT_FALSE(fs::exists(s / ".out.ember-resume.journal"));
+  EXPECT_FALSE(fs::exists(s.file(".out.ember-resume.journal")));
 }
 
 TEST(ResumableJoinWrite, ALeftJoinKeepsItsFinishedPartitions) {
   Scratch s;
-  const std::string out = (s / "out").string();
+  const std::string out = s.file("out");
   // At most 4 of the 8 partitions (150 left rows, at most 300 joined rows each) run at once:
   // past 1500 joined rows at least one has ended.
   run_failing(JoinType::Left, 1500, resumable(0), out);
@@ -184,7 +167,7 @@ TEST(ResumableJoinWrite, ALeftJoinKeepsItsFinishedPartitions) {
 
 TEST(ResumableJoinWrite, ARunWhoseBuildSpilledKeepsNothingOfItsOwn) {
   Scratch s;
-  const std::string out = (s / "out").string();
+  const std::string out = s.file("out");
   const int64_t files = SpillFile::files_created();
   run_failing(JoinType::Inner, 1000, resumable(50, 1024), out);
   EXPECT_GT(SpillFile::files_created(), files) << "the build side did not spill";
@@ -199,7 +182,7 @@ TEST(ResumableJoinWrite, ARunWhoseBuildSpilledKeepsNothingOfItsOwn) {
 
 TEST(ResumableJoinWrite, PiecesKeptFromARunInMemoryJoinWithARerunThatSpills) {
   Scratch s;
-  const std::string out = (s / "out").string();
+  const std::string out = s.file("out");
   // In memory: checkpoints are journaled.
   run_failing(JoinType::Left, 1000, resumable(50), out);
   const std::string first = journal_text(s);

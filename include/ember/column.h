@@ -56,6 +56,9 @@ class Buffer {
 ///  - List: validity bitmap + int32 offsets (length+1) into a child column of the items
 ///  - FixedSizeList(n): validity bitmap + a child column of n items per row (row i is items
 ///    [(offset()+i)*n, (offset()+i+1)*n) of the child)
+///  - Struct: validity bitmap + one child column per field, row i of the struct being row
+///    offset()+i of each child (a child's own nulls and the struct's are separate)
+///  - Map: the List layout, its child a struct<key, value> column
 ///  - Null: length only, every slot null
 /// A column may be a zero-copy slice: `offset()` is the logical start inside its buffers.
 class Column {
@@ -106,6 +109,14 @@ class Column {
   static Column nested(DataType type, int64_t length, int64_t null_count,
                        std::shared_ptr<Buffer> validity, std::shared_ptr<Buffer> offsets,
                        Column child, int64_t offset = 0);
+  /// Assembles a Struct column of `type` from one child column per field (each of the field's
+  /// type, at least offset+length rows); row i is row offset+i of every child.
+  static Column nested(DataType type, int64_t length, int64_t null_count,
+                       std::shared_ptr<Buffer> validity, std::vector<Column> children,
+                       int64_t offset = 0);
+  /// A struct column from named children of equal length, no struct-level nulls (zero-copy:
+  /// the children are shared). InvalidArgument for unequal lengths or repeated names.
+  static Column struct_of(std::vector<std::pair<std::string, Column>> children);
   /// Concatenates columns of one type (copies).
   static Column concat(const std::vector<Column>& parts);
 
@@ -141,8 +152,16 @@ class Column {
     const int32_t* o = offsets();
     return {o[i], o[i + 1]};
   }
-  /// The items of every row of a list column, unsliced (List and FixedSizeList only).
+  /// The items of every row of a list column, unsliced (List, FixedSizeList and Map only).
   const Column& child() const;
+  /// A struct's field `name` as a column of this column's rows: zero-copy for the values; a
+  /// row where the struct is null is null in the result. TypeError for another type,
+  /// InvalidArgument naming the fields for an unknown name.
+  Column field(const std::string& name) const;
+  /// As above, the field at position `i`.
+  Column field(int i) const;
+  /// A struct's child columns, unsliced (row offset()+i of each is row i); empty otherwise.
+  const std::vector<Column>& children() const;
 
   /// Zero-copy slice [offset, offset+length).
   Column slice(int64_t offset, int64_t length) const;
@@ -188,7 +207,8 @@ class Column {
   std::shared_ptr<Buffer> validity_;
   std::shared_ptr<Buffer> values_;
   std::shared_ptr<Buffer> data_;
-  std::shared_ptr<const Column> child_;  // List and FixedSizeList items
+  std::shared_ptr<const Column> child_;                  // List, FixedSizeList and Map items
+  std::shared_ptr<const std::vector<Column>> children_;  // Struct fields
 
   // Builds a list column from int32 offsets and the items (row validity in `valid`, if any).
   static Column list_from(const std::vector<int32_t>& offsets, Column child,

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -25,8 +26,12 @@ enum class TypeId : uint8_t {
   Binary,         ///< arbitrary bytes
   Timestamp,      ///< microseconds since the Unix epoch, UTC, stored as int64
   FixedSizeList,  ///< lists of exactly n items each, of one element type
-  Date32          ///< days since 1970-01-01 (proleptic Gregorian), stored as int32
+  Date32,         ///< days since 1970-01-01 (proleptic Gregorian), stored as int32
+  Struct,         ///< named fields, each a child column of its own type
+  Map             ///< key/value pairs: the layout of a list of struct<key, value>
 };
+
+struct Field;
 
 /// A column type. Cheap to copy; compares by value.
 class DataType {
@@ -38,11 +43,19 @@ class DataType {
   static DataType list_of(DataType element);
   /// A list type whose every value has exactly `n` items (n >= 1).
   static DataType fixed_size_list_of(DataType element, int32_t n);
+  /// A struct type with these fields (names must be distinct and non-empty).
+  static DataType struct_of(std::vector<Field> fields);
+  /// A map type: a list of struct<key: `key`, value: `value`> (Arrow's layout).
+  static DataType map_of(DataType key, DataType value);
 
   /// The type's tag.
   TypeId id() const { return id_; }
-  /// Element type of a list (Null type for other types).
+  /// Element type of a list; of a map, its struct<key, value> (Null type for other types).
   const DataType& element() const;
+  /// A struct's fields, in order (empty for other types).
+  const std::vector<Field>& fields() const;
+  /// Position of the struct field called `name`, or -1.
+  int field_index(std::string_view name) const;
   /// Items per value of a fixed_size_list (0 for other types).
   int32_t list_size() const { return list_size_; }
   /// Int64, Float64, Int32 or Float32.
@@ -52,14 +65,21 @@ class DataType {
   }
   /// Int64 or Int32.
   bool is_integer() const { return id_ == TypeId::Int64 || id_ == TypeId::Int32; }
-  /// List or FixedSizeList.
-  bool is_list() const { return id_ == TypeId::List || id_ == TypeId::FixedSizeList; }
+  /// List, FixedSizeList or Map (a map is a list of key/value structs).
+  bool is_list() const {
+    return id_ == TypeId::List || id_ == TypeId::FixedSizeList || id_ == TypeId::Map;
+  }
+  /// A list, a map or a struct: a type whose columns hold child columns.
+  bool is_nested() const { return is_list() || id_ == TypeId::Struct; }
+  /// List or Map: int32 offsets into a child column.
+  bool has_list_offsets() const { return id_ == TypeId::List || id_ == TypeId::Map; }
   /// Bytes per value of a fixed-width type (int32/float32: 4; int64/float64/timestamp: 8),
   /// 0 for the others.
   int byte_width() const;
-  /// "bool", "int64", "float64", "utf8", "list<int64>", "fixed_size_list<float32, 384>", "null".
+  /// "bool", "int64", "float64", "utf8", "list<int64>", "fixed_size_list<float32, 384>", "null",
+  /// "struct<a: int64, b: utf8>", "map<utf8, int64>".
   std::string to_string() const;
-  /// Same tag and, for lists, the same element type and list size.
+  /// Same tag and, for lists, the same element type and list size; for structs the same fields.
   bool operator==(const DataType& o) const;
   /// Not operator==.
   bool operator!=(const DataType& o) const { return !(*this == o); }
@@ -68,6 +88,7 @@ class DataType {
   TypeId id_ = TypeId::Null;
   int32_t list_size_ = 0;
   std::shared_ptr<const DataType> element_;
+  std::shared_ptr<const std::vector<Field>> fields_;
 };
 
 /// true or false.
@@ -92,6 +113,10 @@ DataType timestamp_us();
 DataType date32();
 /// Lists of exactly `n` items each, e.g. an embedding: fixed_size_list(float32(), 384).
 DataType fixed_size_list(DataType element, int32_t n);
+/// Named fields, e.g. an image: struct_({{"bytes", binary()}, {"path", utf8()}}).
+DataType struct_(std::vector<Field> fields);
+/// Key/value pairs (Arrow layout: a list of struct<key, value>), e.g. map(utf8(), int64()).
+DataType map(DataType key, DataType value);
 
 /// A named, typed column slot.
 struct Field {
@@ -127,12 +152,13 @@ class Schema {
 struct Timestamp;
 struct List;
 struct Date;
+struct Struct;
 
-/// A scalar: null, bool, int64, float64, utf8, float32, binary bytes, a timestamp, a list or a
-/// date.
+/// A scalar: null, bool, int64, float64, utf8, float32, binary bytes, a timestamp, a list, a
+/// date or a struct. A map value is a List of Structs {key, value}.
 /// int32 values are held as int64. The alternatives' order is fixed (index() is serialised).
 using Value = std::variant<std::monostate, bool, int64_t, double, std::string, float,
-                           std::vector<uint8_t>, Timestamp, List, Date>;
+                           std::vector<uint8_t>, Timestamp, List, Date, Struct>;
 
 /// A point in time: microseconds since 1970-01-01T00:00:00 UTC.
 struct Timestamp {
@@ -160,6 +186,15 @@ struct List {
   bool operator==(const List& o) const;
   /// Lexicographic by items.
   bool operator<(const List& o) const;
+};
+
+/// A struct value: its fields in order, each a name and a value (null is std::monostate).
+struct Struct {
+  std::vector<std::pair<std::string, Value>> fields;  ///< in the struct type's order
+  /// The same names and values.
+  bool operator==(const Struct& o) const;
+  /// Lexicographic by field values.
+  bool operator<(const Struct& o) const;
 };
 
 /// The DataType of a scalar (Null for monostate).

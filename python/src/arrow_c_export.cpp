@@ -44,6 +44,9 @@ std::string format_of(const DataType& t) {
       return "tdD";
     case TypeId::FixedSizeList:
       return "+w:" + std::to_string(t.list_size());
+    case TypeId::Struct:
+    case TypeId::Map:
+      break;
   }
   throw InvalidArgument("no Arrow format for " + t.to_string());
 }

@@ -18,6 +18,11 @@ namespace {
 /// A type as plain data for pickle (it crosses into worker processes inside a UDF's class).
 py::tuple type_state(const DataType& t) {
   py::object element = t.is_list() ? py::object(type_state(t.element())) : py::none();
+  if (t.id() == TypeId::Struct) {
+    py::list fields;
+    for (const Field& f : t.fields()) fields.append(py::make_tuple(f.name, type_state(f.type)));
+    element = fields;
+  }
   return py::make_tuple(static_cast<int>(t.id()), t.list_size(), element);
 }
 
@@ -27,6 +32,19 @@ DataType type_from_state(const py::tuple& s) {
   if (id == TypeId::FixedSizeList)
     return DataType::fixed_size_list_of(type_from_state(s[2].cast<py::tuple>()),
                                         s[1].cast<int32_t>());
+  if (id == TypeId::Map) {
+    const DataType kv = type_from_state(s[2].cast<py::tuple>());
+    return DataType::map_of(kv.fields()[0].type, kv.fields()[1].type);
+  }
+  if (id == TypeId::Struct) {
+    std::vector<Field> fields;
+    for (py::handle f : s[2].cast<py::list>()) {
+      auto pair = f.cast<py::tuple>();
+      fields.push_back(
+          Field{pair[0].cast<std::string>(), type_from_state(pair[1].cast<py::tuple>())});
+    }
+    return DataType::struct_of(std::move(fields));
+  }
   return DataType(id);
 }
 
@@ -58,6 +76,17 @@ std::string type_repr(const DataType& t) {
     case TypeId::FixedSizeList:
       return "ember.fixed_size_list(" + type_repr(t.element()) + ", " +
              std::to_string(t.list_size()) + ")";
+    case TypeId::Struct: {
+      std::string out = "ember.struct_([";
+      for (size_t i = 0; i < t.fields().size(); ++i) {
+        out += (i ? ", (\"" : "(\"") + t.fields()[i].name + "\", " + type_repr(t.fields()[i].type) +
+               ")";
+      }
+      return out + "])";
+    }
+    case TypeId::Map:
+      return "ember.map_(" + type_repr(t.element().fields()[0].type) + ", " +
+             type_repr(t.element().fields()[1].type) + ")";
   }
   return t.to_string();
 }
@@ -75,6 +104,14 @@ void bind_data_type(py::module_& m) {
                              "Items per value of a fixed_size_list (0 otherwise).")
       .def_property_readonly("is_numeric", &DataType::is_numeric)
       .def_property_readonly("is_list", &DataType::is_list)
+      .def_property_readonly(
+          "fields",
+          [](const DataType& t) {
+            std::vector<std::pair<std::string, DataType>> out;
+            for (const Field& f : t.fields()) out.emplace_back(f.name, f.type);
+            return out;
+          },
+          "A struct's (name, type) fields (empty otherwise).")
       .def(py::pickle([](const DataType& t) { return type_state(t); },
                       [](const py::tuple& s) { return type_from_state(s); }));
   m.def(
@@ -91,6 +128,17 @@ void bind_data_type(py::module_& m) {
   m.def("list_", &list, py::arg("element"), "Lists of any length of `element` (ember.list).");
   m.def("fixed_size_list", &fixed_size_list, py::arg("element"), py::arg("n"),
         "Lists of exactly n items each, e.g. an embedding: fixed_size_list(float32(), 384).");
+  m.def(
+      "struct_",
+      [](const std::vector<std::pair<std::string, DataType>>& fields) {
+        std::vector<Field> f;
+        for (const auto& [name, type] : fields) f.push_back(Field{name, type});
+        return struct_(std::move(f));
+      },
+      py::arg("fields"),
+      "Named fields, e.g. struct_([(\"bytes\", binary()), (\"path\", utf8())]) (ember.struct_).");
+  m.def("map_", &map, py::arg("key"), py::arg("value"),
+        "Key/value pairs: a list of struct<key, value> (ember.map).");
 }
 
 }  // namespace

@@ -90,6 +90,7 @@ int64_t needed_value_bytes(const DataType& type, int64_t end) {
     case TypeId::Utf8:
     case TypeId::Binary:
     case TypeId::List:
+    case TypeId::Map:
       return (end + 1) * 4;
     default:
       return end * type.byte_width();
@@ -97,7 +98,7 @@ int64_t needed_value_bytes(const DataType& type, int64_t end) {
 }
 
 bool has_offsets(TypeId id) {
-  return id == TypeId::Utf8 || id == TypeId::Binary || id == TypeId::List;
+  return id == TypeId::Utf8 || id == TypeId::Binary || id == TypeId::List || id == TypeId::Map;
 }
 
 // Binary shares utf8's layout; only the type differs.
@@ -243,7 +244,7 @@ Column Column::nested(DataType type, int64_t length, int64_t null_count,
     throw InvalidArgument(type.to_string() + " column cannot hold items of type " +
                           child.type().to_string());
   }
-  if (type.id() == TypeId::List) {
+  if (type.has_list_offsets()) {
     if (!offsets || offsets->size() < (offset + length + 1) * 4) {
       throw InvalidArgument(type.to_string() + " column of " + std::to_string(offset + length) +
                             " rows needs " + std::to_string((offset + length + 1) * 4) +
@@ -280,9 +281,113 @@ Column Column::nested(DataType type, int64_t length, int64_t null_count,
   return c;
 }
 
+Column Column::nested(DataType type, int64_t length, int64_t null_count,
+                      std::shared_ptr<Buffer> validity, std::vector<Column> children,
+                      int64_t offset) {
+  if (type.id() != TypeId::Struct) {
+    throw InvalidArgument("Column::nested with child columns builds structs, not " +
+                          type.to_string());
+  }
+  if (length < 0 || offset < 0) {
+    throw InvalidArgument("column length and offset must be >= 0, got length " +
+                          std::to_string(length) + ", offset " + std::to_string(offset));
+  }
+  const std::vector<Field>& fields = type.fields();
+  if (children.size() != fields.size()) {
+    throw InvalidArgument(type.to_string() + " column needs " + std::to_string(fields.size()) +
+                          " children, got " + std::to_string(children.size()));
+  }
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (children[i].type() != fields[i].type) {
+      throw InvalidArgument(type.to_string() + " field \"" + fields[i].name + "\" cannot be a " +
+                            children[i].type().to_string() + " column");
+    }
+    if (children[i].size() < offset + length) {
+      throw InvalidArgument(type.to_string() + " field \"" + fields[i].name + "\" has " +
+                            std::to_string(children[i].size()) + " rows, the struct needs " +
+                            std::to_string(offset + length));
+    }
+  }
+  if (validity && validity->size() < bitmap::bytes_for(offset + length)) {
+    throw InvalidArgument("validity bitmap too small for " + std::to_string(offset + length) +
+                          " rows");
+  }
+  if (null_count < 0)
+    null_count = validity ? length - bitmap::count_set(validity->data(), offset, length) : 0;
+  Column c;
+  c.type_ = std::move(type);
+  c.length_ = length;
+  c.offset_ = offset;
+  c.null_count_ = validity ? null_count : 0;
+  c.validity_ = c.null_count_ ? std::move(validity) : nullptr;
+  c.children_ = std::make_shared<const std::vector<Column>>(std::move(children));
+  return c;
+}
+
+Column Column::struct_of(std::vector<std::pair<std::string, Column>> children) {
+  std::vector<Field> fields;
+  std::vector<Column> columns;
+  for (auto& [name, column] : children) {
+    if (!columns.empty() && column.size() != columns[0].size()) {
+      throw InvalidArgument("struct field \"" + name + "\" has " + std::to_string(column.size()) +
+                            " rows, field \"" + fields[0].name + "\" has " +
+                            std::to_string(columns[0].size()));
+    }
+    fields.push_back(Field{name, column.type()});
+    columns.push_back(std::move(column));
+  }
+  const int64_t n = columns.empty() ? 0 : columns[0].size();
+  return nested(struct_(std::move(fields)), n, 0, nullptr, std::move(columns));
+}
+
 const Column& Column::child() const {
   if (!child_) throw TypeError("column is " + type_.to_string() + ", not a list");
   return *child_;
+}
+
+const std::vector<Column>& Column::children() const {
+  static const std::vector<Column> none;
+  return children_ ? *children_ : none;
+}
+
+Column Column::field(const std::string& name) const {
+  if (type_.id() != TypeId::Struct)
+    throw TypeError("column is " + type_.to_string() + ", not a struct");
+  const int i = type_.field_index(name);
+  if (i < 0) {
+    std::string known;
+    for (const Field& f : type_.fields()) known += (known.empty() ? "" : ", ") + f.name;
+    throw InvalidArgument("struct has no field \"" + name + "\" (its fields: " + known + ")");
+  }
+  return field(i);
+}
+
+Column Column::field(int i) const {
+  if (type_.id() != TypeId::Struct)
+    throw TypeError("column is " + type_.to_string() + ", not a struct");
+  if (i < 0 || i >= static_cast<int>(children_->size())) {
+    throw InvalidArgument("struct field " + std::to_string(i) + " is out of range for " +
+                          type_.to_string());
+  }
+  Column c = (*children_)[size_t(i)].slice(offset_, length_);
+  if (null_count_ == 0 || c.type_.id() == TypeId::Null) return c;
+  // Rows where the struct is null become null in the field: its bitmap ANDed with ours, at the
+  // child's bit positions so that its value buffers stay shared.
+  auto bits = Buffer::allocate(bitmap::bytes_for(c.offset_ + length_));
+  uint8_t* out = detail::BufferAccess::mutable_data(*bits);
+  const uint8_t* mine = validity_->data();
+  const uint8_t* theirs = c.validity_ ? c.validity_->data() : nullptr;
+  int64_t nulls = 0;
+  for (int64_t r = 0; r < length_; ++r) {
+    const bool v = bit_at(mine, offset_ + r) && (!theirs || bit_at(theirs, c.offset_ + r));
+    if (v)
+      set_bit(out, c.offset_ + r);
+    else
+      ++nulls;
+  }
+  c.validity_ = nulls ? std::move(bits) : nullptr;
+  c.null_count_ = nulls;
+  return c;
 }
 
 Column Column::list(int64_t i) const {
@@ -299,9 +404,14 @@ Column Column::nulls(DataType type, int64_t n) {
   if (n < 0) throw InvalidArgument("column length must be >= 0, got " + std::to_string(n));
   if (type.id() == TypeId::Null) return from_buffers(type, n, n, nullptr, nullptr);
   auto validity = n ? Buffer::allocate(bitmap::bytes_for(n)) : nullptr;
-  if (type.id() == TypeId::List)
+  if (type.has_list_offsets())
     return nested(type, n, n, std::move(validity), Buffer::allocate((n + 1) * 4),
                   nulls(type.element(), 0));
+  if (type.id() == TypeId::Struct) {
+    std::vector<Column> children;
+    for (const Field& f : type.fields()) children.push_back(nulls(f.type, n));
+    return nested(type, n, n, std::move(validity), std::move(children));
+  }
   if (type.id() == TypeId::FixedSizeList)
     return nested(type, n, n, std::move(validity), nullptr,
                   nulls(type.element(), n * type.list_size()));
@@ -362,7 +472,9 @@ Column Column::from_buffers(DataType type, int64_t length, int64_t null_count,
                           std::to_string(length) + ", offset " + std::to_string(offset));
   }
   const TypeId id = type.id();
-  if (type.is_list()) throw InvalidArgument("list columns are assembled with Column::nested");
+  if (type.is_nested()) {
+    throw InvalidArgument(type.to_string() + " columns are assembled with Column::nested");
+  }
   Column c;
   c.type_ = type;
   c.length_ = length;
@@ -423,6 +535,7 @@ Value Column::get(int64_t i) const {
       return std::vector<uint8_t>(b.begin(), b.end());
     }
     case TypeId::List:
+    case TypeId::Map:
     case TypeId::FixedSizeList: {
       const auto [first, last] = list_range(i);
       List l;
@@ -430,6 +543,13 @@ Value Column::get(int64_t i) const {
       l.items.reserve(static_cast<size_t>(last - first));
       for (int64_t j = first; j < last; ++j) l.items.push_back(child_->get(j));
       return l;
+    }
+    case TypeId::Struct: {
+      Struct s;
+      s.fields.reserve(children_->size());
+      for (size_t f = 0; f < children_->size(); ++f)
+        s.fields.emplace_back(type_.fields()[f].name, (*children_)[f].get(offset_ + i));
+      return s;
     }
     default:
       return Value{};
@@ -467,12 +587,16 @@ int64_t Column::byte_size() const {
       return n + 4 * (length_ + 1) + (o[length_] - o[0]);
     }
     case TypeId::List:
+    case TypeId::Map:
     case TypeId::FixedSizeList: {
       if (length_ == 0) return n;
       const int64_t first = list_range(0).first, last = list_range(length_ - 1).second;
-      const int64_t offsets_bytes = type_.id() == TypeId::List ? 4 * (length_ + 1) : 0;
+      const int64_t offsets_bytes = type_.has_list_offsets() ? 4 * (length_ + 1) : 0;
       return n + offsets_bytes + child_->slice(first, last - first).byte_size();
     }
+    case TypeId::Struct:
+      for (const Column& c : *children_) n += c.slice(offset_, length_).byte_size();
+      return n;
     default:
       return n + type_.byte_width() * length_;
   }

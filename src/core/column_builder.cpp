@@ -46,10 +46,11 @@ struct ColumnBuilder::State {
   GrowableBuffer values;  // fixed-width values, bit-packed booleans or int32 offsets
   GrowableBuffer chars;   // utf8 and binary only
   int64_t chars_used = 0;
-  std::unique_ptr<ColumnBuilder> items;  // list and fixed_size_list only
+  std::unique_ptr<ColumnBuilder> items;  // list, fixed_size_list and map only
+  std::vector<ColumnBuilder> fields;     // struct only
 
   bool has_offsets() const {
-    return type.id() == TypeId::Utf8 || type.id() == TypeId::Binary || type.id() == TypeId::List;
+    return type.id() == TypeId::Utf8 || type.id() == TypeId::Binary || type.has_list_offsets();
   }
 
   int64_t value_bytes(int64_t rows) const {
@@ -59,6 +60,7 @@ struct ColumnBuilder::State {
       case TypeId::Utf8:
       case TypeId::Binary:
       case TypeId::List:
+      case TypeId::Map:
         return (rows + 1) * 4;
       default:
         return rows * type.byte_width();
@@ -93,6 +95,7 @@ struct ColumnBuilder::State {
     values.zero_fill = type.id() == TypeId::Boolean;
     chars.zero_fill = false;
     if (type.is_list()) items = std::make_unique<ColumnBuilder>(type.element());
+    for (const Field& f : type.fields()) fields.emplace_back(f.type);
   }
 
   template <class T>
@@ -106,7 +109,7 @@ struct ColumnBuilder::State {
   void end_list_row() {
     grow_one();
     const int64_t end = items->size();
-    if (type.id() == TypeId::List) {
+    if (type.has_list_offsets()) {
       if (end > std::numeric_limits<int32_t>::max())
         throw InvalidArgument("a list column holds at most 2^31-1 items in all");
       if (length == 0) offsets()[0] = 0;
@@ -137,8 +140,9 @@ void ColumnBuilder::append_null() {
   if (s.has_offsets()) {
     if (s.length == 0) s.offsets()[0] = 0;
     s.offsets()[s.length + 1] =
-        static_cast<int32_t>(s.type.id() == TypeId::List ? s.items->size() : s.chars_used);
+        static_cast<int32_t>(s.type.has_list_offsets() ? s.items->size() : s.chars_used);
   }
+  for (ColumnBuilder& f : s.fields) f.append_null();
   if (s.type.id() == TypeId::FixedSizeList) {
     for (int32_t k = 0; k < s.type.list_size(); ++k) s.items->append_null();
   }
@@ -247,6 +251,18 @@ void ColumnBuilder::append_value(const Value& v) {
       return append(std::get<Timestamp>(v));
     case 9:
       return append(std::get<Date>(v));
+    case 10: {
+      State& s = *s_;
+      if (s.type.id() != TypeId::Struct) s.mismatch("struct");
+      const Struct& st = std::get<Struct>(v);
+      if (st.fields.size() != s.fields.size()) {
+        throw InvalidArgument("a struct value of " + std::to_string(st.fields.size()) +
+                              " fields does not fit a " + s.type.to_string() + " column");
+      }
+      for (size_t f = 0; f < s.fields.size(); ++f) s.fields[f].append_value(st.fields[f].second);
+      s.grow_one();
+      return s.commit_valid();
+    }
     default: {
       State& s = *s_;
       if (!s.type.is_list()) s.mismatch("list");
@@ -293,11 +309,18 @@ void ColumnBuilder::append_from(const Column& c, int64_t i) {
     case TypeId::Date32:
       return append(c.value<Date>(i));
     case TypeId::List:
+    case TypeId::Map:
     case TypeId::FixedSizeList: {
       const auto [first, last] = c.list_range(i);
       check_list_size(last - first);
       for (int64_t j = first; j < last; ++j) s_->items->append_from(c.child(), j);
       return s_->end_list_row();
+    }
+    case TypeId::Struct: {
+      for (size_t f = 0; f < s_->fields.size(); ++f)
+        s_->fields[f].append_from(c.children()[f], c.offset() + i);
+      s_->grow_one();
+      return s_->commit_valid();
     }
     default:
       return append_null();
@@ -315,12 +338,17 @@ Column ColumnBuilder::finish() {
   if (type.id() == TypeId::Null) {
     out = Column::nulls(type, s.length);
   } else if (type.is_list()) {
-    if (type.id() == TypeId::List) {
+    if (type.has_list_offsets()) {
       s.values.ensure(s.value_bytes(s.length));
       if (s.length == 0) s.offsets()[0] = 0;
     }
     out = Column::nested(type, s.length, s.null_count, s.has_validity ? s.validity.buf : nullptr,
-                         type.id() == TypeId::List ? s.values.buf : nullptr, s.items->finish());
+                         type.has_list_offsets() ? s.values.buf : nullptr, s.items->finish());
+  } else if (type.id() == TypeId::Struct) {
+    std::vector<Column> children;
+    for (ColumnBuilder& f : s.fields) children.push_back(f.finish());
+    out = Column::nested(type, s.length, s.null_count, s.has_validity ? s.validity.buf : nullptr,
+                         std::move(children));
   } else {
     s.values.ensure(s.value_bytes(s.length));  // an empty builder still needs offsets[0]
     if (s.has_offsets() && s.length == 0) s.offsets()[0] = 0;

@@ -46,7 +46,7 @@ Column concat_lists(const DataType& type, const std::vector<Column>& parts, int6
                     std::shared_ptr<Buffer> validity, int64_t null_count) {
   std::vector<Column> items;
   std::shared_ptr<Buffer> offsets;
-  if (type.id() == TypeId::List)
+  if (type.has_list_offsets())
     offsets = detail::BufferAccess::allocate_uninitialized((total + 1) * 4);
   int32_t* o =
       offsets ? reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*offsets)) : nullptr;
@@ -67,6 +67,18 @@ Column concat_lists(const DataType& type, const std::vector<Column>& parts, int6
   if (o) o[total] = static_cast<int32_t>(pos);
   return Column::nested(type, total, null_count, std::move(validity), std::move(offsets),
                         Column::concat(items));
+}
+
+// Structs: each field's rows of every part, concatenated.
+Column concat_structs(const DataType& type, const std::vector<Column>& parts, int64_t total,
+                      std::shared_ptr<Buffer> validity, int64_t null_count) {
+  std::vector<Column> children;
+  for (size_t f = 0; f < type.fields().size(); ++f) {
+    std::vector<Column> pieces;
+    for (const Column& p : parts) pieces.push_back(p.children()[f].slice(p.offset(), p.size()));
+    children.push_back(Column::concat(pieces));
+  }
+  return Column::nested(type, total, null_count, std::move(validity), std::move(children));
 }
 
 std::shared_ptr<Buffer> concat_bools(const std::vector<Column>& parts, int64_t total) {
@@ -148,8 +160,11 @@ Column Column::concat(const std::vector<Column>& parts) {
     case TypeId::Binary:
       return concat_utf8(type, parts, total, std::move(validity), null_count);
     case TypeId::List:
+    case TypeId::Map:
     case TypeId::FixedSizeList:
       return concat_lists(type, parts, total, std::move(validity), null_count);
+    case TypeId::Struct:
+      return concat_structs(type, parts, total, std::move(validity), null_count);
     default:
       throw InvalidArgument("cannot concatenate " + type.to_string() + " columns");
   }

@@ -110,7 +110,7 @@ Column gather_list(const Column& c, const Selection& sel, int64_t n, std::shared
   auto item_bits = Buffer::allocate(bitmap::bytes_for(items.size()));
   uint8_t* ib = detail::BufferAccess::mutable_data(*item_bits);
   std::shared_ptr<Buffer> offsets;
-  if (c.type().id() == TypeId::List)
+  if (c.type().has_list_offsets())
     offsets = detail::BufferAccess::allocate_uninitialized((n + 1) * 4);
   int32_t* o =
       offsets ? reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*offsets)) : nullptr;
@@ -193,8 +193,14 @@ Column Column::filter(const Column& mask) const {
     case TypeId::Binary:
       return gather_utf8(*this, sel, n, std::move(validity), nulls);
     case TypeId::List:
+    case TypeId::Map:
     case TypeId::FixedSizeList:
       return gather_list(*this, sel, n, std::move(validity), nulls);
+    case TypeId::Struct: {
+      std::vector<Column> children;
+      for (const Column& f : *children_) children.push_back(f.slice(offset_, length_).filter(mask));
+      return nested(type_, n, nulls, std::move(validity), std::move(children));
+    }
     default:
       throw InvalidArgument("cannot filter a " + type_.to_string() + " column");
   }

@@ -1,4 +1,5 @@
 // Scalar values: their types and readable text.
+#include <algorithm>
 #include <charconv>
 #include <string>
 #include <system_error>
@@ -10,6 +11,15 @@ namespace ember {
 
 bool List::operator==(const List& o) const { return items == o.items; }
 bool List::operator<(const List& o) const { return items < o.items; }
+bool Struct::operator==(const Struct& o) const { return fields == o.fields; }
+bool Struct::operator<(const Struct& o) const {
+  const size_t n = std::min(fields.size(), o.fields.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (fields[i].second < o.fields[i].second) return true;
+    if (o.fields[i].second < fields[i].second) return false;
+  }
+  return fields.size() < o.fields.size();
+}
 
 DataType type_of(const Value& v) {
   switch (v.index()) {
@@ -38,6 +48,12 @@ DataType type_of(const Value& v) {
     }
     case 9:
       return date32();
+    case 10: {
+      std::vector<Field> fields;
+      for (const auto& [name, value] : std::get<Struct>(v).fields)
+        fields.push_back(Field{name, type_of(value)});
+      return struct_(std::move(fields));
+    }
     default:
       return DataType();
   }
@@ -80,6 +96,16 @@ std::string to_string(const Value& v) {
       out += quote ? "\"" + to_string(l->items[i]) + "\"" : to_string(l->items[i]);
     }
     return out + "]";
+  }
+  if (auto* s = std::get_if<Struct>(&v)) {  // DuckDB's rendering: {'a': 1, 'b': "text"}
+    std::string out = "{";
+    for (size_t i = 0; i < s->fields.size(); ++i) {
+      if (i) out += ", ";
+      const Value& f = s->fields[i].second;
+      const bool quote = std::holds_alternative<std::string>(f);
+      out += "'" + s->fields[i].first + "': " + (quote ? "\"" + to_string(f) + "\"" : to_string(f));
+    }
+    return out + "}";
   }
   return "null";
 }

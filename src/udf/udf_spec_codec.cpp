@@ -21,7 +21,7 @@ constexpr uint8_t kSpecVersion = 1;
 // round-tripped by tests/udf/udf_spec_codec_test.cpp. The size is a tripwire for a field added
 // to Udf::Spec and forgotten here (checked where the standard library's sizes are known).
 #if defined(__GLIBCXX__) && defined(__x86_64__)
-static_assert(sizeof(UdfSpec) == 328,
+static_assert(sizeof(UdfSpec) == 344,
               "Udf::Spec changed: encode/decode/describe the new field in udf_spec_codec.cpp, "
               "round-trip it in tests/udf/udf_spec_codec_test.cpp, then update this size");
 #endif

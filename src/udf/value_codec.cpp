@@ -22,6 +22,12 @@ void put_value(process::MessageWriter& out, const Value& v) {
           put_data_type(out, x.element);
           out.put(static_cast<uint64_t>(x.items.size()));
           for (const Value& item : x.items) put_value(out, item);
+        } else if constexpr (std::is_same_v<T, Struct>) {
+          out.put(static_cast<uint64_t>(x.fields.size()));
+          for (const auto& [name, value] : x.fields) {
+            out.put_string(name);
+            put_value(out, value);
+          }
         } else {
           out.put(x);
         }
@@ -60,6 +66,16 @@ Value get_value(process::MessageReader& in) {
     }
     case 9:
       return Value{in.get<Date>()};
+    case 10: {
+      Struct s;
+      const auto n = in.get<uint64_t>();
+      if (n > in.remaining()) throw Error("a message holds a struct longer than itself");
+      for (uint64_t i = 0; i < n; ++i) {
+        std::string name(in.get_string());
+        s.fields.emplace_back(std::move(name), get_value(in));
+      }
+      return Value{std::move(s)};
+    }
     default:
       throw Error("a message holds a value of an unknown type");
   }

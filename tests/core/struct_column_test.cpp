@@ -22,9 +22,7 @@ DataType image_type() { return struct_({{"bytes", binary()}, {"path", utf8()}});
 
 // struct<id: int64, tags: list<utf8>, inner: struct<x: float64>> with nulls at every level.
 DataType deep_type() {
-  return struct_({{"id", int64()},
-                  {"tags", list(utf8())},
-                  {"inner", struct_({{"x", float64()}})}});
+  return struct_({{"id", int64()}, {"tags", list(utf8())}, {"inner", struct_({{"x", float64()}})}});
 }
 
 Rows deep_rows(int64_t n, uint32_t seed) {

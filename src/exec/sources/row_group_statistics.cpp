@@ -140,7 +140,7 @@ bool comparison_may_match(const ExprNode& e, const ParquetFile& file, int rg) {
   const parquet::LeafColumn* leaf = nullptr;
   for (const auto& c : file.schema.columns)
     if (c.field.name == a->name) leaf = &c;
-  if (!leaf) return true;
+  if (!leaf || leaf->nested) return true;
   const auto& group = file.meta.row_groups[size_t(rg)];
   const parquet::Statistics& st = group.columns[size_t(leaf->leaf_index)].stats;
   if (std::holds_alternative<std::monostate>(b->literal)) return false;  // compares to null

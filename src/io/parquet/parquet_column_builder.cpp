@@ -76,8 +76,9 @@ void check_fits_int64(const char* p, int64_t n) {
   }
 }
 
-// The dense (null-free) column of the chunk's values, in the leaf's ember type.
-Column dense_values(const ChunkData& d, const LeafColumn& leaf) {
+}  // namespace
+
+Column leaf_values(const ChunkData& d, const LeafColumn& leaf) {
   const SchemaElement& e = leaf.element;
   const DataType& type = leaf.is_list ? leaf.field.type.element() : leaf.field.type;
   if (d.is_arrays) {
@@ -175,8 +176,7 @@ Column dense_values(const ChunkData& d, const LeafColumn& leaf) {
   }
 }
 
-// `dense` spread over `valid.size()` slots, null where valid is 0.
-Column spread(const Column& dense, const std::vector<uint8_t>& valid, int64_t present) {
+Column spread_values(const Column& dense, const std::vector<uint8_t>& valid, int64_t present) {
   const int64_t n = static_cast<int64_t>(valid.size());
   if (present != dense.size()) throw std::runtime_error("levels and values disagree");
   if (present == n) return dense;
@@ -207,20 +207,19 @@ Column spread(const Column& dense, const std::vector<uint8_t>& valid, int64_t pr
   return b.finish();
 }
 
-}  // namespace
-
 Column build_column(ChunkData d, const LeafColumn& leaf, int64_t rows) {
-  const Column dense = dense_values(d, leaf);
+  const Column dense = leaf_values(d, leaf);
   const int64_t n = d.num_values;
   if (!leaf.is_list) {
     if (n != rows)
       throw std::runtime_error("column chunk holds " + std::to_string(n) + " values for " +
                                std::to_string(rows) + " rows");
-    if (leaf.max_def == 0) return spread(dense, std::vector<uint8_t>(size_t(n), 1), dense.size());
+    if (leaf.max_def == 0)
+      return spread_values(dense, std::vector<uint8_t>(size_t(n), 1), dense.size());
     std::vector<uint8_t> valid(static_cast<size_t>(n));
     int64_t present = 0;
     for (int64_t i = 0; i < n; ++i) present += valid[size_t(i)] = d.defs[size_t(i)] == leaf.max_def;
-    return spread(dense, valid, present);
+    return spread_values(dense, valid, present);
   }
   if (static_cast<int64_t>(d.defs.size()) != n || static_cast<int64_t>(d.reps.size()) != n)
     throw std::runtime_error("list levels are missing");
@@ -246,7 +245,7 @@ Column build_column(ChunkData d, const LeafColumn& leaf, int64_t rows) {
   if (static_cast<int64_t>(list_valid.size()) != rows)
     throw std::runtime_error("column chunk holds " + std::to_string(list_valid.size()) +
                              " lists for " + std::to_string(rows) + " rows");
-  Column items = spread(dense, item_valid, present);
+  Column items = spread_values(dense, item_valid, present);
   bool any_null = false;
   for (bool v : list_valid) any_null |= !v;
   std::shared_ptr<Buffer> validity;

@@ -4,6 +4,9 @@
 // levels and lists assembled from the repetition levels.
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include "ember/column.h"
 #include "io/parquet/parquet_chunk_reader.h"
 
@@ -12,5 +15,11 @@ namespace ember::parquet {
 /// The column of `rows` rows; throws std::runtime_error when the levels and values disagree,
 /// or when an unsigned 64-bit value does not fit in int64.
 Column build_column(ChunkData data, const LeafColumn& leaf, int64_t rows);
+
+/// The chunk's non-null values as a column of the leaf's value type (a list's item type).
+Column leaf_values(const ChunkData& d, const LeafColumn& leaf);
+
+/// `dense` spread over `valid.size()` slots, null where valid is 0 (`present` slots are 1).
+Column spread_values(const Column& dense, const std::vector<uint8_t>& valid, int64_t present);
 
 }  // namespace ember::parquet

@@ -40,6 +40,10 @@ Logical read_logical(CompactReader& r) {
         l.kind = Logical::kString;
         r.skip(t);
         break;
+      case 2:
+        l.kind = Logical::kMap;
+        r.skip(t);
+        break;
       case 3:
         l.kind = Logical::kList;
         r.skip(t);

@@ -45,6 +45,8 @@ enum PageType : int32_t { kDataPage = 0, kIndexPage = 1, kDictionaryPage = 2, kD
 /// ConvertedType values ember reads.
 enum Converted : int32_t {
   kUtf8 = 0,
+  kMap = 1,
+  kMapKeyValue = 2,
   kList = 3,
   kDecimal = 5,
   kDate = 6,
@@ -67,6 +69,7 @@ struct Logical {
   enum Kind {
     kNone,
     kString,
+    kMap,
     kList,
     kDecimal,
     kDate,

@@ -147,28 +147,39 @@ class RowGroupReader final : public BatchReader {
     if (rows_ == 0) return;
     const std::unique_ptr<ByteSource> f =
         open_byte_source(file_->path, file_->storage, file_->size);
-    std::vector<const parquet::LeafColumn*> leaves;
+    // Every primitive leaf the columns need: a nested column reads all of its leaves.
+    std::vector<const parquet::LeafColumn*> columns, leaves;
     std::vector<ByteRange> ranges;
     for (const std::string& name : names_) {
-      leaves.push_back(leaf_named(name));
-      ranges.push_back(chunk_range(rg, *leaves.back(), name));
+      columns.push_back(leaf_named(name));
+      if (!columns.back()->nested) leaves.push_back(columns.back());
+      for (const parquet::LeafColumn& l : columns.back()->leaves) leaves.push_back(&l);
     }
+    for (size_t k = 0; k < leaves.size(); ++k)
+      ranges.push_back(chunk_range(rg, *leaves[k], leaves[k]->field.name));
     // Remote: every chunk in one go, neighbours merged into one request, requests concurrent.
     // Local: one chunk at a time, so that only one compressed chunk is held.
     std::vector<std::string> fetched;
     if (f->remote()) fetched = f->read_ranges(ranges, "a column chunk");
-    for (size_t i = 0; i < names_.size(); ++i) {
-      const parquet::ColumnMeta& meta = rg.columns[size_t(leaves[i]->leaf_index)];
-      const std::string bytes = f->remote()
-                                    ? std::move(fetched[i])
-                                    : f->read(ranges[i].offset, ranges[i].size, "a column chunk");
-      bytes_read_ += ranges[i].size;
+    size_t k = 0;
+    for (size_t c = 0; c < columns.size(); ++c) {
+      const parquet::LeafColumn& col = *columns[c];
       try {
-        columns_.push_back(
-            parquet::build_column(parquet::read_chunk(bytes, meta, *leaves[i]), *leaves[i], rows_));
+        std::vector<parquet::ChunkData> chunks;
+        for (size_t n = col.nested ? col.leaves.size() : 1; n > 0; --n, ++k) {
+          const parquet::ColumnMeta& meta = rg.columns[size_t(leaves[k]->leaf_index)];
+          const std::string bytes =
+              f->remote() ? std::move(fetched[k])
+                          : f->read(ranges[k].offset, ranges[k].size, "a column chunk");
+          bytes_read_ += ranges[k].size;
+          chunks.push_back(parquet::read_chunk(bytes, meta, *leaves[k]));
+        }
+        columns_.push_back(col.nested
+                               ? parquet::assemble_nested(*col.nested, col.leaves, chunks, rows_)
+                               : parquet::build_column(std::move(chunks[0]), col, rows_));
       } catch (const std::exception& e) {
         if (dynamic_cast<const Error*>(&e)) throw;
-        fail(names_[i], e.what());
+        fail(names_[c], e.what());
       }
     }
   }

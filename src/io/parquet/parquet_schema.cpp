@@ -2,6 +2,7 @@
 #include "io/parquet/parquet_schema.h"
 
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
 
 #include "io/duplicate_column_names.h"
@@ -27,6 +28,24 @@ int count_leaves(const std::vector<SchemaElement>& s, size_t* i, int depth) {
   int n = 0;
   for (int c = 0; c < e.num_children; ++c) n += count_leaves(s, i, depth + 1);
   return n;
+}
+
+// The field at schema[top] as a nested column, or an unsupported one with the reason.
+void add_nested(const std::vector<SchemaElement>& s, size_t top, int first_leaf,
+                const std::string& name, FileSchema* out) {
+  LeafColumn c;
+  size_t i = top;
+  try {
+    auto root = std::make_shared<NestedNode>(map_nested(s, &i, first_leaf, &c.leaves));
+    c.field = Field{name, root->type};
+    c.nested = std::move(root);
+  } catch (const std::invalid_argument& e) {
+    out->unsupported.emplace_back(name, e.what());
+    return;
+  }
+  c.leaf_index = first_leaf;
+  c.element = c.leaves.front().element;
+  out->columns.push_back(std::move(c));
 }
 
 }  // namespace
@@ -137,10 +156,10 @@ FileSchema map_schema(const FileMetaData& meta) {
         c.field.type = list(leaf_type(*item));
         out.columns.push_back(c);
       } else {
-        out.unsupported.emplace_back(name, "a list of lists or of structs");
+        add_nested(s, top, leaf, name, &out);
       }
     } else {
-      out.unsupported.emplace_back(name, e.type ? "a repeated field" : "a struct or map");
+      add_nested(s, top, leaf, name, &out);
     }
     i = walk;
     leaf += leaves;

@@ -1,13 +1,16 @@
 // From a Parquet schema tree to ember fields: flat columns and one-level lists (the 3-level
-// LIST layout and the legacy 2-level one), with the definition/repetition levels of each.
+// LIST layout and the legacy 2-level one) with the definition/repetition levels of each, and
+// nested columns (parquet_nested.h).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "ember/types.h"
 #include "io/parquet/parquet_metadata.h"
+#include "io/parquet/parquet_nested.h"
 
 namespace ember::parquet {
 
@@ -19,13 +22,17 @@ struct LeafColumn {
   int max_def = 0, max_rep = 0;
   bool is_list = false;
   int list_def = 0;  ///< lists: the definition level of an empty (non-null) list
+  /// A struct, a map, or a list of lists or of structs: the node tree and its primitive
+  /// leaves (leaf_index and element above are those of the first leaf).
+  std::shared_ptr<const NestedNode> nested;
+  std::vector<LeafColumn> leaves;
 };
 
 /// The columns of a file, named as the file names them except that a name the file gives to
 /// more than one top-level field is renamed in its repeats (`x`, `x_1`, ...; see
 /// rename_duplicate_columns), so a name always selects one column. A field ember cannot read (a
-/// struct, a map, a list of lists) gives `unsupported` its name and why; it is an error only when
-/// the query reads it.
+/// group without fields, a malformed list or map) gives `unsupported` its name and why; it is
+/// an error only when the query reads it.
 struct FileSchema {
   std::vector<LeafColumn> columns;
   std::vector<std::pair<std::string, std::string>> unsupported;

@@ -61,6 +61,14 @@ class Expr {
   /// null where the list is null or shorter.
   Expr list_get(int64_t i) const;
 
+  // ---- structs and maps
+  /// Field `name` of each struct, of the field's type; null where the struct is null.
+  /// TypeError at planning for a column that is not a struct or has no such field.
+  Expr field(std::string name) const;
+  /// The value under `key` in each map (the first entry whose key equals it; numbers compare
+  /// by value), of the map's value type; null where the map is null or has no such key.
+  Expr map_get(Value key) const;
+
   // ---- text (utf8; lengths and positions count Unicode code points; null in, null out)
   /// Number of code points (int64).
   Expr str_length() const;

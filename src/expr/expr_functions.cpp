@@ -112,6 +112,11 @@ Expr Expr::clip(Expr lo, Expr hi) const {
   return call(FunctionId::Clip, {node_, node_of(lo), node_of(hi)});
 }
 
+Expr Expr::field(std::string name) const {
+  return call(FunctionId::StructField, {node_}, {Value{std::move(name)}});
+}
+Expr Expr::map_get(Value key) const { return call(FunctionId::MapGet, {node_}, {std::move(key)}); }
+
 Expr Expr::list_contains(Value v) const {
   return call(FunctionId::ListContains, {node_}, {std::move(v)});
 }

@@ -59,6 +59,8 @@ constexpr std::array<const char*, std::size_t(kLastFunctionId) + 1> kNames = {
     "dt_second",
     "dt_day_of_week",
     "dt_truncate",
+    "field",
+    "map_get",
 };
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "expr/hash_kernels.h"
 #include "expr/list_function_kernels.h"
 #include "expr/math_kernels.h"
+#include "expr/nested_kernels.h"
 #include "expr/regex_kernels.h"
 #include "expr/string_kernels.h"
 #include "expr/type_check.h"
@@ -84,6 +85,8 @@ Column with_args(const ExprNode& e, std::vector<Column>& args, const DataType& t
     return list_function(e, args[0], type);
   }
   if (in_range(f, FunctionId::DtYear, FunctionId::DtTruncate)) return date_function(e, args[0]);
+  if (f == FunctionId::StructField) return args[0].field(std::get<std::string>(e.params[0]));
+  if (f == FunctionId::MapGet) return map_get(args[0], e.params[0], type);
   throw Error("internal: no kernel for " + to_string(e));
 }
 

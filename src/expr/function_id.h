@@ -64,9 +64,12 @@ enum class FunctionId : uint8_t {
   DtSecond,
   DtDayOfWeek,
   DtTruncate,
+  // structs and maps (expr/nested_kernels.h)
+  StructField,
+  MapGet,
 };
 
 /// The last tag, for range checks on a decoded byte.
-inline constexpr FunctionId kLastFunctionId = FunctionId::DtTruncate;
+inline constexpr FunctionId kLastFunctionId = FunctionId::MapGet;
 
 }  // namespace ember

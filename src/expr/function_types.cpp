@@ -178,6 +178,25 @@ DataType other_type(const ExprNode& e, const std::vector<DataType>& args, const 
         type_error(e, args, root, "two lists of float32 or float64");
       }
       return float64();
+    case FunctionId::StructField: {
+      if (is_null_type(args[0])) return DataType();
+      const int i = args[0].field_index(std::get<std::string>(e.params[0]));
+      if (args[0].id() != TypeId::Struct || i < 0) {
+        std::string fields;
+        for (const Field& f : args[0].fields()) fields += (fields.empty() ? "" : ", ") + f.name;
+        type_error(e, args, root,
+                   fields.empty() ? std::string("a struct")
+                                  : "a struct with that field (its fields: " + fields + ")");
+      }
+      return args[0].fields()[size_t(i)].type;
+    }
+    case FunctionId::MapGet: {
+      if (is_null_type(args[0])) return DataType();
+      if (args[0].id() != TypeId::Map ||
+          !comparable_value(e.params[0], args[0].element().fields()[0].type))
+        type_error(e, args, root, "a map and a key of its key type");
+      return args[0].element().fields()[1].type;
+    }
     default:
       break;
   }

@@ -50,7 +50,8 @@ class Mapper {
 
  private:
   const SchemaElement& take() {
-    if (i_ >= s_.size() || ++depth_guard_ > 100000) throw std::runtime_error("schema tree is malformed");
+    if (i_ >= s_.size() || ++depth_guard_ > 100000)
+      throw std::runtime_error("schema tree is malformed");
     return s_[i_++];
   }
 
@@ -190,11 +191,13 @@ class Assembler {
     Levels l;
     l.n = d.num_values;
     if (c.max_def > 0) {
-      if (static_cast<int64_t>(d.defs.size()) != l.n) throw std::runtime_error("levels are missing");
+      if (static_cast<int64_t>(d.defs.size()) != l.n)
+        throw std::runtime_error("levels are missing");
       l.defs = d.defs.data();
     }
     if (c.max_rep > 0) {
-      if (static_cast<int64_t>(d.reps.size()) != l.n) throw std::runtime_error("levels are missing");
+      if (static_cast<int64_t>(d.reps.size()) != l.n)
+        throw std::runtime_error("levels are missing");
       l.reps = d.reps.data();
     }
     return l;
@@ -247,8 +250,7 @@ class Assembler {
     }
     offsets.push_back(static_cast<int32_t>(items));
     Column item = build(n.children[0]);
-    if (item.size() != items)
-      throw std::runtime_error("list items and their values disagree");
+    if (item.size() != items) throw std::runtime_error("list items and their values disagree");
     const int64_t rows = static_cast<int64_t>(valid.size());
     auto off = detail::BufferAccess::allocate_uninitialized(int64_t(offsets.size()) * 4);
     std::memcpy(detail::BufferAccess::mutable_data(*off), offsets.data(), offsets.size() * 4);
@@ -261,8 +263,8 @@ class Assembler {
 
 }  // namespace
 
-NestedNode map_nested(const std::vector<SchemaElement>& schema, size_t* i,
-                      int first_leaf_index, std::vector<LeafColumn>* leaves) {
+NestedNode map_nested(const std::vector<SchemaElement>& schema, size_t* i, int first_leaf_index,
+                      std::vector<LeafColumn>* leaves) {
   return Mapper(schema, i, first_leaf_index, leaves).field(0, 0, 0, "");
 }
 

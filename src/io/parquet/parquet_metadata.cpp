@@ -40,6 +40,10 @@ Logical read_logical(CompactReader& r) {
         l.kind = Logical::kString;
         r.skip(t);
         break;
+      case 2:
+        l.kind = Logical::kMap;
+        r.skip(t);
+        break;
       case 3:
         l.kind = Logical::kList;
         r.skip(t);
@@ -339,6 +343,9 @@ void write_logical(CompactWriter& w, const Logical& l) {
   switch (l.kind) {
     case Logical::kString:
       w.field(1, thrift::kStruct), w.begin_struct(), w.end_struct();
+      break;
+    case Logical::kMap:
+      w.field(2, thrift::kStruct), w.begin_struct(), w.end_struct();
       break;
     case Logical::kList:
       w.field(3, thrift::kStruct), w.begin_struct(), w.end_struct();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <type_traits>
 #include <unordered_map>
 
 #include "io/parquet/parquet_codecs.h"
@@ -27,35 +28,6 @@ std::string plain_value(const Column& c, int64_t i) {
         reinterpret_cast<const char*>(c.values_buffer()->data()) + (c.offset() + i) * w, size_t(w));
   if (c.type().id() == TypeId::Boolean) return std::string(1, c.value<bool>(i) ? '\1' : '\0');
   return std::string(c.value<std::string_view>(i));
-}
-
-// Orders two non-null values of `c`'s type the way Parquet's statistics do.
-bool value_less(const Column& c, int64_t a, int64_t b) {
-  switch (c.type().id()) {
-    case TypeId::Boolean:
-      return !c.value<bool>(a) && c.value<bool>(b);
-    case TypeId::Int32:
-      return c.value<int32_t>(a) < c.value<int32_t>(b);
-    case TypeId::Date32:
-      return c.values<int32_t>()[a] < c.values<int32_t>()[b];
-    case TypeId::Int64:
-    case TypeId::Timestamp:
-      return c.values<int64_t>()[a] < c.values<int64_t>()[b];
-    case TypeId::Float32:
-      return c.value<float>(a) < c.value<float>(b);
-    case TypeId::Float64:
-      return c.value<double>(a) < c.value<double>(b);
-    default: {  // unsigned byte order
-      const std::string_view x = c.value<std::string_view>(a), y = c.value<std::string_view>(b);
-      return x < y;
-    }
-  }
-}
-
-bool is_nan(const Column& c, int64_t i) {
-  if (c.type().id() == TypeId::Float32) return std::isnan(c.value<float>(i));
-  if (c.type().id() == TypeId::Float64) return std::isnan(c.value<double>(i));
-  return false;
 }
 
 // Calls f(row) for each row of `in.values` holding a non-null value, in order, until f returns
@@ -207,22 +179,64 @@ std::optional<Dictionary> dictionary_of(const ChunkInput& in) {
   return d;
 }
 
-// Statistics over the non-null values (NaN left out, as the format asks; no min/max for binary).
-Statistics statistics_of(const ChunkInput& in) {
-  const Column& values = in.values;
-  std::optional<int64_t> lo, hi;
+// The rows of the least and the greatest value that `get` reads from the rows of `in`; NaN
+// is left out, as the format asks.
+template <class Get>
+void min_max_rows(const ChunkInput& in, Get get, std::optional<int64_t>* lo,
+                  std::optional<int64_t>* hi) {
+  using T = decltype(get(int64_t{0}));
+  T min{}, max{};
   for_each_value(in, [&](int64_t i) {
-    if (is_nan(values, i)) return true;
-    if (!lo || value_less(values, i, *lo)) lo = i;
-    if (!hi || value_less(values, *hi, i)) hi = i;
+    const T x = get(i);
+    if constexpr (std::is_floating_point_v<T>) {
+      if (std::isnan(x)) return true;
+    }
+    if (!*lo || x < min) *lo = i, min = x;
+    if (!*hi || max < x) *hi = i, max = x;
     return true;
   });
+}
+
+// Min/max (none for binary) and the null count; the type is looked at once, not per value.
+Statistics statistics_of(const ChunkInput& in) {
+  const Column& v = in.values;
+  std::optional<int64_t> lo, hi;
+  switch (v.type().id()) {
+    case TypeId::Boolean:
+      min_max_rows(
+          in, [&](int64_t i) { return v.value<bool>(i); }, &lo, &hi);
+      break;
+    case TypeId::Int32:
+    case TypeId::Date32:
+      min_max_rows(
+          in, [p = v.values<int32_t>()](int64_t i) { return p[i]; }, &lo, &hi);
+      break;
+    case TypeId::Int64:
+    case TypeId::Timestamp:
+      min_max_rows(
+          in, [p = v.values<int64_t>()](int64_t i) { return p[i]; }, &lo, &hi);
+      break;
+    case TypeId::Float32:
+      min_max_rows(
+          in, [p = v.values<float>()](int64_t i) { return p[i]; }, &lo, &hi);
+      break;
+    case TypeId::Float64:
+      min_max_rows(
+          in, [p = v.values<double>()](int64_t i) { return p[i]; }, &lo, &hi);
+      break;
+    case TypeId::Utf8:  // unsigned byte order, as std::string_view compares
+      min_max_rows(
+          in, [&](int64_t i) { return v.value<std::string_view>(i); }, &lo, &hi);
+      break;
+    default:
+      break;
+  }
   Statistics s;
-  s.null_count = in.levels ? int64_t(in.levels->defs.size() - in.levels->value_rows.size())
-                           : values.null_count();
-  if (lo && values.type().id() != TypeId::Binary) {
-    s.min = plain_value(values, *lo);
-    s.max = plain_value(values, *hi);
+  s.null_count =
+      in.levels ? int64_t(in.levels->defs.size() - in.levels->value_rows.size()) : v.null_count();
+  if (lo) {
+    s.min = plain_value(v, *lo);
+    s.max = plain_value(v, *hi);
   }
   return s;
 }

@@ -1,9 +1,11 @@
 // The footer and pages ember's Parquet writer makes for nested columns: the standard struct,
-// LIST and MAP layouts, one column chunk per leaf with its level count, and pages that start
-// at row boundaries. (Values are checked by DuckDB in tests/interop.)
+// LIST and MAP layouts, one column chunk per leaf with its level count and statistics, and
+// pages that start at row boundaries; and the statistics of every primitive type. (Nested
+// values are checked by DuckDB and hyparquet in tests/interop.)
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
 
 #include "io/output/partition_writer.h"
 #include "io/parquet/parquet_encodings.h"
@@ -132,6 +134,50 @@ TEST(ParquetNestedWrite, PagesOfLongListsStartAtRowBoundaries) {
   }
   EXPECT_EQ(seen, rows * items);
   EXPECT_GE(pages, 3);
+}
+
+template <class T>
+std::string bytes_of(T v) {
+  return std::string(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+TEST(ParquetWriteStatistics, MinMaxOfEveryPrimitiveTypeLeaveOutNullsAndNaN) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const Table t = Table::from_columns(
+      {{"i32", Column::from(std::vector<std::optional<int32_t>>{4, std::nullopt, -7, 2})},
+       {"i64", Column::from(std::vector<std::optional<int64_t>>{std::nullopt, 1LL << 40, -3, 0})},
+       {"f64", Column::from(std::vector<std::optional<double>>{nan, 2.5, std::nullopt, -0.5})},
+       {"f32", Column::from(std::vector<float>{1.5f, -8.0f, 3.0f, float(nan)})},
+       {"b", Column::from(std::vector<std::optional<bool>>{true, std::nullopt, true, true})},
+       {"s", Column::from(std::vector<std::optional<std::string>>{"pear", "apple", std::nullopt,
+                                                                  "\xc3\xa9t\xc3\xa9"})},
+       {"bin", Column::from(std::vector<std::vector<uint8_t>>{{1}, {0}, {2}, {3}})},
+       {"d", Column::from(std::vector<Date>{{19723}, {-5}, {0}, {400}})},
+       {"ts", Column::from(std::vector<std::optional<Timestamp>>{std::nullopt, Timestamp{9},
+                                                                 Timestamp{-9}, std::nullopt})},
+       {"none", Column::from(std::vector<std::optional<int64_t>>{std::nullopt, std::nullopt,
+                                                                 std::nullopt, std::nullopt})}});
+  testing_io::TempDir dir;
+  const WrittenFile f = write(dir, t, {});
+  const std::vector<ColumnMeta>& c = f.meta.row_groups.at(0).columns;
+  ASSERT_EQ(c.size(), 10u);
+  auto expect = [&](size_t k, const std::string& min, const std::string& max, int64_t nulls) {
+    EXPECT_EQ(c[k].stats.min, min) << c[k].path[0];
+    EXPECT_EQ(c[k].stats.max, max) << c[k].path[0];
+    EXPECT_EQ(c[k].stats.null_count, nulls) << c[k].path[0];
+  };
+  expect(0, bytes_of(int32_t{-7}), bytes_of(int32_t{4}), 1);
+  expect(1, bytes_of(int64_t{-3}), bytes_of(int64_t{1} << 40), 1);
+  expect(2, bytes_of(-0.5), bytes_of(2.5), 1);
+  expect(3, bytes_of(-8.0f), bytes_of(3.0f), 0);
+  expect(4, std::string(1, '\1'), std::string(1, '\1'), 1);
+  expect(5, "apple", "\xc3\xa9t\xc3\xa9", 1);  // byte order: 0xc3 sorts after ASCII
+  EXPECT_FALSE(c[6].stats.min.has_value());    // no order is kept for binary
+  EXPECT_EQ(c[6].stats.null_count, 0);
+  expect(7, bytes_of(int32_t{-5}), bytes_of(int32_t{19723}), 0);
+  expect(8, bytes_of(int64_t{-9}), bytes_of(int64_t{9}), 2);
+  EXPECT_FALSE(c[9].stats.min.has_value());
+  EXPECT_EQ(c[9].stats.null_count, 4);
 }
 
 TEST(ParquetNestedWrite, TypesParquetCannotHoldAreNamed) {

@@ -4,6 +4,8 @@
 // get the list's depth.
 #include "io/parquet/parquet_levels.h"
 
+#include <utility>
+
 #include "ember/error.h"
 
 namespace ember::parquet {
@@ -12,8 +14,16 @@ namespace {
 
 class LevelWalk {
  public:
-  LevelWalk(const std::vector<int>& steps, const std::string& name, bool repeated, LeafLevels* out)
-      : steps_(steps), name_(name), repeated_(repeated), out_(out) {}
+  /// `kinds` holds the type of the node at each depth of the path, the leaf's last.
+  LevelWalk(const std::vector<int>& steps, std::vector<TypeId> kinds, const std::string& name,
+            LeafLevels* out)
+      : steps_(steps), kinds_(std::move(kinds)), name_(name), out_(out) {
+    for (const TypeId k : kinds_)
+      repeated_ = repeated_ || k == TypeId::List || k == TypeId::FixedSizeList || k == TypeId::Map;
+  }
+
+  /// Whether a list or map lies on the path (then repetition levels are kept).
+  bool repeated() const { return repeated_; }
 
   /// Row `i` of node `c` (at `depth` steps below the top) whose ancestors define `def`
   /// levels; its first entry gets repetition level `rep`, and `rep_depth` lists or maps
@@ -26,7 +36,7 @@ class LevelWalk {
       return;
     }
     const uint32_t d = required ? def : def + 1;
-    switch (c.type().id()) {
+    switch (kinds_[depth]) {
       case TypeId::Struct:
         visit(c.children()[size_t(steps_[depth])], depth + 1, c.offset() + i, d, rep, rep_depth,
               false);
@@ -51,7 +61,7 @@ class LevelWalk {
       return;
     }
     const Column& items = c.child();
-    const bool is_map = c.type().id() == TypeId::Map;
+    const bool is_map = kinds_[depth] == TypeId::Map;
     const int step = steps_[depth];
     for (int64_t j = b; j < e; ++j) {
       const uint32_t r = j == b ? rep : rep_depth + 1;
@@ -75,19 +85,20 @@ class LevelWalk {
   }
 
   const std::vector<int>& steps_;
+  const std::vector<TypeId> kinds_;  // looked up once: a Column's type() is a copy
   const std::string& name_;
-  const bool repeated_;  ///< a list or map on the path: repetition levels are kept
+  bool repeated_ = false;
   LeafLevels* out_;
 };
 
-// The leaf's column, reached by the steps the walk takes; `*repeated` tells whether a list
-// or map lies on the way.
-const Column& leaf_column(const Column& c, const std::vector<int>& steps, bool* repeated) {
+// The leaf's column, reached by the steps the walk takes, and the type of each node on the way
+// (in `*kinds`, the leaf's last).
+const Column& leaf_column(const Column& c, const std::vector<int>& steps,
+                          std::vector<TypeId>* kinds) {
   const Column* node = &c;
-  *repeated = false;
   for (const int step : steps) {
     const TypeId id = node->type().id();
-    *repeated = *repeated || node->type().is_list();
+    kinds->push_back(id);
     if (id == TypeId::Struct)
       node = &node->children()[size_t(step)];
     else if (id == TypeId::Map)
@@ -95,6 +106,7 @@ const Column& leaf_column(const Column& c, const std::vector<int>& steps, bool* 
     else
       node = &node->child();
   }
+  kinds->push_back(node->type().id());
   return *node;
 }
 
@@ -102,11 +114,11 @@ const Column& leaf_column(const Column& c, const std::vector<int>& steps, bool* 
 
 LeafLevels leaf_levels(const Column& c, const std::vector<int>& steps, const std::string& name) {
   LeafLevels out;
-  bool repeated = false;
-  out.values = leaf_column(c, steps, &repeated);
+  std::vector<TypeId> kinds;
+  out.values = leaf_column(c, steps, &kinds);
+  LevelWalk walk(steps, std::move(kinds), name, &out);
   out.defs.reserve(size_t(c.size()));
-  if (repeated) out.reps.reserve(size_t(c.size()));
-  LevelWalk walk(steps, name, repeated, &out);
+  if (walk.repeated()) out.reps.reserve(size_t(c.size()));
   for (int64_t i = 0; i < c.size(); ++i) walk.visit(c, 0, i, 0, 0, 0, false);
   return out;
 }

@@ -143,6 +143,26 @@ TEST(ParquetLevels, ListOfStructs) {
   EXPECT_EQ(leaf_values(ly), (std::vector<std::string>{"a", "b"}));
 }
 
+TEST(ParquetLevels, FixedSizeListsNestLikeLists) {
+  const DataType pair = fixed_size_list(int32(), 2);
+  const DataType t = struct_({{"xs", list(pair)}});
+  // {xs: [[1, 2], [3, null], null]}, {xs: null}, null
+  const Column c =
+      build(t, {struct_of({{"xs", list_of(pair, {list_of(int32(), {i(1), i(2)}),
+                                                 list_of(int32(), {i(3), null}), null})}}),
+                struct_of({{"xs", null}}), null});
+  const WriteLeaf w = leaf(t, 0);
+  EXPECT_EQ(w.max_def, 6);
+  EXPECT_EQ(w.max_rep, 2);
+  // A slice puts the struct at an offset inside its children: the levels must not move.
+  for (const Column& col : {c, Column::concat({c.slice(2, 1), c}).slice(1, 3)}) {
+    const LeafLevels l = leaf_levels(col, w.steps, "c");
+    EXPECT_EQ(l.reps, (Levels{0, 2, 1, 2, 1, 0, 0}));
+    EXPECT_EQ(l.defs, (Levels{6, 6, 6, 5, 3, 1, 0}));
+    EXPECT_EQ(leaf_values(l), (std::vector<std::string>{"1", "2", "3"}));
+  }
+}
+
 TEST(ParquetLevels, ANullMapKeyIsRefusedNamingTheColumn) {
   const Column keys = Column::from(std::vector<std::optional<std::string>>{"a", std::nullopt});
   const Column entries =

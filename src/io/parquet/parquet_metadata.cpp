@@ -344,6 +344,9 @@ void write_logical(CompactWriter& w, const Logical& l) {
     case Logical::kString:
       w.field(1, thrift::kStruct), w.begin_struct(), w.end_struct();
       break;
+    case Logical::kMap:
+      w.field(2, thrift::kStruct), w.begin_struct(), w.end_struct();
+      break;
     case Logical::kList:
       w.field(3, thrift::kStruct), w.begin_struct(), w.end_struct();
       break;

@@ -42,7 +42,7 @@ enum Encoding : int32_t {
   kByteStreamSplit = 9
 };
 enum PageType : int32_t { kDataPage = 0, kIndexPage = 1, kDictionaryPage = 2, kDataPageV2 = 3 };
-/// ConvertedType values ember reads.
+/// ConvertedType values ember reads or writes.
 enum Converted : int32_t {
   kUtf8 = 0,
   kMap = 1,

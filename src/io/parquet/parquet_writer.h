@@ -1,6 +1,7 @@
 // Writing one partition as one Parquet file: row groups of a configured size, dictionary pages
 // for low-cardinality strings, PLAIN for the rest, min/max statistics and null counts, and the
-// chosen codec; the file appears (atomically) when committed.
+// chosen codec; structs, lists and maps nest to any depth. The file appears (atomically) when
+// committed.
 #pragma once
 
 #include <string>
@@ -9,10 +10,12 @@
 #include "ember/parquet_options.h"
 #include "io/output/atomic_file.h"
 #include "io/output/partition_writer.h"
+#include "io/parquet/parquet_write_schema.h"
 
 namespace ember {
 
-/// InvalidArgument naming the first column Parquet cannot hold (the Null type).
+/// InvalidArgument naming the first column Parquet cannot hold (the Null type anywhere in it, a
+/// struct without fields).
 void check_parquet_schema(const Schema& schema);
 
 class ParquetWriter final : public PartitionWriter {
@@ -29,6 +32,7 @@ class ParquetWriter final : public PartitionWriter {
   Schema schema_;
   ParquetWriteOptions options_;
   std::vector<std::vector<Column>> pending_;  ///< per column, the parts of the open row group
+  std::vector<std::vector<parquet::WriteLeaf>> leaves_;  ///< per column, its leaves
   int64_t pending_rows_ = 0;
   int64_t offset_ = 0;  ///< bytes written so far
   struct Footer;

@@ -64,8 +64,7 @@ Value map_from_python(py::handle obj, const DataType& type) {
   const DataType& value_type = type.element().fields()[1].type;
   List entries;
   entries.element = type.element();
-  const py::object pairs =
-      dict ? obj.attr("items")() : py::reinterpret_borrow<py::object>(obj);
+  const py::object pairs = dict ? obj.attr("items")() : py::reinterpret_borrow<py::object>(obj);
   for (py::handle pair : py::iter(pairs)) {
     if (!is_sequence(pair) || py::len(pair) != 2)
       throw InvalidArgument("a " + type.to_string() + " entry is a (key, value) pair; got " +

@@ -103,6 +103,7 @@ struct Body {
   std::string bytes;
   std::vector<fb::FieldNode> nodes;
   std::vector<fb::Buffer> buffers;
+  std::string top;  ///< the top-level column being added, for errors
 
   void add(const void* data, int64_t size) {
     if (codec && size > 0) {
@@ -152,7 +153,12 @@ struct Body {
       case TypeId::Map: {
         const int32_t* o = c.offsets();
         add_offsets(o, n);
-        column(c.child().slice(o[0], o[n] - o[0]));
+        const Column items = c.child().slice(o[0], o[n] - o[0]);
+        // The schema declares keys (and entries) non-nullable, as Arrow requires of a map.
+        if (c.type().id() == TypeId::Map && items.field(0).null_count() > 0)
+          throw InvalidArgument("Arrow IPC output: column '" + top + "' holds a map entry " +
+                                "with a null key (or a null entry), which Arrow maps cannot hold");
+        column(items);
         return;
       }
       case TypeId::FixedSizeList: {
@@ -219,7 +225,10 @@ void ArrowWriter::write(const Batch& batch) {
   if (batch.num_rows() == 0) return;
   Body body;
   body.codec = codec_;
-  for (const Column& c : batch.columns()) body.column(c);
+  for (int i = 0; i < batch.num_columns(); ++i) {
+    body.top = schema_.field(i).name;
+    body.column(batch.column(i));
+  }
   flatbuffers::FlatBufferBuilder b;
   flatbuffers::Offset<fb::BodyCompression> compression = 0;
   if (codec_) {

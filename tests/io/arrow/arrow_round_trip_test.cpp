@@ -138,6 +138,26 @@ TEST_P(ArrowIpc, DamagedFilesAreErrorsNotCrashes) {
   EXPECT_GT(errors, 0);
 }
 
+// Arrow declares a map's keys non-nullable: a null key is refused, naming the column, rather
+// than written into a file other readers would reject.
+TEST(ArrowMaps, ANullKeyIsAnErrorNamingTheColumn) {
+  const DataType type = map(utf8(), int64());
+  ColumnBuilder m(type);
+  m.append_value(List{{Struct{{{"key", Value{std::string("k")}}, {"value", Value{int64_t{1}}}}}},
+                      type.element()});
+  m.append_value(List{{Struct{{{"key", Value{}}, {"value", Value{int64_t{2}}}}}}, type.element()});
+  const Table t = Table::from_columns({{"attrs", m.finish()}});
+  testing_io::TempDir dir;
+  auto w = open_partition_writer(dir.path(), 0, t.schema(), FileFormat::Arrow, {});
+  w->write(t.batches()[0].slice(0, 1));  // the row with a key goes out
+  try {
+    w->write(t.batches()[0]);
+    FAIL() << "a null map key was written";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("column 'attrs'"), std::string::npos) << e.what();
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Compressions, ArrowIpc,
                          testing::Combine(testing::Values(Compression::None, Compression::Zstd,
                                                           Compression::Lz4),

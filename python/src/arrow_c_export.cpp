@@ -45,10 +45,29 @@ std::string format_of(const DataType& t) {
     case TypeId::FixedSizeList:
       return "+w:" + std::to_string(t.list_size());
     case TypeId::Struct:
+      return "+s";
     case TypeId::Map:
-      break;
+      return "+m";
   }
   throw InvalidArgument("no Arrow format for " + t.to_string());
+}
+
+/// A child of a schema node: its name, type and flags.
+struct SchemaChild {
+  std::string name;
+  DataType type;
+  int64_t flags = ARROW_FLAG_NULLABLE;
+};
+
+/// The children of a node of type `t`: a list's "item"; a map's non-nullable "entries" struct,
+/// whose "key" is non-nullable too (`map_entries`); a struct's fields.
+std::vector<SchemaChild> children_of(const DataType& t, bool map_entries) {
+  if (t.id() == TypeId::Map) return {{"entries", t.element(), 0}};
+  if (t.is_list()) return {{"item", t.element()}};
+  std::vector<SchemaChild> out;
+  for (const Field& f : t.fields()) out.push_back({f.name, f.type});
+  if (map_entries && !out.empty()) out[0].flags = 0;
+  return out;
 }
 
 void release_schema(ArrowSchema* s) {
@@ -61,20 +80,19 @@ void release_schema(ArrowSchema* s) {
 }
 
 void fill_schema(ArrowSchema* out, const std::string& name, const std::string& format,
-                 std::vector<std::pair<std::string, DataType>> children) {
+                 int64_t flags, const std::vector<SchemaChild>& children) {
   auto* data = new SchemaData{format, name, {}, {}};
   data->child_structs.resize(children.size());
   for (size_t i = 0; i < children.size(); ++i) {
-    const auto& [child_name, type] = children[i];
-    std::vector<std::pair<std::string, DataType>> grand;
-    if (type.is_list()) grand.emplace_back("item", type.element());
-    fill_schema(&data->child_structs[i], child_name, format_of(type), std::move(grand));
+    const SchemaChild& c = children[i];
+    fill_schema(&data->child_structs[i], c.name, format_of(c.type), c.flags,
+                children_of(c.type, format == "+m"));
     data->children.push_back(&data->child_structs[i]);
   }
   *out = ArrowSchema{data->format.c_str(),
                      data->name.c_str(),
                      nullptr,
-                     ARROW_FLAG_NULLABLE,
+                     flags,
                      static_cast<int64_t>(children.size()),
                      data->children.empty() ? nullptr : data->children.data(),
                      nullptr,
@@ -83,9 +101,9 @@ void fill_schema(ArrowSchema* out, const std::string& name, const std::string& f
 }
 
 void export_schema(const Schema& schema, ArrowSchema* out) {
-  std::vector<std::pair<std::string, DataType>> fields;
-  for (const Field& f : schema.fields()) fields.emplace_back(f.name, f.type);
-  fill_schema(out, "", "+s", std::move(fields));
+  std::vector<SchemaChild> fields;
+  for (const Field& f : schema.fields()) fields.push_back({f.name, f.type});
+  fill_schema(out, "", "+s", ARROW_FLAG_NULLABLE, fields);
 }
 
 /// What an array node owns: the column (so its buffers), the buffer pointers, its children.
@@ -133,14 +151,17 @@ void export_column(const Column& c, ArrowArray* out) {
   if (id == TypeId::Utf8 || id == TypeId::Binary) {
     data->buffers.push_back(raw(c.values_buffer()));
     data->buffers.push_back(c.data_buffer() ? raw(c.data_buffer()) : c.chars());
-  } else if (id == TypeId::List) {
-    data->buffers.push_back(raw(c.values_buffer()));
-  } else if (id != TypeId::Null && id != TypeId::FixedSizeList) {
-    data->buffers.push_back(raw(c.values_buffer()));
+  } else if (id != TypeId::Null && id != TypeId::FixedSizeList && id != TypeId::Struct) {
+    data->buffers.push_back(raw(c.values_buffer()));  // values, bits or list offsets
   }
   if (c.type().is_list()) {
     data->child_structs.resize(1);
     export_column(c.child(), &data->child_structs[0]);
+  }
+  if (id == TypeId::Struct) {  // children unsliced: the struct's offset applies to them
+    data->child_structs.resize(c.children().size());
+    for (size_t i = 0; i < c.children().size(); ++i)
+      export_column(c.children()[i], &data->child_structs[i]);
   }
   finish_array(data, c.size(), c.null_count(), id == TypeId::Null ? 0 : c.offset(), out);
 }

@@ -24,6 +24,18 @@ DataType type_of_schema(const ArrowSchema& s) {
   if (f == "z") return binary();
   if (f.rfind("tsu:", 0) == 0) return timestamp_us();
   if (f == "tdD") return date32();
+  if (f == "+s") {
+    std::vector<Field> fields;
+    for (int64_t i = 0; i < s.n_children; ++i)
+      fields.push_back(
+          {s.children[i]->name ? s.children[i]->name : "", type_of_schema(*s.children[i])});
+    return struct_(std::move(fields));
+  }
+  // A map: one entries struct of a key and a value, whatever the producer names them.
+  if (f == "+m" && s.n_children == 1 && s.children[0]->n_children == 2) {
+    const ArrowSchema& entries = *s.children[0];
+    return map(type_of_schema(*entries.children[0]), type_of_schema(*entries.children[1]));
+  }
   if ((f == "+l" || f.rfind("+w:", 0) == 0) && s.n_children == 1) {
     const DataType element = type_of_schema(*s.children[0]);
     if (f == "+l") return list(element);
@@ -83,6 +95,12 @@ Column import_column(const DataType& type, const ArrowArray& a, int64_t start, i
     nulls = zeros;
   }
   if (type.is_list()) return import_list(type, a, at, length, std::move(validity), nulls);
+  if (type.id() == TypeId::Struct) {  // the struct's offset applies to its children too
+    std::vector<Column> children;
+    for (size_t i = 0; i < type.fields().size(); ++i)
+      children.push_back(import_column(type.fields()[i].type, *a.children[i], at, length));
+    return Column::nested(type, length, nulls, std::move(validity), std::move(children));
+  }
   if (type.id() == TypeId::Boolean) {
     auto values = copy_bits(a.buffers[1], at, length).first;
     return Column::from_buffers(type, length, nulls, std::move(validity), std::move(values));

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "nested_values.h"
 #include "python_values.h"
 #include "series.h"
 
@@ -120,31 +121,19 @@ std::optional<Column> column_from_array(py::handle obj, const DataType& type) {
   return fixed_width_from_numpy(a, type);
 }
 
-/// The type of a column of these values: the widest of their types (int with float gives
-/// float64), the Null type when all are null.
-DataType infer_type(const std::vector<Value>& values) {
-  DataType found;
-  for (const Value& v : values) {
-    DataType t = type_of(v);
-    if (t.id() == TypeId::Null) continue;
-    if (t.id() == TypeId::List && std::get<List>(v).items.empty()) t = DataType();
-    if (found.id() == TypeId::Null) {
-      found = t;
-    } else if (found.id() == TypeId::Int64 && t.id() == TypeId::Float64) {
-      found = t;
-    } else if (found.id() == TypeId::List && t.id() == TypeId::List &&
-               found.element().id() == TypeId::Int64 && t.element().id() == TypeId::Float64) {
-      found = t;
-    }
-  }
-  return found;
-}
-
 Column column_from_values(py::handle obj, std::optional<DataType> type) {
+  std::vector<py::object> items;
+  for (py::handle item : py::iter(obj)) items.push_back(py::reinterpret_borrow<py::object>(item));
   std::vector<Value> values;
-  for (py::handle item : py::iter(obj)) values.push_back(to_value(item));
+  const bool typed = type && holds_struct_or_map(*type);
+  for (const py::object& item : items)
+    values.push_back(typed ? to_typed_value(item, *type) : to_value(item));
   const DataType t = type ? *type : infer_type(values);
   if (t.id() == TypeId::Null) return Column::nulls(t, static_cast<int64_t>(values.size()));
+  if (!typed && holds_struct_or_map(t)) {
+    // Dicts inferred as structs: again by field name, as their keys may come in any order.
+    for (size_t i = 0; i < items.size(); ++i) values[i] = to_typed_value(items[i], t);
+  }
   ColumnBuilder builder(t, static_cast<int64_t>(values.size()));
   for (const Value& v : values) builder.append_value(v);
   return builder.finish();
@@ -163,7 +152,9 @@ py::list column_to_pylist(const Column& c) {
   if (numpy_view_possible(c) && c.type().id() != TypeId::Timestamp)
     return view_of(c).attr("tolist")();  // one C loop instead of one Value per row
   py::list out(c.size());
-  for (int64_t i = 0; i < c.size(); ++i) out[static_cast<size_t>(i)] = from_value(c.get(i));
+  const DataType type = c.type();
+  for (int64_t i = 0; i < c.size(); ++i)
+    out[static_cast<size_t>(i)] = from_typed_value(c.get(i), type);
   return out;
 }
 

@@ -75,10 +75,20 @@ Value to_value(py::handle obj) {
     for (py::handle item : obj) list.items.push_back(to_value(item));
     return Value{std::move(list)};
   }
+  if (py::isinstance<py::dict>(obj)) {  // a struct, its fields in the dict's order
+    Struct s;
+    for (const auto& item : py::reinterpret_borrow<py::dict>(obj)) {
+      if (!py::isinstance<py::str>(item.first))
+        throw InvalidArgument("a dict used as a struct value needs str keys; got " +
+                              py::repr(item.first).cast<std::string>());
+      s.fields.emplace_back(item.first.cast<std::string>(), to_value(item.second));
+    }
+    return Value{std::move(s)};
+  }
   throw InvalidArgument(
       "cannot use a Python " + py::str(obj.get_type().attr("__name__")).cast<std::string>() +
-      " as an ember value (None, bool, int, float, str, bytes, datetime, date or a "
-      "list of them)");
+      " as an ember value (None, bool, int, float, str, bytes, datetime, date, or a list or "
+      "dict of them)");
 }
 
 py::object from_value(const Value& v) {
@@ -98,6 +108,10 @@ py::object from_value(const Value& v) {
         } else if constexpr (std::is_same_v<T, List>) {
           py::list out;
           for (const Value& item : x.items) out.append(from_value(item));
+          return out;
+        } else if constexpr (std::is_same_v<T, Struct>) {
+          py::dict out;
+          for (const auto& [name, value] : x.fields) out[py::str(name)] = from_value(value);
           return out;
         } else {
           return py::cast(x);

@@ -27,7 +27,8 @@ objects (``None`` for null).)doc")
            }),
            py::arg("values"), py::arg("type") = py::none(), py::arg("name") = "",
            "A Series from a NumPy array, a list or another Series; ``type`` converts (or is "
-           "inferred when None).")
+           "inferred when None). A struct value is a dict, a map value a dict or a list of "
+           "(key, value) pairs.")
       .def_readonly("name", &Series::name, "The column's name ('' for a computed result).")
       .def_property_readonly(
           "type", [](const Series& s) { return s.column.type(); }, "The column's DataType.")
@@ -47,7 +48,8 @@ buffer: no copy. Otherwise a copy: numbers with nulls as float64 with NaN, bool 
 types as an object array. ``zero_copy_only=True`` raises InvalidArgument instead of copying.)doc")
       .def(
           "to_pylist", [](const Series& s) { return column_to_pylist(s.column); },
-          "Every row as a Python object (None for null).")
+          "Every row as a Python object (None for null): a struct as a dict {field: value}, a "
+          "map as a list of (key, value) tuples.")
       .def("__getitem__",
            [](const Series& s, int64_t i) {
              const int64_t n = s.column.size();

@@ -113,6 +113,65 @@ def test_exported_structs_read_with_ctypes():
     del chars
 
 
+POINT = ember.struct_([("x", ember.int64()), ("tags", ember.list_(ember.utf8()))])
+ATTRS = ember.map_(ember.utf8(), ember.struct_([("w", ember.float64())]))
+
+
+def nested_sample(n):
+    points = [None if i % 5 == 0 else {"x": None if i % 3 == 0 else i, "tags": ["t"] * (i % 3)}
+              for i in range(n)]
+    attrs = [None if i % 4 == 0 else [("k%d" % k, None if k == 1 else {"w": i + k / 2})
+                                      for k in range(i % 3)] for i in range(n)]
+    return {"id": list(range(n)), "point": points, "attrs": attrs}
+
+
+def test_struct_and_map_columns_round_trip_through_the_capsule():
+    want = nested_sample(50)
+    # Three partitions: batches that are slices at odd offsets, struct children unsliced.
+    t = ember.from_pydict({"id": want["id"], "point": ember.Series(want["point"], type=POINT),
+                           "attrs": ember.Series(want["attrs"], type=ATTRS)},
+                          partitions=3).collect()
+    back = ember.from_arrow(t).collect()
+    assert back.schema == t.schema
+    assert back.to_pydict() == want
+
+
+def test_struct_and_map_columns_export_as_arrow_specifies():
+    want = nested_sample(6)
+    t = ember.from_pydict({"point": ember.Series(want["point"], type=POINT),
+                           "attrs": ember.Series(want["attrs"], type=ATTRS)}).collect()
+    capsule = t.__arrow_c_stream__()  # owns the stream while it is read
+    s = stream_of(capsule)
+    schema = ArrowSchema()
+    assert s.contents.get_schema(s, ctypes.byref(schema)) == 0
+    point, attrs = schema.children[0].contents, schema.children[1].contents
+    assert point.format == b"+s" and point.n_children == 2
+    assert [point.children[i].contents.name for i in range(2)] == [b"x", b"tags"]
+    assert [point.children[i].contents.format for i in range(2)] == [b"l", b"+l"]
+    # A map: one non-nullable "entries" struct of a non-nullable key and a nullable value.
+    assert attrs.format == b"+m" and attrs.n_children == 1
+    entries = attrs.children[0].contents
+    assert (entries.format, entries.name, entries.flags) == (b"+s", b"entries", 0)
+    key, value = entries.children[0].contents, entries.children[1].contents
+    assert (key.name, key.format, key.flags) == (b"key", b"u", 0)
+    assert (value.name, value.format, value.flags) == (b"value", b"+s", 2)
+    array = ArrowArray()
+    assert s.contents.get_next(s, ctypes.byref(array)) == 0
+    p, a = array.children[0].contents, array.children[1].contents
+    # A struct has one buffer (validity) and its fields; a map, validity and offsets.
+    assert (p.n_buffers, p.n_children, p.null_count) == (1, 2, 2)
+    assert (a.n_buffers, a.n_children, a.null_count) == (2, 1, 2)
+    x = p.children[0].contents
+    xs = ctypes.cast(x.buffers[1], ctypes.POINTER(ctypes.c_int64))
+    assert [xs[x.offset + p.offset + i] for i in (1, 2, 4)] == [1, 2, 4]
+    offsets = ctypes.cast(a.buffers[1], ctypes.POINTER(ctypes.c_int32))
+    assert [offsets[a.offset + i + 1] - offsets[a.offset + i] for i in range(6)] == \
+        [0 if row is None else len(row) for row in want["attrs"]]
+    array.release(ctypes.byref(array))
+    schema_release = ctypes.CFUNCTYPE(None, ctypes.POINTER(ArrowSchema))(schema.release)
+    schema_release(ctypes.byref(schema))
+
+
 def test_from_arrow_rejects_other_objects():
     with pytest.raises(ember.InvalidArgument, match="__arrow_c_stream__"):
         ember.from_arrow([1, 2, 3])

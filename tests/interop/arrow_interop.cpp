@@ -29,6 +29,8 @@ Table expected() {
   std::vector<std::vector<uint8_t>> bin;
   std::vector<std::optional<std::vector<std::optional<int64_t>>>> xs;
   ColumnBuilder emb(fixed_size_list(float32(), 2));
+  ColumnBuilder pt(struct_({{"x", int64()}, {"name", utf8()}}));
+  ColumnBuilder kv(map(utf8(), int64()));
   for (int64_t i = 0; i < kRows; ++i) {
     id.push_back(i);
     i32.push_back(i % 7 == 0 ? std::nullopt : std::optional<int32_t>(int32_t(i * 3 - 100)));
@@ -50,6 +52,22 @@ Table expected() {
       emb.append_null();
     else
       emb.append_value(List{{float(i), -float(i)}, float32()});
+    if (i % 6 == 0) {
+      pt.append_null();
+    } else {
+      pt.append_value(Struct{
+          {{"x", i % 3 == 0 ? Value{} : Value{i * 2}}, {"name", Value{"n" + std::to_string(i)}}}});
+    }
+    if (i % 8 == 0) {
+      kv.append_null();
+    } else {
+      List entries;
+      for (int64_t k = 0; k < i % 3; ++k) {
+        entries.items.push_back(Struct{
+            {{"key", Value{"k" + std::to_string(k)}}, {"value", k == 1 ? Value{} : Value{i + k}}}});
+      }
+      kv.append_value(Value{std::move(entries)});
+    }
   }
   return Table::from_columns({{"id", Column::from(id)},
                               {"i32", Column::from(i32)},
@@ -60,7 +78,9 @@ Table expected() {
                               {"ts", Column::from(ts)},
                               {"bin", Column::from(bin)},
                               {"xs", Column::from(xs)},
-                              {"emb", emb.finish()}});
+                              {"emb", emb.finish()},
+                              {"pt", pt.finish()},
+                              {"kv", kv.finish()}});
 }
 
 }  // namespace

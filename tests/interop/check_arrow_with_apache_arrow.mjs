@@ -21,12 +21,18 @@ const expected = {
   bin: (i) => [i % 256, 0, 255],
   xs: (i) => (i % 4 === 0 ? null : Array.from({ length: i % 4 }, (_, k) => (k === 2 ? null : BigInt(k * i)))),
   emb: (i) => (i % 9 === 0 ? null : [Math.fround(i), Math.fround(-i)]),
+  // A struct and a map, as [name, value] and [key, value] pairs (how their rows iterate).
+  pt: (i) => (i % 6 === 0 ? null : [['x', i % 3 === 0 ? null : BigInt(i * 2)], ['name', `n${i}`]]),
+  kv: (i) => (i % 8 === 0 ? null : Array.from({ length: i % 3 }, (_, k) => [`k${k}`, k === 1 ? null : BigInt(i + k)])),
 };
 const types = {
   id: new A.Int64(), i32: new A.Int32(), f32: new A.Float32(), f64: new A.Float64(), s: new A.Utf8(),
   b: new A.Bool(), ts: new A.TimestampMicrosecond('UTC'), bin: new A.Binary(),
   xs: new A.List(new A.Field('item', new A.Int64(), true)),
   emb: new A.FixedSizeList(2, new A.Field('item', new A.Float32(), true)),
+  pt: new A.Struct([new A.Field('x', new A.Int64(), true), new A.Field('name', new A.Utf8(), true)]),
+  kv: new A.Map_(new A.Field('entries', new A.Struct([
+    new A.Field('key', new A.Utf8(), false), new A.Field('value', new A.Int64(), true)]), false), false),
 };
 
 const norm = (v) => {
@@ -67,11 +73,15 @@ console.log(`apache-arrow read ember's ${files.length} ${ext} files: ${N} rows, 
 }
 
 const col = (f) => Array.from({ length: N }, (_, i) => f(i));
+// The builders' inputs: bytes as Uint8Array, a struct row as an object, a map row as a Map.
+const input = (name, f) => {
+  if (name === 'bin') return col((i) => new Uint8Array(f(i)));
+  if (name === 'pt') return col((i) => (f(i) === null ? null : Object.fromEntries(f(i))));
+  if (name === 'kv') return col((i) => (f(i) === null ? null : new Map(f(i))));
+  return col(f);
+};
 const columns = {};
-for (const [name, f] of Object.entries(expected)) {
-  const values = name === 'bin' ? col((i) => new Uint8Array(f(i))) : col(f);
-  columns[name] = A.vectorFromArray(values, types[name]);
-}
+for (const [name, f] of Object.entries(expected)) columns[name] = A.vectorFromArray(input(name, f), types[name]);
 mkdirSync(`${dir}/js`, { recursive: true });
 writeFileSync(`${dir}/js/data.arrow`, A.tableToIPC(new A.Table(columns), 'file'));
 writeFileSync(`${dir}/js/data.arrows`, A.tableToIPC(new A.Table(columns), 'stream'));
@@ -81,8 +91,7 @@ writeFileSync(`${dir}/js/data.arrows`, A.tableToIPC(new A.Table(columns), 'strea
 const dictType = new A.Dictionary(new A.Utf8(), new A.Int16());
 const dictColumns = {};
 for (const [name, f] of Object.entries(expected)) {
-  const values = name === 'bin' ? col((i) => new Uint8Array(f(i))) : col(f);
-  dictColumns[name] = A.vectorFromArray(values, name === 's' ? dictType : types[name]);
+  dictColumns[name] = A.vectorFromArray(input(name, f), name === 's' ? dictType : types[name]);
 }
 const whole = new A.Table(dictColumns);
 const half = N / 2;

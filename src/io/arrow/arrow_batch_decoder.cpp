@@ -108,7 +108,10 @@ Column BatchDecoder::column(const ArrowField& f) {
     if (vsize < bitmap::bytes_for(n)) throw std::runtime_error("validity buffer too small");
     validity = copy(vp, bitmap::bytes_for(n));
   }
-  if (f.dictionary && dictionaries_) return decoded(f, n, validity);
+  if (f.dictionary) {
+    if (!dictionaries_) throw std::runtime_error("a dictionary-encoded field with no dictionaries");
+    return decoded(f, n, validity);
+  }
   switch (f.stored) {
     case Stored::Int:
       return integers(f, n, std::move(validity));
@@ -128,7 +131,10 @@ Column BatchDecoder::column(const ArrowField& f) {
   }
   const DataType& t = f.type;
   switch (t.id()) {
-    case TypeId::List: {
+    case TypeId::Struct:
+      return fields(f, n, std::move(validity));
+    case TypeId::List:
+    case TypeId::Map: {
       auto offsets = checked_offsets(n);
       const int32_t* o = reinterpret_cast<const int32_t*>(offsets->data());
       Column items = column(f.children[0]);
@@ -160,6 +166,17 @@ Column BatchDecoder::column(const ArrowField& f) {
       return Column::from_buffers(t, n, -1, validity, copy(p, n * w));
     }
   }
+}
+
+// A struct: its validity (read already), then each child's nodes and buffers in field order.
+Column BatchDecoder::fields(const ArrowField& f, int64_t n, std::shared_ptr<Buffer> validity) {
+  std::vector<Column> children;
+  for (const ArrowField& child : f.children) {
+    children.push_back(column(child));
+    if (children.back().size() < n)
+      throw std::runtime_error("a struct field shorter than its struct");
+  }
+  return Column::nested(f.type, n, -1, std::move(validity), std::move(children));
 }
 
 std::pair<const uint8_t*, int64_t> BatchDecoder::buffer() {

@@ -34,6 +34,7 @@ class BatchDecoder {
  private:
   std::pair<const uint8_t*, int64_t> buffer();
   Column decoded(const ArrowField& f, int64_t n, const std::shared_ptr<Buffer>& validity);
+  Column fields(const ArrowField& f, int64_t n, std::shared_ptr<Buffer> validity);
   Column integers(const ArrowField& f, int64_t n, std::shared_ptr<Buffer> validity);
   Column scaled(const ArrowField& f, int64_t n, std::shared_ptr<Buffer> validity);
   Column halves(int64_t n, std::shared_ptr<Buffer> validity);

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "ember/error.h"
+#include "io/duplicate_column_names.h"
 
 namespace ember::arrow_ipc {
 
@@ -59,6 +60,32 @@ void map_int(const fb::Int* t, ArrowField& out) {
   out.type = bits == 64 || (bits == 32 && out.int_unsigned) ? int64() : int32();
 }
 
+/// The fields of a struct (`children` its mapped child fields): an empty name becomes f<position>
+/// (the name Arrow's integration JSON gives such fields) and a repeated one is renamed as repeated
+/// columns are (x, x_1), since ember's struct fields are named and distinct.
+std::vector<Field> struct_fields(const fb::Field* f, const std::vector<ArrowField>& children) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < children.size(); ++i) {
+    const fb::Field* c = f->children()->Get(static_cast<flatbuffers::uoffset_t>(i));
+    std::string name = c->name() ? c->name()->str() : "";
+    names.push_back(name.empty() ? "f" + std::to_string(i) : std::move(name));
+  }
+  names = rename_duplicate_columns(std::move(names));
+  std::vector<Field> fields;
+  for (size_t i = 0; i < children.size(); ++i) fields.push_back({names[i], children[i].type});
+  return fields;
+}
+
+/// A Map: a list of an entries struct of two fields, whatever Arrow names them, read as ember's
+/// map(key, value) (its entries struct<key, value>).
+void map_map(ArrowField& out) {
+  ArrowField& entries = out.children[0];
+  if (entries.type.id() != TypeId::Struct || entries.children.size() != 2 || entries.dictionary)
+    throw ParseError("a map whose child is not a struct of a key and a value");
+  entries.type = struct_({{"key", entries.children[0].type}, {"value", entries.children[1].type}});
+  out.type = map(entries.children[0].type, entries.children[1].type);
+}
+
 }  // namespace
 
 ArrowField map_field(const fb::Field* f, const std::string& top, int depth) {
@@ -75,6 +102,12 @@ ArrowField map_field(const fb::Field* f, const std::string& top, int depth) {
       throw ParseError("a list field without one child");
     out.children.push_back(map_field(f->children()->Get(0), top, depth + 1));
     return out.children.back().type;
+  };
+  auto struct_children = [&]() {
+    if (f->children())
+      for (const fb::Field* c : *f->children())
+        out.children.push_back(map_field(c, top, depth + 1));
+    return struct_fields(f, out.children);
   };
   switch (f->type_type()) {
     case fb::Type::Null:
@@ -171,6 +204,13 @@ ArrowField map_field(const fb::Field* f, const std::string& top, int depth) {
       out.type = fixed_size_list(child(), t->listSize());
       break;
     }
+    case fb::Type::Struct_:
+      out.type = struct_(struct_children());
+      break;
+    case fb::Type::Map:
+      child();
+      map_map(out);
+      break;
     default:
       throw unsupported("of Arrow type " + std::string(fb::EnumNameType(f->type_type())));
   }

@@ -41,8 +41,10 @@ struct ArrowField {
 };
 
 /// The field `f` of the column called `top` (nested fields at `depth`). Throws ParseError for a
-/// malformed type and InvalidArgument, naming the column, for one ember does not read (struct,
-/// map, union, interval, the view types, run-end encoding).
+/// malformed type and InvalidArgument, naming the column, for one ember does not read (union,
+/// interval, the view types, run-end encoding). A struct's unnamed fields are named f<i> and
+/// repeated names renamed (x, x_1); a Map's entries become ember's struct<key, value> whatever
+/// Arrow calls them.
 ArrowField map_field(const org::apache::arrow::flatbuf::Field* f, const std::string& top,
                      int depth);
 

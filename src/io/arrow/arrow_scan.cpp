@@ -80,7 +80,9 @@ Dictionaries load_dictionaries(const ArrowFile& file, size_t count) {
     if (!field) throw std::runtime_error("a dictionary no column uses");
     ArrowField values = *field;
     values.dictionary.reset();
-    BatchDecoder d(db->data(), m.body, m.body_size);
+    // A dictionary's values may themselves be dictionary-encoded (a struct of categorical
+    // text, say) by a dictionary sent before it.
+    BatchDecoder d(db->data(), m.body, m.body_size, &dictionaries);
     Column c = d.column(values);
     auto it = dictionaries.find(db->id());
     if (db->isDelta() && it != dictionaries.end()) {

@@ -19,7 +19,20 @@ namespace {
 int64_t padded8(int64_t n) { return (n + 7) / 8 * 8; }
 
 flatbuffers::Offset<fb::Field> field_of(flatbuffers::FlatBufferBuilder& b, const std::string& name,
-                                        const DataType& t) {
+                                        const DataType& t, bool nullable = true);
+
+// A map as Arrow spells it: a non-nullable "entries" struct of a non-nullable "key" and a
+// "value", keys not declared sorted.
+flatbuffers::Offset<fb::Field> entries_of(flatbuffers::FlatBufferBuilder& b, const DataType& t) {
+  const std::vector<Field>& kv = t.element().fields();
+  std::vector<flatbuffers::Offset<fb::Field>> children{field_of(b, "key", kv[0].type, false),
+                                                       field_of(b, "value", kv[1].type)};
+  return fb::CreateField(b, b.CreateString("entries"), false, fb::Type::Struct_,
+                         fb::CreateStruct_(b).Union(), 0, b.CreateVector(children));
+}
+
+flatbuffers::Offset<fb::Field> field_of(flatbuffers::FlatBufferBuilder& b, const std::string& name,
+                                        const DataType& t, bool nullable) {
   std::vector<flatbuffers::Offset<fb::Field>> children;
   fb::Type type = fb::Type::NONE;
   flatbuffers::Offset<void> body;
@@ -62,11 +75,20 @@ flatbuffers::Offset<fb::Field> field_of(flatbuffers::FlatBufferBuilder& b, const
       children.push_back(field_of(b, "item", t.element()));
       type = fb::Type::FixedSizeList, body = fb::CreateFixedSizeList(b, t.list_size()).Union();
       break;
-    default:
+    case TypeId::Struct:
+      for (const Field& f : t.fields()) children.push_back(field_of(b, f.name, f.type));
+      type = fb::Type::Struct_, body = fb::CreateStruct_(b).Union();
+      break;
+    case TypeId::Map:
+      children.push_back(entries_of(b, t));
+      type = fb::Type::Map, body = fb::CreateMap(b, false).Union();
+      break;
+    case TypeId::Null:
       throw InvalidArgument("Arrow IPC output cannot hold column '" + name + "' of type " +
                             t.to_string());
   }
-  return fb::CreateField(b, b.CreateString(name), true, type, body, 0, b.CreateVector(children));
+  return fb::CreateField(b, b.CreateString(name), nullable, type, body, 0,
+                         b.CreateVector(children));
 }
 
 flatbuffers::Offset<fb::Schema> schema_of(flatbuffers::FlatBufferBuilder& b, const Schema& s) {
@@ -81,6 +103,7 @@ struct Body {
   std::string bytes;
   std::vector<fb::FieldNode> nodes;
   std::vector<fb::Buffer> buffers;
+  std::string top;  ///< the top-level column being added, for errors
 
   void add(const void* data, int64_t size) {
     if (codec && size > 0) {
@@ -123,10 +146,19 @@ struct Body {
         add(c.chars() + o[0], o[n] - o[0]);
         return;
       }
-      case TypeId::List: {
+      case TypeId::Struct:
+        for (const Column& child : c.children()) column(child.slice(c.offset(), n));
+        return;
+      case TypeId::List:
+      case TypeId::Map: {
         const int32_t* o = c.offsets();
         add_offsets(o, n);
-        column(c.child().slice(o[0], o[n] - o[0]));
+        const Column items = c.child().slice(o[0], o[n] - o[0]);
+        // The schema declares keys (and entries) non-nullable, as Arrow requires of a map.
+        if (c.type().id() == TypeId::Map && items.field(0).null_count() > 0)
+          throw InvalidArgument("Arrow IPC output: column '" + top + "' holds a map entry " +
+                                "with a null key (or a null entry), which Arrow maps cannot hold");
+        column(items);
         return;
       }
       case TypeId::FixedSizeList: {
@@ -193,7 +225,10 @@ void ArrowWriter::write(const Batch& batch) {
   if (batch.num_rows() == 0) return;
   Body body;
   body.codec = codec_;
-  for (const Column& c : batch.columns()) body.column(c);
+  for (int i = 0; i < batch.num_columns(); ++i) {
+    body.top = schema_.field(i).name;
+    body.column(batch.column(i));
+  }
   flatbuffers::FlatBufferBuilder b;
   flatbuffers::Offset<fb::BodyCompression> compression = 0;
   if (codec_) {

@@ -117,6 +117,31 @@ class PickSecond {
   Column operator()(const Batch& in) { return in.column(1); }
 };
 
+/// struct<a: int64, b: utf8> to a fresh struct<b: utf8, a: int64> holding a + 1 (nulls stay
+/// null, the struct's and the fields'): a struct result that crosses back through the region.
+class SwapFields {
+ public:
+  explicit SwapFields(const InitArgs&) {}
+  Column operator()(const Batch& in) {
+    const Column& s = in.column(0);
+    ColumnBuilder b(struct_({{"b", utf8()}, {"a", int64()}}));
+    for (int64_t i = 0; i < s.size(); ++i) {
+      const Value v = s.get(i);
+      const auto* fields = std::get_if<Struct>(&v);
+      if (!fields) {
+        b.append_value(Value{});
+        continue;
+      }
+      Value a = fields->fields[0].second;
+      if (const auto* x = std::get_if<int64_t>(&a)) a = Value{*x + 1};
+      Struct out;
+      out.fields = {{"b", fields->fields[1].second}, {"a", std::move(a)}};
+      b.append_value(Value{std::move(out)});
+    }
+    return b.finish();
+  }
+};
+
 /// -x for an int64 column without nulls (a fresh result the size of its input).
 class Negate {
  public:

@@ -127,6 +127,10 @@ TEST(ProcessData, AStructArgumentAndAStructResultCross) {
     expect_same_column(copy->call(Batch(Schema({{"m", map_piece.type()}}), {map_piece})),
                        map_piece);
   }
+  // Large enough that the UDF's builders allocate in the result region: the result is copied
+  // in after them, so its fields' descriptors must count from the region's start.
+  const auto [big, big_swapped] = structs_and_swapped(20001);
+  expect_same_column(swap->call(Batch(Schema({{"s", big.type()}}), {big})), big_swapped);
   swap->stop();
   copy->stop();
 }

@@ -117,28 +117,21 @@ class PickSecond {
   Column operator()(const Batch& in) { return in.column(1); }
 };
 
-/// struct<a: int64, b: utf8> to a fresh struct<b: utf8, a: int64> holding a + 1 (nulls stay
-/// null, the struct's and the fields'): a struct result that crosses back through the region.
+/// struct<a: int64, b: utf8> to struct<b: utf8, a: int64> holding a + 1 (nulls stay null, the
+/// struct's and the fields'): `b` and the struct's nulls are the argument's own buffers, `a` a
+/// fresh column (in the result region once it is large), so the result crosses back copied.
 class SwapFields {
  public:
   explicit SwapFields(const InitArgs&) {}
   Column operator()(const Batch& in) {
     const Column& s = in.column(0);
-    ColumnBuilder b(struct_({{"b", utf8()}, {"a", int64()}}));
-    for (int64_t i = 0; i < s.size(); ++i) {
-      const Value v = s.get(i);
-      const auto* fields = std::get_if<Struct>(&v);
-      if (!fields) {
-        b.append_value(Value{});
-        continue;
-      }
-      Value a = fields->fields[0].second;
-      if (const auto* x = std::get_if<int64_t>(&a)) a = Value{*x + 1};
-      Struct out;
-      out.fields = {{"b", fields->fields[1].second}, {"a", std::move(a)}};
-      b.append_value(Value{std::move(out)});
-    }
-    return b.finish();
+    const Column& a = s.children()[0];  // unsliced: row i of `s` is row s.offset() + i
+    std::vector<std::optional<int64_t>> plus_one(static_cast<size_t>(s.offset() + s.size()));
+    for (int64_t r = s.offset(); r < s.offset() + s.size(); ++r)
+      if (!a.is_null(r)) plus_one[static_cast<size_t>(r)] = a.value<int64_t>(r) + 1;
+    return Column::nested(struct_({{"b", utf8()}, {"a", int64()}}), s.size(), s.null_count(),
+                          s.validity_buffer(), {s.children()[1], Column::from(std::move(plus_one))},
+                          s.offset());
   }
 };
 

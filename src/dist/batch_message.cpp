@@ -63,12 +63,13 @@ struct Placed {
 int64_t bytes_for_bits(int64_t bits) { return (bits + 7) / 8; }
 
 /// The sources of column `c`'s buffers, by its descriptor; false for a column whose bytes are
-/// not plain ranges of its buffers (a list).
+/// not plain ranges of its buffers (a list, map or struct, whose nested descriptors are written
+/// into the region: such a message is packed).
 bool place_sources(const Column& c, const process::ColumnDesc& d, Kept& kept,
                    std::vector<Placed>* out) {
   const TypeId id = c.type().id();
   if (id == TypeId::Null) return true;
-  if (c.type().is_list()) return false;
+  if (c.type().is_nested()) return false;
   // The same ranges as the copy: whole bytes of bits, the rows' values, referenced characters.
   const int64_t bit_offset = c.offset() % 8;
   const int64_t start = c.offset() - bit_offset;
@@ -113,7 +114,8 @@ MessageBuffer pack_columns(const process::MessageWriter& head, const std::vector
   auto [prefix, region_bytes] = message_prefix(head, columns, names, &descs);
   MessageBuffer message(prefix.size() + region_bytes);
   std::memcpy(message.data(), prefix.data(), prefix.size());
-  process::copy_columns(columns, descs, reinterpret_cast<uint8_t*>(message.data() + prefix.size()));
+  process::copy_columns(columns, descs, reinterpret_cast<uint8_t*>(message.data() + prefix.size()),
+                        prefix.size());
   return message;
 }
 

@@ -106,5 +106,57 @@ TEST(BatchMessage, ATruncatedMessageIsAnErrorNotAReadPastItsEnd) {
   EXPECT_THROW(unpack_columns(in, map), Error);
 }
 
+/// struct<id: int64, tags: list<utf8>>, map<utf8, int64> and list<list<int64>> rows with nulls at
+/// every level.
+std::vector<Column> nested_columns(int64_t n) {
+  const DataType s = struct_({{"id", int64()}, {"tags", list(utf8())}});
+  const DataType m = map(utf8(), int64());
+  const DataType l = list(list(int64()));
+  ColumnBuilder sb(s), mb(m), lb(l);
+  for (int64_t i = 0; i < n; ++i) {
+    List tags{{}, utf8()}, entries{{}, m.element()}, outer{{}, list(int64())};
+    for (int64_t k = 0; k < i % 3; ++k) {
+      tags.items.push_back(k == 1 ? Value{} : Value{std::string(size_t(k + 1), 't')});
+      Struct entry;
+      entry.fields = {{"key", Value{"k" + std::to_string(k)}},
+                      {"value", k == 1 ? Value{} : Value{i * k}}};
+      entries.items.emplace_back(entry);
+      outer.items.push_back(k == 0 ? Value{} : Value{List{{Value{i}, Value{}}, int64()}});
+    }
+    Struct row;
+    row.fields = {{"id", i % 4 == 1 ? Value{} : Value{i}},
+                  {"tags", i % 5 == 2 ? Value{} : Value{tags}}};
+    sb.append_value(i % 6 == 3 ? Value{} : Value{row});
+    mb.append_value(i % 7 == 3 ? Value{} : Value{entries});
+    lb.append_value(i % 8 == 3 ? Value{} : Value{outer});
+  }
+  return {sb.finish(), mb.finish(), lb.finish()};
+}
+
+TEST(BatchMessage, StructMapAndNestedListColumnsTravelPackedAndGathered) {
+  std::vector<Column> columns{Column::from(std::vector<int64_t>{1, 2, 3, 4, 5, 6, 7, 8, 9})};
+  for (const Column& c : nested_columns(40)) columns.push_back(c.slice(11, 9));  // odd offset
+  const std::vector<std::string> names{"x", "s", "m", "l"};
+  process::MessageWriter head;
+  head.begin(process::Op::Call);
+  head.put(int64_t{9});
+  const MessageBuffer packed = pack_columns(head, columns, names);
+  const GatherMessage gathered = gather_columns(head, columns, names);
+  EXPECT_EQ(flatten(gathered), std::string(packed.view()));
+  auto map = arrive(packed.view());
+  process::MessageReader in(
+      std::string_view(reinterpret_cast<const char*>(map->data()), packed.size()));
+  const auto rows = in.get<int64_t>();
+  Batch batch = to_batch(unpack_columns(in, map), rows);
+  ASSERT_EQ(batch.num_columns(), 4);
+  for (int c = 0; c < 4; ++c) {
+    SCOPED_TRACE(names[size_t(c)]);
+    EXPECT_EQ(batch.schema().field(c).type, columns[size_t(c)].type());
+    ASSERT_EQ(batch.column(c).size(), 9);
+    for (int64_t i = 0; i < 9; ++i)
+      EXPECT_EQ(batch.column(c).get(i), columns[size_t(c)].get(i)) << i;
+  }
+}
+
 }  // namespace
 }  // namespace ember::dist

@@ -1,10 +1,12 @@
 // Group-by, join, sort and distinct keyed on every type (int32, float32, timestamps, binary,
-// lists, fixed-size lists and dates, with nulls at both levels), checked against answers computed
+// lists, fixed-size lists, dates, structs and maps, with nulls at every level), checked against
+// answers computed
 // here from the same values; and the same operators past a tiny memory budget, spilling such
 // columns.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <random>
 #include <set>
@@ -19,9 +21,17 @@ using namespace ember;
 
 namespace {
 
-const DataType kTypes[] = {int32(),  float32(),     timestamp_us(),
-                           binary(), list(int64()), fixed_size_list(float32(), 2),
-                           date32()};
+const DataType kTypes[] = {
+    int32(),
+    float32(),
+    timestamp_us(),
+    binary(),
+    list(int64()),
+    fixed_size_list(float32(), 2),
+    date32(),
+    struct_({{"n", int64()}, {"s", utf8()}, {"inner", struct_({{"x", int64()}})}}),
+    map(utf8(), int64())};
+constexpr int kNumTypes = static_cast<int>(std::size(kTypes));
 
 /// Key number v (0 <= v < 24) as a value of `type`; equal v give equal values, different v
 /// different ones (lists hold a null item or are empty for some v).
@@ -44,6 +54,25 @@ Value key_value(const DataType& type, int64_t v) {
       l.items.push_back(v % 2 == 0 ? Value() : Value(v));
       if (v > 12) l.items.push_back(Value(int64_t{-v}));
       return Value(l);
+    }
+    case TypeId::Struct: {  // a null field or a null inner struct for some v
+      Struct inner, s;
+      inner.fields = {{"x", Value(v)}};
+      s.fields = {{"n", v % 5 == 1 ? Value() : Value(int64_t{v / 3})},
+                  {"s", Value(std::string(size_t(v % 3), 'a'))},
+                  {"inner", v % 4 == 0 ? Value() : Value(inner)}};
+      return Value(s);
+    }
+    case TypeId::Map: {  // empty for 0; a null value for odd v
+      List entries{{}, type.element()};
+      auto entry = [](std::string key, Value value) {
+        Struct e;
+        e.fields = {{"key", Value(std::move(key))}, {"value", std::move(value)}};
+        return Value(e);
+      };
+      if (v > 0) entries.items.push_back(entry("a", Value(v)));
+      if (v % 2 == 1) entries.items.push_back(entry("b", Value()));
+      return Value(entries);
     }
     default:
       return Value(List{{static_cast<float>(v % 4), static_cast<float>(v / 4)}, float32()});
@@ -71,8 +100,9 @@ Keyed keyed_table(const DataType& type, int64_t rows, uint32_t seed) {
   return out;
 }
 
-/// The order ember sorts in: nulls last; lists item by item, a null item after every value,
-/// then the shorter list first.
+/// The order ember sorts in: nulls last; lists (and maps, entry by entry as stored) item by
+/// item, a null item after every value, then the shorter list first; structs field by field, a
+/// null field after every value.
 bool value_less(const Value& a, const Value& b) {
   const bool an = std::holds_alternative<std::monostate>(a);
   const bool bn = std::holds_alternative<std::monostate>(b);
@@ -84,6 +114,14 @@ bool value_less(const Value& a, const Value& b) {
       if (value_less(lb.items[i], la->items[i])) return false;
     }
     return la->items.size() < lb.items.size();
+  }
+  if (const auto* sa = std::get_if<Struct>(&a)) {
+    const auto& sb = std::get<Struct>(b);
+    for (size_t i = 0; i < sa->fields.size(); ++i) {
+      if (value_less(sa->fields[i].second, sb.fields[i].second)) return true;
+      if (value_less(sb.fields[i].second, sa->fields[i].second)) return false;
+    }
+    return false;
   }
   return a < b;
 }
@@ -187,7 +225,8 @@ TEST_P(TypedKeys, DistinctKeepsOneRowPerValue) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryType, TypedKeys,
-                         testing::Combine(testing::Range(0, 7), testing::Values(1, 2)), name_of);
+                         testing::Combine(testing::Range(0, kNumTypes), testing::Values(1, 2)),
+                         name_of);
 
 TEST(TypedKeys, FloatZerosAreOneKeyAndNaNsAnother) {
   const Table t = Table::from_columns(

@@ -32,7 +32,8 @@ int fixed_width(const DataType& type) {
 }
 
 // A cell is a null/valid byte, then for a valid one: the value's bytes (fixed width), a 4-byte
-// length and the bytes (utf8, binary), or a 4-byte item count and each item as a cell (lists).
+// length and the bytes (utf8, binary), a 4-byte item count and each item as a cell (lists and
+// maps, a map's entries in the order stored), or each field as a cell (structs).
 // A null cell of a fixed-width type is padded with zeros to the width of a valid one, so that
 // rows of fixed-width keys all have one size (KeyLayout::Fixed).
 int64_t cell_size(const Column& c, int64_t i) {
@@ -42,6 +43,11 @@ int64_t cell_size(const Column& c, int64_t i) {
     const auto [first, last] = c.list_range(i);
     int64_t n = 1 + 4;
     for (int64_t k = first; k < last; ++k) n += cell_size(c.child(), k);
+    return n;
+  }
+  if (c.type().id() == TypeId::Struct) {
+    int64_t n = 1;
+    for (const Column& f : c.children()) n += cell_size(f, c.offset() + i);
     return n;
   }
   const int32_t* o = c.offsets();  // utf8, binary
@@ -79,8 +85,12 @@ char* write_cell(const Column& c, int64_t i, char* out) {
       std::memcpy(out, &v, 8);
       return out + 8;
     }
+    case TypeId::Struct:
+      for (const Column& f : c.children()) out = write_cell(f, c.offset() + i, out);
+      return out;
     case TypeId::List:
-    case TypeId::FixedSizeList: {
+    case TypeId::FixedSizeList:
+    case TypeId::Map: {
       const auto [first, last] = c.list_range(i);
       const auto n = static_cast<uint32_t>(last - first);
       std::memcpy(out, &n, 4);
@@ -127,8 +137,14 @@ Value read_value(const char*& p, const DataType& type) {
       return Value(read_as<float>(p));
     case TypeId::Float64:
       return Value(read_as<double>(p));
+    case TypeId::Struct: {
+      Struct value;
+      for (const Field& f : type.fields()) value.fields.emplace_back(f.name, read_value(p, f.type));
+      return Value(std::move(value));
+    }
     case TypeId::List:
-    case TypeId::FixedSizeList: {
+    case TypeId::FixedSizeList:
+    case TypeId::Map: {
       List list{{}, type.element()};
       const auto n = read_as<uint32_t>(p);
       for (uint32_t k = 0; k < n; ++k) list.items.push_back(read_value(p, type.element()));
@@ -151,7 +167,7 @@ Value read_value(const char*& p, const DataType& type) {
 
 /// Appends the cell at `p` (advancing it) to `b`, of the builder's type.
 void read_cell(const char*& p, const DataType& type, ColumnBuilder& b) {
-  if (type.is_list() || *p == kNull) {
+  if (type.is_nested() || *p == kNull) {
     b.append_value(read_value(p, type));
     return;
   }

@@ -46,6 +46,23 @@ int compare_lists(const Column& a, int64_t i, const Column& b, int64_t j) {
   return three_way(al - af, bl - bf);
 }
 
+/// Structs compare field by field in the type's order, a null field after every value (as a
+/// list's null items); a struct's row i is row offset()+i of its children.
+int compare_structs(const Column& a, int64_t i, const Column& b, int64_t j) {
+  const std::vector<Column>& ac = a.children();
+  const std::vector<Column>& bc = b.children();
+  const int64_t x = a.offset() + i, y = b.offset() + j;
+  for (size_t f = 0; f < ac.size(); ++f) {
+    const bool xn = ac[f].is_null(x), yn = bc[f].is_null(y);
+    if (xn || yn) {
+      if (xn == yn) continue;
+      return xn ? 1 : -1;
+    }
+    if (const int c = compare_cells(ac[f], x, bc[f], y)) return c;
+  }
+  return 0;
+}
+
 /// Compares two non-null cells of one type.
 int compare_cells(const Column& a, int64_t i, const Column& b, int64_t j) {
   switch (a.type().id()) {
@@ -67,10 +84,14 @@ int compare_cells(const Column& a, int64_t i, const Column& b, int64_t j) {
       return a.value<std::string_view>(i).compare(b.value<std::string_view>(j));
     case TypeId::List:
     case TypeId::FixedSizeList:
+    case TypeId::Map:  // a list of key/value structs, in the order stored
       return compare_lists(a, i, b, j);
-    default:
+    case TypeId::Struct:
+      return compare_structs(a, i, b, j);
+    case TypeId::Null:
       return 0;
   }
+  return 0;  // not reached: every TypeId is handled above
 }
 
 constexpr uint64_t kSign = uint64_t{1} << 63;

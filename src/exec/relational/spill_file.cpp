@@ -93,14 +93,20 @@ int64_t held_bytes(const Column& c) {
   int64_t held = 0;
   for (const auto* b : {&c.validity_buffer(), &c.values_buffer(), &c.data_buffer()})
     if (*b) held += (*b)->size();
-  return c.type().is_list() ? held + held_bytes(c.child()) : held;
+  if (c.type().is_list()) return held + held_bytes(c.child());
+  for (const Column& child : c.children()) held += held_bytes(child);
+  return held;
 }
 
 /// The column with buffers of its own rows only. (Concatenating a column with nothing copies
-/// it; Column::concat of one part would share it.)
+/// it; Column::concat of one part would share it. A nested column is copied row by row: concat
+/// would still share a list's items or a struct field's buffers when only one part has rows.)
 Column compacted(const Column& c) {
   if (c.offset() == 0 && held_bytes(c) <= c.byte_size() + 256) return c;
-  return Column::concat({c, c.slice(0, 0)});
+  if (!c.type().is_nested()) return Column::concat({c, c.slice(0, 0)});
+  ColumnBuilder copy(c.type(), c.size());
+  for (int64_t i = 0; i < c.size(); ++i) copy.append_from(c, i);
+  return copy.finish();
 }
 
 }  // namespace
@@ -121,8 +127,10 @@ void SpillFile::put_column(const Column& c) {
   put(head, sizeof head);
   for (const auto* b : {&c.validity_buffer(), &c.values_buffer(), &c.data_buffer()})
     if (*b) put((*b)->data(), static_cast<size_t>((*b)->size()));
-  // A list's items follow it, as one more column (itself a list for a list of lists).
+  // A list's (or map's) items follow it, as one more column (itself a list for a list of
+  // lists); a struct's fields follow it, one column each, unsliced as the struct holds them.
   if (c.type().is_list()) put_column(c.child());
+  for (const Column& child : c.children()) put_column(child);
 }
 
 Column SpillFile::get_column(const DataType& type) {
@@ -137,6 +145,11 @@ Column SpillFile::get_column(const DataType& type) {
   if (type.is_list()) {
     Column items = get_column(type.element());
     return Column::nested(type, head[0], head[1], bufs[0], bufs[1], std::move(items), head[2]);
+  }
+  if (type.id() == TypeId::Struct) {
+    std::vector<Column> children;
+    for (const Field& f : type.fields()) children.push_back(get_column(f.type));
+    return Column::nested(type, head[0], head[1], bufs[0], std::move(children), head[2]);
   }
   return Column::from_buffers(type, head[0], head[1], bufs[0], bufs[1], bufs[2], head[2]);
 }

@@ -1,6 +1,6 @@
 // Temporary files that hold columns a sink cannot keep in memory: each column's Arrow buffers
-// written as they are (a list's items after it), read back in the order written; the file is
-// removed when it closes.
+// written as they are (a list's items and a struct's fields after it), read back in the order
+// written; the file is removed when it closes.
 #pragma once
 
 #include <cstdint>

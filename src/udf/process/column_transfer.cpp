@@ -1,7 +1,9 @@
 // Column layout in shared regions. A sliced column keeps its sub-byte bit offset (0..7) so that
 // bitmaps are copied bytewise; utf8 and list offsets are rebased so only the referenced
-// characters or items move. A list's `data` buffer holds the ColumnDesc of its items, whose
-// buffers lie in the same region: the tree travels without changing the control messages.
+// characters or items move. A list's (or map's) `data` buffer holds the ColumnDesc of its
+// items, whose buffers lie in the same region: the tree travels without changing the control
+// messages. A struct's `values` buffer holds its type (data_type_codec.h: the field names and
+// types) and its `data` buffer one ColumnDesc per field, in the type's order.
 #include "udf/process/column_transfer.h"
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 
 #include "core/buffer_access.h"
 #include "ember/error.h"
+#include "udf/data_type_codec.h"
 
 namespace ember::process {
 
@@ -36,6 +39,8 @@ struct ColumnPieces {
   Piece validity, values, data;
   int32_t offsets_base = 0;     ///< utf8, binary, list: subtracted from every copied offset
   std::optional<Column> items;  ///< list: the item rows the copied rows reference
+  std::vector<Column> fields;   ///< struct: each field's rows under the copied rows
+  std::string type_bytes;       ///< struct: its DataType, as data_type_codec writes it
 };
 
 ColumnPieces pieces_of(const Column& c) {
@@ -54,12 +59,20 @@ ColumnPieces pieces_of(const Column& c) {
     p.items = c.child().slice(start * k, n * k);
     return p;
   }
+  if (id == TypeId::Struct) {
+    for (const Column& f : c.children()) p.fields.push_back(f.slice(start, n));
+    MessageWriter type;
+    put_data_type(type, c.type());
+    p.type_bytes = type.bytes();
+    return p;
+  }
   const uint8_t* raw = c.values_buffer()->data();
   switch (id) {
     case TypeId::Boolean:
       p.values = {raw + start / 8, static_cast<uint64_t>(bytes_for_bits(n)), true};
       break;
-    case TypeId::List: {
+    case TypeId::List:
+    case TypeId::Map: {
       const auto* offsets = reinterpret_cast<const int32_t*>(raw) + start;
       p.offsets_base = offsets[0];
       p.values = {reinterpret_cast<const uint8_t*>(offsets), static_cast<uint64_t>(n + 1) * 4,
@@ -126,10 +139,49 @@ const uint8_t* checked_range(const BufferRef& ref, const SharedMapping& map) {
 constexpr int kMaxDepth = 16;
 
 DataType checked_type(uint8_t id) {
-  if (id > static_cast<uint8_t>(TypeId::Date32)) {
+  if (id > static_cast<uint8_t>(TypeId::Map)) {
     throw Error("process isolation: unsupported column type id " + std::to_string(id));
   }
   return DataType(static_cast<TypeId>(id));
+}
+
+/// The list, fixed-size list or map type whose items are of type `items`.
+DataType list_type(TypeId id, const DataType& items, int32_t size) {
+  if (id == TypeId::List) return list(items);
+  if (id == TypeId::FixedSizeList) return fixed_size_list(items, size);
+  if (items.id() != TypeId::Struct || items.fields().size() != 2)
+    throw Error("process isolation: a map column's entries are not key/value structs");
+  return map(items.fields()[0].type, items.fields()[1].type);
+}
+
+template <class MakeBuffer>
+Column rebuild(const ColumnDesc& d, const SharedMapping& map, MakeBuffer&& make, int depth);
+
+/// A struct column: its type from `values`, its fields' descriptors from `data`.
+template <class MakeBuffer>
+Column rebuild_struct(const ColumnDesc& d, const SharedMapping& map, MakeBuffer&& make, int depth,
+                      std::shared_ptr<Buffer> validity) {
+  if (depth >= kMaxDepth || !d.values.present)
+    throw Error("process isolation: a struct column's type is missing or nested too deep");
+  const std::string_view type_bytes(reinterpret_cast<const char*>(checked_range(d.values, map)),
+                                    d.values.size);
+  MessageReader reader = MessageReader::unframed(type_bytes);
+  const DataType type = get_data_type(reader);
+  if (type.id() != TypeId::Struct || !d.data.present ||
+      d.data.size != type.fields().size() * sizeof(ColumnDesc))
+    throw Error("process isolation: a struct column's field descriptors are missing or corrupt");
+  const uint8_t* descs = checked_range(d.data, map);
+  std::vector<Column> fields;
+  for (size_t k = 0; k < type.fields().size(); ++k) {
+    ColumnDesc field_desc;
+    std::memcpy(&field_desc, descs + k * sizeof(ColumnDesc), sizeof(ColumnDesc));
+    fields.push_back(rebuild(field_desc, map, make, depth + 1));
+    if (fields.back().type() != type.fields()[k].type)
+      throw Error("process isolation: struct field '" + type.fields()[k].name + "' arrived as " +
+                  fields.back().type().to_string() + ", not " + type.fields()[k].type.to_string());
+  }
+  return Column::nested(type, d.length, d.null_count, std::move(validity), std::move(fields),
+                        d.offset);
 }
 
 template <class MakeBuffer>
@@ -139,6 +191,7 @@ Column rebuild(const ColumnDesc& d, const SharedMapping& map, MakeBuffer&& make,
     return make(checked_range(ref, map), static_cast<int64_t>(ref.size));
   };
   const DataType type = checked_type(d.type_id);
+  if (type.id() == TypeId::Struct) return rebuild_struct(d, map, make, depth, buffer(d.validity));
   if (!type.is_list()) {
     return Column::from_buffers(type, d.length, d.null_count, buffer(d.validity), buffer(d.values),
                                 buffer(d.data), d.offset);
@@ -150,17 +203,18 @@ Column rebuild(const ColumnDesc& d, const SharedMapping& map, MakeBuffer&& make,
   Column items = rebuild(item_desc, map, make, depth + 1);
   int32_t size = 0;
   std::memcpy(&size, d.reserved, sizeof(size));
-  const DataType nested =
-      type.id() == TypeId::List ? list(items.type()) : fixed_size_list(items.type(), size);
+  const DataType nested = list_type(type.id(), items.type(), size);
   return Column::nested(nested, d.length, d.null_count, buffer(d.validity), buffer(d.values),
                         std::move(items), d.offset);
 }
 
-/// One column's place in the region: its descriptor, and its items' for a list.
+/// One column's place in the region: its descriptor, its items' for a list, its fields' for a
+/// struct.
 struct Placed {
   ColumnPieces pieces;
   ColumnDesc desc;
   std::unique_ptr<Placed> items;
+  std::vector<Placed> fields;
 };
 
 Placed place_column(const Column& c, uint64_t* cursor) {
@@ -178,7 +232,11 @@ Placed place_column(const Column& c, uint64_t* cursor) {
   }
   d.validity = place(p.validity, cursor);
   d.values = place(p.values, cursor);
-  if (p.items) {
+  if (c.type().id() == TypeId::Struct) {
+    d.values = place(Piece{nullptr, p.type_bytes.size(), true}, cursor);
+    d.data = place(Piece{nullptr, p.fields.size() * sizeof(ColumnDesc), true}, cursor);
+    for (const Column& f : p.fields) out.fields.push_back(place_column(f, cursor));
+  } else if (p.items) {
     d.data = place(Piece{nullptr, sizeof(ColumnDesc), true}, cursor);
     out.items = std::make_unique<Placed>(place_column(*p.items, cursor));
   } else {
@@ -187,20 +245,41 @@ Placed place_column(const Column& c, uint64_t* cursor) {
   return out;
 }
 
-void copy_placed(const Placed& placed, uint8_t* base) {
+/// `d` as seen from a mapping that starts `by` bytes before the region it was placed in.
+ColumnDesc shifted(ColumnDesc d, uint64_t by) {
+  for (BufferRef* ref : {&d.validity, &d.values, &d.data})
+    if (ref->present) ref->offset += by;
+  return d;
+}
+
+/// Copies the column's bytes into `base`; the descriptors it writes there (a list's items', a
+/// struct's fields') count from `shift` bytes before `base`.
+void copy_placed(const Placed& placed, uint8_t* base, uint64_t shift) {
   const ColumnPieces& p = placed.pieces;
   const ColumnDesc& d = placed.desc;
   copy_piece(p.validity, d.validity, base);
+  if (placed.desc.type_id == static_cast<uint8_t>(TypeId::Struct)) {
+    copy_piece(
+        Piece{reinterpret_cast<const uint8_t*>(p.type_bytes.data()), p.type_bytes.size(), true},
+        d.values, base);
+    std::vector<ColumnDesc> descs;
+    for (const Placed& f : placed.fields) descs.push_back(shifted(f.desc, shift));
+    copy_piece(Piece{reinterpret_cast<const uint8_t*>(descs.data()),
+                     descs.size() * sizeof(ColumnDesc), true},
+               d.data, base);
+    for (const Placed& f : placed.fields) copy_placed(f, base, shift);
+    return;
+  }
   if (p.offsets_base != 0) {
     copy_rebased_offsets(p.values, d.values, p.offsets_base, base);
   } else {
     copy_piece(p.values, d.values, base);
   }
   if (placed.items) {
-    const Piece desc_bytes{reinterpret_cast<const uint8_t*>(&placed.items->desc),
-                           sizeof(ColumnDesc), true};
-    copy_piece(desc_bytes, d.data, base);
-    copy_placed(*placed.items, base);
+    const ColumnDesc items = shifted(placed.items->desc, shift);
+    copy_piece(Piece{reinterpret_cast<const uint8_t*>(&items), sizeof(ColumnDesc), true}, d.data,
+               base);
+    copy_placed(*placed.items, base, shift);
   } else {
     copy_piece(p.data, d.data, base);
   }
@@ -217,11 +296,11 @@ int64_t plan_columns(const std::vector<Column>& columns, std::vector<ColumnDesc>
 }
 
 void copy_columns(const std::vector<Column>& columns, const std::vector<ColumnDesc>& descs,
-                  uint8_t* base) {
+                  uint8_t* base, uint64_t region_at) {
   // Placement is deterministic: placing again finds the positions plan_columns gave `descs`.
   uint64_t cursor = 0;
   for (size_t i = 0; i < columns.size() && i < descs.size(); ++i) {
-    copy_placed(place_column(columns[i], &cursor), base);
+    copy_placed(place_column(columns[i], &cursor), base, region_at);
   }
 }
 

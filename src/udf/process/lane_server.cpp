@@ -113,7 +113,8 @@ void LaneServer::open_result_region() {
 }
 
 bool LaneServer::describe_in_place(const Column& result) {
-  if (result.type().is_list()) return false;  // its items' descriptor must be written out
+  // A list's items and a struct's fields need descriptors of their own, written out.
+  if (result.type().is_nested()) return false;
   ColumnDesc d;
   d.type_id = static_cast<uint8_t>(result.type().id());
   d.length = result.size();
@@ -165,7 +166,7 @@ void LaneServer::write_result(const Column& result) {
     result_unsent_ = true;
     base = 0;
   }
-  copy_columns(out, descs_, result_.map->data() + base);
+  copy_columns(out, descs_, result_.map->data() + base, base);
   for (BufferRef* ref : {&descs_[0].validity, &descs_[0].values, &descs_[0].data}) {
     if (ref->present) ref->offset += base;
   }

@@ -1,5 +1,6 @@
 // The types beyond the first four through a worker process: int32, float32, binary, timestamps,
-// lists with nulls at both levels, nested lists and embeddings, sliced at odd offsets.
+// lists with nulls at both levels, nested lists, embeddings, structs and maps, sliced at odd
+// offsets.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -66,6 +67,71 @@ TEST(ProcessData, EveryNewerTypeAndSliceCrossesIntact) {
     }
   }
   echo->stop();
+  copy->stop();
+}
+
+/// struct<a: int64, b: utf8> rows: null structs, null fields, and their expected SwapFields result.
+std::pair<Column, Column> structs_and_swapped(int64_t n) {
+  ColumnBuilder in(struct_({{"a", int64()}, {"b", utf8()}}));
+  ColumnBuilder out(struct_({{"b", utf8()}, {"a", int64()}}));
+  for (int64_t i = 0; i < n; ++i) {
+    if (i % 9 == 4) {
+      in.append_value(Value{});
+      out.append_value(Value{});
+      continue;
+    }
+    const Value a = i % 5 == 2 ? Value{} : Value{i * 10};
+    const Value b = i % 7 == 1 ? Value{} : Value{"row " + std::to_string(i)};
+    Struct s, swapped;
+    s.fields = {{"a", a}, {"b", b}};
+    swapped.fields = {{"b", b}, {"a", i % 5 == 2 ? Value{} : Value{i * 10 + 1}}};
+    in.append_value(Value{s});
+    out.append_value(Value{swapped});
+  }
+  return {in.finish(), out.finish()};
+}
+
+TEST(ProcessData, AStructArgumentAndAStructResultCross) {
+  auto swap = make_process_actor(
+      process_spec<SwapFields>("swap", "SwapFields", struct_({{"b", utf8()}, {"a", int64()}})),
+      actor_context(0));
+  auto copy =
+      make_process_actor(process_spec<Reassemble>("copy", "Reassemble", int64()), actor_context(1));
+  swap->start();
+  copy->start();
+  const auto [structs, swapped] = structs_and_swapped(301);
+  Column maps;
+  {
+    ColumnBuilder b(map(utf8(), struct_({{"x", int64()}})));
+    for (int64_t i = 0; i < structs.size(); ++i) {
+      List entries;
+      entries.element = map(utf8(), struct_({{"x", int64()}})).element();
+      for (int64_t k = 0; k < i % 4; ++k) {
+        Struct x, entry;
+        x.fields = {{"x", k == 1 ? Value{} : Value{i + k}}};
+        entry.fields = {{"key", Value{"k" + std::to_string(k)}},
+                        {"value", k == 2 ? Value{} : Value{x}}};
+        entries.items.emplace_back(entry);
+      }
+      b.append_value(i % 11 == 3 ? Value{} : Value{entries});
+    }
+    maps = b.finish();
+  }
+  for (auto [offset, length] : {std::pair<int64_t, int64_t>{0, 301}, {3, 250}, {77, 13}, {1, 0}}) {
+    SCOPED_TRACE("slice " + std::to_string(offset));
+    const Column piece = structs.slice(offset, length);
+    expect_same_column(swap->call(Batch(Schema({{"s", piece.type()}}), {piece})),
+                       swapped.slice(offset, length));
+    expect_same_column(copy->call(Batch(Schema({{"s", piece.type()}}), {piece})), piece);
+    const Column map_piece = maps.slice(offset, length);
+    expect_same_column(copy->call(Batch(Schema({{"m", map_piece.type()}}), {map_piece})),
+                       map_piece);
+  }
+  // Large enough that the UDF's builders allocate in the result region: the result is copied
+  // in after them, so its fields' descriptors must count from the region's start.
+  const auto [big, big_swapped] = structs_and_swapped(20001);
+  expect_same_column(swap->call(Batch(Schema({{"s", big.type()}}), {big})), big_swapped);
+  swap->stop();
   copy->stop();
 }
 

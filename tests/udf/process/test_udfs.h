@@ -117,6 +117,24 @@ class PickSecond {
   Column operator()(const Batch& in) { return in.column(1); }
 };
 
+/// struct<a: int64, b: utf8> to struct<b: utf8, a: int64> holding a + 1 (nulls stay null, the
+/// struct's and the fields'): `b` and the struct's nulls are the argument's own buffers, `a` a
+/// fresh column (in the result region once it is large), so the result crosses back copied.
+class SwapFields {
+ public:
+  explicit SwapFields(const InitArgs&) {}
+  Column operator()(const Batch& in) {
+    const Column& s = in.column(0);
+    const Column& a = s.children()[0];  // unsliced: row i of `s` is row s.offset() + i
+    std::vector<std::optional<int64_t>> plus_one(static_cast<size_t>(s.offset() + s.size()));
+    for (int64_t r = s.offset(); r < s.offset() + s.size(); ++r)
+      if (!a.is_null(r)) plus_one[static_cast<size_t>(r)] = a.value<int64_t>(r) + 1;
+    return Column::nested(struct_({{"b", utf8()}, {"a", int64()}}), s.size(), s.null_count(),
+                          s.validity_buffer(), {s.children()[1], Column::from(std::move(plus_one))},
+                          s.offset());
+  }
+};
+
 /// -x for an int64 column without nulls (a fresh result the size of its input).
 class Negate {
  public:

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <random>
 #include <string>
 
 #include "udf/process/column_transfer.h"
@@ -141,6 +142,123 @@ TEST(ColumnTransfer, ACorruptListDescriptorIsAnErrorNotACrash) {
   EXPECT_THROW(process::copy_column(d, *region.map), Error);
   d.data = {0, sizeof(process::ColumnDesc), 1, {}};  // zeros: no items and no offsets
   EXPECT_ANY_THROW(process::copy_column(d, *region.map));
+}
+
+/// A value of `type` with nulls about one time in five at every level (a map's keys excepted).
+Value nested_value(const DataType& type, std::mt19937& rng, int64_t i) {
+  if (rng() % 5 == 0) return Value{};
+  switch (type.id()) {
+    case TypeId::Int64:
+      return Value{int64_t(i * 3 + rng() % 7)};
+    case TypeId::Utf8:
+      return Value{std::string(rng() % 5, char('a' + i % 26))};
+    case TypeId::Struct: {
+      Struct s;
+      for (const Field& f : type.fields())
+        s.fields.emplace_back(f.name, nested_value(f.type, rng, i));
+      return Value{std::move(s)};
+    }
+    default: {  // list or map
+      List l;
+      l.element = type.element();
+      for (uint32_t k = rng() % 4; k > 0; --k) {
+        if (type.id() != TypeId::Map) {
+          l.items.push_back(nested_value(type.element(), rng, i + k));
+          continue;
+        }
+        Struct entry;
+        entry.fields = {{"key", Value{"k" + std::to_string(k)}},
+                        {"value", nested_value(type.element().fields()[1].type, rng, i)}};
+        l.items.emplace_back(std::move(entry));
+      }
+      return Value{std::move(l)};
+    }
+  }
+}
+
+/// Struct, map, list<list<list>> and list<struct> columns of 150 rows, nulls at every level.
+std::vector<Column> nested_columns() {
+  const std::vector<DataType> types = {
+      struct_({{"id", int64()},
+               {"tags", list(utf8())},
+               {"inner", struct_({{"x", int64()}, {"m", map(utf8(), int64())}})}}),
+      map(utf8(), struct_({{"n", int64()}, {"s", utf8()}})), list(list(list(int64()))),
+      list(struct_({{"a", utf8()}, {"b", list(int64())}}))};
+  std::mt19937 rng(7);
+  std::vector<Column> out;
+  for (const DataType& t : types) {
+    ColumnBuilder b(t);
+    for (int64_t i = 0; i < 150; ++i) b.append_value(nested_value(t, rng, i));
+    out.push_back(b.finish());
+  }
+  return out;
+}
+
+TEST(ColumnTransfer, NestedColumnsRoundTripAtOddOffsets) {
+  for (const Column& whole : nested_columns()) {
+    for (auto [offset, length] :
+         {std::pair<int64_t, int64_t>{0, 150}, {13, 77}, {149, 1}, {5, 0}}) {
+      const Column piece = whole.slice(offset, length);
+      SCOPED_TRACE(whole.type().to_string() + " slice " + std::to_string(offset));
+      // After an int64 column, so that the nested column's buffers do not start the region.
+      const std::vector<Column> columns{Column::from(std::vector<int64_t>{1, 2, 3}), piece};
+      std::vector<process::ColumnDesc> descs;
+      const int64_t bytes = process::plan_columns(columns, &descs);
+      auto region = process::SharedRegion::create("ember-test", static_cast<size_t>(bytes));
+      process::copy_columns(columns, descs, region.map->data());
+      const Column wrapped = process::wrap_column(descs[1], region.map);
+      const Column copied = process::copy_column(descs[1], *region.map);
+      ASSERT_EQ(wrapped.type(), piece.type());
+      ASSERT_EQ(copied.type(), piece.type());
+      ASSERT_EQ(wrapped.size(), length);
+      EXPECT_EQ(wrapped.null_count(), piece.null_count());
+      for (int64_t i = 0; i < length; ++i) {
+        ASSERT_EQ(wrapped.get(i), piece.get(i)) << i;
+        ASSERT_EQ(copied.get(i), piece.get(i)) << i;
+      }
+    }
+  }
+}
+
+TEST(ColumnTransfer, AStructSliceCarriesOnlyItsFieldsRows) {
+  const Column whole = nested_columns()[0];
+  const Column piece = whole.slice(64, 9);
+  std::vector<process::ColumnDesc> descs;
+  const int64_t bytes = process::plan_columns({piece}, &descs);
+  auto region = process::SharedRegion::create("ember-test", static_cast<size_t>(bytes));
+  process::copy_columns({piece}, descs, region.map->data());
+  const Column back = process::copy_column(descs[0], *region.map);
+  ASSERT_EQ(back.children().size(), 3u);
+  EXPECT_LE(back.children()[0].size(), 9 + 7) << "only the slice's rows of a field travel";
+  EXPECT_EQ(back.field("inner").get(3), piece.field("inner").get(3));
+}
+
+TEST(ColumnTransfer, NestedDescriptorsCountFromTheMappingWhenTheRegionIsNotAtItsStart) {
+  // As a batch message or a result after the UDF's own buffers: the region starts at `at`.
+  const Column piece = nested_columns()[0].slice(3, 40);
+  std::vector<process::ColumnDesc> descs;
+  const int64_t bytes = process::plan_columns({piece}, &descs);
+  const uint64_t at = 192;
+  auto region = process::SharedRegion::create("ember-test", at + static_cast<size_t>(bytes));
+  process::copy_columns({piece}, descs, region.map->data() + at, at);
+  for (auto* ref : {&descs[0].validity, &descs[0].values, &descs[0].data})
+    if (ref->present) ref->offset += at;
+  const Column back = process::wrap_column(descs[0], region.map);
+  for (int64_t i = 0; i < piece.size(); ++i) ASSERT_EQ(back.get(i), piece.get(i)) << i;
+}
+
+TEST(ColumnTransfer, ACorruptStructDescriptorIsAnErrorNotACrash) {
+  const Column piece = nested_columns()[0].slice(0, 10);
+  std::vector<process::ColumnDesc> descs;
+  const int64_t bytes = process::plan_columns({piece}, &descs);
+  auto region = process::SharedRegion::create("ember-test", static_cast<size_t>(bytes));
+  process::copy_columns({piece}, descs, region.map->data());
+  process::ColumnDesc d = descs[0];
+  d.data.size -= sizeof(process::ColumnDesc);  // one field descriptor short of the type's three
+  EXPECT_THROW(process::copy_column(d, *region.map), Error);
+  d = descs[0];
+  d.values.present = 0;  // no type: the field names are unknown
+  EXPECT_THROW(process::copy_column(d, *region.map), Error);
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 // DuckDB's side of the Parquet benchmark, and the generator of its input.
 //   node duckdb_parquet.mjs NPM_DIR generate FILE ROWS
 //       writes FILE: ROWS rows, 8 columns of mixed types, Snappy, DuckDB's default row groups
-//   node duckdb_parquet.mjs NPM_DIR run FILE OUT_DIR THREADS REPEAT
+//   node duckdb_parquet.mjs NPM_DIR generate-nested FILE ROWS
+//       writes FILE: ROWS rows of an id, an image struct<bytes, path> and a list<float> embedding
+//   node duckdb_parquet.mjs NPM_DIR run FILE OUT_DIR THREADS REPEAT [nested]
 //       reads FILE into memory and writes it back (COPY TO, Snappy), REPEAT times each; prints
 //       one JSON line per operation with the median seconds and a check of what was read
 import { createRequire } from 'module';
@@ -10,6 +12,17 @@ import path from 'path';
 const [npm, mode, file, ...rest] = process.argv.slice(2);
 const require = createRequire(path.resolve(npm) + '/');
 const { DuckDBInstance } = require('@duckdb/node-api');
+
+if (mode === 'generate-nested') {
+  // Image-dataset rows: struct<bytes: 512 pseudo-random bytes, path>, a 64-float embedding.
+  const con = await (await DuckDBInstance.create(':memory:')).connect();
+  await con.run(`copy (select i::BIGINT as id,
+      {'bytes': unhex(array_to_string(list_transform(range(32), x -> md5((i * 32 + x)::VARCHAR)), '')),
+       'path': 'images/' || (i % 1000) || '/' || i || '.jpg'} as image,
+      list_transform(range(64), x -> ((hash(i * 64 + x) % 2000) / 1000.0 - 1)::FLOAT) as embedding
+    from range(${rest[0]}) r(i)) to '${file}' (format parquet, compression snappy)`);
+  process.exit(0);
+}
 
 if (mode === 'generate') {
   const inst = await DuckDBInstance.create(':memory:');
@@ -35,8 +48,12 @@ async function timed(sql) {
   }
   return median(times);
 }
+const nested = rest[3] === 'nested';
 const read = await timed(`create or replace table t as select * from read_parquet('${file}')`);
-const check = (await con.runAndReadAll('select count(*), sum(id), sum(qty) from t')).getRows()[0].join(':');
+const checkSql = nested
+  ? 'select count(*), sum(octet_length(image.bytes)), sum(len(embedding)) from t'
+  : 'select count(*), sum(id), sum(qty) from t';
+const check = (await con.runAndReadAll(checkSql)).getRows()[0].join(':');
 console.log(JSON.stringify({ system: 'duckdb', op: 'read', seconds: read, check }));
 const write = await timed(`copy t to '${outDir}/duckdb.parquet' (format parquet, compression snappy)`);
 console.log(JSON.stringify({ system: 'duckdb', op: 'write', seconds: write }));

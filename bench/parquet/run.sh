@@ -2,13 +2,16 @@
 # Parquet, ember vs DuckDB, in one run on one file that DuckDB generates (8 columns of mixed
 # types, Snappy; ~1 GB at the default 35M rows), 2 threads each: read into memory, write back,
 # and the peak RSS of ember streaming Parquet -> filter -> Parquet. Prints a markdown table of
-# median seconds and ratios.
-#   bench/parquet/run.sh [BUILD_DIR] [ROWS] [REPEAT]     (default build, 35M rows, 3)
+# median seconds and ratios. Then the same read and write on a nested file (an image
+# struct<bytes, path> and a list<float> embedding per row; ~1 GB at the default 1.2M rows).
+#   bench/parquet/run.sh [BUILD_DIR] [ROWS] [REPEAT] [NESTED_ROWS]
+#   (default build, 35M rows, 3, 1.2M nested rows; NESTED_ROWS 0 skips the nested file)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
 rows=${2:-35000000}
 repeat=${3:-3}
+nested_rows=${4:-1200000}
 npm=${EMBER_NPM_DIR:-$root/.cache/npm}
 work=${EMBER_BENCH_DIR:-$build/bench/parquet/data}
 ninja -C "$build" parquet_bench >/dev/null
@@ -18,7 +21,16 @@ file=$work/input-$rows.parquet
 ember=$("$build/bench/parquet/parquet_bench" read "$file" "$work" 2 "$repeat")
 duck=$(node "$root/bench/parquet/duckdb_parquet.mjs" "$npm" run "$file" "$work" 2 "$repeat")
 pipe=$("$build/bench/parquet/parquet_bench" pipeline "$file" "$work" 2)
-python3 - "$ember" "$duck" "$pipe" "$file" <<'PY'
+nested_file=$work/nested-$nested_rows.parquet
+nested_ember='' nested_duck=''
+if (( nested_rows > 0 )); then
+  [[ -f $nested_file ]] ||
+    node "$root/bench/parquet/duckdb_parquet.mjs" "$npm" generate-nested "$nested_file" "$nested_rows"
+  nested_ember=$("$build/bench/parquet/parquet_bench" read "$nested_file" "$work" 2 "$repeat")
+  nested_duck=$(node "$root/bench/parquet/duckdb_parquet.mjs" "$npm" run "$nested_file" "$work" 2 \
+    "$repeat" nested)
+fi
+python3 - "$ember" "$duck" "$pipe" "$file" "$nested_ember" "$nested_duck" "$nested_file" <<'PY'
 import json, os, sys
 ember = {r["op"]: r for r in map(json.loads, sys.argv[1].splitlines())}
 duck = {r["op"]: r for r in map(json.loads, sys.argv[2].splitlines())}
@@ -35,4 +47,18 @@ print(f"\nsame rows and sums read: {'yes' if same else 'no'} ({ember['read']['ch
 rss = pipe["peak_rss_mb"]
 print(f"Parquet -> filter -> Parquet: {pipe['seconds']:.2f} s, {pipe['rows']:,} rows kept, "
       f"peak RSS {rss:.0f} MB (target < 512: {'yes' if rss < 512 else '**no**'})")
+if sys.argv[5]:
+    ne = {r["op"]: r for r in map(json.loads, sys.argv[5].splitlines())}
+    nd = {r["op"]: r for r in map(json.loads, sys.argv[6].splitlines())}
+    nsize = os.path.getsize(sys.argv[7])
+    print(f"\nnested (image struct<bytes, path>, list<float32> embedding): {nsize / 1e9:.2f} GB\n")
+    print("| operation | ember (s) | DuckDB (s) | ratio | target |")
+    print("|---|---|---|---|---|")
+    for op, target in (("read", 1.2), ("write", 1.5)):
+        e, d = ne[op]["seconds"], nd[op]["seconds"]
+        print(f"| {op} | {e:.2f} | {d:.2f} | {e / d:.2f} | <= {target}: "
+              f"{'yes' if e / d <= target else '**no**'} |")
+    same = ne["read"]["check"] == nd["read"]["check"]
+    print(f"\nsame rows, image bytes and embedding items read: {'yes' if same else 'no'} "
+          f"({ne['read']['check']} vs {nd['read']['check']})")
 PY

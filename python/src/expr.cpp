@@ -118,6 +118,11 @@ void bind_namespaced(py::class_<Expr>& c) {
       .def("_str_match", &Expr::str_match)
       .def("_str_extract", &Expr::str_extract)
       .def("_str_replace_regex", &Expr::str_replace_regex)
+      .def("field", &Expr::field, py::arg("name"),
+           "Field `name` of each struct; null where the struct is null.")
+      .def(
+          "map_get", [](const Expr& e, py::object key) { return e.map_get(to_value(key)); },
+          py::arg("key"), "The value under `key` in each map; null where there is none.")
       .def("_list_size", &Expr::list_size)
       .def("_list_get", &Expr::list_get)
       .def("_list_contains",

@@ -75,3 +75,18 @@ def test_struct_and_map_columns_cross_arrow_ipc_files(tmp_path):
     back = ember.read_arrow(str(tmp_path / "out" / "*.arrow")).sort("id").collect()
     assert back.schema["point"] == POINT and back.schema["attrs"] == ATTRS
     assert back.to_pydict() == {"id": [0, 1, 2, 3], "point": POINTS, "attrs": ATTR_ROWS}
+
+
+def test_field_and_map_get_read_inside_nested_columns(tmp_path):
+    df = ember.from_pydict({"p": ember.Series(POINTS, type=POINT),
+                            "m": ember.Series(ATTR_ROWS, type=ATTRS)})
+    out = df.select(ember.col("p").field("label").alias("label"),
+                    ember.col("m").map_get("k1").alias("k1")).collect().to_pydict()
+    assert out["label"] == ["a", None, "c", None]
+    assert out["k1"] == [{"w": 0.5}, None, None, None]
+    # Through a Parquet file and back: the nested columns keep every value.
+    df.write_parquet(str(tmp_path / "nested"))
+    back = ember.read_parquet(str(tmp_path / "nested" / "*.parquet")).collect().to_pydict()
+    assert back["p"] == POINTS and back["m"] == ATTR_ROWS
+    with pytest.raises(ember.TypeError, match="its fields: x, label, tags"):
+        df.select(ember.col("p").field("nope")).collect()

@@ -20,10 +20,10 @@ Value entry(Value k, Value v) {
 Batch nested_batch() {
   const DataType m = map(utf8(), int64());
   ColumnBuilder maps(m);
-  List a{{entry(Value{std::string("x")}, Value{int64_t{1}}),
-          entry(Value{std::string("y")}, Value{}),
-          entry(Value{std::string("x")}, Value{int64_t{9}})},
-         m.element()};
+  List a{
+      {entry(Value{std::string("x")}, Value{int64_t{1}}), entry(Value{std::string("y")}, Value{}),
+       entry(Value{std::string("x")}, Value{int64_t{9}})},
+      m.element()};
   maps.append_value(Value{a});
   maps.append_null();
   maps.append_value(Value{List{{}, m.element()}});

@@ -1,6 +1,7 @@
 // Page by page: header, decompression, levels, then values (plain, dictionary or delta).
 #include "io/parquet/parquet_chunk_reader.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <stdexcept>
@@ -71,6 +72,7 @@ class ChunkDecoder {
   }
 
   ChunkData run(std::string_view bytes) {
+    reserve_values(bytes.size());
     size_t pos = 0;
     while (out_.num_values < meta_.num_values) {
       if (pos >= bytes.size()) throw std::runtime_error("column chunk ends before its values");
@@ -188,6 +190,21 @@ class ChunkDecoder {
     const auto* v = reinterpret_cast<const uint8_t*>(page.data());
     values(h.encoding, v, v + page.size(), present_in_page(h.num_values, first_def));
     out_.num_values += h.num_values;
+  }
+
+  // Room for the chunk's values up front, so that they are not copied each time they outgrow
+  // their buffer: the chunk's uncompressed size bounds its PLAIN values (dictionary-encoded
+  // ones may grow past it, then the buffer grows as before). The footer's figures are only
+  // trusted up to what the chunk's bytes could plausibly expand to.
+  void reserve_values(size_t chunk_bytes) {
+    const int64_t cap = std::min<int64_t>(int64_t{1} << 30, int64_t(chunk_bytes) * 32 + 4096);
+    const int64_t values = std::clamp<int64_t>(meta_.num_values, 0, cap / 4);
+    if (out_.is_arrays) {
+      out_.arrays.bytes.reserve(size_t(std::clamp<int64_t>(meta_.total_uncompressed_size, 0, cap)));
+      out_.arrays.offsets.reserve(size_t(values) + 1);
+    } else {
+      out_.fixed.reserve(size_t(std::min<int64_t>(values * std::max(out_.width, 1), cap)));
+    }
   }
 
   // PLAIN values into `fixed` or `arrays`.

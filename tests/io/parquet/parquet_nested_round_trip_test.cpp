@@ -51,13 +51,14 @@ Value random_value(const DataType& type, std::mt19937& rng, int null_one_in = 6)
 }
 
 Schema nested_schema() {
-  return Schema({{"id", int64()},
-                 {"image", struct_({{"bytes", binary()}, {"path", utf8()}})},
-                 {"deep", list(list(list(int32())))},
-                 {"attrs", map(utf8(), struct_({{"n", int64()}, {"tags", list(utf8())}}))},
-                 {"points", list(struct_({{"x", int64()}, {"y", utf8()}}))},
-                 {"doc", struct_({{"emb", list(float32())},
-                                  {"meta", struct_({{"lang", utf8()}, {"ids", list(int64())}})}})}});
+  return Schema(
+      {{"id", int64()},
+       {"image", struct_({{"bytes", binary()}, {"path", utf8()}})},
+       {"deep", list(list(list(int32())))},
+       {"attrs", map(utf8(), struct_({{"n", int64()}, {"tags", list(utf8())}}))},
+       {"points", list(struct_({{"x", int64()}, {"y", utf8()}}))},
+       {"doc", struct_({{"emb", list(float32())},
+                        {"meta", struct_({{"lang", utf8()}, {"ids", list(int64())}})}})}});
 }
 
 Table random_table(int64_t n, uint32_t seed) {

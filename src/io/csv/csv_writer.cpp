@@ -27,7 +27,7 @@ bool needs_quotes(std::string_view s) {
 
 void check_csv_schema(const Schema& schema) {
   for (const Field& f : schema.fields()) {
-    if (f.type.is_list() || f.type.id() == TypeId::Binary) {
+    if (f.type.is_nested() || f.type.id() == TypeId::Binary) {
       throw InvalidArgument("CSV cannot hold column '" + f.name + "' of type " +
                             f.type.to_string() +
                             "; write it with write_jsonl or write_parquet, or select it away");

@@ -138,11 +138,14 @@ class JsonlSplitReader final : public BatchReader {
         if (t != element_type::BOOL) fail_type(c, key, t);
         b.append(v.get_bool().value_unsafe());
         return;
-      case TypeId::List: {
-        if (t != element_type::ARRAY) fail_type(c, key, t);
-        std::optional<Value> list = list_value(v, schema_.field(int(c)).type);
-        if (!list) fail_type(c, key, element_type::ARRAY);
-        b.append_value(*list);
+      case TypeId::List:
+      case TypeId::Struct: {
+        const element_type want =
+            types_[c] == TypeId::List ? element_type::ARRAY : element_type::OBJECT;
+        if (t != want) fail_type(c, key, t);
+        std::optional<Value> value = list_value(v, schema_.field(int(c)).type);
+        if (!value) fail_type(c, key, want);
+        b.append_value(*value);
         return;
       }
       default:
@@ -156,8 +159,9 @@ class JsonlSplitReader final : public BatchReader {
     }
   }
 
-  /// A JSON value as a Value of `type` (a list's items recursively), or nullopt when it does
-  /// not fit (e.g. a string among a list<int64>'s items).
+  /// A JSON value as a Value of `type` (a list's items and a struct's fields recursively), or
+  /// nullopt when it does not fit (e.g. a string among a list<int64>'s items, or an object with
+  /// a key its struct lacks; a key it lacks is null).
   static std::optional<Value> list_value(element v, const DataType& type) {
     const element_type t = v.type();
     if (t == element_type::NULL_VALUE) return Value{};
@@ -185,6 +189,25 @@ class JsonlSplitReader final : public BatchReader {
         }
         return Value(std::move(out));
       }
+      case TypeId::Struct: {
+        if (t != element_type::OBJECT) return std::nullopt;
+        const simdjson::dom::object object = v.get_object().value_unsafe();
+        Struct out;
+        size_t found = 0;
+        for (const Field& f : type.fields()) {
+          auto field = object.at_key(f.name);
+          if (field.error()) {
+            out.fields.emplace_back(f.name, Value{});
+            continue;
+          }
+          ++found;
+          std::optional<Value> x = list_value(field.value_unsafe(), f.type);
+          if (!x) return std::nullopt;
+          out.fields.emplace_back(f.name, std::move(*x));
+        }
+        if (found != object.size()) return std::nullopt;
+        return Value(std::move(out));
+      }
       default:
         if (t == element_type::STRING) return Value(std::string(v.get_string().value_unsafe()));
         return Value(std::string(simdjson::minify(v)));
@@ -199,6 +222,9 @@ class JsonlSplitReader final : public BatchReader {
         lines_.path(), lines_.line_number(), column,
         "key '" + f.name + "' holds " + kind_name(got) +
             (got == element_type::ARRAY && f.type.is_list() ? " whose items do not fit" : "") +
+            (got == element_type::OBJECT && f.type.id() == TypeId::Struct
+                 ? " whose keys or values do not fit"
+                 : "") +
             " but its column is " + f.type.to_string() +
             " (inferred from the first lines of the input)");
   }

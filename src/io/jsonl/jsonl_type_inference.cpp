@@ -51,56 +51,112 @@ void JsonlTypeInference::observe(simdjson::dom::object object, const LineReader&
         if (!k.items) k.items = std::make_unique<ItemKinds>();
         observe_items(field.value.get_array().value_unsafe(), *k.items, 1);
         break;
-      default:  // strings, objects
+      case simdjson::dom::element_type::OBJECT:
+        k.kinds |= kObject;
+        if (!k.object) k.object = std::make_unique<ItemKinds>();
+        observe_object(field.value.get_object().value_unsafe(), *k.object, 1);
+        break;
+      default:  // strings
         k.kinds |= kText;
     }
   }
 }
 
 void JsonlTypeInference::observe_items(simdjson::dom::array array, ItemKinds& into, int depth) {
-  for (simdjson::dom::element item : array) {
-    switch (item.type()) {
-      case simdjson::dom::element_type::INT64:
-        into.kinds |= kInt;
-        break;
-      case simdjson::dom::element_type::DOUBLE:
-        into.kinds |= kFloat;
-        break;
-      case simdjson::dom::element_type::BOOL:
-        into.kinds |= kBool;
-        break;
-      case simdjson::dom::element_type::NULL_VALUE:
-        break;
-      case simdjson::dom::element_type::ARRAY:
-        // Arrays nest as lists a few levels deep; deeper ones stay JSON text.
-        if (depth >= 4) {
-          into.kinds |= kText;
-          break;
-        }
-        into.kinds |= kArray;
-        if (!into.items) into.items = std::make_unique<ItemKinds>();
-        observe_items(item.get_array().value_unsafe(), *into.items, depth + 1);
-        break;
-      default:  // strings, objects, integers beyond int64 (kept as their text, never rounded)
+  for (simdjson::dom::element item : array) observe_item(item, into, depth);
+}
+
+void JsonlTypeInference::observe_item(simdjson::dom::element item, ItemKinds& into, int depth) {
+  switch (item.type()) {
+    case simdjson::dom::element_type::INT64:
+      into.kinds |= kInt;
+      break;
+    case simdjson::dom::element_type::DOUBLE:
+      into.kinds |= kFloat;
+      break;
+    case simdjson::dom::element_type::BOOL:
+      into.kinds |= kBool;
+      break;
+    case simdjson::dom::element_type::NULL_VALUE:
+      break;
+    case simdjson::dom::element_type::ARRAY:
+      // Arrays and objects nest a few levels deep; deeper ones stay JSON text.
+      if (depth >= 4) {
         into.kinds |= kText;
-    }
+        break;
+      }
+      into.kinds |= kArray;
+      if (!into.items) into.items = std::make_unique<ItemKinds>();
+      observe_items(item.get_array().value_unsafe(), *into.items, depth + 1);
+      break;
+    case simdjson::dom::element_type::OBJECT:
+      if (depth >= 4) {
+        into.kinds |= kText;
+        break;
+      }
+      into.kinds |= kObject;
+      observe_object(item.get_object().value_unsafe(), into, depth + 1);
+      break;
+    default:  // strings, integers beyond int64 (kept as their text, never rounded)
+      into.kinds |= kText;
   }
+}
+
+void JsonlTypeInference::observe_object(simdjson::dom::object object, ItemKinds& into, int depth) {
+  const bool first = !into.objects_seen;
+  into.objects_seen = true;
+  if (!into.fields_agree) return;
+  size_t i = 0;
+  for (auto field : object) {
+    if (first) {
+      for (const auto& f : into.fields) {
+        if (f.first == field.key) {  // a key twice in one object: keep it as text
+          into.fields_agree = false;
+          return;
+        }
+      }
+      into.fields.emplace_back(std::string(field.key), std::make_unique<ItemKinds>());
+    } else if (i >= into.fields.size() || into.fields[i].first != field.key) {
+      into.fields_agree = false;
+      return;
+    }
+    observe_item(field.value, *into.fields[i].second, depth);
+    ++i;
+  }
+  if (i != into.fields.size()) into.fields_agree = false;
+}
+
+bool JsonlTypeInference::object_consistent(const ItemKinds& object) {
+  if (!object.fields_agree || object.fields.empty()) return false;
+  for (const auto& f : object.fields)
+    if (!consistent(*f.second)) return false;
+  return true;
 }
 
 bool JsonlTypeInference::consistent(const ItemKinds& items) {
   const uint8_t k = items.kinds;
   if ((k & ~(kInt | kFloat)) == 0) return true;  // numbers, or nothing but nulls
   if (k == kBool || k == kText) return true;
+  if (k == kObject) return object_consistent(items);
   return k == kArray && items.items && consistent(*items.items);
 }
 
-DataType JsonlTypeInference::type_of_kinds(uint8_t kinds, const ItemKinds* items) {
+DataType JsonlTypeInference::type_of_kinds(uint8_t kinds, const ItemKinds* items,
+                                           const ItemKinds* object) {
+  if (kinds == kObject && object) {
+    std::vector<Field> fields;
+    for (const auto& [name, f] : object->fields)
+      fields.push_back(
+          Field{name, f->kinds == 0 ? utf8() : type_of_kinds(f->kinds, f->items.get(), f.get())});
+    return struct_(std::move(fields));
+  }
   const bool numbers = (kinds & ~(kInt | kFloat)) == 0;
   if (kinds == kInt) return int64();
   if (numbers && (kinds & kFloat) != 0) return float64();
   if (kinds == kBool) return boolean();
   if (kinds == kArray && items) {
-    return list(items->kinds == 0 ? utf8() : type_of_kinds(items->kinds, items->items.get()));
+    return list(items->kinds == 0 ? utf8()
+                                  : type_of_kinds(items->kinds, items->items.get(), items));
   }
   return utf8();
 }
@@ -120,7 +176,9 @@ Schema JsonlTypeInference::schema() const {
     } else if (k.kinds == kBool) {
       type = boolean();
     } else if (k.kinds == kArray && consistent(*k.items)) {
-      type = type_of_kinds(k.kinds, k.items.get());
+      type = type_of_kinds(k.kinds, k.items.get(), nullptr);
+    } else if (k.kinds == kObject && object_consistent(*k.object)) {
+      type = type_of_kinds(k.kinds, nullptr, k.object.get());
     }
     fields.push_back(Field{k.name, type});
   }

@@ -38,9 +38,56 @@ void append_json_string(std::string& out, std::string_view s) {
   out.push_back('"');
 }
 
+void append_json_value(std::string& out, const Column& col, int64_t row);
+
+// A value or null.
+void append_json_slot(std::string& out, const Column& col, int64_t row) {
+  if (col.is_null(row))
+    out.append("null");
+  else
+    append_json_value(out, col, row);
+}
+
+// A struct as an object of its fields, in order.
+void append_json_struct(std::string& out, const Column& col, int64_t row) {
+  const std::vector<Field>& fields = col.type().fields();
+  out.push_back('{');
+  for (size_t f = 0; f < fields.size(); ++f) {
+    if (f) out.push_back(',');
+    append_json_string(out, fields[f].name);
+    out.push_back(':');
+    append_json_slot(out, col.children()[f], col.offset() + row);
+  }
+  out.push_back('}');
+}
+
+// A map as an object: text keys as they are, other keys as their JSON text (JSON object keys
+// are strings), entries in stored order.
+void append_json_map(std::string& out, const Column& col, int64_t row) {
+  const auto [first, last] = col.list_range(row);
+  const Column& entries = col.child();
+  const Column& keys = entries.children()[0];
+  const Column& values = entries.children()[1];
+  out.push_back('{');
+  for (int64_t j = first; j < last; ++j) {
+    if (j > first) out.push_back(',');
+    const int64_t k = entries.offset() + j;
+    if (keys.type().id() == TypeId::Utf8) {
+      append_json_slot(out, keys, k);
+    } else {
+      std::string text;
+      append_json_slot(text, keys, k);
+      append_json_string(out, text);
+    }
+    out.push_back(':');
+    append_json_slot(out, values, k);
+  }
+  out.push_back('}');
+}
+
 /// Appends row `row` of `col` (not null) as JSON: numbers, booleans, strings, binary as a
 /// base64 string, timestamps as "YYYY-MM-DD HH:MM:SS[.ffffff]" (UTC), dates as "YYYY-MM-DD",
-/// lists as arrays.
+/// lists as arrays, structs as objects of their fields, maps as objects of their entries.
 void append_json_value(std::string& out, const Column& col, int64_t row) {
   switch (col.type().id()) {
     case TypeId::Int64:
@@ -88,6 +135,10 @@ void append_json_value(std::string& out, const Column& col, int64_t row) {
       out.push_back(']');
       return;
     }
+    case TypeId::Struct:
+      return append_json_struct(out, col, row);
+    case TypeId::Map:
+      return append_json_map(out, col, row);
     default:
       throw InvalidArgument("cannot write a " + col.type().to_string() + " column to JSON");
   }

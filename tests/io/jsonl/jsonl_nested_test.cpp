@@ -76,6 +76,68 @@ TEST(JsonlNested, EveryTypeIsWrittenAndListsComeBack) {
   EXPECT_EQ(back.column("w").get(0), t.column("w").get(0));
 }
 
+TEST(JsonlNested, ObjectsWhoseKeysAgreeReadAsStructs) {
+  TempDir dir;
+  const std::string path =
+      dir.write("o.jsonl",
+                "{\"img\": {\"path\": \"a.png\", \"size\": 3, \"tags\": [\"x\"]}, "
+                "\"odd\": {\"a\": 1}, \"pts\": [{\"x\": 1, \"y\": 2.5}]}\n"
+                "{\"img\": null, \"odd\": {\"b\": 2}, \"pts\": []}\n"
+                "{\"img\": {\"path\": null, \"size\": 4, \"tags\": null}, "
+                "\"pts\": [{\"x\": 3, \"y\": null}, null]}\n");
+  const Table t = testing_io::read_jsonl_table(path);
+  EXPECT_EQ(t.schema(),
+            Schema({{"img", struct_({{"path", utf8()}, {"size", int64()}, {"tags", list(utf8())}})},
+                    {"odd", utf8()},  // keys differ between objects: JSON text
+                    {"pts", list(struct_({{"x", int64()}, {"y", float64()}}))}}));
+  EXPECT_EQ(to_string(t.column("img").get(0)), "{'path': \"a.png\", 'size': 3, 'tags': [\"x\"]}");
+  EXPECT_TRUE(t.column("img").is_null(1));
+  EXPECT_EQ(to_string(t.column("img").get(2)), "{'path': null, 'size': 4, 'tags': null}");
+  EXPECT_EQ(t.column("odd").value<std::string_view>(1), "{\"b\":2}");
+  EXPECT_EQ(to_string(t.column("pts").get(2)), "[{'x': 3, 'y': null}, null]");
+
+  // Written back: structs and maps are JSON objects, and the structs read back equal.
+  const Table m = Table::from_columns(
+      {{"img", t.column("img")},
+       {"attrs", [] {
+          ColumnBuilder b(map(utf8(), int64()));
+          Struct e;
+          e.fields = {{"key", Value{std::string("k")}}, {"value", Value{int64_t{5}}}};
+          b.append_value(Value{List{{Value{e}}, map(utf8(), int64()).element()}});
+          b.append_null();
+          b.append_value(Value{List{{}, map(utf8(), int64()).element()}});
+          return b.finish();
+        }()}});
+  TempDir out;
+  auto w = open_partition_writer(out.path(), 0, m.schema(), FileFormat::Jsonl);
+  for (const Batch& b : m.batches()) w->write(b);
+  w->commit();
+  const std::string written = out.file(part_file_name(0, FileFormat::Jsonl));
+  EXPECT_EQ(slurp(written),
+            "{\"img\":{\"path\":\"a.png\",\"size\":3,\"tags\":[\"x\"]},\"attrs\":{\"k\":5}}\n"
+            "{\"img\":null,\"attrs\":null}\n"
+            "{\"img\":{\"path\":null,\"size\":4,\"tags\":null},\"attrs\":{}}\n");
+  const Table back = testing_io::read_jsonl_table(written);
+  for (int64_t i = 0; i < 3; ++i) EXPECT_EQ(back.column("img").get(i), t.column("img").get(i));
+}
+
+TEST(JsonlNested, AnObjectThatDoesNotFitItsStructIsAParseErrorAtItsKey) {
+  TempDir dir;
+  const std::string path =
+      dir.write("o.jsonl", "{\"s\": {\"a\": 1}}\n{\"s\": {\"a\": 1, \"b\": 2}}\n");
+  try {
+    const JsonlScan scan = plan_jsonl_scan(path, kJsonlSplitBytes, /*infer_rows=*/1);
+    auto reader = open_jsonl_split(scan.splits.at(0), scan.schema, 100);
+    while (reader->next()) {
+    }
+    FAIL() << "expected a ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("whose keys or values do not fit"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find(":2:"), std::string::npos) << e.what();
+  }
+}
+
 TEST(JsonlNested, CsvCannotHoldListsOrBinaryAndSaysWhichColumn) {
   TempDir dir;
   const Schema s({{"id", int64()}, {"emb", fixed_size_list(float32(), 4)}});
@@ -86,6 +148,8 @@ TEST(JsonlNested, CsvCannotHoldListsOrBinaryAndSaysWhichColumn) {
     EXPECT_NE(std::string(e.what()).find("column 'emb'"), std::string::npos) << e.what();
   }
   EXPECT_THROW(check_format_holds(Schema({{"b", binary()}}), FileFormat::Csv), InvalidArgument);
+  EXPECT_THROW(check_format_holds(Schema({{"s", struct_({{"a", int64()}})}}), FileFormat::Csv),
+               InvalidArgument);
   EXPECT_NO_THROW(check_format_holds(s, FileFormat::Jsonl));
   CsvOptions o;
   o.schema = Schema({{"x", list(int64())}});

@@ -200,7 +200,9 @@ class ChunkDecoder {
     const int64_t cap = std::min<int64_t>(int64_t{1} << 30, int64_t(chunk_bytes) * 32 + 4096);
     const int64_t values = std::clamp<int64_t>(meta_.num_values, 0, cap / 4);
     if (out_.is_arrays) {
-      out_.arrays.bytes.reserve(size_t(std::clamp<int64_t>(meta_.total_uncompressed_size, 0, cap)));
+      // PLAIN byte arrays: the values without their 4-byte lengths.
+      const int64_t plain = meta_.total_uncompressed_size - 4 * values;
+      out_.arrays.bytes.reserve(size_t(std::clamp<int64_t>(plain, 0, cap)));
       out_.arrays.offsets.reserve(size_t(values) + 1);
     } else {
       out_.fixed.reserve(size_t(std::min<int64_t>(values * std::max(out_.width, 1), cap)));

@@ -105,12 +105,7 @@ Column leaf_values(const ChunkData& d, const LeafColumn& leaf) {
     auto offsets = detail::BufferAccess::allocate_uninitialized((n + 1) * 4);
     std::memcpy(detail::BufferAccess::mutable_data(*offsets), d.arrays.offsets.data(),
                 size_t(n + 1) * 4);
-    auto bytes =
-        detail::BufferAccess::allocate_uninitialized(static_cast<int64_t>(d.arrays.bytes.size()));
-    if (!d.arrays.bytes.empty())
-      std::memcpy(detail::BufferAccess::mutable_data(*bytes), d.arrays.bytes.data(),
-                  d.arrays.bytes.size());
-    return Column::from_buffers(type, n, 0, nullptr, std::move(offsets), std::move(bytes));
+    return Column::from_buffers(type, n, 0, nullptr, std::move(offsets), d.arrays.bytes.share());
   }
   const int64_t n = static_cast<int64_t>(d.fixed.size()) / d.width;
   const char* p = d.fixed.data();

@@ -102,6 +102,22 @@ void decode_delta_binary_packed(const uint8_t** pp, const uint8_t* end, int64_t 
   }
 }
 
+void ByteStore::reserve(size_t n) {
+  if (n <= cap_) return;
+  auto next = detail::BufferAccess::allocate_uninitialized(static_cast<int64_t>(n));
+  if (size_) std::memcpy(detail::BufferAccess::mutable_data(*next), buf_->data(), size_);
+  buf_ = std::move(next);
+  cap_ = n;
+}
+
+std::shared_ptr<Buffer> ByteStore::share() const {
+  if (!buf_) return detail::BufferAccess::allocate_uninitialized(0);
+  // A buffer that grew by doubling may be mostly empty: the column would hold the empty part
+  // for as long as it lives, so a copy of the bytes is cheaper then.
+  if (cap_ <= size_ + size_ / 2 + 4096) return buf_;
+  return Buffer::copy_of(buf_->data(), static_cast<int64_t>(size_));
+}
+
 void decode_delta_length_byte_array(const uint8_t* p, const uint8_t* end, int64_t n,
                                     ByteArrays* out) {
   std::vector<int64_t> lengths;
@@ -128,7 +144,7 @@ void decode_delta_byte_array(const uint8_t* p, const uint8_t* end, int64_t n, By
       throw std::runtime_error("DELTA prefix longer than the previous value");
     std::string v = prev.substr(0, static_cast<size_t>(pre));
     const int32_t b = suffixes.offsets[size_t(i)], e = suffixes.offsets[size_t(i) + 1];
-    v.append(suffixes.bytes, static_cast<size_t>(b), static_cast<size_t>(e - b));
+    v.append(suffixes.bytes.data() + b, static_cast<size_t>(e - b));
     out->add(v.data(), v.size());
     prev = std::move(v);
   }

@@ -3,10 +3,16 @@
 // std::runtime_error on corrupt input.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "core/buffer_access.h"
+#include "ember/column.h"
 
 namespace ember::parquet {
 
@@ -19,10 +25,33 @@ void decode_rle(const uint8_t* data, size_t size, int bit_width, int64_t n, uint
 void decode_delta_binary_packed(const uint8_t** p, const uint8_t* end, int64_t max_values,
                                 std::vector<int64_t>* out);
 
+/// Bytes appended into a 64-byte aligned Buffer (doubling when full), which the column made
+/// of them shares instead of copying.
+class ByteStore {
+ public:
+  const char* data() const { return buf_ ? reinterpret_cast<const char*>(buf_->data()) : ""; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  /// Room for `n` bytes in all.
+  void reserve(size_t n);
+  void append(const char* p, size_t n) {
+    if (size_ + n > cap_) reserve(std::max(size_ + n, cap_ * 2));
+    if (n) std::memcpy(detail::BufferAccess::mutable_data(*buf_) + size_, p, n);
+    size_ += n;
+  }
+  /// The buffer (at least size() bytes; a copy when most of it is unused); nothing may be
+  /// appended after it is shared.
+  std::shared_ptr<Buffer> share() const;
+
+ private:
+  std::shared_ptr<Buffer> buf_;
+  size_t size_ = 0, cap_ = 0;
+};
+
 /// Byte arrays as offsets (n + 1) into bytes: what the byte-array decoders produce.
 struct ByteArrays {
   std::vector<int32_t> offsets{0};
-  std::string bytes;
+  ByteStore bytes;
   int64_t size() const { return static_cast<int64_t>(offsets.size()) - 1; }
   void add(const char* p, size_t n) {
     bytes.append(p, n);

@@ -36,7 +36,7 @@ TEST(ParquetEncodings, DeltaByteArrayRebuildsFromPrefixes) {
   ByteArrays out;
   decode_delta_byte_array(bytes, bytes + sizeof(bytes), 2, &out);
   ASSERT_EQ(out.size(), 2);
-  EXPECT_EQ(out.bytes, "appleapply");
+  EXPECT_EQ(std::string(out.bytes.data(), out.bytes.size()), "appleapply");
   ByteArrays truncated;
   EXPECT_THROW(decode_delta_byte_array(bytes, bytes + sizeof(bytes) - 2, 2, &truncated),
                std::runtime_error);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 #include "core/bitmap.h"
@@ -202,6 +203,31 @@ Column spread_values(const Column& dense, const std::vector<uint8_t>& valid, int
   return b.finish();
 }
 
+namespace {
+
+// Which of the entries selected by `is_slot` hold a value (`is_value`), built only when some do
+// not: a column without nulls keeps its dense values as they are.
+template <class Slot, class Present>
+Column place_values(const Column& dense, int64_t n, Slot is_slot, Present is_value) {
+  int64_t slots = 0, present = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!is_slot(i)) continue;
+    ++slots;
+    present += is_value(i);
+  }
+  if (present == slots) {
+    if (dense.size() != present) throw std::runtime_error("levels and values disagree");
+    return dense;
+  }
+  std::vector<uint8_t> valid;
+  valid.reserve(size_t(slots));
+  for (int64_t i = 0; i < n; ++i)
+    if (is_slot(i)) valid.push_back(is_value(i));
+  return spread_values(dense, valid, present);
+}
+
+}  // namespace
+
 Column build_column(ChunkData d, const LeafColumn& leaf, int64_t rows) {
   const Column dense = leaf_values(d, leaf);
   const int64_t n = d.num_values;
@@ -209,50 +235,55 @@ Column build_column(ChunkData d, const LeafColumn& leaf, int64_t rows) {
     if (n != rows)
       throw std::runtime_error("column chunk holds " + std::to_string(n) + " values for " +
                                std::to_string(rows) + " rows");
-    if (leaf.max_def == 0)
-      return spread_values(dense, std::vector<uint8_t>(size_t(n), 1), dense.size());
-    std::vector<uint8_t> valid(static_cast<size_t>(n));
-    int64_t present = 0;
-    for (int64_t i = 0; i < n; ++i) present += valid[size_t(i)] = d.defs[size_t(i)] == leaf.max_def;
-    return spread_values(dense, valid, present);
+    if (leaf.max_def == 0) {
+      if (dense.size() != n) throw std::runtime_error("levels and values disagree");
+      return dense;
+    }
+    const int16_t* defs = d.defs.data();
+    return place_values(
+        dense, n, [](int64_t) { return true; }, [&](int64_t i) { return defs[i] == leaf.max_def; });
   }
   if (static_cast<int64_t>(d.defs.size()) != n || static_cast<int64_t>(d.reps.size()) != n)
     throw std::runtime_error("list levels are missing");
-  std::vector<int32_t> offsets{0};
-  std::vector<bool> list_valid;
-  std::vector<uint8_t> item_valid;
-  int64_t present = 0;
+  if (n > 0 && d.reps[0] != 0) throw std::runtime_error("a list continues before it starts");
+  std::vector<int32_t> offsets;
+  offsets.reserve(size_t(rows) + 1);
+  std::vector<uint8_t> list_valid;
+  list_valid.reserve(size_t(rows));
+  int64_t items = 0;
+  const int16_t* defs = d.defs.data();
+  const int16_t* reps = d.reps.data();
   for (int64_t i = 0; i < n; ++i) {
-    const int16_t def = d.defs[size_t(i)];
-    if (d.reps[size_t(i)] == 0) {
-      if (i > 0) offsets.push_back(static_cast<int32_t>(item_valid.size()));
-      list_valid.push_back(def >= leaf.list_def);
-    } else if (i == 0) {
-      throw std::runtime_error("a list continues before it starts");
+    if (reps[i] == 0) {
+      if (static_cast<int64_t>(list_valid.size()) == rows)
+        throw std::runtime_error("column chunk holds more lists than its " + std::to_string(rows) +
+                                 " rows");
+      offsets.push_back(static_cast<int32_t>(items));
+      list_valid.push_back(defs[i] >= leaf.list_def);
     }
-    if (def > leaf.list_def) {
-      const bool v = def == leaf.max_def;
-      item_valid.push_back(v);
-      present += v;
-    }
+    if (defs[i] > leaf.list_def && ++items > std::numeric_limits<int32_t>::max())
+      throw std::runtime_error("a list column holds more than 2^31-1 items");
   }
-  if (n > 0) offsets.push_back(static_cast<int32_t>(item_valid.size()));
+  offsets.push_back(static_cast<int32_t>(items));
   if (static_cast<int64_t>(list_valid.size()) != rows)
     throw std::runtime_error("column chunk holds " + std::to_string(list_valid.size()) +
                              " lists for " + std::to_string(rows) + " rows");
-  Column items = spread_values(dense, item_valid, present);
-  bool any_null = false;
-  for (bool v : list_valid) any_null |= !v;
+  Column values = place_values(
+      dense, n, [&](int64_t i) { return defs[i] > leaf.list_def; },
+      [&](int64_t i) { return defs[i] == leaf.max_def; });
   std::shared_ptr<Buffer> validity;
-  if (any_null) {
-    validity = Buffer::allocate(bitmap::bytes_for(rows));
-    for (int64_t i = 0; i < rows; ++i)
-      if (list_valid[size_t(i)]) set_bit(detail::BufferAccess::mutable_data(*validity), i);
+  for (int64_t i = 0; i < rows; ++i) {
+    if (list_valid[size_t(i)]) continue;
+    if (!validity) {
+      validity = Buffer::allocate(bitmap::bytes_for(rows));
+      bitmap::set_range(detail::BufferAccess::mutable_data(*validity), 0, rows);
+    }
+    clear_bit(detail::BufferAccess::mutable_data(*validity), i);
   }
   auto off = detail::BufferAccess::allocate_uninitialized(static_cast<int64_t>(offsets.size()) * 4);
   std::memcpy(detail::BufferAccess::mutable_data(*off), offsets.data(), offsets.size() * 4);
   return Column::nested(leaf.field.type, rows, -1, std::move(validity), std::move(off),
-                        std::move(items));
+                        std::move(values));
 }
 
 }  // namespace ember::parquet

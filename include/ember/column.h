@@ -210,6 +210,10 @@ class Column {
   std::shared_ptr<const Column> child_;                  // List, FixedSizeList and Map items
   std::shared_ptr<const std::vector<Column>> children_;  // Struct fields
 
+  // A nested column's common part: type, length, offset and validity (checked; null count
+  // counted when negative); the caller adds its offsets and children.
+  static Column shaped(DataType type, int64_t length, int64_t null_count,
+                       std::shared_ptr<Buffer> validity, int64_t offset);
   // Builds a list column from int32 offsets and the items (row validity in `valid`, if any).
   static Column list_from(const std::vector<int32_t>& offsets, Column child,
                           const std::vector<bool>& valid);

@@ -264,18 +264,7 @@ Column Column::nested(DataType type, int64_t length, int64_t null_count,
                             " items, the child has " + std::to_string(child.size()));
     }
   }
-  if (validity && validity->size() < bitmap::bytes_for(offset + length)) {
-    throw InvalidArgument("validity bitmap too small for " + std::to_string(offset + length) +
-                          " rows");
-  }
-  if (null_count < 0)
-    null_count = validity ? length - bitmap::count_set(validity->data(), offset, length) : 0;
-  Column c;
-  c.type_ = std::move(type);
-  c.length_ = length;
-  c.offset_ = offset;
-  c.null_count_ = validity ? null_count : 0;
-  c.validity_ = c.null_count_ ? std::move(validity) : nullptr;
+  Column c = shaped(std::move(type), length, null_count, std::move(validity), offset);
   c.values_ = std::move(offsets);
   c.child_ = std::make_shared<const Column>(std::move(child));
   return c;
@@ -308,6 +297,13 @@ Column Column::nested(DataType type, int64_t length, int64_t null_count,
                             std::to_string(offset + length));
     }
   }
+  Column c = shaped(std::move(type), length, null_count, std::move(validity), offset);
+  c.children_ = std::make_shared<const std::vector<Column>>(std::move(children));
+  return c;
+}
+
+Column Column::shaped(DataType type, int64_t length, int64_t null_count,
+                      std::shared_ptr<Buffer> validity, int64_t offset) {
   if (validity && validity->size() < bitmap::bytes_for(offset + length)) {
     throw InvalidArgument("validity bitmap too small for " + std::to_string(offset + length) +
                           " rows");
@@ -320,7 +316,6 @@ Column Column::nested(DataType type, int64_t length, int64_t null_count,
   c.offset_ = offset;
   c.null_count_ = validity ? null_count : 0;
   c.validity_ = c.null_count_ ? std::move(validity) : nullptr;
-  c.children_ = std::make_shared<const std::vector<Column>>(std::move(children));
   return c;
 }
 

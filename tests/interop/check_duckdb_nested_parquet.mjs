@@ -7,6 +7,7 @@
 import { spawnSync } from 'child_process';
 import { createRequire } from 'module';
 import { mkdirSync } from 'fs';
+import { sameJson } from './same_json.mjs';
 
 const [out, runner, npmDir] = process.argv.slice(2);
 const require = createRequire(npmDir + '/');
@@ -26,22 +27,6 @@ const nested = `
 
 let failures = 0;
 const fail = (msg) => { failures++; console.error(`FAIL ${msg}`); };
-
-// Values equal at every depth: numbers within float32 precision, and a DECIMAL, which DuckDB
-// renders as a string, equal to ember's float64 of it.
-function sameJson(a, b) {
-  if (typeof a === 'number' && typeof b === 'string' && b.trim() !== '' && !Number.isNaN(Number(b)))
-    b = Number(b);
-  if (typeof a === 'number' && typeof b === 'number')
-    return a === b || Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
-  if (Array.isArray(a) && Array.isArray(b))
-    return a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
-  if (a && b && typeof a === 'object' && typeof b === 'object') {
-    const ka = Object.keys(a), kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k, i) => k === kb[i] && sameJson(a[k], b[k]));
-  }
-  return a === b;
-}
 
 for (const codec of ['snappy', 'zstd', 'uncompressed']) {
   const file = `${out}/duckdb-nested-${codec}.parquet`;

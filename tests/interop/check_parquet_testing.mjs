@@ -13,6 +13,7 @@ import { spawnSync } from 'child_process';
 import { createRequire } from 'module';
 import { readdirSync } from 'fs';
 import { pathToFileURL } from 'url';
+import { sameJson } from './same_json.mjs';
 
 const [dir, runner, npmDir] = process.argv.slice(2);
 const require = createRequire(npmDir + '/');
@@ -107,20 +108,6 @@ async function hyparquet(file) {
     }
     return { name, nulls, nans, figure };
   }) };
-}
-
-// Values equal as DuckDB and the runner render them in JSON: numbers within float32 precision
-// (a FLOAT is rendered from its double), everything else exactly, at every depth.
-function sameJson(a, b) {
-  if (typeof a === 'number' && typeof b === 'number')
-    return a === b || Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
-  if (Array.isArray(a) && Array.isArray(b))
-    return a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
-  if (a && b && typeof a === 'object' && typeof b === 'object') {
-    const ka = Object.keys(a), kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k, i) => k === kb[i] && sameJson(a[k], b[k]));
-  }
-  return a === b;
 }
 
 // Whether every row's nested columns hold DuckDB's values; an error text when not.

@@ -46,11 +46,12 @@ std::string validity(std::initializer_list<bool> bits) {
 }
 
 /// The four-row batch of every test: columns s (utf8 view), b (binary view), l (list view of
-/// int32) and ll (large list view of int32), as nodes, buffers and variadic counts.
+/// int32), ll (large list view of int32) and ls (list of utf8 view), as nodes, buffers and
+/// variadic counts (one per view column, depth first).
 struct Batch4 {
-  std::vector<fb::FieldNode> nodes{{4, 1}, {4, 1}, {4, 1}, {5, 0}, {4, 0}, {4, 0}};
+  std::vector<fb::FieldNode> nodes{{4, 1}, {4, 1}, {4, 1}, {5, 0}, {4, 0}, {4, 0}, {4, 0}, {4, 0}};
   std::vector<std::string> buffers;
-  std::vector<int64_t> variadic{2, 1};
+  std::vector<int64_t> variadic{2, 1, 1};
   const std::string long0 = "another long value here", long1 = "a string longer than twelve";
   const std::string bin = std::string("\0\1\2\3\0\0\0\7binary, long", 20);
 
@@ -68,9 +69,15 @@ struct Batch4 {
                                    le<int32_t>(2) + le<int32_t>(3) + le<int32_t>(5) + le(0), "",
                                    le<int32_t>(10) + le(20) + le(30) + le(40) + le(50)});
     // ll: items 1..4 following on: [1], [2, 3], [], [4].
-    buffers.insert(buffers.end(), {"", le<int64_t>(0) + le<int64_t>(1) + le<int64_t>(3) + le<int64_t>(3),
-                                   le<int64_t>(1) + le<int64_t>(2) + le<int64_t>(0) + le<int64_t>(1), "",
-                                   le<int32_t>(1) + le(2) + le(3) + le(4)});
+    buffers.insert(buffers.end(),
+                   {"", le<int64_t>(0) + le<int64_t>(1) + le<int64_t>(3) + le<int64_t>(3),
+                    le<int64_t>(1) + le<int64_t>(2) + le<int64_t>(0) + le<int64_t>(1), "",
+                    le<int32_t>(1) + le(2) + le(3) + le(4)});
+    // ls: ["inline", long0], [], ["x"], [long1]; its items' one data buffer long0 + long1.
+    buffers.insert(buffers.end(), {"", le<int32_t>(0) + le(2) + le(2) + le(3) + le(4), "",
+                                   view("inline") + view(long0, 0, 0) + view("x") +
+                                       view(long1, 0, int32_t(long0.size())),
+                                   long0 + long1});
   }
 };
 
@@ -96,10 +103,12 @@ std::string schema_message() {
       field(b, "l", fb::Type::ListView, fb::CreateListView(b).Union(),
             {field(b, "item", fb::Type::Int, int32())}),
       field(b, "ll", fb::Type::LargeListView, fb::CreateLargeListView(b).Union(),
-            {field(b, "item", fb::Type::Int, int32())})};
+            {field(b, "item", fb::Type::Int, int32())}),
+      field(b, "ls", fb::Type::List, fb::CreateList(b).Union(),
+            {field(b, "item", fb::Type::Utf8View, fb::CreateUtf8View(b).Union())})};
   auto schema = fb::CreateSchemaDirect(b, fb::Endianness::Little, &fields);
-  b.Finish(fb::CreateMessage(b, fb::MetadataVersion::V5, fb::MessageHeader::Schema,
-                             schema.Union(), 0));
+  b.Finish(
+      fb::CreateMessage(b, fb::MetadataVersion::V5, fb::MessageHeader::Schema, schema.Union(), 0));
   std::string out;
   message(out, b, "");
   return out;
@@ -112,9 +121,8 @@ std::string write_stream(const std::string& name, const Batch4& batch, bool comp
   std::string body;
   std::vector<fb::Buffer> buffers;
   for (const std::string& stored : batch.buffers) {
-    const std::string bytes = compress ? arrow_ipc::compress_buffer(arrow_ipc::BodyCodec::Zstd,
-                                                                    stored)
-                                       : stored;
+    const std::string bytes =
+        compress ? arrow_ipc::compress_buffer(arrow_ipc::BodyCodec::Zstd, stored) : stored;
     buffers.emplace_back(static_cast<int64_t>(body.size()), static_cast<int64_t>(bytes.size()));
     body += bytes;
     body.resize((body.size() + 7) / 8 * 8, '\0');
@@ -123,8 +131,8 @@ std::string write_stream(const std::string& name, const Batch4& batch, bool comp
   if (compress) codec = fb::CreateBodyCompression(b, fb::CompressionType::ZSTD);
   auto rb = fb::CreateRecordBatchDirect(b, 4, &batch.nodes, &buffers, codec,
                                         with_counts ? &batch.variadic : nullptr);
-  b.Finish(fb::CreateMessage(b, fb::MetadataVersion::V5, fb::MessageHeader::RecordBatch,
-                             rb.Union(), static_cast<int64_t>(body.size())));
+  b.Finish(fb::CreateMessage(b, fb::MetadataVersion::V5, fb::MessageHeader::RecordBatch, rb.Union(),
+                             static_cast<int64_t>(body.size())));
   std::string out = schema_message();
   message(out, b, body);
   out += le<uint32_t>(0xFFFFFFFFu) + le<int32_t>(0);
@@ -154,7 +162,8 @@ std::optional<std::vector<int32_t>> ints(const Column& lists, int64_t row) {
 void expect_batch4(const Table& t) {
   using V = std::vector<int32_t>;
   using Ints = std::optional<V>;
-  ASSERT_EQ(t.schema().to_string(), "s: utf8, b: binary, l: list<int32>, ll: list<int32>");
+  ASSERT_EQ(t.schema().to_string(),
+            "s: utf8, b: binary, l: list<int32>, ll: list<int32>, ls: list<utf8>");
   ASSERT_EQ(t.num_rows(), 4);
   const Batch4 want;
   const Column s = t.column("s"), b = t.column("b"), l = t.column("l"), ll = t.column("ll");
@@ -174,6 +183,13 @@ void expect_batch4(const Table& t) {
   EXPECT_EQ(ints(ll, 1), Ints(V{2, 3}));
   EXPECT_EQ(ints(ll, 2), Ints(V{}));
   EXPECT_EQ(ints(ll, 3), Ints(V{4}));
+  const Column ls = t.column("ls");
+  ASSERT_EQ(ls.list(0).size(), 2);
+  EXPECT_EQ(ls.list(0).value<std::string>(0), "inline");
+  EXPECT_EQ(ls.list(0).value<std::string>(1), want.long0);
+  EXPECT_EQ(ls.list(1).size(), 0);
+  EXPECT_EQ(ls.list(2).value<std::string>(0), "x");
+  EXPECT_EQ(ls.list(3).value<std::string>(0), want.long1);
 }
 
 TEST(ArrowViewTypes, ViewsAndListViewsReadAsEmberColumns) {
@@ -223,6 +239,12 @@ TEST(ArrowViewTypes, DamagedViewsAreParseErrorsNamingFileAndColumn) {
   }
   expect_parse_error(write_stream("no_counts.arrows", Batch4(), false, false),
                      "column 's': no variadic buffer count");
+  {
+    Batch4 bad;  // ls's items' fourth view at 24: one byte past their data buffer of 50
+    bad.buffers[20].replace(3 * 16 + 12, 4, le<int32_t>(24));
+    expect_parse_error(write_stream("bad_nested_view.arrows", bad),
+                       "column 'ls': a view of 27 bytes at 24 past its data buffer of 50");
+  }
   {
     Batch4 bad;  // l's first list: 2 items at 4, past its 5 items
     bad.buffers[8].replace(0, 4, le<int32_t>(4));

@@ -46,8 +46,7 @@ const uint8_t* view_bytes(const uint8_t* view, const Data& data, const std::stri
     return std::runtime_error("column '" + column + "': a view " + what);
   };
   if (index < 0 || static_cast<size_t>(index) >= data.size())
-    throw bad("into data buffer " + std::to_string(index) + " of " +
-              std::to_string(data.size()));
+    throw bad("into data buffer " + std::to_string(index) + " of " + std::to_string(data.size()));
   const auto& [p, size] = data[static_cast<size_t>(index)];
   if (offset < 0 || length > size - offset)
     throw bad("of " + std::to_string(length) + " bytes at " + std::to_string(offset) +
@@ -100,8 +99,7 @@ Column BatchDecoder::views(const ArrowField& f, int64_t n, std::shared_ptr<Buffe
 
 // Validity (read already), offsets, sizes (of stored_bytes each), then the items: each valid
 // list's range of items checked and taken in row order (a slice when they already follow on).
-Column BatchDecoder::list_views(const ArrowField& f, int64_t n,
-                                std::shared_ptr<Buffer> validity) {
+Column BatchDecoder::list_views(const ArrowField& f, int64_t n, std::shared_ptr<Buffer> validity) {
   const int w = f.stored_bytes;
   auto [op, osize] = buffer();
   auto [sp, ssize] = buffer();
@@ -117,9 +115,9 @@ Column BatchDecoder::list_views(const ArrowField& f, int64_t n,
     const int64_t offset = load_offset(op + i * w, w), size = load_offset(sp + i * w, w);
     if (valid(validity, i) && size != 0) {
       if (offset < 0 || size < 0 || size > items.size() - offset)
-        throw std::runtime_error("column '" + f.name + "': a list view of " +
-                                 std::to_string(size) + " items at " + std::to_string(offset) +
-                                 " past its " + std::to_string(items.size()) + " items");
+        throw std::runtime_error("column '" + f.name + "': a list view of " + std::to_string(size) +
+                                 " items at " + std::to_string(offset) + " past its " +
+                                 std::to_string(items.size()) + " items");
       if (!ranges.empty() && ranges.back().first + ranges.back().second != offset)
         follow_on = false;
       ranges.emplace_back(offset, size);

@@ -4,11 +4,14 @@
 //                                   stream format to DIR/emberstream/, two;
 //   ember_interop_arrow check DIR   reads DIR/js/*.arrow, DIR/jsdict/*.arrow and the stream
 //                                   DIR/js/*.arrows (written by npm apache-arrow from the same
-//                                   formulas) with read_arrow and checks every value.
+//                                   formulas) with read_arrow and checks every value; and
+//                                   DIR/jsview/ (Utf8View and BinaryView columns, as utf8 and
+//                                   binary).
 #include <cstdio>
 #include <cstring>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ember/ember.h"
 
@@ -83,6 +86,55 @@ Table expected() {
                               {"kv", kv.finish()}});
 }
 
+/// The view-typed table apache-arrow writes to DIR/jsview/, as ember reads it.
+Table expected_views() {
+  std::vector<int64_t> id;
+  std::vector<std::optional<std::string>> sv;
+  ColumnBuilder bv(binary());
+  for (int64_t i = 0; i < kRows; ++i) {
+    id.push_back(i);
+    if (i % 11 == 0)
+      sv.emplace_back(std::nullopt);
+    else
+      sv.emplace_back(i % 2 ? "s" + std::to_string(i)
+                            : "a longer string, number " + std::to_string(i));
+    if (i % 13 == 0) {
+      bv.append_null();
+    } else {
+      std::vector<uint8_t> bytes;
+      for (int64_t k = 0; k < i % 29; ++k) bytes.push_back(static_cast<uint8_t>((i + k) % 256));
+      bv.append_value(Value{std::move(bytes)});
+    }
+  }
+  return Table::from_columns(
+      {{"id", Column::from(id)}, {"sv", Column::from(sv)}, {"bv", bv.finish()}});
+}
+
+/// DIR/`sub` read with read_arrow, in id order, compared with `want` value by value.
+bool matches(const std::string& dir, const std::string& sub, const Table& want) {
+  const Table got = read_arrow(dir + sub).sort({SortKey{col("id")}}).collect();
+  if (!(got.schema() == want.schema())) {
+    std::fprintf(stderr, "%s: schema %s, expected %s\n", sub.c_str(),
+                 got.schema().to_string().c_str(), want.schema().to_string().c_str());
+    return false;
+  }
+  for (int c = 0; c < want.schema().num_fields(); ++c) {
+    const std::string& name = want.schema().field(c).name;
+    const Column g = got.column(name), w = want.column(name);
+    for (int64_t i = 0; i < kRows; ++i) {
+      if (!(g.get(i) == w.get(i))) {
+        std::fprintf(stderr, "%s: row %lld column %s: got %s, want %s\n", sub.c_str(),
+                     static_cast<long long>(i), name.c_str(), to_string(g.get(i)).c_str(),
+                     to_string(w.get(i)).c_str());
+        return false;
+      }
+    }
+  }
+  std::printf("ember read apache-arrow's %s: %lld rows, every value matches\n", sub.c_str(),
+              static_cast<long long>(got.num_rows()));
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -102,29 +154,12 @@ int main(int argc, char** argv) {
       return 0;
     }
     // apache-arrow's plain file, its file with a dictionary-encoded text column, and its
-    // stream.
-    for (const char* sub : {"/js/*.arrow", "/jsdict/*.arrow", "/js/*.arrows"}) {
-      const Table got = read_arrow(dir + sub).sort({SortKey{col("id")}}).collect();
-      if (!(got.schema() == want.schema())) {
-        std::fprintf(stderr, "%s: schema %s, expected %s\n", sub, got.schema().to_string().c_str(),
-                     want.schema().to_string().c_str());
-        return 1;
-      }
-      for (int c = 0; c < want.schema().num_fields(); ++c) {
-        const std::string& name = want.schema().field(c).name;
-        const Column g = got.column(name), w = want.column(name);
-        for (int64_t i = 0; i < kRows; ++i) {
-          if (!(g.get(i) == w.get(i))) {
-            std::fprintf(stderr, "%s: row %lld column %s: got %s, want %s\n", sub,
-                         static_cast<long long>(i), name.c_str(), to_string(g.get(i)).c_str(),
-                         to_string(w.get(i)).c_str());
-            return 1;
-          }
-        }
-      }
-      std::printf("ember read apache-arrow's %s: %lld rows, every value matches\n", sub,
-                  static_cast<long long>(got.num_rows()));
-    }
+    // stream; then its view-typed file and stream.
+    for (const char* sub : {"/js/*.arrow", "/jsdict/*.arrow", "/js/*.arrows"})
+      if (!matches(dir, sub, want)) return 1;
+    const Table views = expected_views();
+    for (const char* sub : {"/jsview/*.arrow", "/jsview/*.arrows"})
+      if (!matches(dir, sub, views)) return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;

@@ -125,6 +125,10 @@ Column BatchDecoder::column(const ArrowField& f) {
       return fixed_binary(f, n, std::move(validity));
     case Stored::Large:
       return large(f, n, std::move(validity));
+    case Stored::View:
+      return views(f, n, std::move(validity));
+    case Stored::ListView:
+      return list_views(f, n, std::move(validity));
     case Stored::Plain:
     case Stored::Null:
       break;

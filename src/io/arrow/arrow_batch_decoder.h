@@ -41,6 +41,9 @@ class BatchDecoder {
   Column decimals(const ArrowField& f, int64_t n, std::shared_ptr<Buffer> validity);
   Column fixed_binary(const ArrowField& f, int64_t n, std::shared_ptr<Buffer> validity);
   Column large(const ArrowField& f, int64_t n, std::shared_ptr<Buffer> validity);
+  // The view types (arrow_view_decoder.cpp).
+  Column views(const ArrowField& f, int64_t n, std::shared_ptr<Buffer> validity);
+  Column list_views(const ArrowField& f, int64_t n, std::shared_ptr<Buffer> validity);
   std::shared_ptr<Buffer> checked_offsets(int64_t n);
 
   const org::apache::arrow::flatbuf::RecordBatch* rb_;
@@ -50,6 +53,7 @@ class BatchDecoder {
   std::optional<BodyCodec> codec_;
   std::deque<std::string> decoded_;  ///< decompressed buffers (stable addresses)
   flatbuffers::uoffset_t node_ = 0, buffer_ = 0;
+  flatbuffers::uoffset_t variadic_ = 0;  ///< the next view column's variadicBufferCounts entry
 };
 
 }  // namespace ember::arrow_ipc

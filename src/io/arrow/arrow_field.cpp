@@ -140,6 +140,11 @@ ArrowField map_field(const fb::Field* f, const std::string& top, int depth) {
       out.type = binary();
       out.stored = Stored::Large;
       break;
+    case fb::Type::Utf8View:
+    case fb::Type::BinaryView:
+      out.type = f->type_type() == fb::Type::Utf8View ? utf8() : binary();
+      out.stored = Stored::View;
+      break;
     case fb::Type::FixedSizeBinary: {
       const auto* t = f->type_as_FixedSizeBinary();
       if (!t || t->byteWidth() < 0) throw ParseError("malformed fixed-size binary type");
@@ -197,6 +202,12 @@ ArrowField map_field(const fb::Field* f, const std::string& top, int depth) {
     case fb::Type::LargeList:
       out.type = list(child());
       out.stored = Stored::Large;
+      break;
+    case fb::Type::ListView:
+    case fb::Type::LargeListView:
+      out.type = list(child());
+      out.stored = Stored::ListView;
+      out.stored_bytes = f->type_type() == fb::Type::ListView ? 4 : 8;
       break;
     case fb::Type::FixedSizeList: {
       const auto* t = f->type_as_FixedSizeList();

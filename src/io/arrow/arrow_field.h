@@ -21,6 +21,8 @@ enum class Stored {
   Decimal,      ///< two's complement integers of stored_bytes (16 or 32) over 10^scale: float64
   FixedBinary,  ///< stored_bytes bytes per value, read as binary
   Large,        ///< 64-bit offsets (LargeUtf8, LargeBinary, LargeList) narrowed to 32 bits
+  View,         ///< Utf8View, BinaryView: 16-byte views into variadic data buffers, copied
+  ListView,     ///< ListView, LargeListView (stored_bytes 4 or 8): offsets and sizes, copied
   Null,         ///< the Null type: no buffers
 };
 
@@ -42,7 +44,7 @@ struct ArrowField {
 
 /// The field `f` of the column called `top` (nested fields at `depth`). Throws ParseError for a
 /// malformed type and InvalidArgument, naming the column, for one ember does not read (union,
-/// interval, the view types, run-end encoding). A struct's unnamed fields are named f<i> and
+/// interval, run-end encoding). A struct's unnamed fields are named f<i> and
 /// repeated names renamed (x, x_1); a Map's entries become ember's struct<key, value> whatever
 /// Arrow calls them.
 ArrowField map_field(const org::apache::arrow::flatbuf::Field* f, const std::string& top,

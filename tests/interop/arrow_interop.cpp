@@ -6,7 +6,8 @@
 //                                   DIR/js/*.arrows (written by npm apache-arrow from the same
 //                                   formulas) with read_arrow and checks every value; and
 //                                   DIR/jsview/ (Utf8View and BinaryView columns, as utf8 and
-//                                   binary).
+//                                   binary) and DIR/jsdelta/ (a stream whose dictionary grows
+//                                   by delta dictionary batches).
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -111,6 +112,22 @@ Table expected_views() {
 }
 
 /// DIR/`sub` read with read_arrow, in id order, compared with `want` value by value.
+/// The stream with delta dictionaries apache-arrow writes to DIR/jsdelta/, as ember reads it:
+/// row i of batch k = i / 1250 is null when i % 17 == 0, else word i % (3 * (k + 1)).
+Table expected_deltas() {
+  std::vector<int64_t> id;
+  std::vector<std::optional<std::string>> s;
+  for (int64_t i = 0; i < kRows; ++i) {
+    id.push_back(i);
+    const int64_t k = i / (kRows / 4);
+    if (i % 17 == 0)
+      s.emplace_back(std::nullopt);
+    else
+      s.emplace_back("word" + std::to_string(i % (3 * (k + 1))));
+  }
+  return Table::from_columns({{"id", Column::from(id)}, {"s", Column::from(s)}});
+}
+
 bool matches(const std::string& dir, const std::string& sub, const Table& want) {
   const Table got = read_arrow(dir + sub).sort({SortKey{col("id")}}).collect();
   if (!(got.schema() == want.schema())) {
@@ -160,6 +177,7 @@ int main(int argc, char** argv) {
     const Table views = expected_views();
     for (const char* sub : {"/jsview/*.arrow", "/jsview/*.arrows"})
       if (!matches(dir, sub, views)) return 1;
+    if (!matches(dir, "/jsdelta/*.arrows", expected_deltas())) return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;

@@ -128,3 +128,50 @@ if (String(views.schema.fields[1].type) !== 'Utf8View' || String(views.schema.fi
   process.exit(1);
 }
 console.log('apache-arrow wrote utf8_view and binary_view columns');
+
+// A stream whose dictionary grows by delta dictionary batches: 4 record batches of 1250 rows,
+// each batch's dictionary the previous one plus 3 new words (apache-arrow writes the added chunk
+// as a DictionaryBatch with isDelta set); row i is null when i % 17 == 0, else word
+// i % (3 * (batch + 1)).
+{
+  const rows = 5000, per = rows / 4;
+  const deltaType = new A.Dictionary(new A.Utf8(), new A.Int32(), 7, false);
+  const schema = new A.Schema([new A.Field('id', new A.Int64(), false), new A.Field('s', deltaType, true)]);
+  let dictionary = null;
+  const batches = [];
+  for (let k = 0; k < 4; k++) {
+    const chunk = A.vectorFromArray([0, 1, 2].map((w) => `word${3 * k + w}`), new A.Utf8());
+    dictionary = dictionary ? dictionary.concat(chunk) : chunk;
+    const ids = [], indices = new Int32Array(per), valid = new Uint8Array(Math.ceil(per / 8));
+    let nulls = 0;
+    for (let j = 0; j < per; j++) {
+      const i = k * per + j;
+      ids.push(BigInt(i));
+      if (i % 17 === 0) { nulls++; continue; }
+      indices[j] = i % (3 * (k + 1));
+      valid[j >> 3] |= 1 << (j & 7);
+    }
+    const s = A.makeData({ type: deltaType, length: per, nullCount: nulls, nullBitmap: valid,
+                           data: indices, dictionary });
+    const id = A.vectorFromArray(ids, new A.Int64()).data[0];
+    batches.push(new A.RecordBatch(schema, A.makeData({ type: new A.Struct(schema.fields), length: per,
+                                                        nullCount: 0, children: [id, s] })));
+  }
+  const w = new A.RecordBatchStreamWriter();
+  for (const b of batches) w.write(b);
+  w.finish();
+  const bytes = w.toUint8Array(true);
+  let deltas = 0;
+  const messages = new A.MessageReader(bytes);
+  for (let m = messages.readMessage(); m !== null; m = messages.readMessage()) {
+    if (m.isDictionaryBatch() && m.header().isDelta) deltas++;
+    messages.readMessageBody(m.bodyLength);
+  }
+  if (deltas !== 3) {
+    console.error(`apache-arrow wrote ${deltas} delta dictionary batches, expected 3`);
+    process.exit(1);
+  }
+  mkdirSync(`${dir}/jsdelta`, { recursive: true });
+  writeFileSync(`${dir}/jsdelta/data.arrows`, bytes);
+  console.log('apache-arrow wrote a stream with 3 delta dictionary batches');
+}

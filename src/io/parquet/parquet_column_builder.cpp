@@ -203,31 +203,6 @@ Column spread_values(const Column& dense, const std::vector<uint8_t>& valid, int
   return b.finish();
 }
 
-namespace {
-
-// Which of the entries selected by `is_slot` hold a value (`is_value`), built only when some do
-// not: a column without nulls keeps its dense values as they are.
-template <class Slot, class Present>
-Column place_values(const Column& dense, int64_t n, Slot is_slot, Present is_value) {
-  int64_t slots = 0, present = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (!is_slot(i)) continue;
-    ++slots;
-    present += is_value(i);
-  }
-  if (present == slots) {
-    if (dense.size() != present) throw std::runtime_error("levels and values disagree");
-    return dense;
-  }
-  std::vector<uint8_t> valid;
-  valid.reserve(size_t(slots));
-  for (int64_t i = 0; i < n; ++i)
-    if (is_slot(i)) valid.push_back(is_value(i));
-  return spread_values(dense, valid, present);
-}
-
-}  // namespace
-
 Column build_column(ChunkData d, const LeafColumn& leaf, int64_t rows) {
   const Column dense = leaf_values(d, leaf);
   const int64_t n = d.num_values;

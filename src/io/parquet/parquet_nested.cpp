@@ -213,11 +213,11 @@ class Assembler {
   }
 
   Column leaf(const NestedNode& n) {
-    const std::vector<uint8_t> valid = slots(n);
-    int64_t present = 0;
-    for (uint8_t v : valid) present += v;
-    return spread_values(leaf_values(chunks_[size_t(n.leaf)], leaves_[size_t(n.leaf)]), valid,
-                         present);
+    const Levels l = levels(n.leaf);
+    return place_values(
+        leaf_values(chunks_[size_t(n.leaf)], leaves_[size_t(n.leaf)]), l.n,
+        [&](int64_t i) { return l.rep(i) <= n.rep && l.def(i) >= n.slot_def; },
+        [&](int64_t i) { return l.def(i) >= n.present_def; });
   }
 
   Column structure(const NestedNode& n) {

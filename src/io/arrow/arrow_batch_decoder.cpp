@@ -86,25 +86,25 @@ double wide_integer(const uint8_t* p, int bytes) {
 
 BatchDecoder::BatchDecoder(const fb::RecordBatch* rb, const uint8_t* body, int64_t body_size,
                            const Dictionaries* dictionaries)
-    : rb_(rb), body_(body), body_size_(body_size), dictionaries_(dictionaries) {
-  if (const fb::BodyCompression* c = rb->compression()) {
-    if (c->codec() != fb::CompressionType::LZ4_FRAME && c->codec() != fb::CompressionType::ZSTD)
-      throw std::runtime_error("an unknown body compression");
-    codec_ = c->codec() == fb::CompressionType::ZSTD ? BodyCodec::Zstd : BodyCodec::Lz4Frame;
-  }
+    : owned_(std::make_unique<IpcBatchSource>(rb, body, body_size)),
+      source_(owned_.get()),
+      dictionaries_(dictionaries) {}
+
+BatchDecoder::BatchDecoder(BatchSource& source, const Dictionaries* dictionaries)
+    : source_(&source), dictionaries_(dictionaries) {}
+
+// The node's rows decoded, then the rows before its offset sliced off.
+Column BatchDecoder::column(const ArrowField& f) {
+  const NodeInfo node = source_->node();
+  Column c = values(f, node.rows, node.null_count);
+  return node.offset == 0 ? c : c.slice(node.offset, node.rows - node.offset);
 }
 
-Column BatchDecoder::column(const ArrowField& f) {
-  if (!rb_->nodes() || node_ >= rb_->nodes()->size())
-    throw std::runtime_error("too few field nodes");
-  const fb::FieldNode node = unaligned(rb_->nodes()->Get(node_++));
-  const int64_t n = node.length(), nulls = node.null_count();
-  if (n < 0 || nulls < 0 || nulls > n || n > (int64_t{1} << 40))
-    throw std::runtime_error("bad field node");
+Column BatchDecoder::values(const ArrowField& f, int64_t n, int64_t nulls) {
   if (f.stored == Stored::Null) return Column::nulls(DataType(), n);  // no buffers at all
   auto [vp, vsize] = buffer();
   std::shared_ptr<Buffer> validity;
-  if (nulls > 0) {
+  if (nulls != 0 && vp != nullptr) {
     if (vsize < bitmap::bytes_for(n)) throw std::runtime_error("validity buffer too small");
     validity = copy(vp, bitmap::bytes_for(n));
   }
@@ -156,7 +156,7 @@ Column BatchDecoder::column(const ArrowField& f) {
       const int32_t* o = reinterpret_cast<const int32_t*>(offsets->data());
       auto [dp, dsize] = buffer();
       if (o[n] > dsize) throw std::runtime_error("string offsets past the data");
-      return Column::from_buffers(t, n, -1, validity, offsets, copy(dp, dsize));
+      return Column::from_buffers(t, n, -1, validity, offsets, copy(dp, o[n]));
     }
     case TypeId::Boolean: {
       auto [p, size] = buffer();
@@ -181,22 +181,6 @@ Column BatchDecoder::fields(const ArrowField& f, int64_t n, std::shared_ptr<Buff
       throw std::runtime_error("a struct field shorter than its struct");
   }
   return Column::nested(f.type, n, -1, std::move(validity), std::move(children));
-}
-
-std::pair<const uint8_t*, int64_t> BatchDecoder::buffer() {
-  if (!rb_->buffers() || buffer_ >= rb_->buffers()->size())
-    throw std::runtime_error("too few buffers");
-  const fb::Buffer b = unaligned(rb_->buffers()->Get(buffer_++));
-  if (b.offset() < 0 || b.length() < 0 || b.offset() > body_size_ ||
-      b.length() > body_size_ - b.offset())
-    throw std::runtime_error("a buffer lies outside the record batch body");
-  if (!codec_) return {body_ + b.offset(), b.length()};
-  // A compressed body: the buffer's bytes decoded once and kept while the batch decodes.
-  const std::string_view stored(reinterpret_cast<const char*>(body_ + b.offset()),
-                                static_cast<size_t>(b.length()));
-  decoded_.push_back(decompress_buffer(*codec_, stored, int64_t{1} << 31));
-  return {reinterpret_cast<const uint8_t*>(decoded_.back().data()),
-          static_cast<int64_t>(decoded_.back().size())};
 }
 
 // A dictionary-encoded column: its indices (checked against the dictionary) looked up.

@@ -1,18 +1,14 @@
-// Rebuilding ember columns from one Arrow IPC record (or dictionary) batch: its field nodes
-// and buffers, every range and offset checked against the body, compressed buffers inflated.
+// Rebuilding ember columns from one Arrow record (or dictionary) batch: its field nodes and
+// buffers (an IPC batch's, or C Data Interface arrays'), every offset and length checked.
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
-#include <optional>
-#include <string>
 #include <utility>
 
 #include "ember/column.h"
-#include "io/arrow/Message_generated.h"
-#include "io/arrow/arrow_body_codec.h"
+#include "io/arrow/arrow_batch_source.h"
 #include "io/arrow/arrow_field.h"
 
 namespace ember::arrow_ipc {
@@ -24,15 +20,19 @@ using Dictionaries = std::map<int64_t, Column>;
 /// Throws std::runtime_error for a corrupt batch (the caller names the file and the batch).
 class BatchDecoder {
  public:
-  /// `dictionaries` serves the dictionary-encoded fields (none when null).
+  /// An IPC record batch over `body`. `dictionaries` serves the dictionary-encoded fields
+  /// (none when null).
   BatchDecoder(const org::apache::arrow::flatbuf::RecordBatch* rb, const uint8_t* body,
                int64_t body_size, const Dictionaries* dictionaries = nullptr);
+  /// The nodes and buffers of `source`, which outlives the decoder.
+  explicit BatchDecoder(BatchSource& source, const Dictionaries* dictionaries = nullptr);
 
   /// The next field's column (its children's nodes and buffers consumed with it).
   Column column(const ArrowField& f);
 
  private:
-  std::pair<const uint8_t*, int64_t> buffer();
+  std::pair<const uint8_t*, int64_t> buffer() { return source_->buffer(); }
+  Column values(const ArrowField& f, int64_t n, int64_t nulls);
   Column decoded(const ArrowField& f, int64_t n, const std::shared_ptr<Buffer>& validity);
   Column fields(const ArrowField& f, int64_t n, std::shared_ptr<Buffer> validity);
   Column integers(const ArrowField& f, int64_t n, std::shared_ptr<Buffer> validity);
@@ -46,14 +46,9 @@ class BatchDecoder {
   Column list_views(const ArrowField& f, int64_t n, std::shared_ptr<Buffer> validity);
   std::shared_ptr<Buffer> checked_offsets(int64_t n);
 
-  const org::apache::arrow::flatbuf::RecordBatch* rb_;
-  const uint8_t* body_;
-  int64_t body_size_;
+  std::unique_ptr<BatchSource> owned_;  ///< the IPC batch's source
+  BatchSource* source_;
   const Dictionaries* dictionaries_;
-  std::optional<BodyCodec> codec_;
-  std::deque<std::string> decoded_;  ///< decompressed buffers (stable addresses)
-  flatbuffers::uoffset_t node_ = 0, buffer_ = 0;
-  flatbuffers::uoffset_t variadic_ = 0;  ///< the next view column's variadicBufferCounts entry
 };
 
 }  // namespace ember::arrow_ipc

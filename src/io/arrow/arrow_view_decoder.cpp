@@ -61,13 +61,7 @@ const uint8_t* view_bytes(const uint8_t* view, const Data& data, const std::stri
 Column BatchDecoder::views(const ArrowField& f, int64_t n, std::shared_ptr<Buffer> validity) {
   auto [vp, vsize] = buffer();
   if (vsize < n * 16) throw std::runtime_error("views buffer too small");
-  const auto* counts = rb_->variadicBufferCounts();
-  if (!counts || variadic_ >= counts->size())
-    throw std::runtime_error("column '" + f.name + "': no variadic buffer count for its views");
-  const int64_t count = counts->Get(variadic_++);
-  if (count < 0 || !rb_->buffers() || count > int64_t{rb_->buffers()->size()} - buffer_)
-    throw std::runtime_error("column '" + f.name + "': " + std::to_string(count) +
-                             " variadic buffers, past the batch's buffers");
+  const int64_t count = source_->variadic_count(f.name);
   Data data;
   for (int64_t k = 0; k < count; ++k) data.push_back(buffer());
   // The lengths first (each view checked), then the bytes copied after one another.

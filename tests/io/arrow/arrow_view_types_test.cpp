@@ -88,8 +88,7 @@ flatbuffers::Offset<fb::Field> field(flatbuffers::FlatBufferBuilder& b, const ch
 }
 
 /// One stream message: continuation marker, metadata length, the message padded, the body.
-void message(std::string& out, flatbuffers::FlatBufferBuilder& b, const std::string& body) {
-  std::string meta = raw(b.GetBufferPointer(), b.GetSize());
+void message(std::string& out, std::string meta, const std::string& body) {
   meta.resize((meta.size() + 7) / 8 * 8, '\0');
   out += le<uint32_t>(0xFFFFFFFFu) + le(static_cast<int32_t>(meta.size())) + meta + body;
 }
@@ -110,14 +109,48 @@ std::string schema_message() {
   b.Finish(
       fb::CreateMessage(b, fb::MetadataVersion::V5, fb::MessageHeader::Schema, schema.Union(), 0));
   std::string out;
-  message(out, b, "");
+  message(out, raw(b.GetBufferPointer(), b.GetSize()), "");
   return out;
+}
+
+/// How a batch message carries its variadic buffer counts.
+enum class Counts {
+  kAligned,
+  kMissing,
+  /// At an offset of 4 modulo 8 in the message: FlatBuffers verifies a vector's elements only to
+  /// the alignment of its length, so a reader must not load them as aligned int64s.
+  kMisaligned,
+};
+
+/// The record batch message of `batch` over `buffers`, its counts stored after `pad` words.
+flatbuffers::DetachedBuffer batch_message(const Batch4& batch,
+                                          const std::vector<fb::Buffer>& buffers, bool compress,
+                                          Counts counts, int pad, int64_t body_size) {
+  flatbuffers::FlatBufferBuilder b;
+  flatbuffers::Offset<fb::BodyCompression> codec;
+  if (compress) codec = fb::CreateBodyCompression(b, fb::CompressionType::ZSTD);
+  flatbuffers::Offset<flatbuffers::Vector<int64_t>> variadic;
+  if (counts == Counts::kAligned) variadic = b.CreateVector(batch.variadic);
+  if (counts == Counts::kMisaligned) {
+    // The counts' bytes pushed as 32-bit words: the builder aligns those to 4 only.
+    std::vector<uint32_t> words(batch.variadic.size() * 2);
+    std::memcpy(words.data(), batch.variadic.data(), words.size() * 4);
+    for (int k = 0; k < pad; ++k) b.PushElement<uint32_t>(0);
+    b.StartVector(batch.variadic.size(), 4);
+    for (size_t k = words.size(); k-- > 0;) b.PushElement(words[k]);
+    variadic =
+        flatbuffers::Offset<flatbuffers::Vector<int64_t>>(b.EndVector(batch.variadic.size()));
+  }
+  auto rb = fb::CreateRecordBatch(b, 4, b.CreateVectorOfStructs(batch.nodes),
+                                  b.CreateVectorOfStructs(buffers), codec, variadic);
+  b.Finish(fb::CreateMessage(b, fb::MetadataVersion::V5, fb::MessageHeader::RecordBatch, rb.Union(),
+                             body_size));
+  return b.Release();
 }
 
 /// The batch as a stream file at `name`; its buffers compressed with zstd when `compress`.
 std::string write_stream(const std::string& name, const Batch4& batch, bool compress = false,
-                         bool with_counts = true) {
-  flatbuffers::FlatBufferBuilder b;
+                         Counts counts = Counts::kAligned) {
   std::string body;
   std::vector<fb::Buffer> buffers;
   for (const std::string& stored : batch.buffers) {
@@ -127,14 +160,17 @@ std::string write_stream(const std::string& name, const Batch4& batch, bool comp
     body += bytes;
     body.resize((body.size() + 7) / 8 * 8, '\0');
   }
-  flatbuffers::Offset<fb::BodyCompression> codec;
-  if (compress) codec = fb::CreateBodyCompression(b, fb::CompressionType::ZSTD);
-  auto rb = fb::CreateRecordBatchDirect(b, 4, &batch.nodes, &buffers, codec,
-                                        with_counts ? &batch.variadic : nullptr);
-  b.Finish(fb::CreateMessage(b, fb::MetadataVersion::V5, fb::MessageHeader::RecordBatch, rb.Union(),
-                             static_cast<int64_t>(body.size())));
+  const auto size = static_cast<int64_t>(body.size());
+  flatbuffers::DetachedBuffer meta = batch_message(batch, buffers, compress, counts, 0, size);
+  if (counts == Counts::kMisaligned) {
+    const auto* rb = fb::GetMessage(meta.data())->header_as_RecordBatch();
+    if ((rb->variadicBufferCounts()->Data() - meta.data()) % 8 == 0)
+      meta = batch_message(batch, buffers, compress, counts, 1, size);
+    const auto* moved = fb::GetMessage(meta.data())->header_as_RecordBatch();
+    EXPECT_EQ((moved->variadicBufferCounts()->Data() - meta.data()) % 8, 4);
+  }
   std::string out = schema_message();
-  message(out, b, body);
+  message(out, raw(meta.data(), meta.size()), body);
   out += le<uint32_t>(0xFFFFFFFFu) + le<int32_t>(0);
   const std::string path = (std::filesystem::path(testing::TempDir()) / name).string();
   std::ofstream(path, std::ios::binary) << out;
@@ -196,6 +232,11 @@ TEST(ArrowViewTypes, ViewsAndListViewsReadAsEmberColumns) {
   expect_batch4(read_all(write_stream("views.arrows", Batch4())));
 }
 
+TEST(ArrowViewTypes, CountsAtAnOffsetNotAMultipleOfEightAreReadByteWise) {
+  expect_batch4(
+      read_all(write_stream("views_odd_counts.arrows", Batch4(), false, Counts::kMisaligned)));
+}
+
 TEST(ArrowViewTypes, ACompressedBodyCompressesTheVariadicBuffersToo) {
   expect_batch4(read_all(write_stream("views_zstd.arrows", Batch4(), true)));
 }
@@ -237,7 +278,7 @@ TEST(ArrowViewTypes, DamagedViewsAreParseErrorsNamingFileAndColumn) {
     bad.variadic[1] = 50;
     expect_parse_error(write_stream("bad_count.arrows", bad), "column 'b': 50 variadic buffers");
   }
-  expect_parse_error(write_stream("no_counts.arrows", Batch4(), false, false),
+  expect_parse_error(write_stream("no_counts.arrows", Batch4(), false, Counts::kMissing),
                      "column 's': no variadic buffer count");
   {
     Batch4 bad;  // ls's items' fourth view at 24: one byte past their data buffer of 50

@@ -6,6 +6,7 @@
 
 #include "arrow_c_data.h"
 #include "bindings.h"
+#include "io/arrow/arrow_c_import.h"
 #include "run_options.h"
 
 namespace ember::python {
@@ -55,7 +56,8 @@ Table table_from_arrow(py::object obj) {
         "interface: a pyarrow Table, a polars DataFrame, an ember Table...) or its capsule");
   auto* stream =
       static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(capsule.ptr(), kStreamCapsule));
-  return import_table_stream(stream);  // takes the stream over: its release is ours now
+  // Takes the stream over: its release is ours now.
+  return arrow_ipc::import_c_stream(stream);
 }
 
 }  // namespace

@@ -1,64 +1,17 @@
 // The Arrow C Data Interface and C Stream Interface structs (https://arrow.apache.org/docs/
-// format/CDataInterface.html), as the specification defines them, and ember's export and
-// import of tables through them.
+// format/CDataInterface.html), and ember's export of tables through them (the import is the
+// engine's, io/arrow/arrow_c_import.h).
 #pragma once
 
 #include <cstdint>
 
 #include "ember/ember.h"
-
-extern "C" {
-#ifndef ARROW_C_DATA_INTERFACE
-#define ARROW_C_DATA_INTERFACE
-#define ARROW_FLAG_DICTIONARY_ORDERED 1
-#define ARROW_FLAG_NULLABLE 2
-#define ARROW_FLAG_MAP_KEYS_SORTED 4
-
-struct ArrowSchema {
-  const char* format;
-  const char* name;
-  const char* metadata;
-  int64_t flags;
-  int64_t n_children;
-  struct ArrowSchema** children;
-  struct ArrowSchema* dictionary;
-  void (*release)(struct ArrowSchema*);
-  void* private_data;
-};
-
-struct ArrowArray {
-  int64_t length;
-  int64_t null_count;
-  int64_t offset;
-  int64_t n_buffers;
-  int64_t n_children;
-  const void** buffers;
-  struct ArrowArray** children;
-  struct ArrowArray* dictionary;
-  void (*release)(struct ArrowArray*);
-  void* private_data;
-};
-#endif
-
-#ifndef ARROW_C_STREAM_INTERFACE
-#define ARROW_C_STREAM_INTERFACE
-struct ArrowArrayStream {
-  int (*get_schema)(struct ArrowArrayStream*, struct ArrowSchema* out);
-  int (*get_next)(struct ArrowArrayStream*, struct ArrowArray* out);
-  const char* (*get_last_error)(struct ArrowArrayStream*);
-  void (*release)(struct ArrowArrayStream*);
-  void* private_data;
-};
-#endif
-}
+#include "io/arrow/arrow_c_abi.h"
 
 namespace ember::python {
 
 /// Fills `out` with a stream of `table`'s batches, one struct array each. The arrays point at
 /// the columns' own buffers (no copy) and keep them alive until released.
 void export_table_stream(Table table, ArrowArrayStream* out);
-/// Reads a whole stream (and releases it) into a Table. Types ember has no counterpart for
-/// are an InvalidArgument naming their Arrow format. The data is copied into ember's buffers.
-Table import_table_stream(ArrowArrayStream* stream);
 
 }  // namespace ember::python

@@ -29,10 +29,7 @@ std::pair<int64_t, int64_t> to_micros(fb::TimeUnit unit) {
 }
 
 void scaled(ArrowField& out, DataType type, int bytes, fb::TimeUnit unit) {
-  out.type = std::move(type);
-  out.stored = Stored::Scaled;
-  out.stored_bytes = bytes;
-  std::tie(out.multiply, out.divide) = to_micros(unit);
+  set_scaled(out, std::move(type), bytes, to_micros(unit));
 }
 
 void read_dictionary(const fb::Field* f, ArrowField& out) {
@@ -49,41 +46,20 @@ void read_dictionary(const fb::Field* f, ArrowField& out) {
 }
 
 void map_int(const fb::Int* t, ArrowField& out) {
-  // As the Parquet reader does: 8- and 16-bit integers widen to int32, uint32 to int64, and
-  // uint64 reads as int64 when its values fit (checked as each batch is read).
   const int bits = t ? t->bitWidth() : 0;
   if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
     throw ParseError("an integer type of " + std::to_string(bits) + " bits");
-  out.stored = Stored::Int;
-  out.stored_bytes = bits / 8;
-  out.int_unsigned = !t->is_signed();
-  out.type = bits == 64 || (bits == 32 && out.int_unsigned) ? int64() : int32();
+  set_integer(out, bits, t->is_signed());
 }
 
-/// The fields of a struct (`children` its mapped child fields): an empty name becomes f<position>
-/// (the name Arrow's integration JSON gives such fields) and a repeated one is renamed as repeated
-/// columns are (x, x_1), since ember's struct fields are named and distinct.
-std::vector<Field> struct_fields(const fb::Field* f, const std::vector<ArrowField>& children) {
+/// The names of a struct's fields, as the file gives them.
+std::vector<std::string> child_names(const fb::Field* f, size_t count) {
   std::vector<std::string> names;
-  for (size_t i = 0; i < children.size(); ++i) {
+  for (size_t i = 0; i < count; ++i) {
     const fb::Field* c = f->children()->Get(static_cast<flatbuffers::uoffset_t>(i));
-    std::string name = c->name() ? c->name()->str() : "";
-    names.push_back(name.empty() ? "f" + std::to_string(i) : std::move(name));
+    names.push_back(c->name() ? c->name()->str() : "");
   }
-  names = rename_duplicate_columns(std::move(names));
-  std::vector<Field> fields;
-  for (size_t i = 0; i < children.size(); ++i) fields.push_back({names[i], children[i].type});
-  return fields;
-}
-
-/// A Map: a list of an entries struct of two fields, whatever Arrow names them, read as ember's
-/// map(key, value) (its entries struct<key, value>).
-void map_map(ArrowField& out) {
-  ArrowField& entries = out.children[0];
-  if (entries.type.id() != TypeId::Struct || entries.children.size() != 2 || entries.dictionary)
-    throw ParseError("a map whose child is not a struct of a key and a value");
-  entries.type = struct_({{"key", entries.children[0].type}, {"value", entries.children[1].type}});
-  out.type = map(entries.children[0].type, entries.children[1].type);
+  return names;
 }
 
 }  // namespace
@@ -107,7 +83,7 @@ ArrowField map_field(const fb::Field* f, const std::string& top, int depth) {
     if (f->children())
       for (const fb::Field* c : *f->children())
         out.children.push_back(map_field(c, top, depth + 1));
-    return struct_fields(f, out.children);
+    return struct_fields(child_names(f, out.children.size()), out.children);
   };
   switch (f->type_type()) {
     case fb::Type::Null:
@@ -220,15 +196,49 @@ ArrowField map_field(const fb::Field* f, const std::string& top, int depth) {
       break;
     case fb::Type::Map:
       child();
-      map_map(out);
+      set_map(out);
       break;
     default:
       throw unsupported("of Arrow type " + std::string(fb::EnumNameType(f->type_type())));
   }
-  // Microseconds in 64 bits need no conversion.
-  if (out.stored == Stored::Scaled && out.stored_bytes == 8 && out.multiply == 1 && out.divide == 1)
-    out.stored = Stored::Plain;
   return out;
+}
+
+void set_integer(ArrowField& out, int bits, bool is_signed) {
+  // As the Parquet reader does: 8- and 16-bit integers widen to int32, uint32 to int64, and
+  // uint64 reads as int64 when its values fit (checked as each batch is read).
+  out.stored = Stored::Int;
+  out.stored_bytes = bits / 8;
+  out.int_unsigned = !is_signed;
+  out.type = bits == 64 || (bits == 32 && out.int_unsigned) ? int64() : int32();
+}
+
+void set_scaled(ArrowField& out, DataType type, int bytes,
+                std::pair<int64_t, int64_t> multiply_divide) {
+  out.type = std::move(type);
+  out.stored = Stored::Scaled;
+  out.stored_bytes = bytes;
+  std::tie(out.multiply, out.divide) = multiply_divide;
+  // Microseconds in 64 bits need no conversion.
+  if (bytes == 8 && out.multiply == 1 && out.divide == 1) out.stored = Stored::Plain;
+}
+
+std::vector<Field> struct_fields(std::vector<std::string> names,
+                                 const std::vector<ArrowField>& children) {
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i].empty()) names[i] = "f" + std::to_string(i);
+  names = rename_duplicate_columns(std::move(names));
+  std::vector<Field> fields;
+  for (size_t i = 0; i < children.size(); ++i) fields.push_back({names[i], children[i].type});
+  return fields;
+}
+
+void set_map(ArrowField& out) {
+  ArrowField& entries = out.children[0];
+  if (entries.type.id() != TypeId::Struct || entries.children.size() != 2 || entries.dictionary)
+    throw ParseError("a map whose child is not a struct of a key and a value");
+  entries.type = struct_({{"key", entries.children[0].type}, {"value", entries.children[1].type}});
+  out.type = map(entries.children[0].type, entries.children[1].type);
 }
 
 }  // namespace ember::arrow_ipc

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ember/types.h"
@@ -49,5 +50,24 @@ struct ArrowField {
 /// Arrow calls them.
 ArrowField map_field(const org::apache::arrow::flatbuf::Field* f, const std::string& top,
                      int depth);
+
+// The rules both schema mappings share (IPC's FlatBuffers fields, the C Data Interface's
+// format strings: arrow_c_schema.h).
+
+/// An integer of `bits` (8, 16, 32 or 64): the smaller ones widen to int32 and uint32 to int64;
+/// uint64 reads as int64 where its values fit (checked as each batch is read).
+void set_integer(ArrowField& out, int bits, bool is_signed);
+/// Counts of `bytes` bytes, read as `type` in microseconds: times `multiply_divide.first`,
+/// divided by `.second`.
+void set_scaled(ArrowField& out, DataType type, int bytes,
+                std::pair<int64_t, int64_t> multiply_divide);
+/// A struct's ember fields over its mapped `children`: an empty name becomes f<position> (the
+/// name Arrow's integration JSON gives such fields) and a repeated one is renamed as repeated
+/// columns are (x, x_1), since ember's struct fields are named and distinct.
+std::vector<Field> struct_fields(std::vector<std::string> names,
+                                 const std::vector<ArrowField>& children);
+/// `out`, whose one child is a struct of two fields (whatever Arrow names them), as ember's
+/// map(key, value) with entries struct<key, value>. Throws ParseError for any other child.
+void set_map(ArrowField& out);
 
 }  // namespace ember::arrow_ipc

@@ -185,6 +185,11 @@ class SourceEncoder final : public SourceVisitor {
     put_storage(out_, parquet.storage());
     put_strings(out_, parquet.files());
     put_strings(out_, parquet.columns());
+    out_.put(static_cast<uint32_t>(parquet.struct_fields().size()));
+    for (const auto& [column, fields] : parquet.struct_fields()) {
+      out_.put_string(column);
+      put_strings(out_, std::vector<std::string>(fields.begin(), fields.end()));
+    }
     out_.put(static_cast<uint32_t>(parquet.row_groups().size()));
     for (const ParquetScan::Part& p : parquet.row_groups()) {
       out_.put(static_cast<int32_t>(p.file));
@@ -305,6 +310,12 @@ NodePtr get_source(MessageReader& in) {
       const StorageOptions storage = get_storage(in);
       const std::vector<std::string> files = get_strings(in);
       const std::vector<std::string> columns = get_strings(in);
+      std::map<std::string, std::set<std::string>> struct_fields;
+      for (auto n = in.get<uint32_t>(); n > 0; --n) {
+        std::string column(in.get_string());
+        const std::vector<std::string> fields = get_strings(in);
+        struct_fields[column] = std::set<std::string>(fields.begin(), fields.end());
+      }
       std::vector<ParquetScan::Part> parts(in.get<uint32_t>());
       for (ParquetScan::Part& p : parts) {
         p.file = in.get<int32_t>();
@@ -312,7 +323,7 @@ NodePtr get_source(MessageReader& in) {
       }
       const auto skipped = in.get<int64_t>();
       return make_source(ParquetSource::narrowed(std::move(pattern), storage, files, columns,
-                                                 std::move(parts), skipped));
+                                                 struct_fields, std::move(parts), skipped));
     }
     case SourceKind::Arrow: {
       std::string pattern(in.get_string());

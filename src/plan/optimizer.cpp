@@ -7,6 +7,7 @@
 #include "plan/join_pushdown.h"
 #include "plan/limit_pushdown.h"
 #include "plan/scan_filters.h"
+#include "plan/struct_field_pruning.h"
 
 namespace ember {
 
@@ -18,6 +19,7 @@ NodePtr optimize(const NodePtr& plan) {
   p = push_down_limits(p);
   p = prune_columns(p);
   p = push_filters_into_scans(p);
+  p = prune_struct_fields(p);
   return p;
 }
 

@@ -1,6 +1,7 @@
 // A partitioned scan source: what a logical Source node reads, and how it is opened.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -35,6 +36,14 @@ class Source {
   /// when it reads whole rows anyway (the plan then drops what nobody reads).
   virtual std::shared_ptr<const Source> with_columns(const std::set<std::string>& columns) const {
     (void)columns;
+    return nullptr;
+  }
+  /// This source reading only some fields of struct columns: `fields[c]` names the fields of
+  /// column c the query reads (the column's type becomes a struct of just those, in its own
+  /// order). Null when it reads whole values anyway.
+  virtual std::shared_ptr<const Source> with_struct_fields(
+      const std::map<std::string, std::set<std::string>>& fields) const {
+    (void)fields;
     return nullptr;
   }
   /// This source skipping parts whose rows cannot satisfy `predicate` (the filter still runs

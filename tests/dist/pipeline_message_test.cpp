@@ -241,6 +241,38 @@ TEST(PipelineMessage, AParquetScanTravelsWithItsPrunedColumnsAndSkippedRowGroups
   std::filesystem::remove_all(dir);
 }
 
+TEST(PipelineMessage, AParquetScanTravelsWithTheStructFieldsItReads) {
+  const auto dir = fresh_dir("struct");
+  {
+    ColumnBuilder a(int64()), b(utf8());
+    for (int64_t i = 0; i < 10; ++i) {
+      a.append(i);
+      b.append("b" + std::to_string(i));
+    }
+    const Column s = Column::struct_of({{"a", a.finish()}, {"b", b.finish()}});
+    const Schema schema({{"s", s.type()}});
+    auto writer = open_partition_writer(dir.string(), 0, schema, FileFormat::Parquet,
+                                        FileWriteOptions{ParquetWriteOptions{}, {}});
+    writer->write(Batch(schema, {s}));
+    writer->commit();
+  }
+  auto scan = std::make_shared<ParquetSource>((dir / "*.parquet").string(), ParquetOptions{});
+  auto narrowed = scan->with_struct_fields({{"s", {"b"}}});
+  ASSERT_NE(narrowed, nullptr);
+  NodePtr chain = make_source(narrowed);
+  std::string why;
+  const std::string bytes = encode_first_pipeline(*chain, &why);
+  ASSERT_FALSE(bytes.empty()) << why;
+  NodePtr again = decode_first_pipeline(bytes);
+  EXPECT_EQ(to_string(*again), to_string(*chain));
+  const Source& source = *static_cast<const SourceNode&>(*again).source;
+  EXPECT_EQ(source.schema().to_string(), "s: struct<b: utf8>");
+  const std::optional<Batch> first = source.open(0, 1000)->next();
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->column(0).field("b").get(3), Value("b3"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(PipelineMessage, ACsvScanTravelsWithTheFilterItAppliesWhileParsing) {
   const auto dir = fresh_dir("csv");
   {

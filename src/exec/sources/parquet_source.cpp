@@ -21,8 +21,16 @@ std::string ParquetSource::describe() const {
       std::to_string(static_cast<int64_t>(scan_.parts.size()) + skipped_) + " row groups";
   if (skipped_) out += ", " + std::to_string(skipped_) + " skipped by statistics";
   out += ", columns ";
-  for (size_t i = 0; i < scan_.column_names.size(); ++i)
-    out += (i ? ", " : "") + scan_.column_names[i];
+  for (size_t i = 0; i < scan_.column_names.size(); ++i) {
+    const std::string& name = scan_.column_names[i];
+    out += (i ? ", " : "") + name;
+    if (const auto it = scan_.struct_fields.find(name); it != scan_.struct_fields.end()) {
+      std::string fields;
+      for (const Field& f : scan_.schema.field(scan_.schema.index_of(name)).type.fields())
+        fields += (fields.empty() ? "" : ", ") + f.name;
+      out += "{" + fields + "}";
+    }
+  }
   return out + ")";
 }
 
@@ -55,8 +63,9 @@ std::shared_ptr<const Source> ParquetSource::with_columns(
 
 std::shared_ptr<const ParquetSource> ParquetSource::narrowed(
     std::string pattern, const StorageOptions& storage, const std::vector<std::string>& files,
-    const std::vector<std::string>& columns, std::vector<ParquetScan::Part> parts,
-    int64_t skipped) {
+    const std::vector<std::string>& columns,
+    const std::map<std::string, std::set<std::string>>& struct_fields,
+    std::vector<ParquetScan::Part> parts, int64_t skipped) {
   std::shared_ptr<ParquetSource> s(new ParquetSource());
   s->pattern_ = std::move(pattern);
   s->storage_ = storage;
@@ -74,7 +83,37 @@ std::shared_ptr<const ParquetSource> ParquetSource::narrowed(
                   " does not exist here; every rank must see the same files");
   s->scan_.parts = std::move(parts);
   s->skipped_ = skipped;
+  s->narrow_structs(struct_fields);
   return s;
+}
+
+std::shared_ptr<const Source> ParquetSource::with_struct_fields(
+    const std::map<std::string, std::set<std::string>>& fields) const {
+  std::shared_ptr<ParquetSource> s(new ParquetSource(*this));
+  return s->narrow_structs(fields) ? s : nullptr;
+}
+
+bool ParquetSource::narrow_structs(const std::map<std::string, std::set<std::string>>& fields) {
+  bool narrowed = false;
+  std::vector<Field> out;
+  for (const Field& f : scan_.schema.fields()) {
+    const auto it = fields.find(f.name);
+    std::vector<Field> kept;
+    if (it != fields.end() && f.type.id() == TypeId::Struct)
+      for (const Field& field : f.type.fields())
+        if (it->second.count(field.name)) kept.push_back(field);
+    if (kept.empty() || kept.size() == f.type.fields().size()) {
+      out.push_back(f);
+      continue;
+    }
+    std::set<std::string>& names = scan_.struct_fields[f.name];
+    names.clear();
+    for (const Field& field : kept) names.insert(field.name);
+    out.push_back({f.name, struct_(std::move(kept))});
+    narrowed = true;
+  }
+  if (narrowed) scan_.schema = Schema(std::move(out));
+  return narrowed;
 }
 
 std::shared_ptr<const Source> ParquetSource::with_filter(const ExprPtr& predicate) const {

@@ -20,6 +20,8 @@ class ParquetSource : public Source {
   void accept(SourceVisitor& v) const override { v.visit(*this); }
   std::vector<std::string> files() const override;
   std::shared_ptr<const Source> with_columns(const std::set<std::string>& columns) const override;
+  std::shared_ptr<const Source> with_struct_fields(
+      const std::map<std::string, std::set<std::string>>& fields) const override;
   std::shared_ptr<const Source> with_filter(const ExprPtr& predicate) const override;
 
   // What it was made from and narrowed to, so that the cluster runner can make the same scan
@@ -28,20 +30,25 @@ class ParquetSource : public Source {
   const std::string& pattern() const { return pattern_; }
   const StorageOptions& storage() const { return storage_; }
   const std::vector<std::string>& columns() const { return scan_.column_names; }
+  const std::map<std::string, std::set<std::string>>& struct_fields() const {
+    return scan_.struct_fields;
+  }
   const std::vector<ParquetScan::Part>& row_groups() const { return scan_.parts; }
   int64_t skipped_row_groups() const { return skipped_; }
-  /// The scan of `pattern` reading `columns` of the row groups `parts` only (the footers read
-  /// again here). Error when the glob names other files here than `files` (the same files
-  /// another rank's scan read, in order): every rank must see the same files.
-  static std::shared_ptr<const ParquetSource> narrowed(std::string pattern,
-                                                       const StorageOptions& storage,
-                                                       const std::vector<std::string>& files,
-                                                       const std::vector<std::string>& columns,
-                                                       std::vector<ParquetScan::Part> parts,
-                                                       int64_t skipped);
+  /// The scan of `pattern` reading `columns` (the `struct_fields` of struct columns) of the row
+  /// groups `parts` only (the footers read again here). Error when the glob names other files here
+  /// than `files` (the same files another rank's scan read, in order): every rank must see the same
+  /// files.
+  static std::shared_ptr<const ParquetSource> narrowed(
+      std::string pattern, const StorageOptions& storage, const std::vector<std::string>& files,
+      const std::vector<std::string>& columns,
+      const std::map<std::string, std::set<std::string>>& struct_fields,
+      std::vector<ParquetScan::Part> parts, int64_t skipped);
 
  private:
   ParquetSource() = default;
+  /// Narrows the struct columns named in `fields` to those fields; false when none changed.
+  bool narrow_structs(const std::map<std::string, std::set<std::string>>& fields);
   std::string pattern_;
   StorageOptions storage_;
   ParquetScan scan_;

@@ -4,6 +4,10 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include "io/parquet/parquet_struct_fields.h"
 
 namespace ember {
 
@@ -35,6 +39,8 @@ std::optional<Bound> literal_bound(const Value& v) {
     b.d = *f;
   else if (auto* t = std::get_if<Timestamp>(&v))
     b.is_int = true, b.i = t->micros;
+  else if (auto* d = std::get_if<Date>(&v))
+    b.is_int = true, b.i = d->days;
   else if (auto* s = std::get_if<std::string>(&v))
     b.is_text = true, b.s = *s;
   else
@@ -74,8 +80,8 @@ std::optional<Bound> stat_bound(const parquet::LeafColumn& leaf, const parquet::
   const int time_unit = parquet::time_unit(e);
   switch (*e.type) {
     case kInt32:
-      if (raw->size() != 4 || t == TypeId::Date32) return std::nullopt;  // dates: skip
-      b.is_int = true;
+      if (raw->size() != 4) return std::nullopt;
+      b.is_int = true;     // a date32 bound is in days, as a Date literal is
       if (time_unit == 1)  // TIME_MILLIS, read in microseconds
         b.i = int64_t{load<int32_t>(*raw)} * 1000;
       else
@@ -128,19 +134,46 @@ BinaryOp flipped(BinaryOp op) {
   }
 }
 
+/// A column, or a field of a struct column (`col("s").field("a")`, at any depth): the column's
+/// name and the path of fields; nullopt for any other expression.
+std::optional<std::pair<std::string, std::vector<std::string>>> column_path(const ExprNode* e) {
+  std::vector<std::string> path;
+  while (e->kind == ExprKind::Function && e->function == FunctionId::StructField &&
+         !e->params.empty() && std::holds_alternative<std::string>(e->params[0])) {
+    path.insert(path.begin(), std::get<std::string>(e->params[0]));
+    e = e->children[0].get();
+  }
+  if (e->kind != ExprKind::Column) return std::nullopt;
+  return std::make_pair(e->name, std::move(path));
+}
+
+/// The primitive leaf whose statistics bound what `e` reads, or null.
+const parquet::LeafColumn* leaf_read_by(const ExprNode* e, const ParquetFile& file) {
+  const auto path = column_path(e);
+  if (!path) return nullptr;
+  for (const auto& c : file.schema.columns) {
+    if (c.field.name != path->first) continue;
+    if (path->second.empty()) return c.nested ? nullptr : &c;
+    const parquet::LeafColumn* leaf = parquet::struct_leaf(c, path->second);
+    return leaf && leaf->max_rep == 0 ? leaf : nullptr;
+  }
+  return nullptr;
+}
+
 bool comparison_may_match(const ExprNode& e, const ParquetFile& file, int rg) {
   const ExprNode* a = e.children[0].get();
   const ExprNode* b = e.children[1].get();
   BinaryOp op = e.binary;
-  if (a->kind == ExprKind::Literal && b->kind == ExprKind::Column) {
+  if (a->kind == ExprKind::Literal && b->kind != ExprKind::Literal) {
     std::swap(a, b);
     op = flipped(op);
   }
-  if (a->kind != ExprKind::Column || b->kind != ExprKind::Literal) return true;
-  const parquet::LeafColumn* leaf = nullptr;
-  for (const auto& c : file.schema.columns)
-    if (c.field.name == a->name) leaf = &c;
-  if (!leaf || leaf->nested) return true;
+  if (b->kind != ExprKind::Literal) return true;
+  const parquet::LeafColumn* leaf = leaf_read_by(a, file);
+  if (!leaf) return true;
+  // Days bound only days: a date column compared with anything but a date is not skipped.
+  if ((leaf->field.type.id() == TypeId::Date32) != std::holds_alternative<Date>(b->literal))
+    return true;
   const auto& group = file.meta.row_groups[size_t(rg)];
   const parquet::Statistics& st = group.columns[size_t(leaf->leaf_index)].stats;
   if (std::holds_alternative<std::monostate>(b->literal)) return false;  // compares to null

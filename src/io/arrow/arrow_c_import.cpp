@@ -28,7 +28,8 @@ class CArraySource final : public BatchSource {
     arrays_.push_back(&a);
     if (f.dictionary) return;
     if (a.n_children != static_cast<int64_t>(f.children.size()))
-      throw std::runtime_error(std::to_string(a.n_children) + " child arrays where the schema has " +
+      throw std::runtime_error(std::to_string(a.n_children) +
+                               " child arrays where the schema has " +
                                std::to_string(f.children.size()));
     for (size_t i = 0; i < f.children.size(); ++i) {
       if (a.children[i] == nullptr) throw std::runtime_error("a missing child array");

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <stdexcept>
 
 #include "ember/error.h"
@@ -11,6 +12,7 @@
 #include "io/file_split.h"
 #include "io/parquet/parquet_chunk_reader.h"
 #include "io/parquet/parquet_column_builder.h"
+#include "io/parquet/parquet_struct_fields.h"
 
 namespace ember {
 
@@ -118,12 +120,13 @@ namespace {
 
 class RowGroupReader final : public BatchReader {
  public:
-  RowGroupReader(std::shared_ptr<const ParquetFile> file, int row_group,
-                 std::vector<std::string> names, Schema schema, int64_t batch_rows)
+  RowGroupReader(std::shared_ptr<const ParquetFile> file, int row_group, const ParquetScan& scan,
+                 int64_t batch_rows)
       : file_(std::move(file)),
         row_group_(row_group),
-        names_(std::move(names)),
-        schema_(std::move(schema)),
+        names_(scan.column_names),
+        schema_(scan.schema),
+        struct_fields_(scan.struct_fields),
         batch_rows_(batch_rows) {}
 
   std::optional<Batch> next() override {
@@ -147,11 +150,21 @@ class RowGroupReader final : public BatchReader {
     if (rows_ == 0) return;
     const std::unique_ptr<ByteSource> f =
         open_byte_source(file_->path, file_->storage, file_->size);
-    // Every primitive leaf the columns need: a nested column reads all of its leaves.
+    // Every primitive leaf the columns need: a nested column reads all of its leaves, a struct
+    // read for some fields those of the fields.
     std::vector<const parquet::LeafColumn*> columns, leaves;
+    std::deque<parquet::LeafColumn> narrowed;
     std::vector<ByteRange> ranges;
     for (const std::string& name : names_) {
       columns.push_back(leaf_named(name));
+      if (const auto it = struct_fields_.find(name); it != struct_fields_.end()) {
+        try {
+          narrowed.push_back(parquet::keep_struct_fields(*columns.back(), it->second));
+        } catch (const std::invalid_argument& e) {
+          fail(name, e.what());
+        }
+        columns.back() = &narrowed.back();
+      }
       if (!columns.back()->nested) leaves.push_back(columns.back());
       for (const parquet::LeafColumn& l : columns.back()->leaves) leaves.push_back(&l);
     }
@@ -215,6 +228,7 @@ class RowGroupReader final : public BatchReader {
   int row_group_;
   std::vector<std::string> names_;
   Schema schema_;
+  std::map<std::string, std::set<std::string>> struct_fields_;
   int64_t batch_rows_;
   bool loaded_ = false;
   int64_t rows_ = 0, pos_ = 0;
@@ -227,8 +241,8 @@ class RowGroupReader final : public BatchReader {
 std::unique_ptr<BatchReader> open_parquet_part(const ParquetScan& scan, int p, int64_t batch_rows) {
   if (batch_rows <= 0) throw InvalidArgument("batch rows must be positive");
   const ParquetScan::Part part = scan.parts.at(size_t(p));
-  return std::make_unique<RowGroupReader>(scan.files[size_t(part.file)], part.row_group,
-                                          scan.column_names, scan.schema, batch_rows);
+  return std::make_unique<RowGroupReader>(scan.files[size_t(part.file)], part.row_group, scan,
+                                          batch_rows);
 }
 
 }  // namespace ember

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,9 @@ struct ParquetScan {
   };
   std::vector<Part> parts;
   std::vector<std::string> column_names;
+  /// Struct columns read with only these fields (`schema` has their narrowed types); the
+  /// others' leaves are not read at all.
+  std::map<std::string, std::set<std::string>> struct_fields;
 };
 
 /// Expands the glob, reads every footer, and keeps `columns` (all when empty, in file order).

@@ -2,6 +2,8 @@
 // DuckDB) hands them over, in every format the IPC reader reads; offsets (sliced arrays) at
 // every level; dictionaries, nested too; and the formats ember refuses, each an InvalidArgument
 // naming the column.
+#include "io/arrow/arrow_c_import.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -12,7 +14,6 @@
 #include <vector>
 
 #include "ember/error.h"
-#include "io/arrow/arrow_c_import.h"
 
 namespace ember {
 namespace {
@@ -62,13 +63,25 @@ struct Node {
       array_children.push_back(&c->array);
     }
     if (dictionary) dictionary->wire();
-    schema = {format.c_str(), name.c_str(), nullptr, ARROW_FLAG_NULLABLE,
-              int64_t(children.size()), schema_children.data(),
+    schema = {format.c_str(),
+              name.c_str(),
+              nullptr,
+              ARROW_FLAG_NULLABLE,
+              int64_t(children.size()),
+              schema_children.data(),
               dictionary ? &dictionary->schema : nullptr,
-              [](ArrowSchema* s) { s->release = nullptr; }, nullptr};
-    array = {length, null_count, offset, int64_t(pointers.size()), int64_t(children.size()),
-             pointers.data(), array_children.data(), dictionary ? &dictionary->array : nullptr,
-             [](ArrowArray* a) { a->release = nullptr; }, nullptr};
+              [](ArrowSchema* s) { s->release = nullptr; },
+              nullptr};
+    array = {length,
+             null_count,
+             offset,
+             int64_t(pointers.size()),
+             int64_t(children.size()),
+             pointers.data(),
+             array_children.data(),
+             dictionary ? &dictionary->array : nullptr,
+             [](ArrowArray* a) { a->release = nullptr; },
+             nullptr};
   }
 };
 
@@ -171,7 +184,8 @@ TEST(ArrowCImport, HalfFloatsDecimalsAndFixedSizeBinary) {
   const Table u = import(
       {named("h", node("e", 3, {std::nullopt, le<uint16_t>({0x3C00, 0xC000, 0x7C00})})),
        named("d", node("d:10,2", 2, {std::nullopt, le<int64_t>({12345, 0, -1, -1})})),
-       named("d256", node("d:40,1,256", 2, {std::nullopt, le<int64_t>({-15, -1, -1, -1, 7, 0, 0, 0})})),
+       named("d256",
+             node("d:40,1,256", 2, {std::nullopt, le<int64_t>({-15, -1, -1, -1, 7, 0, 0, 0})})),
        named("w", node("w:3", 2, {std::nullopt, std::string("abcdef")}))},
       2);
   EXPECT_EQ(u.schema().to_string(), "h: float32, d: float64, d256: float64, w: binary");
@@ -186,15 +200,15 @@ TEST(ArrowCImport, HalfFloatsDecimalsAndFixedSizeBinary) {
 }
 
 TEST(ArrowCImport, DatesTimesTimestampsAndDurationsInEmbersUnits) {
-  const Table t = import(
-      {named("ts_s", node("tss:Europe/Paris", 1, {std::nullopt, le<int64_t>({2})})),
-       named("ts_ns", node("tsn:", 1, {std::nullopt, le<int64_t>({1500})})),
-       named("date64", node("tdm", 1, {std::nullopt, le<int64_t>({86400000})})),
-       named("date32", node("tdD", 1, {std::nullopt, le<int32_t>({19000})})),
-       named("t32", node("tts", 1, {std::nullopt, le<int32_t>({3600})})),
-       named("t64", node("ttn", 1, {std::nullopt, le<int64_t>({2000})})),
-       named("dur", node("tDm", 1, {std::nullopt, le<int64_t>({5})}))},
-      1);
+  const Table t =
+      import({named("ts_s", node("tss:Europe/Paris", 1, {std::nullopt, le<int64_t>({2})})),
+              named("ts_ns", node("tsn:", 1, {std::nullopt, le<int64_t>({1500})})),
+              named("date64", node("tdm", 1, {std::nullopt, le<int64_t>({86400000})})),
+              named("date32", node("tdD", 1, {std::nullopt, le<int32_t>({19000})})),
+              named("t32", node("tts", 1, {std::nullopt, le<int32_t>({3600})})),
+              named("t64", node("ttn", 1, {std::nullopt, le<int64_t>({2000})})),
+              named("dur", node("tDm", 1, {std::nullopt, le<int64_t>({5})}))},
+             1);
   EXPECT_EQ(t.schema().to_string(),
             "ts_s: timestamp[us], ts_ns: timestamp[us], date64: timestamp[us], date32: date32, "
             "t32: int64, t64: int64, dur: int64");
@@ -209,8 +223,8 @@ TEST(ArrowCImport, DatesTimesTimestampsAndDurationsInEmbersUnits) {
 
 TEST(ArrowCImport, LargeAndViewStringsAndLists) {
   const std::string long_value = "a value longer than twelve bytes";
-  std::string view_long = le<int32_t>({int32_t(long_value.size())}) + long_value.substr(0, 4) +
-                          le<int32_t>({0, 3});
+  std::string view_long =
+      le<int32_t>({int32_t(long_value.size())}) + long_value.substr(0, 4) + le<int32_t>({0, 3});
   std::string view_short = le<int32_t>({5}) + "short" + std::string(7, '\0');
   const Table t = import(
       {named("U", node("U", 3, {std::nullopt, le<int64_t>({0, 3, 3, 8}), std::string("abcdefgh")})),
@@ -225,7 +239,8 @@ TEST(ArrowCImport, LargeAndViewStringsAndLists) {
        named("vl", node("+vl", 3, {std::nullopt, le<int32_t>({2, 0, 0}), le<int32_t>({1, 2, 3})},
                         {node("i", 3, {std::nullopt, le<int32_t>({1, 2, 3})})}))},
       3);
-  EXPECT_EQ(t.schema().to_string(), "U: utf8, Z: binary, vu: utf8, L: list<int32>, vl: list<int32>");
+  EXPECT_EQ(t.schema().to_string(),
+            "U: utf8, Z: binary, vu: utf8, L: list<int32>, vl: list<int32>");
   EXPECT_THAT(values(t, "U"), ElementsAre("abc", "", "defgh"));
   EXPECT_EQ(t.column("Z").value<std::string>(1), "y");
   EXPECT_EQ(t.column("vu").value<std::string>(0), "short");
@@ -239,13 +254,15 @@ TEST(ArrowCImport, OffsetsOfSlicedArraysApplyAtEveryLevel) {
   // Each column is a slice: its own offset, then the batch's offset of 1 on top.
   auto ints = node("i", 3, {bits({1, 1, 0, 1, 1}), le<int32_t>({9, 9, 7, 8, 6})}, {}, -1);
   ints->offset = 2;  // rows null, 8, 6
-  auto strings = node("u", 2, {std::nullopt, le<int32_t>({0, 1, 3, 6, 10}), std::string("abbcccdddd")});
+  auto strings =
+      node("u", 2, {std::nullopt, le<int32_t>({0, 1, 3, 6, 10}), std::string("abbcccdddd")});
   strings->offset = 1;
   strings->length = 3;  // "bb", "ccc", "dddd"
   auto items = node("i", 4, {std::nullopt, le<int32_t>({0, 1, 2, 3, 4})});
-  items->offset = 1;  // 1, 2, 3, 4
+  items->offset = 1;                                                               // 1, 2, 3, 4
   auto lists = node("+l", 3, {std::nullopt, le<int32_t>({0, 1, 3, 4})}, {items});  // [1] [2 3] [4]
-  auto fields = node("+s", 4, {bits({1, 0, 1, 1})}, {named("a", node("i", 4, {std::nullopt, le<int32_t>({1, 2, 3, 4})}))}, -1);
+  auto fields = node("+s", 4, {bits({1, 0, 1, 1})},
+                     {named("a", node("i", 4, {std::nullopt, le<int32_t>({1, 2, 3, 4})}))}, -1);
   fields->offset = 1;
   fields->length = 3;  // null, {a: 3}, {a: 4}
   const Table t = import({named("ints", ints), named("strings", strings), named("lists", lists),

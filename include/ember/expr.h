@@ -32,16 +32,18 @@ class Expr {
 
   /// Aggregates, for DataFrame::agg only (anywhere else is an InvalidArgument when the plan is
   /// built). Nulls are skipped; the result column keeps this expression's name.
-  /// Sum of int64 (int64; InvalidArgument on overflow), float64 (float64) or bool (int64:
-  /// the number of trues). Null when no value is non-null.
+  /// Sum of int64 or int32 (int64; InvalidArgument on overflow), float64 or float32 (float64)
+  /// or bool (int64: the number of trues). Null when no value is non-null.
   Expr sum() const;
   /// Number of non-null values (int64, 0 for no rows). `lit(int64_t{1}).count()` counts rows.
   Expr count() const;
-  /// Smallest / largest non-null value (int64, float64, bool or utf8), null when none.
+  /// Smallest / largest non-null value, of the input's type (int64, int32, float64, float32,
+  /// bool, utf8, date32 or timestamp; NaN above every number), null when none.
   Expr min() const;
   /// The largest non-null value, as min().
   Expr max() const;
-  /// Arithmetic mean of non-null int64 or float64 values (float64), null when none.
+  /// Arithmetic mean of non-null int64, int32, float64 or float32 values (float64), null when
+  /// none.
   Expr mean() const;
   // ---- relational aggregates (DataFrame::agg and GroupedDataFrame::agg)
   /// Number of distinct non-null values (int64, 0 when none). Floats compare by value, with

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "core/bitmap.h"
 #include "ember/error.h"
@@ -21,7 +22,17 @@ bool float_less(double a, double b) {
 
 bool value_less(const Value& a, const Value& b) {
   if (const auto* x = std::get_if<double>(&a)) return float_less(*x, std::get<double>(b));
+  if (const auto* x = std::get_if<float>(&a)) return float_less(*x, std::get<float>(b));
   return a < b;
+}
+
+/// A min or max of stored values of type T as the Value of a column of type `t`.
+template <class T>
+Value extreme_value(T v, TypeId t) {
+  if (t == TypeId::Date32) return Date{static_cast<int32_t>(v)};
+  if (t == TypeId::Timestamp) return Timestamp{static_cast<int64_t>(v)};
+  if constexpr (std::is_floating_point_v<T>) return v;  // float stays float, double double
+  return static_cast<int64_t>(v);
 }
 
 /// Calls `f(i)` for every non-null row of `c`.
@@ -63,8 +74,18 @@ void Accumulator::update(const Column& values) {
   }
   switch (values.type().id()) {
     case TypeId::Int64:
+    case TypeId::Timestamp:
+      update_numeric<int64_t>(values);
+      break;
+    case TypeId::Int32:
+    case TypeId::Date32:
+      update_numeric<int32_t>(values);
+      break;
     case TypeId::Float64:
-      update_numeric(values);
+      update_numeric<double>(values);
+      break;
+    case TypeId::Float32:
+      update_numeric<float>(values);
       break;
     case TypeId::Boolean:
       update_bool(values);
@@ -77,33 +98,30 @@ void Accumulator::update(const Column& values) {
   }
 }
 
+// Sums in __int128 or double whatever the stored width; min and max in the stored type.
+template <class T>
 void Accumulator::update_numeric(const Column& values) {
-  const bool is_int = values.type().id() == TypeId::Int64;
   count_ += values.size() - values.null_count();
+  const T* v = values.values<T>();
   if (func_ == AggFunc::Sum || func_ == AggFunc::Mean) {
-    if (is_int) {
-      const int64_t* v = values.values<int64_t>();
+    if constexpr (std::is_integral_v<T>) {
       __int128 s = 0;
       for_each_valid(values, [&](int64_t i) { s += v[i]; });
       int_sum_ += s;
     } else {
-      const double* v = values.values<double>();
       double s = float_sum_;
-      for_each_valid(values, [&](int64_t i) { s += v[i]; });
+      for_each_valid(values, [&](int64_t i) { s += static_cast<double>(v[i]); });
       float_sum_ = s;
     }
     return;
   }
   bool any = false;
-  if (is_int) {
-    int64_t lo = 0, hi = 0;
-    batch_extremes<int64_t>(values, std::less<int64_t>(), any, lo, hi);
-    if (any) offer(func_ == AggFunc::Min ? Value(lo) : Value(hi));
-  } else {
-    double lo = 0, hi = 0;
-    batch_extremes<double>(values, float_less, any, lo, hi);
-    if (any) offer(func_ == AggFunc::Min ? Value(lo) : Value(hi));
-  }
+  T lo{}, hi{};
+  if constexpr (std::is_integral_v<T>)
+    batch_extremes<T>(values, std::less<T>(), any, lo, hi);
+  else
+    batch_extremes<T>(values, float_less, any, lo, hi);
+  if (any) offer(extreme_value(func_ == AggFunc::Min ? lo : hi, values.type().id()));
 }
 
 void Accumulator::update_bool(const Column& values) {
@@ -154,7 +172,7 @@ void Accumulator::merge(const Accumulator& later) {
 Column Accumulator::finish() const {
   if (func_ == AggFunc::Count) return Column::from(std::vector<int64_t>{count_});
   if (count_ == 0 || result_.id() == TypeId::Null) return Column::nulls(result_, 1);
-  const bool int_input = input_.id() != TypeId::Float64;
+  const bool int_input = input_.id() != TypeId::Float64 && input_.id() != TypeId::Float32;
   switch (func_) {
     case AggFunc::Sum:
       if (!int_input) return Column::from(std::vector<double>{float_sum_});

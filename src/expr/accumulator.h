@@ -43,6 +43,7 @@ class Accumulator {
   Column finish() const;
 
  private:
+  template <class T>
   void update_numeric(const Column& values);
   void update_bool(const Column& values);
   void update_utf8(const Column& values);

@@ -87,13 +87,16 @@ DataType infer(const ExprNode& e, const Schema& input, const ExprNode& root) {
   throw Error("unknown expression kind in " + to_string(root));
 }
 
-// Aggregates take the original four types; int32/float32 are cast to int64/float64 first.
-bool is_wide_number(const DataType& t) {
-  return t.id() == TypeId::Int64 || t.id() == TypeId::Float64;
+// Sums and means take every number (int32 sums to int64, float32 to float64, as in SQL); min and
+// max every ordered type, in that type.
+bool is_number(const DataType& t) {
+  return t.id() == TypeId::Int64 || t.id() == TypeId::Float64 || t.id() == TypeId::Int32 ||
+         t.id() == TypeId::Float32;
 }
 
 bool is_ordered(const DataType& t) {
-  return is_wide_number(t) || t.id() == TypeId::Boolean || t.id() == TypeId::Utf8;
+  return is_number(t) || t.id() == TypeId::Boolean || t.id() == TypeId::Utf8 ||
+         t.id() == TypeId::Date32 || t.id() == TypeId::Timestamp;
 }
 
 std::optional<DataType> aggregate_result_type(AggFunc f, const DataType& in) {
@@ -103,11 +106,12 @@ std::optional<DataType> aggregate_result_type(AggFunc f, const DataType& in) {
   if (in.id() == TypeId::Null) return DataType();
   switch (f) {
     case AggFunc::Sum:
-      if (in.id() == TypeId::Boolean) return int64();
-      if (is_wide_number(in)) return in;
+      if (in.id() == TypeId::Boolean || in.id() == TypeId::Int64 || in.id() == TypeId::Int32)
+        return int64();
+      if (is_number(in)) return float64();
       break;
     case AggFunc::Mean:
-      if (is_wide_number(in)) return float64();
+      if (is_number(in)) return float64();
       break;
     case AggFunc::Min:
     case AggFunc::Max:

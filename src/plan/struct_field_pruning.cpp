@@ -23,7 +23,7 @@ using FieldsRead = std::map<std::string, std::set<std::string>>;
 
 /// What the nodes above a source read of its struct columns.
 struct Uses {
-  FieldsRead fields;           ///< column -> the fields read through .field(name)
+  FieldsRead fields;            ///< column -> the fields read through .field(name)
   std::set<std::string> whole;  ///< columns read as a whole somewhere
 };
 

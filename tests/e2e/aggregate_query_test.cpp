@@ -185,3 +185,75 @@ TEST(Aggregate, StatelessUdfInsideAnAggregate) {
   Table t = range(10, 2).agg({twice(col("id")).sum()}).collect();
   EXPECT_EQ(t.column("twice").value<int64_t>(0), 90);
 }
+
+namespace {
+
+/// Two partitions of int32, float32, date32 and timestamp columns with nulls, and a key.
+DataFrame narrow_types() {
+  ColumnBuilder k(utf8()), i(int32()), f(float32()), d(date32()), t(timestamp_us());
+  const int32_t ints[] = {2000000000, 2000000000, -7, 5, 0, 1};
+  const float floats[] = {1.5f, NAN, -2.25f, 8.0f, 0.5f, 3.0f};
+  for (int r = 0; r < 6; ++r) {
+    k.append(r % 2 ? "odd" : "even");
+    if (r == 4) {  // a row of nulls
+      i.append_null();
+      f.append_null();
+      d.append_null();
+      t.append_null();
+      continue;
+    }
+    i.append(ints[r]);
+    f.append(floats[r]);
+    d.append(Date{19000 + r * (r % 2 ? 1 : -1)});
+    t.append(Timestamp{int64_t{1000} * r * (r % 2 ? -1 : 1)});
+  }
+  const Schema schema(
+      {{"k", utf8()}, {"i", int32()}, {"f", float32()}, {"d", date32()}, {"t", timestamp_us()}});
+  return from_table(
+      Table(schema, {Batch(schema, {k.finish(), i.finish(), f.finish(), d.finish(), t.finish()})}),
+      2);
+}
+
+}  // namespace
+
+TEST(Aggregate, NarrowNumbersDatesAndTimestampsAggregateInSqlsTypes) {
+  const Table g = narrow_types()
+                      .agg({col("i").sum(), col("f").sum(), col("i").mean().alias("i_mean"),
+                            col("i").min().alias("i_min"), col("f").max().alias("f_max"),
+                            col("f").min().alias("f_min"), col("d").min().alias("d_min"),
+                            col("d").max().alias("d_max"), col("t").max().alias("t_max"),
+                            col("t").min().alias("t_min")})
+                      .collect();
+  EXPECT_EQ(g.schema().to_string(),
+            "i: int64, f: float64, i_mean: float64, i_min: int32, f_max: float32, "
+            "f_min: float32, d_min: date32, d_max: date32, t_max: timestamp[us], "
+            "t_min: timestamp[us]");
+  // 4,000,000,000 - 7 + 5 + 1: past int32, exact in int64.
+  EXPECT_EQ(g.column("i").get(0), Value(int64_t{3999999999}));
+  EXPECT_TRUE(std::isnan(g.column("f").value<double>(0)));  // NaN sums to NaN
+  EXPECT_DOUBLE_EQ(g.column("i_mean").value<double>(0), 3999999999.0 / 5);
+  EXPECT_EQ(g.column("i_min").get(0), Value(int64_t{-7}));
+  EXPECT_TRUE(std::isnan(g.column("f_max").value<float>(0)));  // NaN above every number
+  EXPECT_EQ(g.column("f_min").value<float>(0), -2.25f);
+  EXPECT_EQ(g.column("d_min").get(0), Value(Date{18998}));  // rows 0..5 but 4: 19000, 19001,
+  EXPECT_EQ(g.column("d_max").get(0), Value(Date{19005}));  // 18998, 19003, 19005
+  EXPECT_EQ(g.column("t_max").get(0), Value(Timestamp{2000}));
+  EXPECT_EQ(g.column("t_min").get(0), Value(Timestamp{-5000}));
+
+  // Grouped: the same types per key (odd rows 1, 3, 5; even rows 0, 2 and the null row 4).
+  const Table k = narrow_types()
+                      .group_by({col("k")})
+                      .agg({col("i").sum(), col("f").sum(), col("d").max(), col("t").min()})
+                      .collect();
+  EXPECT_EQ(k.schema().to_string(), "k: utf8, i: int64, f: float64, d: date32, t: timestamp[us]");
+  ASSERT_EQ(k.num_rows(), 2);
+  EXPECT_EQ(k.column("k").get(0), Value("even"));
+  EXPECT_EQ(k.column("i").get(0), Value(int64_t{1999999993}));
+  EXPECT_EQ(k.column("f").get(0), Value(-0.75));
+  EXPECT_EQ(k.column("d").get(0), Value(Date{19000}));
+  EXPECT_EQ(k.column("t").get(0), Value(Timestamp{0}));
+  EXPECT_EQ(k.column("i").get(1), Value(int64_t{2000000006}));
+  EXPECT_TRUE(std::isnan(k.column("f").value<double>(1)));
+  EXPECT_EQ(k.column("d").get(1), Value(Date{19005}));
+  EXPECT_EQ(k.column("t").get(1), Value(Timestamp{-5000}));
+}

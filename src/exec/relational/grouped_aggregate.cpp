@@ -11,14 +11,39 @@ namespace ember {
 
 namespace {
 
+/// NaN above every number, so min/max never depend on the position of a NaN.
+template <class F>
+bool float_less(F x, F y) {
+  if (std::isnan(x)) return false;
+  if (std::isnan(y)) return true;
+  return x < y;
+}
+
 bool value_less(const Value& a, const Value& b) {
-  if (const auto* x = std::get_if<double>(&a)) {
-    const double y = std::get<double>(b);
-    if (std::isnan(*x)) return false;
-    if (std::isnan(y)) return true;
-    return *x < y;
-  }
+  if (const auto* x = std::get_if<double>(&a)) return float_less(*x, std::get<double>(b));
+  if (const auto* x = std::get_if<float>(&a)) return float_less(*x, std::get<float>(b));
   return a < b;
+}
+
+bool is_float(const DataType& t) { return t.id() == TypeId::Float64 || t.id() == TypeId::Float32; }
+
+/// Adds each valid value of `values` (stored as T) to its group's sum in `sums`.
+template <class T, class S>
+void add_sums(const Column& values, const std::vector<uint32_t>& group_of, std::vector<S>& sums,
+              std::vector<int64_t>& counts) {
+  const T* v = values.size() > 0 ? values.values<T>() : nullptr;
+  const int64_t n = values.size();
+  const auto add = [&](int64_t i) {
+    const uint32_t g = group_of[static_cast<size_t>(i)];
+    sums[g] += static_cast<S>(v[i]);
+    ++counts[g];
+  };
+  if (values.null_count() == 0) {
+    for (int64_t i = 0; i < n; ++i) add(i);
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      if (!values.is_null(i)) add(i);
+  }
 }
 
 /// Calls f(i) for each non-null row i of `values`; without nulls, a loop with no test in it.
@@ -43,7 +68,7 @@ void GroupedAggregate::resize(size_t groups) {
   switch (func_) {
     case AggFunc::Sum:
     case AggFunc::Mean:
-      if (input_.id() == TypeId::Float64)
+      if (is_float(input_))
         float_sum_.resize(groups, 0.0);
       else
         int_sum_.resize(groups, 0);
@@ -104,24 +129,14 @@ void GroupedAggregate::update(const Column& values, const std::vector<uint32_t>&
 void GroupedAggregate::update_sum(const Column& values, const std::vector<uint32_t>& group_of) {
   const int64_t n = values.size();
   switch (values.type().id()) {
-    case TypeId::Int64: {
-      const int64_t* v = n > 0 ? values.values<int64_t>() : nullptr;
-      for_each_valid(values, [&](int64_t i) {
-        const uint32_t g = group_of[static_cast<size_t>(i)];
-        int_sum_[g] += v[i];
-        ++count_[g];
-      });
-      return;
-    }
-    case TypeId::Float64: {
-      const double* v = n > 0 ? values.values<double>() : nullptr;
-      for_each_valid(values, [&](int64_t i) {
-        const uint32_t g = group_of[static_cast<size_t>(i)];
-        float_sum_[g] += v[i];
-        ++count_[g];
-      });
-      return;
-    }
+    case TypeId::Int64:
+      return add_sums<int64_t>(values, group_of, int_sum_, count_);
+    case TypeId::Int32:
+      return add_sums<int32_t>(values, group_of, int_sum_, count_);
+    case TypeId::Float64:
+      return add_sums<double>(values, group_of, float_sum_, count_);
+    case TypeId::Float32:
+      return add_sums<float>(values, group_of, float_sum_, count_);
     case TypeId::Boolean:
       for (int64_t i = 0; i < n; ++i) {
         if (values.is_null(i)) continue;
@@ -178,7 +193,7 @@ void GroupedAggregate::merge(const GroupedAggregate& later, const std::vector<ui
     switch (func_) {
       case AggFunc::Sum:
       case AggFunc::Mean:
-        if (input_.id() == TypeId::Float64)
+        if (is_float(input_))
           float_sum_[t] += later.float_sum_[g];
         else
           int_sum_[t] += later.int_sum_[g];
@@ -235,7 +250,7 @@ Column GroupedAggregate::finish(const std::vector<uint32_t>& order) const {
       b.append_null();
       continue;
     }
-    const bool int_input = input_.id() != TypeId::Float64;
+    const bool int_input = !is_float(input_);
     switch (func_) {
       case AggFunc::Sum:
         if (!int_input) {

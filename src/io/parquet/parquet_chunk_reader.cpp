@@ -143,12 +143,17 @@ class ChunkDecoder {
     }
     if (size > static_cast<uint64_t>(end - *p))
       throw std::runtime_error("level data past its page");
-    std::vector<uint32_t> v(static_cast<size_t>(n));
-    decode_rle(*p, size, bit_width_of(max), n, v.data());
-    for (uint32_t x : v) {
-      if (x > static_cast<uint32_t>(max)) throw std::runtime_error("level above its maximum");
-      out->push_back(static_cast<int16_t>(x));
+    uint32_t* v = scratch(n);
+    decode_rle(*p, size, bit_width_of(max), n, v);
+    const size_t base = out->size();
+    out->resize(base + static_cast<size_t>(n));
+    int16_t* to = out->data() + base;
+    uint32_t highest = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      highest = std::max(highest, v[i]);
+      to[i] = static_cast<int16_t>(v[i]);
     }
+    if (highest > static_cast<uint32_t>(max)) throw std::runtime_error("level above its maximum");
     *p += size;
   }
 
@@ -216,8 +221,10 @@ class ChunkDecoder {
     if (type == kBoolean) {
       if (static_cast<uint64_t>(n + 7) / 8 > static_cast<uint64_t>(end - p))
         throw std::runtime_error("PLAIN booleans past their page");
-      for (int64_t i = 0; i < n; ++i)
-        fixed->push_back(static_cast<char>((p[i >> 3] >> (i & 7)) & 1));
+      const size_t base = fixed->size();
+      fixed->resize(base + static_cast<size_t>(n));
+      char* to = fixed->data() + base;
+      for (int64_t i = 0; i < n; ++i) to[i] = static_cast<char>((p[i >> 3] >> (i & 7)) & 1);
       return;
     }
     if (out_.width > 0) {
@@ -248,20 +255,47 @@ class ChunkDecoder {
     if (n == 0) return;
     if (p >= end) throw std::runtime_error("dictionary indices missing");
     const int width = *p++;
-    std::vector<uint32_t> idx(static_cast<size_t>(n));
-    decode_rle(p, static_cast<size_t>(end - p), width, n, idx.data());
+    uint32_t* idx = scratch(n);
+    decode_rle(p, static_cast<size_t>(end - p), width, n, idx);
     const uint64_t dict_size = out_.is_arrays
                                    ? static_cast<uint64_t>(dict_arrays_.size())
                                    : dict_fixed_.size() / static_cast<uint64_t>(out_.width);
-    for (uint32_t k : idx) {
-      if (k >= dict_size) throw std::runtime_error("dictionary index out of range");
-      if (out_.is_arrays) {
-        const int32_t b = dict_arrays_.offsets[k], e = dict_arrays_.offsets[k + 1];
+    uint32_t highest = 0;
+    for (int64_t i = 0; i < n; ++i) highest = std::max(highest, idx[i]);
+    if (n > 0 && highest >= dict_size) throw std::runtime_error("dictionary index out of range");
+    if (out_.is_arrays) {
+      for (int64_t i = 0; i < n; ++i) {
+        const int32_t b = dict_arrays_.offsets[idx[i]], e = dict_arrays_.offsets[idx[i] + 1];
         out_.arrays.add(dict_arrays_.bytes.data() + b, static_cast<size_t>(e - b));
-      } else {
-        out_.fixed.append(dict_fixed_, size_t(k) * size_t(out_.width), size_t(out_.width));
+      }
+      return;
+    }
+    // Fixed-width values looked up a whole width at a time.
+    const size_t base = out_.fixed.size();
+    out_.fixed.resize(base + static_cast<size_t>(n) * size_t(out_.width));
+    char* to = out_.fixed.data() + base;
+    const char* from = dict_fixed_.data();
+    switch (out_.width) {
+      case 1:
+        for (int64_t i = 0; i < n; ++i) to[i] = from[idx[i]];
+        return;
+      case 4:
+        for (int64_t i = 0; i < n; ++i) std::memcpy(to + i * 4, from + size_t(idx[i]) * 4, 4);
+        return;
+      case 8:
+        for (int64_t i = 0; i < n; ++i) std::memcpy(to + i * 8, from + size_t(idx[i]) * 8, 8);
+        return;
+      default: {
+        const auto w = static_cast<size_t>(out_.width);
+        for (int64_t i = 0; i < n; ++i) std::memcpy(to + size_t(i) * w, from + idx[i] * w, w);
       }
     }
+  }
+
+  /// Room for `n` decoded levels or indices, reused from page to page (not zeroed each time).
+  uint32_t* scratch(int64_t n) {
+    if (scratch_.size() < static_cast<size_t>(n)) scratch_.resize(static_cast<size_t>(n));
+    return scratch_.data();
   }
 
   // BYTE_STREAM_SPLIT of FIXED_LEN_BYTE_ARRAY values (float16, decimals, any width): stream b
@@ -337,6 +371,7 @@ class ChunkDecoder {
   const LeafColumn& leaf_;
   int32_t fixed_len_ = 0;
   ChunkData out_;
+  std::vector<uint32_t> scratch_;
   bool has_dict_ = false;
   std::string dict_fixed_;
   ByteArrays dict_arrays_;

@@ -30,8 +30,8 @@ LeafColumn keep_struct_fields(const LeafColumn& col, const std::set<std::string>
   const std::vector<Field>& fields = col.field.type.fields();
   for (const std::string& name : keep)
     if (col.field.type.field_index(name) < 0)
-      throw std::invalid_argument("struct column '" + col.field.name + "' has no field '" +
-                                  name + "'");
+      throw std::invalid_argument("struct column '" + col.field.name + "' has no field '" + name +
+                                  "'");
   NestedNode root = *col.nested;
   root.children.clear();
   std::vector<Field> kept_fields;

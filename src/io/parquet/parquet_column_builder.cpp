@@ -123,10 +123,16 @@ Column leaf_values(const ChunkData& d, const LeafColumn& leaf) {
     return Column::from(std::move(out));
   }
   switch (type.id()) {
-    case TypeId::Boolean: {
-      std::vector<bool> out(static_cast<size_t>(n));
-      for (int64_t i = 0; i < n; ++i) out[size_t(i)] = p[i] != 0;
-      return Column::from(std::move(out));
+    case TypeId::Boolean: {  // one byte per value packed into bits, eight at a time
+      auto bits = Buffer::allocate(bitmap::bytes_for(n));
+      uint8_t* b = detail::BufferAccess::mutable_data(*bits);
+      for (int64_t i = 0; i < n; i += 8) {
+        uint8_t byte = 0;
+        for (int64_t j = 0; j < 8 && i + j < n; ++j)
+          byte = static_cast<uint8_t>(byte | (p[i + j] != 0 ? 1u << j : 0u));
+        b[i >> 3] = byte;
+      }
+      return Column::from_buffers(type, n, 0, nullptr, std::move(bits));
     }
     case TypeId::Timestamp: {
       std::vector<int64_t> out(static_cast<size_t>(n));

@@ -47,9 +47,20 @@ void decode_rle(const uint8_t* data, size_t size, int bit_width, int64_t n, uint
       const uint64_t bytes = groups * static_cast<uint64_t>(bit_width);
       if (bytes > static_cast<uint64_t>(end - p))
         throw std::runtime_error("bit-packed run past its page");
-      const uint64_t count = groups * 8;
-      for (uint64_t i = 0; i < count && k < n; ++i)
-        out[k++] = static_cast<uint32_t>(unpack(p, i * bit_width, bit_width));
+      // A group of 8 values fills bit_width bytes: each group copied into a zero-padded word
+      // buffer, its values read with one 64-bit load each.
+      const uint64_t mask = (uint64_t{1} << bit_width) - 1;
+      const auto width = static_cast<size_t>(bit_width);
+      for (uint64_t g = 0; g < groups && k < n; ++g) {
+        uint8_t group[40] = {};
+        std::memcpy(group, p + g * width, width);
+        for (size_t j = 0; j < 8 && k < n; ++j) {
+          const size_t bit = j * width;
+          uint64_t word;
+          std::memcpy(&word, group + (bit >> 3), 8);
+          out[k++] = static_cast<uint32_t>((word >> (bit & 7)) & mask);
+        }
+      }
       p += bytes;
     } else {  // a run of one value
       const uint64_t count = header >> 1;

@@ -13,7 +13,7 @@ npm=${EMBER_NPM_DIR:-$root/.cache/npm}
 work=${EMBER_BENCH_DIR:-$build/bench/parquet/data}
 ninja -C "$build" storage_bench >/dev/null
 mkdir -p "$work"
-file=$work/input-$rows.parquet
+file=$work/input-v2-$rows.parquet  # as bench/parquet/run.sh names it
 [[ -f $file ]] || node "$root/bench/parquet/duckdb_parquet.mjs" "$npm" generate "$file" "$rows"
 store=$(mktemp -d)
 coproc server { node --openssl-legacy-provider "$root/tests/storage/s3_server.mjs" "$npm" "$store" data; }

@@ -26,6 +26,12 @@ NodeInfo IpcBatchSource::node() {
   const int64_t n = node.length(), nulls = node.null_count();
   if (n < 0 || nulls < 0 || nulls > n || n > (int64_t{1} << 40))
     throw std::runtime_error("bad field node");
+  // As for a record batch's length: past 2^24 rows a node must have at least a bit per row in
+  // the body, so that a corrupt length (of a dictionary batch, a list's items, a zero-width
+  // binary) cannot make the decoder allocate for rows that are not there.
+  if (n > (int64_t{1} << 24) && n / 8 > body_size_)
+    throw std::runtime_error("a field node of " + std::to_string(n) + " rows in a body of " +
+                             std::to_string(body_size_) + " bytes");
   return {n, nulls, 0};
 }
 

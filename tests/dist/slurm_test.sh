@@ -158,10 +158,15 @@ sbatch --parsable -o "$work/job.out" -D "$work" "$work/job.sh" >"$work/jobid" \
 wait_for 30 "3 journaled pieces in the first run" eval '(( $(pieces) >= 3 ))'
 [[ $(state) == RUNNING ]] || fail "the first run is not running when it should be (state $(state))"
 echo "first run: $(pieces) pieces journaled; requeueing job $(<"$work/jobid")"
+requeued_at=$(date +%s)
 scontrol requeue "$(<"$work/jobid")" || fail "scontrol requeue failed"
 # Slurm makes a requeued job eligible again only 120 s later (its BeginTime): once it is
-# pending, it may start now.
+# pending, it may start now. Not within the requeue's own second, though: slurmd revokes the
+# first run's credential at that second and refuses every credential of the job created at or
+# before it ("Job credential revoked"), so a restart in the same second fails the job.
 wait_for 30 "the requeued job pending" eval '[[ $(state) == PENDING ]]'
+wait_for 30 "the first run's tasks gone" eval '[[ $(sinfo -h -n "$node" -o %T) == idle ]]'
+while (( $(date +%s) <= requeued_at + 1 )); do sleep 0.1; done
 scontrol update JobId="$(<"$work/jobid")" StartTime=now || fail "scontrol update StartTime=now failed"
 wait_for 60 "the requeued job's end" eval '[[ $(state) =~ ^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY)$ ]]'
 echo "job $(<"$work/jobid") $(state) after $((SECONDS - start)) s, restarts:" \

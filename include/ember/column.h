@@ -117,7 +117,8 @@ class Column {
   /// A struct column from named children of equal length, no struct-level nulls (zero-copy:
   /// the children are shared). InvalidArgument for unequal lengths or repeated names.
   static Column struct_of(std::vector<std::pair<std::string, Column>> children);
-  /// Concatenates columns of one type (copies).
+  /// Concatenates columns of one type: copies, except that parts which are consecutive slices
+  /// of the same buffers join into one slice of them.
   static Column concat(const std::vector<Column>& parts);
 
   /// Number of rows.

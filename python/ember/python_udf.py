@@ -230,13 +230,20 @@ class _Actor:
         return _as_series(result, self.returns, num_rows, self.name)
 
 
+# References to a UDF's fresh result while _as_series looks at it: the caller's variable, this
+# function's argument and sys.getrefcount's. One more means the UDF kept the array (to write
+# into it again, say), so the engine must copy it rather than share its memory.
+_FRESH_RESULT_REFS = 3
+
+
 def _as_series(result, returns, num_rows, name):
     if not isinstance(result, (_ember.Series, list, tuple)) and hasattr(result, "__array__"):
         import numpy
         if hasattr(result, "detach"):  # a torch tensor
             result = result.detach().cpu()
         result = numpy.asarray(result)
-    out = _ember.Series(result, type=returns)
+    fresh = sys.getrefcount(result) <= _FRESH_RESULT_REFS  # before a call's arguments add one
+    out = _ember._udf_result(result, returns, fresh)
     if len(out) != num_rows:
         raise ValueError("UDF %s returned %d rows for a batch of %d" % (name, len(out), num_rows))
     return out

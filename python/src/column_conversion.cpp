@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "nested_values.h"
+#include "padded_numpy.h"
 #include "python_values.h"
 #include "series.h"
 
@@ -61,11 +62,13 @@ py::array view_of(const Column& c) {
                              first, keep_alive(c)));
 }
 
-/// A 1-D C-contiguous NumPy array of a fixed-width type as a column of `type`.
-Column fixed_width_from_numpy(const py::array& a, const DataType& type) {
-  const int64_t rows = a.shape(0);
-  return Column::from_buffers(type, rows, 0, nullptr,
-                              Buffer::copy_of(a.data(), rows * type.byte_width()));
+/// The values of a C-contiguous NumPy array of a fixed-width type (`count` of them, every
+/// element whatever its shape) as a column of `type`: the array's own memory when NumPy
+/// allocated it in ember's layout (a thread actor's result), else a copy.
+Column fixed_width_from_numpy(const py::array& a, const DataType& type, int64_t count) {
+  if (auto shared = share_padded(a)) return Column::from_buffers(type, count, 0, nullptr, *shared);
+  return Column::from_buffers(type, count, 0, nullptr,
+                              Buffer::copy_of(a.data(), count * type.byte_width()));
 }
 
 Column bool_from_numpy(const py::array& a) {
@@ -111,14 +114,14 @@ std::optional<Column> column_from_array(py::handle obj, const DataType& type) {
       throw InvalidArgument("a " + type.to_string() + " column needs a 2-D array of " +
                             std::to_string(type.list_size()) + " columns; got one of shape " +
                             py::str(a.attr("shape")).cast<std::string>());
-    Column child = fixed_width_from_numpy(a.attr("reshape")(-1).cast<py::array>(), scalar);
+    Column child = fixed_width_from_numpy(a, scalar, a.shape(0) * a.shape(1));
     return Column::nested(type, a.shape(0), 0, nullptr, nullptr, std::move(child));
   }
   if (a.ndim() != 1)
     throw InvalidArgument("a " + type.to_string() + " column needs a 1-D array; got " +
                           std::to_string(a.ndim()) + " dimensions");
   if (scalar.id() == TypeId::Boolean) return bool_from_numpy(a);
-  return fixed_width_from_numpy(a, type);
+  return fixed_width_from_numpy(a, type, a.shape(0));
 }
 
 Column column_from_values(py::handle obj, std::optional<DataType> type) {

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "actor_gil.h"
+#include "padded_numpy.h"
 #include "series.h"
 
 namespace ember::python {
@@ -93,6 +94,11 @@ Column PythonUdf::operator()(const Batch& args) {
   std::optional<std::chrono::milliseconds> retry_after;
   {
     ActorGil gil;
+    release_dropped_arrays();
+    // A result NumPy allocates in the call becomes the column's buffer, uncopied. Not in a
+    // worker process, whose results go to the shared memory the driver reads.
+    std::optional<ScopedPaddedNumpy> padded;
+    if (!in_worker_process_) padded.emplace();
     try {
       py::tuple series(args.num_columns());
       for (int i = 0; i < args.num_columns(); ++i)

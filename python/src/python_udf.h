@@ -3,6 +3,8 @@
 // actors, a worker's for process actors), and each call hands the batch to it.
 #pragma once
 
+#include <cstdlib>
+
 #include <pybind11/pybind11.h>
 
 #include "ember/ember.h"
@@ -24,6 +26,8 @@ class PythonUdf {
 
  private:
   pybind11::object actor_;  // ember.python_udf._Actor; touched only with the GIL held
+  // In a process actor's worker (its results go to shared memory, not to NumPy's arrays).
+  bool in_worker_process_ = std::getenv("EMBER_WORKER_FD") != nullptr;
 };
 
 /// A stateful Udf called `name` whose actors are PythonUdf instances built from `args`.

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "column_conversion.h"
+#include "padded_numpy.h"
 
 namespace ember::python {
 
@@ -16,6 +17,7 @@ void bind_series(py::module_& m) {
   // imports NumPy and so lets go of the GIL: done first on two actor threads at once, one
   // waits for the static while holding the GIL the other needs. Here, at import, it is done.
   (void)py::dtype("float64");
+  prepare_padded_numpy();  // the same, for NumPy's C API
   py::class_<Series>(m, "Series", R"doc(
 One column of data: a column of a Table, or an argument of a UDF's call.
 
@@ -73,6 +75,16 @@ types as an object array. ``zero_copy_only=True`` raises InvalidArgument instead
         if (s.column.size() > 10) text.insert(text.size() - 1, ", ...");
         return text + ")";
       });
+  // Private, for ember.python_udf: a UDF's result as a Series. With `shareable` (no Python code
+  // holds the array any more), a NumPy array allocated during the call becomes the column's
+  // buffer without a copy.
+  m.def(
+      "_udf_result",
+      [](py::object values, std::optional<DataType> type, bool shareable) {
+        ScopedShareable share(shareable);
+        return Series{"", column_from_python(values, type)};
+      },
+      py::arg("values"), py::arg("type"), py::arg("shareable"));
 }
 
 }  // namespace ember::python

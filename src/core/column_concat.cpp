@@ -1,5 +1,7 @@
-// Column::concat: copies columns of one type (slices included) into fresh contiguous buffers.
+// Column::concat: copies columns of one type (slices included) into fresh contiguous buffers,
+// or joins consecutive slices of the same buffers without a copy.
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "core/bitmap.h"
@@ -125,6 +127,25 @@ Column concat_utf8(const DataType& type, const std::vector<Column>& parts, int64
                               std::move(data));
 }
 
+/// The parts as one zero-copy slice when each continues the one before inside the same buffers
+/// (the batches a source cut from one in-memory column, say); nullopt otherwise. Flat types
+/// only. A part without a validity bitmap has no nulls, so every part must share the first's
+/// bitmap or every part lack one.
+std::optional<Column> adjacent_slices(const std::vector<Column>& parts, const DataType& type,
+                                      int64_t total, int64_t null_count) {
+  if (type.is_nested()) return std::nullopt;
+  const Column& first = parts[0];
+  for (size_t k = 1; k < parts.size(); ++k) {
+    const Column& p = parts[k];
+    if (p.values_buffer() != first.values_buffer() || p.data_buffer() != first.data_buffer() ||
+        p.validity_buffer() != first.validity_buffer() ||
+        p.offset() != parts[k - 1].offset() + parts[k - 1].size())
+      return std::nullopt;
+  }
+  return Column::from_buffers(type, total, null_count, first.validity_buffer(),
+                              first.values_buffer(), first.data_buffer(), first.offset());
+}
+
 }  // namespace
 
 Column Column::concat(const std::vector<Column>& parts) {
@@ -144,6 +165,7 @@ Column Column::concat(const std::vector<Column>& parts) {
   if (parts.size() == 1) return parts[0];
   if (type.id() == TypeId::Null) return nulls(type, total);
   if (total == 0) return parts[0];
+  if (auto joined = adjacent_slices(parts, type, total, null_count)) return *joined;
   auto validity = concat_validity(parts, total);
   switch (type.id()) {
     case TypeId::Boolean:

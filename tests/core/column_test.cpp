@@ -101,6 +101,29 @@ TEST_P(ColumnTypeTest, OddSlicesConcatToTheSameRows) {
   EXPECT_EQ(rows_of(Column::concat({a, b})), both);
 }
 
+TEST_P(ColumnTypeTest, ConsecutiveSlicesOfOneColumnConcatenateWithoutACopy) {
+  Rows ref = random_rows(type(), 700, null_rate(), 5);
+  Column c = build(type(), ref).slice(9, 650);
+  Column joined = Column::concat({c.slice(0, 100), c.slice(100, 250), c.slice(350, 300)});
+  EXPECT_EQ(rows_of(joined), sub(ref, 9, 650));
+  EXPECT_EQ(joined.null_count(), c.null_count());
+  // Flat columns whose slices all keep (or all drop) the bitmap share the buffers; the rest
+  // are copied and still equal.
+  if (!type().is_nested() && c.null_count() == 0) {
+    EXPECT_EQ(joined.values_buffer(), c.values_buffer());
+    EXPECT_EQ(joined.offset(), c.offset());
+  }
+  // Not consecutive (a gap, or out of order): copied.
+  Column gap = Column::concat({c.slice(0, 100), c.slice(101, 10)});
+  Rows expected = sub(ref, 9, 100);
+  Rows tail = sub(ref, 110, 10);
+  expected.insert(expected.end(), tail.begin(), tail.end());
+  EXPECT_EQ(rows_of(gap), expected);
+  if (!type().is_nested()) {
+    EXPECT_NE(gap.values_buffer(), c.values_buffer());
+  }
+}
+
 TEST_P(ColumnTypeTest, FilterMatchesReferenceIncludingNullMask) {
   Rows ref = random_rows(type(), 1500, null_rate(), 3);
   Column c = build(type(), ref).slice(13, 1300);

@@ -1,0 +1,149 @@
+// A NumPy memory handler (NEP 49) that allocates as ember's buffers are laid out, and the
+// sharing of arrays it allocated with the engine.
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include "padded_numpy.h"
+
+#include <malloc.h>
+#include <numpy/arrayobject.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "actor_gil.h"
+#include "core/buffer_access.h"
+
+namespace ember::python {
+
+namespace {
+
+constexpr size_t kAlignment = 64;  // an ember Buffer's alignment and padding unit
+
+size_t padded(size_t size) {
+  return size == 0 ? kAlignment : (size + kAlignment - 1) / kAlignment * kAlignment;
+}
+
+void* padded_malloc(void*, size_t size) {
+  if (size > SIZE_MAX - kAlignment) return nullptr;
+  return std::aligned_alloc(kAlignment, padded(size));
+}
+
+void* padded_calloc(void* ctx, size_t count, size_t width) {
+  if (width != 0 && count > SIZE_MAX / width) return nullptr;
+  void* p = padded_malloc(ctx, count * width);
+  if (p != nullptr) std::memset(p, 0, padded(count * width));
+  return p;
+}
+
+void* padded_realloc(void* ctx, void* old, size_t size) {
+  void* p = padded_malloc(ctx, size);
+  if (p == nullptr || old == nullptr) return p;
+  std::memcpy(p, old, std::min(malloc_usable_size(old), padded(size)));
+  std::free(old);
+  return p;
+}
+
+void padded_free(void*, void* p, size_t) { std::free(p); }
+
+PyDataMem_Handler g_handler = {
+    "ember_padded", 1, {nullptr, padded_malloc, padded_calloc, padded_realloc, padded_free}};
+
+thread_local bool t_shareable = false;
+
+/// The handler's capsule, made once NumPy's C API is imported; nullptr when it cannot be (no
+/// NumPy), and nothing is shared. Under the GIL.
+PyObject* handler_capsule() {
+  static PyObject* capsule = [] () -> PyObject* {
+    if (_import_array() < 0) {
+      PyErr_Clear();
+      return nullptr;
+    }
+    return PyCapsule_New(&g_handler, "mem_handler", nullptr);
+  }();
+  return capsule;
+}
+
+// Arrays whose buffers were released on a thread without the GIL, for the next holder of it.
+std::mutex g_dropped_mutex;
+std::vector<PyObject*> g_dropped;
+
+int release_pending(void*) {
+  release_dropped_arrays();
+  return 0;
+}
+
+/// A shared buffer's end: the array it borrowed from is let go of now if this thread holds the
+/// GIL, else by the next actor call or Python's main thread (never waiting for the GIL here,
+/// which a thread holding it may be waiting on this one to give up).
+void drop_array(PyObject* array) {
+  if (!interpreter_alive()) return;  // at exit: the process's end frees it
+  if (PyGILState_Check()) {
+    Py_DECREF(array);
+    return;
+  }
+  bool first = false;
+  {
+    std::lock_guard<std::mutex> lock(g_dropped_mutex);
+    first = g_dropped.empty();
+    g_dropped.push_back(array);
+  }
+  if (first) Py_AddPendingCall(release_pending, nullptr);  // no GIL needed; a full queue is
+                                                            // fine: actors drain it too
+}
+
+}  // namespace
+
+void prepare_padded_numpy() { (void)handler_capsule(); }
+
+ScopedShareable::ScopedShareable(bool shareable) : previous_(t_shareable) {
+  t_shareable = shareable;
+}
+
+ScopedShareable::~ScopedShareable() { t_shareable = previous_; }
+
+ScopedPaddedNumpy::ScopedPaddedNumpy() {
+  PyObject* capsule = handler_capsule();
+  if (capsule == nullptr) return;
+  previous_ = PyDataMem_SetHandler(capsule);
+  if (previous_ == nullptr) PyErr_Clear();
+}
+
+ScopedPaddedNumpy::~ScopedPaddedNumpy() {
+  if (previous_ == nullptr) return;
+  PyObject* ours = PyDataMem_SetHandler(previous_);
+  if (ours == nullptr) PyErr_Clear();
+  Py_XDECREF(ours);
+  Py_DECREF(previous_);
+}
+
+std::optional<std::shared_ptr<Buffer>> share_padded(const py::array& a) {
+  if (!t_shareable) return std::nullopt;
+  PyObject* capsule = handler_capsule();
+  auto* arr = reinterpret_cast<PyArrayObject*>(a.ptr());
+  if (capsule == nullptr || PyArray_HANDLER(arr) != capsule ||
+      !PyArray_CHKFLAGS(arr, NPY_ARRAY_OWNDATA) || !PyArray_IS_C_CONTIGUOUS(arr))
+    return std::nullopt;
+  auto* data = static_cast<uint8_t*>(PyArray_DATA(arr));
+  const size_t bytes = static_cast<size_t>(PyArray_NBYTES(arr));
+  // The padding is the handler's, past the array's last byte: kernels may read it word-wise
+  // and must see zeros there.
+  std::memset(data + bytes, 0, padded(bytes) - bytes);
+  PyArray_CLEARFLAGS(arr, NPY_ARRAY_WRITEABLE);
+  Py_INCREF(a.ptr());
+  std::shared_ptr<void> owner(static_cast<void*>(a.ptr()),
+                              [](void* p) { drop_array(static_cast<PyObject*>(p)); });
+  return detail::BufferAccess::wrap(data, static_cast<int64_t>(bytes), std::move(owner));
+}
+
+void release_dropped_arrays() {
+  std::vector<PyObject*> dropped;
+  {
+    std::lock_guard<std::mutex> lock(g_dropped_mutex);
+    dropped.swap(g_dropped);
+  }
+  for (PyObject* array : dropped) Py_DECREF(array);
+}
+
+}  // namespace ember::python

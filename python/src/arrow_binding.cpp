@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "deferred_gil.h"
 #include "arrow_c_data.h"
 #include "bindings.h"
 #include "io/arrow/arrow_c_import.h"
@@ -57,7 +58,11 @@ Table table_from_arrow(py::object obj) {
   auto* stream =
       static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(capsule.ptr(), kStreamCapsule));
   // Takes the stream over: its release is ours now.
-  return arrow_ipc::import_c_stream(stream);
+  // Batches whose buffers the table borrows are released when it lets go of them, maybe on an
+  // engine thread: the producer's release runs under the GIL (a Python producer's needs it).
+  return arrow_ipc::import_c_stream(stream, [](std::function<void()> release) {
+    run_under_gil(std::move(release));
+  });
 }
 
 }  // namespace

@@ -9,10 +9,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
-#include <vector>
 
-#include "actor_gil.h"
+#include "deferred_gil.h"
 #include "core/buffer_access.h"
 
 namespace ember::python {
@@ -65,32 +63,9 @@ PyObject* handler_capsule() {
   return capsule;
 }
 
-// Arrays whose buffers were released on a thread without the GIL, for the next holder of it.
-std::mutex g_dropped_mutex;
-std::vector<PyObject*> g_dropped;
-
-int release_pending(void*) {
-  release_dropped_arrays();
-  return 0;
-}
-
-/// A shared buffer's end: the array it borrowed from is let go of now if this thread holds the
-/// GIL, else by the next actor call or Python's main thread (never waiting for the GIL here,
-/// which a thread holding it may be waiting on this one to give up).
+/// A shared buffer's end: the array it borrowed from is let go of under the GIL, now or soon.
 void drop_array(PyObject* array) {
-  if (!interpreter_alive()) return;  // at exit: the process's end frees it
-  if (PyGILState_Check()) {
-    Py_DECREF(array);
-    return;
-  }
-  bool first = false;
-  {
-    std::lock_guard<std::mutex> lock(g_dropped_mutex);
-    first = g_dropped.empty();
-    g_dropped.push_back(array);
-  }
-  if (first) Py_AddPendingCall(release_pending, nullptr);  // no GIL needed; a full queue is
-                                                            // fine: actors drain it too
+  run_under_gil([array] { Py_DECREF(array); });
 }
 
 }  // namespace
@@ -135,15 +110,6 @@ std::optional<std::shared_ptr<Buffer>> share_padded(const py::array& a) {
   std::shared_ptr<void> owner(static_cast<void*>(a.ptr()),
                               [](void* p) { drop_array(static_cast<PyObject*>(p)); });
   return detail::BufferAccess::wrap(data, static_cast<int64_t>(bytes), std::move(owner));
-}
-
-void release_dropped_arrays() {
-  std::vector<PyObject*> dropped;
-  {
-    std::lock_guard<std::mutex> lock(g_dropped_mutex);
-    dropped.swap(g_dropped);
-  }
-  for (PyObject* array : dropped) Py_DECREF(array);
 }
 
 }  // namespace ember::python

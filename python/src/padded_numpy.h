@@ -50,8 +50,4 @@ class ScopedShareable {
 /// Under the GIL.
 std::optional<std::shared_ptr<Buffer>> share_padded(const py::array& a);
 
-/// Lets go of the arrays whose buffers engine threads released without the GIL. Under the GIL;
-/// actors call it before each batch, and Python's main thread runs it as a pending call.
-void release_dropped_arrays();
-
 }  // namespace ember::python

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "actor_gil.h"
+#include "deferred_gil.h"
 #include "padded_numpy.h"
 #include "series.h"
 
@@ -94,7 +95,7 @@ Column PythonUdf::operator()(const Batch& args) {
   std::optional<std::chrono::milliseconds> retry_after;
   {
     ActorGil gil;
-    release_dropped_arrays();
+    run_queued_gil_tasks();  // buffers the engine let go of since the last call
     // A result NumPy allocates in the call becomes the column's buffer, uncopied. Not in a
     // worker process, whose results go to the shared memory the driver reads.
     std::optional<ScopedPaddedNumpy> padded;

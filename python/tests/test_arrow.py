@@ -73,6 +73,18 @@ def test_round_trip_through_the_capsule():
     assert ember.table_from_arrow(t.__arrow_c_stream__()).to_pydict() == SAMPLE
 
 
+def test_from_arrow_borrows_buffers_already_in_embers_layout():
+    # ember exports 64-byte aligned, zero-padded buffers: coming back in, they are not copied,
+    # and the imported table keeps the exported one's memory alive on its own.
+    t = ember.from_pydict({"x": np.arange(1000, dtype=np.float64)}).collect()
+    before = t.column("x").to_numpy().__array_interface__["data"][0]
+    back = ember.table_from_arrow(t.__arrow_c_stream__())
+    del t
+    x = back.column("x").to_numpy()
+    assert x.__array_interface__["data"][0] == before
+    assert x.tolist() == list(range(1000))
+
+
 def test_dataframe_has_the_interface_and_slices_survive():
     df = ember.range(100, partitions=3).where(col("id") % 7 == 3).with_column(
         "e", col("id").cast(ember.float32()))

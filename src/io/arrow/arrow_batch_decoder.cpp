@@ -93,6 +93,11 @@ BatchDecoder::BatchDecoder(const fb::RecordBatch* rb, const uint8_t* body, int64
 BatchDecoder::BatchDecoder(BatchSource& source, const Dictionaries* dictionaries)
     : source_(&source), dictionaries_(dictionaries) {}
 
+std::shared_ptr<Buffer> BatchDecoder::take(const uint8_t* p, int64_t size) {
+  if (auto lent = source_->lend(p, size)) return lent;
+  return copy(p, size);
+}
+
 // The node's rows decoded, then the rows before its offset sliced off.
 Column BatchDecoder::column(const ArrowField& f) {
   const NodeInfo node = source_->node();
@@ -106,7 +111,7 @@ Column BatchDecoder::values(const ArrowField& f, int64_t n, int64_t nulls) {
   std::shared_ptr<Buffer> validity;
   if (nulls != 0 && vp != nullptr) {
     if (vsize < bitmap::bytes_for(n)) throw std::runtime_error("validity buffer too small");
-    validity = copy(vp, bitmap::bytes_for(n));
+    validity = take(vp, bitmap::bytes_for(n));
   }
   if (f.dictionary) {
     if (!dictionaries_) throw std::runtime_error("a dictionary-encoded field with no dictionaries");
@@ -156,18 +161,18 @@ Column BatchDecoder::values(const ArrowField& f, int64_t n, int64_t nulls) {
       const int32_t* o = reinterpret_cast<const int32_t*>(offsets->data());
       auto [dp, dsize] = buffer();
       if (o[n] > dsize) throw std::runtime_error("string offsets past the data");
-      return Column::from_buffers(t, n, -1, validity, offsets, copy(dp, o[n]));
+      return Column::from_buffers(t, n, -1, validity, offsets, take(dp, o[n]));
     }
     case TypeId::Boolean: {
       auto [p, size] = buffer();
       if (size < bitmap::bytes_for(n)) throw std::runtime_error("values buffer too small");
-      return Column::from_buffers(t, n, -1, validity, copy(p, bitmap::bytes_for(n)));
+      return Column::from_buffers(t, n, -1, validity, take(p, bitmap::bytes_for(n)));
     }
     default: {
       auto [p, size] = buffer();
       const int w = t.byte_width();
       if (size < n * w) throw std::runtime_error("values buffer too small");
-      return Column::from_buffers(t, n, -1, validity, copy(p, n * w));
+      return Column::from_buffers(t, n, -1, validity, take(p, n * w));
     }
   }
 }
@@ -228,7 +233,7 @@ Column BatchDecoder::integers(const ArrowField& f, int64_t n, std::shared_ptr<Bu
               std::to_string(INT64_MAX) + "); write the column as a signed or decimal type");
       }
     }
-    return Column::from_buffers(f.type, n, -1, std::move(validity), copy(p, n * w));
+    return Column::from_buffers(f.type, n, -1, std::move(validity), take(p, n * w));
   }
   auto values = Buffer::allocate(n * w);
   uint8_t* out = detail::BufferAccess::mutable_data(*values);
@@ -298,7 +303,7 @@ Column BatchDecoder::fixed_binary(const ArrowField& f, int64_t n,
   auto* o = reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*offsets));
   for (int64_t i = 0; i <= n; ++i) o[i] = static_cast<int32_t>(i * w);
   return Column::from_buffers(binary(), n, -1, std::move(validity), std::move(offsets),
-                              copy(p, n * w));
+                              take(p, n * w));
 }
 
 // LargeUtf8, LargeBinary and LargeList: 64-bit offsets checked, rebased to the first one and
@@ -328,14 +333,14 @@ Column BatchDecoder::large(const ArrowField& f, int64_t n, std::shared_ptr<Buffe
   auto [dp, dsize] = buffer();
   if (first + span > dsize) throw std::runtime_error("string offsets past the data");
   return Column::from_buffers(f.type, n, -1, std::move(validity), std::move(offsets),
-                              copy(dp + first, span));
+                              take(dp + first, span));
 }
 
 std::shared_ptr<Buffer> BatchDecoder::checked_offsets(int64_t n) {
   auto [p, size] = buffer();
   if (n == 0 && size == 0) return Buffer::allocate(4);
   if (size < (n + 1) * 4) throw std::runtime_error("offsets buffer too small");
-  auto out = copy(p, (n + 1) * 4);
+  auto out = take(p, (n + 1) * 4);  // only read from here on
   const int32_t* o = reinterpret_cast<const int32_t*>(out->data());
   if (o[0] < 0) throw std::runtime_error("negative offset");
   for (int64_t i = 0; i < n; ++i)

@@ -32,6 +32,8 @@ class BatchDecoder {
 
  private:
   std::pair<const uint8_t*, int64_t> buffer() { return source_->buffer(); }
+  /// `size` bytes of a buffer as the column's: lent by the source when it can, else copied.
+  std::shared_ptr<Buffer> take(const uint8_t* p, int64_t size);
   Column values(const ArrowField& f, int64_t n, int64_t nulls);
   Column decoded(const ArrowField& f, int64_t n, const std::shared_ptr<Buffer>& validity);
   Column fields(const ArrowField& f, int64_t n, std::shared_ptr<Buffer> validity);

@@ -6,10 +6,12 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 
+#include "ember/column.h"
 #include "io/arrow/Message_generated.h"
 #include "io/arrow/arrow_body_codec.h"
 
@@ -36,6 +38,12 @@ class BatchSource {
   /// How many variadic data buffers the current view column (called `column`) has; they follow
   /// its views buffer.
   virtual int64_t variadic_count(const std::string& column) = 0;
+  /// The `size` bytes at `data` (inside a buffer this source handed out) as a Buffer that
+  /// borrows them, when the source can lend them in ember's layout; nullptr, and the decoder
+  /// copies them.
+  virtual std::shared_ptr<Buffer> lend(const uint8_t* /*data*/, int64_t /*size*/) {
+    return nullptr;
+  }
 };
 
 /// The nodes and buffers of an IPC record batch, every range checked against the body and

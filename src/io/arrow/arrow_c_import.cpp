@@ -1,12 +1,16 @@
 // The Arrow C Stream Interface read through the batch decoder; see arrow_c_import.h.
 #include "io/arrow/arrow_c_import.h"
 
+#include <memory>
+
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "ember/error.h"
+#include "core/buffer_access.h"
+#include "core/buffer_cache.h"
 #include "io/arrow/arrow_batch_decoder.h"
 #include "io/arrow/arrow_c_schema.h"
 
@@ -22,6 +26,10 @@ constexpr int64_t kUnsized = int64_t{1} << 60;
 /// decoder asks for them (depth first; a dictionary-encoded array's indices only).
 class CArraySource final : public BatchSource {
  public:
+  /// `owner` keeps the arrays' memory alive (their record batch, released when the last buffer
+  /// lent from it goes); without one nothing is lent.
+  explicit CArraySource(std::shared_ptr<void> owner) : owner_(std::move(owner)) {}
+
   void add(const ArrowField& f, const ArrowArray& a) {
     if (a.length < 0 || a.offset < 0 || a.n_buffers < 0 || a.n_children < 0)
       throw std::runtime_error("a negative length, offset or count");
@@ -66,7 +74,26 @@ class CArraySource final : public BatchSource {
     return count;
   }
 
+  /// Lends a buffer that already has ember's layout: 64-byte aligned, and zeros from its end to
+  /// the next multiple of 64 (Arrow's recommended padding, which pyarrow and ember write). Those
+  /// bytes lie in the 64-byte block of the buffer's last byte, so in its page: reading them
+  /// cannot fault, though they are not the producer's to give; a sanitizer build, which would
+  /// flag the read, lends only buffers that need no padding.
+  std::shared_ptr<Buffer> lend(const uint8_t* data, int64_t size) override {
+    constexpr uintptr_t kAlign = BufferCache::kAlignment;
+    if (!owner_ || size <= 0 || reinterpret_cast<uintptr_t>(data) % kAlign != 0) return nullptr;
+    const int64_t padded = (size + int64_t(kAlign) - 1) / int64_t(kAlign) * int64_t(kAlign);
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    if (padded != size) return nullptr;
+#else
+    for (int64_t i = size; i < padded; ++i)
+      if (data[i] != 0) return nullptr;
+#endif
+    return detail::BufferAccess::wrap(data, size, owner_);
+  }
+
  private:
+  std::shared_ptr<void> owner_;
   std::vector<const ArrowArray*> arrays_;
   size_t next_ = 0;
   const ArrowArray* current_ = nullptr;
@@ -75,8 +102,9 @@ class CArraySource final : public BatchSource {
 };
 
 /// One column (or dictionary) array decoded as `f`, sliced as the array's offset says.
-Column decode(const ArrowField& f, const ArrowArray& a, const Dictionaries& dictionaries) {
-  CArraySource source;
+Column decode(const ArrowField& f, const ArrowArray& a, const Dictionaries& dictionaries,
+              const std::shared_ptr<void>& owner) {
+  CArraySource source(owner);
   source.add(f, a);
   BatchDecoder decoder(source, &dictionaries);
   return decoder.column(f);
@@ -85,16 +113,17 @@ Column decode(const ArrowField& f, const ArrowArray& a, const Dictionaries& dict
 /// The dictionaries of `f`'s array `a` and of its children, innermost first (a dictionary's
 /// values may be dictionary-encoded themselves), into `out` by id.
 void load_dictionaries(const CSchema& schema, const ArrowField& f, const ArrowArray& a,
-                       Dictionaries& out) {
+                       Dictionaries& out, const std::shared_ptr<void>& owner) {
   if (f.dictionary) {
     if (a.dictionary == nullptr) throw std::runtime_error("a dictionary-encoded array without one");
     const ArrowField& values = schema.dictionary_values.at(*f.dictionary);
-    load_dictionaries(schema, values, *a.dictionary, out);
-    out[*f.dictionary] = decode(values, *a.dictionary, out);
+    load_dictionaries(schema, values, *a.dictionary, out, owner);
+    out[*f.dictionary] = decode(values, *a.dictionary, out, owner);
     return;
   }
   for (size_t i = 0; i < f.children.size() && i < static_cast<size_t>(a.n_children); ++i)
-    if (a.children[i] != nullptr) load_dictionaries(schema, f.children[i], *a.children[i], out);
+    if (a.children[i] != nullptr)
+      load_dictionaries(schema, f.children[i], *a.children[i], out, owner);
 }
 
 /// Releases a C struct when it goes out of scope.
@@ -115,8 +144,9 @@ struct Released {
                 std::to_string(code) + (detail ? std::string(": ") + detail : "") + ")");
 }
 
-/// The columns of one record batch (a struct array), its offset applied.
-std::vector<Column> import_batch(const CSchema& schema, const ArrowArray& batch) {
+/// The columns of one record batch (a struct array), its offset applied; `owner` keeps `batch`.
+std::vector<Column> import_batch(const CSchema& schema, const ArrowArray& batch,
+                                 const std::shared_ptr<void>& owner) {
   if (batch.n_children != static_cast<int64_t>(schema.fields.size()) ||
       (batch.n_children > 0 && batch.children == nullptr))
     throw InvalidArgument("an Arrow record batch of " + std::to_string(batch.n_children) +
@@ -129,8 +159,8 @@ std::vector<Column> import_batch(const CSchema& schema, const ArrowArray& batch)
       if (batch.children[i] == nullptr) throw std::runtime_error("a missing array");
       const ArrowArray& a = *batch.children[i];
       Dictionaries dictionaries;
-      load_dictionaries(schema, f, a, dictionaries);
-      Column c = decode(f, a, dictionaries);
+      load_dictionaries(schema, f, a, dictionaries, owner);
+      Column c = decode(f, a, dictionaries, owner);
       if (c.size() < batch.offset + batch.length)
         throw std::runtime_error("an array shorter than its record batch");
       columns.push_back(c.slice(batch.offset, batch.length));
@@ -145,7 +175,7 @@ std::vector<Column> import_batch(const CSchema& schema, const ArrowArray& batch)
 
 }  // namespace
 
-Table import_c_stream(ArrowArrayStream* stream) {
+Table import_c_stream(ArrowArrayStream* stream, const ReleaseRunner& run_release) {
   Released<ArrowArrayStream> owned;
   owned.value = *stream;
   stream->release = nullptr;  // ours now
@@ -159,12 +189,21 @@ Table import_c_stream(ArrowArrayStream* stream) {
   Schema out_schema(fields);
   std::vector<Batch> batches;
   while (true) {
-    Released<ArrowArray> array;
-    if (int rc = s->get_next(s, &array.value)) stream_failed(s, rc, "give its next batch");
-    if (array.value.release == nullptr) break;  // the end
-    std::vector<Column> columns = import_batch(schema, array.value);
+    auto next = std::make_unique<Released<ArrowArray>>();
+    if (int rc = s->get_next(s, &next->value)) stream_failed(s, rc, "give its next batch");
+    if (next->value.release == nullptr) break;  // the end
+    // The batch stays with the producer's memory until no column borrows from it.
+    const ArrowArray& array = next->value;
+    std::shared_ptr<void> owner(next.release(), [run_release](void* p) {
+      auto* batch = static_cast<Released<ArrowArray>*>(p);
+      if (run_release)
+        run_release([batch] { delete batch; });
+      else
+        delete batch;
+    });
+    std::vector<Column> columns = import_batch(schema, array, owner);
     if (columns.empty())
-      batches.push_back(Batch::empty_with_rows(array.value.length));
+      batches.push_back(Batch::empty_with_rows(array.length));
     else
       batches.emplace_back(out_schema, std::move(columns));
   }

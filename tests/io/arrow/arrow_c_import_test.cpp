@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -41,6 +42,7 @@ struct Node {
   std::string format, name;
   int64_t length = 0, null_count = 0, offset = 0;
   std::vector<std::optional<std::string>> buffers;
+  std::vector<const void*> raw;  ///< when set, the buffers' addresses instead (memory not owned)
   std::vector<std::shared_ptr<Node>> children;
   std::shared_ptr<Node> dictionary;
 
@@ -55,6 +57,7 @@ struct Node {
   void wire() {
     pointers.clear();
     for (const auto& b : buffers) pointers.push_back(b ? b->data() : nullptr);
+    if (!raw.empty()) pointers = raw;
     schema_children.clear();
     array_children.clear();
     for (const auto& c : children) {
@@ -103,10 +106,18 @@ NodePtr named(std::string name, NodePtr n) {
   return n;
 }
 
-/// A stream of `batches` (each a struct array of the columns) handed out one by one.
+/// A stream of `batches` (each a struct array of the columns) handed out one by one. As the
+/// interface asks, a batch handed out keeps its memory until the consumer releases it (which
+/// `releases` counts), whether or not the stream is still there.
 struct Stream {
   std::vector<NodePtr> batches;
   size_t next = 0;
+  std::shared_ptr<int> releases = std::make_shared<int>(0);
+
+  struct Held {
+    NodePtr batch;
+    std::shared_ptr<int> releases;
+  };
 
   ArrowArrayStream c_stream() {
     for (auto& b : batches) b->wire();
@@ -121,7 +132,15 @@ struct Stream {
       if (me->next == me->batches.size()) {
         out->release = nullptr;
       } else {
-        *out = me->batches[me->next++]->array;
+        const NodePtr& batch = me->batches[me->next++];
+        *out = batch->array;
+        out->private_data = new Held{batch, me->releases};
+        out->release = [](ArrowArray* a) {
+          auto* held = static_cast<Held*>(a->private_data);
+          ++*held->releases;
+          delete held;
+          a->release = nullptr;
+        };
       }
       return 0;
     };
@@ -312,6 +331,43 @@ TEST(ArrowCImport, UnionsIntervalsAndMalformedArraysAreInvalidArgumentsNamingThe
   expect_refused(node("+l", 1, {std::nullopt, le<int32_t>({0, 1})}), "not one child");
   expect_refused(node("u", 1, {std::nullopt, le<int32_t>({0, -4}), std::string("ab")}),
                  "offsets decrease");
+}
+
+TEST(ArrowCImport, BuffersInEmbersLayoutAreBorrowedUntilTheLastColumnGoes) {
+  // Eight int64 values fill 64 bytes: 64-byte aligned they need no padding, so ember borrows
+  // them. The same values 8 bytes further on are copied.
+  std::unique_ptr<int64_t, decltype(&std::free)> memory(
+      static_cast<int64_t*>(std::aligned_alloc(64, 192)), &std::free);
+  int64_t* aligned = memory.get();
+  int64_t* misaligned = memory.get() + 9;
+  for (int i = 0; i < 8; ++i) aligned[i] = misaligned[i] = 10 * i;
+  auto lent = named("lent", node("l", 8, {}));
+  lent->raw = {nullptr, aligned};
+  auto copied = named("copied", node("l", 8, {}));
+  copied->raw = {nullptr, misaligned};
+  Stream stream;
+  stream.batches.push_back(node("+s", 8, {std::nullopt}, {lent, copied}));
+  ArrowArrayStream s = stream.c_stream();
+  std::optional<Table> t = arrow_ipc::import_c_stream(&s);
+  EXPECT_EQ(t->column("lent").values<int64_t>(), aligned);
+  EXPECT_NE(t->column("copied").values<int64_t>(), misaligned);
+  EXPECT_THAT(values(*t, "copied"), ElementsAre("0", "10", "20", "30", "40", "50", "60", "70"));
+  // The batch stays the producer's until no column borrows from it.
+  Column kept = t->column("lent").slice(2, 3);
+  t.reset();
+  EXPECT_EQ(*stream.releases, 0);
+  EXPECT_EQ(ember::to_string(kept.get(0)), "20");
+  kept = Column();
+  EXPECT_EQ(*stream.releases, 1);
+
+  // A batch that lends nothing is released as soon as it is read.
+  Stream other;
+  copied->raw = {nullptr, misaligned};
+  other.batches.push_back(node("+s", 8, {std::nullopt}, {copied}));
+  ArrowArrayStream o = other.c_stream();
+  const Table copy = arrow_ipc::import_c_stream(&o);
+  EXPECT_EQ(*other.releases, 1);
+  EXPECT_THAT(values(copy, "copied"), ElementsAre("0", "10", "20", "30", "40", "50", "60", "70"));
 }
 
 }  // namespace

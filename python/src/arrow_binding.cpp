@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "deferred_gil.h"
 #include "arrow_c_data.h"
 #include "bindings.h"
+#include "deferred_gil.h"
 #include "io/arrow/arrow_c_import.h"
 #include "run_options.h"
 
@@ -60,9 +60,8 @@ Table table_from_arrow(py::object obj) {
   // Takes the stream over: its release is ours now.
   // Batches whose buffers the table borrows are released when it lets go of them, maybe on an
   // engine thread: the producer's release runs under the GIL (a Python producer's needs it).
-  return arrow_ipc::import_c_stream(stream, [](std::function<void()> release) {
-    run_under_gil(std::move(release));
-  });
+  return arrow_ipc::import_c_stream(
+      stream, [](std::function<void()> release) { run_under_gil(std::move(release)); });
 }
 
 }  // namespace

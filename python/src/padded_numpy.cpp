@@ -10,8 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "deferred_gil.h"
 #include "core/buffer_access.h"
+#include "deferred_gil.h"
 
 namespace ember::python {
 
@@ -53,7 +53,7 @@ thread_local bool t_shareable = false;
 /// The handler's capsule, made once NumPy's C API is imported; nullptr when it cannot be (no
 /// NumPy), and nothing is shared. Under the GIL.
 PyObject* handler_capsule() {
-  static PyObject* capsule = [] () -> PyObject* {
+  static PyObject* capsule = []() -> PyObject* {
     if (_import_array() < 0) {
       PyErr_Clear();
       return nullptr;

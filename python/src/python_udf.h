@@ -3,9 +3,9 @@
 // actors, a worker's for process actors), and each call hands the batch to it.
 #pragma once
 
-#include <cstdlib>
-
 #include <pybind11/pybind11.h>
+
+#include <cstdlib>
 
 #include "ember/ember.h"
 

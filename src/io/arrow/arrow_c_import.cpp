@@ -2,15 +2,14 @@
 #include "io/arrow/arrow_c_import.h"
 
 #include <memory>
-
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "ember/error.h"
 #include "core/buffer_access.h"
 #include "core/buffer_cache.h"
+#include "ember/error.h"
 #include "io/arrow/arrow_batch_decoder.h"
 #include "io/arrow/arrow_c_schema.h"
 

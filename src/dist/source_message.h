@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "plan/source.h"
 #include "plan/logical_node.h"
+#include "plan/source.h"
 #include "udf/process/wire_message.h"
 
 namespace ember::dist {

@@ -153,6 +153,48 @@ std::string HttpFileServer::url(const std::string& name) const {
   return "http://127.0.0.1:" + std::to_string(port_) + "/" + name;
 }
 
+namespace {
+
+/// A self-signed certificate for 127.0.0.1 (cert.pem, key.pem) in `dir`, made by openssl.
+std::string make_certificate(const std::string& dir) {
+  const std::string cert = dir + "/cert.pem", key = dir + "/key.pem";
+  const std::string command =
+      "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1"
+      " -nodes -days 2 -subj /CN=127.0.0.1"
+      " -addext subjectAltName=IP:127.0.0.1 -keyout '" +
+      key + "' -out '" + cert + "' 2>/dev/null";
+  if (std::system(command.c_str()) != 0)
+    throw std::runtime_error("openssl could not make a certificate");
+  return cert;
+}
+
+constexpr char kHttpsServer[] = R"(
+import functools, http.server, ssl, sys
+port, directory, cert, key = sys.argv[1:5]
+handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=directory)
+server = http.server.ThreadingHTTPServer(("127.0.0.1", int(port)), handler)
+context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+context.load_cert_chain(cert, key)
+server.socket = context.wrap_socket(server.socket, server_side=True)
+server.serve_forever()
+)";
+
+}  // namespace
+
+HttpsFileServer::HttpsFileServer(const std::string& dir, const std::string& work_dir)
+    : certificate_(make_certificate(work_dir)),
+      port_(free_loopback_port()),
+      child_({"/usr/bin/python3", "-c", kHttpsServer, std::to_string(port_), dir, certificate_,
+              work_dir + "/key.pem"},
+             false) {
+  for (int i = 0; i < 200 && !can_connect(port_); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+}
+
+std::string HttpsFileServer::url(const std::string& name) const {
+  return "https://127.0.0.1:" + std::to_string(port_) + "/" + name;
+}
+
 std::string http_get(const std::string& url) {
   HttpRequest r;
   r.url = url;

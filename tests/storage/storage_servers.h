@@ -65,6 +65,20 @@ class HttpFileServer {
   ChildProcess child_;
 };
 
+/// The same over HTTPS, with a certificate for 127.0.0.1 made for it and signed by itself
+/// (`certificate()`: the PEM file a client trusts to reach it).
+class HttpsFileServer {
+ public:
+  HttpsFileServer(const std::string& dir, const std::string& work_dir);
+  std::string url(const std::string& name) const;
+  const std::string& certificate() const { return certificate_; }
+
+ private:
+  std::string certificate_;
+  int port_;
+  ChildProcess child_;
+};
+
 /// A plain GET of `url` (for the proxy's control endpoint): the body.
 std::string http_get(const std::string& url);
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -120,6 +121,17 @@ size_t on_body(char* data, size_t, size_t n, void* p) {
   return n;
 }
 
+/// The CA bundle to check servers' certificates against in place of the system's: the file
+/// AWS_CA_BUNDLE names (the AWS CLI's variable), else CURL_CA_BUNDLE (curl's); nullptr for the
+/// system's. Read per request, so a test or a long-lived process may change it.
+const char* ca_bundle() {
+  for (const char* name : {"AWS_CA_BUNDLE", "CURL_CA_BUNDLE"}) {
+    const char* v = std::getenv(name);
+    if (v != nullptr && *v != '\0') return v;
+  }
+  return nullptr;
+}
+
 bool retryable_transport(CURLcode code) {
   switch (code) {
     case CURLE_COULDNT_CONNECT:
@@ -166,6 +178,7 @@ void configure(CURL* c, const HttpRequest& r, curl_slist* headers, Transfer& t, 
   curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, r.sign ? 0L : 1L);
   curl_easy_setopt(c, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
   curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+  if (const char* bundle = ca_bundle()) curl_easy_setopt(c, CURLOPT_CAINFO, bundle);
   // A stalled transfer (under 1 byte/s for 60 s) is a timeout, retried like a reset.
   curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
   curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 60L);
@@ -241,6 +254,12 @@ HttpResponse HttpClient::send(const HttpRequest& request, const RetryPolicy& pol
       continue;
     }
     last_failure = error[0] ? error : curl_easy_strerror(code);
+    if (code == CURLE_PEER_FAILED_VERIFICATION || code == CURLE_SSL_CACERT_BADFILE) {
+      const char* bundle = ca_bundle();
+      last_failure += bundle ? std::string("; checked against the CA bundle ") + bundle
+                             : "; a server whose certificate the system's CAs do not sign "
+                               "needs AWS_CA_BUNDLE set to a CA bundle that does";
+    }
     if (!retryable_transport(code)) break;
   }
   const std::string& name = request.label.empty() ? request.url : request.label;

@@ -16,7 +16,8 @@ library=(cmake ninja-build g++ ccache libsimdjson-dev libdivide-dev
          libsnappy-dev libzstd-dev zlib1g-dev liblz4-dev flatbuffers-compiler libflatbuffers-dev
          libre2-dev libutf8proc-dev libxxhash-dev libcurl4-openssl-dev libpugixml-dev)
 example=(pkg-config libcli11-dev libhunspell-dev hunspell-en-us wordnet-base)
-tests=(libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev nodejs npm)
+# openssl: the certificate of the HTTPS test server.
+tests=(libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev nodejs npm openssl)
 # doxygen: the API reference (scripts/api-docs.sh), which a test builds too; python3 reads its
 # XML for the names doxygen does not check (scripts/api_docs_check.py).
 docs=(doxygen python3)

@@ -66,9 +66,9 @@ py::array view_of(const Column& c) {
 /// element whatever its shape) as a column of `type`: the array's own memory when NumPy
 /// allocated it in ember's layout (a thread actor's result), else a copy.
 Column fixed_width_from_numpy(const py::array& a, const DataType& type, int64_t count) {
-  if (auto shared = share_padded(a)) return Column::from_buffers(type, count, 0, nullptr, *shared);
-  return Column::from_buffers(type, count, 0, nullptr,
-                              Buffer::copy_of(a.data(), count * type.byte_width()));
+  std::shared_ptr<Buffer> values = share_padded(a);
+  if (!values) values = Buffer::copy_of(a.data(), count * type.byte_width());
+  return Column::from_buffers(type, count, 0, nullptr, std::move(values));
 }
 
 Column bool_from_numpy(const py::array& a) {

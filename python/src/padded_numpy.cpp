@@ -11,17 +11,16 @@
 #include <cstring>
 
 #include "core/buffer_access.h"
+#include "core/buffer_cache.h"
 #include "deferred_gil.h"
 
 namespace ember::python {
 
 namespace {
 
-constexpr size_t kAlignment = 64;  // an ember Buffer's alignment and padding unit
+constexpr size_t kAlignment = BufferCache::kAlignment;
 
-size_t padded(size_t size) {
-  return size == 0 ? kAlignment : (size + kAlignment - 1) / kAlignment * kAlignment;
-}
+size_t padded(size_t size) { return detail::BufferAccess::padded_size(size); }
 
 void* padded_malloc(void*, size_t size) {
   if (size > SIZE_MAX - kAlignment) return nullptr;
@@ -93,13 +92,13 @@ ScopedPaddedNumpy::~ScopedPaddedNumpy() {
   Py_DECREF(previous_);
 }
 
-std::optional<std::shared_ptr<Buffer>> share_padded(const py::array& a) {
-  if (!t_shareable) return std::nullopt;
+std::shared_ptr<Buffer> share_padded(const py::array& a) {
+  if (!t_shareable) return nullptr;
   PyObject* capsule = handler_capsule();
   auto* arr = reinterpret_cast<PyArrayObject*>(a.ptr());
   if (capsule == nullptr || PyArray_HANDLER(arr) != capsule ||
       !PyArray_CHKFLAGS(arr, NPY_ARRAY_OWNDATA) || !PyArray_IS_C_CONTIGUOUS(arr))
-    return std::nullopt;
+    return nullptr;
   auto* data = static_cast<uint8_t*>(PyArray_DATA(arr));
   const size_t bytes = static_cast<size_t>(PyArray_NBYTES(arr));
   // The padding is the handler's, past the array's last byte: kernels may read it word-wise

@@ -5,7 +5,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
-#include <optional>
+#include <memory>
 
 #include "ember/ember.h"
 
@@ -45,9 +45,9 @@ class ScopedShareable {
 };
 
 /// The C-contiguous array `a` as a buffer shared with NumPy, when a ScopedShareable allows it,
-/// NumPy allocated the memory under a ScopedPaddedNumpy, and `a` owns it; nullopt otherwise.
+/// NumPy allocated the memory under a ScopedPaddedNumpy, and `a` owns it; nullptr otherwise.
 /// The array becomes read-only (a column never changes) and stays alive as long as the buffer.
 /// Under the GIL.
-std::optional<std::shared_ptr<Buffer>> share_padded(const py::array& a);
+std::shared_ptr<Buffer> share_padded(const py::array& a);
 
 }  // namespace ember::python

@@ -14,12 +14,7 @@ namespace ember {
 
 namespace {
 
-// The 64-byte aligned extent of a `size`-byte buffer (never zero): word-wise kernels may touch
-// the padding, and data() stays non-null even for empty columns.
-size_t padded_size(size_t size) {
-  const size_t a = BufferCache::kAlignment;
-  return size == 0 ? a : (size + a - 1) / a * a;
-}
+size_t padded_size(size_t size) { return detail::BufferAccess::padded_size(size); }
 
 // The calling thread's ScopedBufferSource, if any (see buffer_source.h).
 thread_local BufferSource* t_source = nullptr;
@@ -73,6 +68,12 @@ std::shared_ptr<Buffer> detail::BufferAccess::allocate_uninitialized(int64_t siz
   // Only the padding is cleared: word-wise kernels read it and must see zeros there.
   std::memset(b->data_ + bytes, 0, padded_size(bytes) - bytes);
   return b;
+}
+
+// Never zero, so that data() stays non-null even for empty columns.
+size_t detail::BufferAccess::padded_size(size_t size) {
+  const size_t a = BufferCache::kAlignment;
+  return size == 0 ? a : (size + a - 1) / a * a;
 }
 
 std::shared_ptr<Buffer> detail::BufferAccess::wrap(const void* data, int64_t size,

@@ -16,6 +16,9 @@ struct BufferAccess {
   /// A heap buffer of `size` bytes whose contents are unspecified (only the padding past
   /// `size` is zeroed), for writers that overwrite every byte; cheaper than Buffer::allocate.
   static std::shared_ptr<Buffer> allocate_uninitialized(int64_t size);
+  /// The bytes a `size`-byte buffer's 64-byte aligned extent spans (its padding included; never
+  /// zero): what word-wise kernels may read, and what a borrowed buffer must make readable.
+  static size_t padded_size(size_t size);
   /// Borrows `data`; `owner` is kept alive as long as the buffer (e.g. a shared-memory
   /// mapping that unmaps when released).
   static std::shared_ptr<Buffer> wrap(const void* data, int64_t size, std::shared_ptr<void> owner);

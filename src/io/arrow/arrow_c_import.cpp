@@ -79,9 +79,9 @@ class CArraySource final : public BatchSource {
   /// cannot fault, though they are not the producer's to give; a sanitizer build, which would
   /// flag the read, lends only buffers that need no padding.
   std::shared_ptr<Buffer> lend(const uint8_t* data, int64_t size) override {
-    constexpr uintptr_t kAlign = BufferCache::kAlignment;
-    if (!owner_ || size <= 0 || reinterpret_cast<uintptr_t>(data) % kAlign != 0) return nullptr;
-    const int64_t padded = (size + int64_t(kAlign) - 1) / int64_t(kAlign) * int64_t(kAlign);
+    if (!owner_ || size <= 0 || reinterpret_cast<uintptr_t>(data) % BufferCache::kAlignment != 0)
+      return nullptr;
+    const auto padded = static_cast<int64_t>(detail::BufferAccess::padded_size(size_t(size)));
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
     if (padded != size) return nullptr;
 #else

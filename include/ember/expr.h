@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "ember/download_options.h"
 #include "ember/types.h"
 
 namespace ember {
@@ -70,6 +71,14 @@ class Expr {
   /// The value under `key` in each map (the first entry whose key equals it; numbers compare
   /// by value), of the map's value type; null where the map is null or has no such key.
   Expr map_get(Value key) const;
+
+  // ---- files behind URLs
+  /// The bytes of the file each row names (binary): an s3://bucket/key, http(s):// URL,
+  /// file:// URL or local path (utf8); null where the URL is null. Downloads run on their own
+  /// threads, up to `options.max_connections` at once per process, while the rest of the
+  /// pipeline (a UDF reading the bytes) runs; rows keep their order. A file that cannot be
+  /// downloaded fails the query, or gives a null under OnError::Null.
+  Expr url_download(DownloadOptions options = {}) const;
 
   // ---- text (utf8; lengths and positions count Unicode code points; null in, null out)
   /// Number of code points (int64).

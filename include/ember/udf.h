@@ -18,6 +18,7 @@
 #include "ember/batch.h"
 #include "ember/error.h"
 #include "ember/expr.h"
+#include "ember/on_error.h"
 #include "ember/types.h"
 
 namespace ember {
@@ -85,13 +86,6 @@ T InitArgs::get(std::string_view key) const {
 enum class Isolation {
   Thread,  ///< a thread of the driver process (the default)
   Process  ///< a worker process; the class must be registered with EMBER_REGISTER_UDF
-};
-
-/// What happens to a batch whose call still fails once its retries are spent.
-enum class OnError {
-  Raise,  ///< the query fails with UdfError (the default)
-  Null,   ///< the rows whose own call fails get a null result; every other row its real one
-  Skip,   ///< the rows whose own call fails are dropped; every other row is kept
 };
 
 namespace detail {

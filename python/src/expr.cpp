@@ -123,6 +123,23 @@ void bind_namespaced(py::class_<Expr>& c) {
       .def(
           "map_get", [](const Expr& e, py::object key) { return e.map_get(to_value(key)); },
           py::arg("key"), "The value under `key` in each map; null where there is none.")
+      .def(
+          "url_download",
+          [](const Expr& e, int max_connections, const std::string& on_error) {
+            DownloadOptions options;
+            options.max_connections = max_connections;
+            if (on_error == "null") {
+              options.on_error = OnError::Null;
+            } else if (on_error != "raise") {
+              throw InvalidArgument("url_download: on_error='" + on_error +
+                                    "': use 'raise' or 'null'");
+            }
+            return e.url_download(options);
+          },
+          py::arg("max_connections") = 32, py::arg("on_error") = "raise",
+          "The bytes of the file each URL names (s3://, http(s)://, file://, a path) as binary; "
+          "up to max_connections downloads at once per process. on_error='null' gives a null "
+          "where a file cannot be had; 'raise' fails the query with an IoError naming it.")
       .def("_list_size", &Expr::list_size)
       .def("_list_get", &Expr::list_get)
       .def("_list_contains",

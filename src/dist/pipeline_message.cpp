@@ -27,7 +27,8 @@ enum class NodeKind : uint8_t {
   Project = 2,
   ActorPool = 3,
   Explode = 4,
-  Join = 5
+  Join = 5,
+  UrlDownload = 6
 };
 /// The breaker that ends the first pipeline, when other ranks run it too (their partitions
 /// then come back to rank 0 as partial states: aggregates, a top-k's best rows).
@@ -57,6 +58,17 @@ NodePtr get_pool(MessageReader& in, NodePtr input) {
   std::string output(in.get_string());
   return make_actor_pool_project(std::move(input), std::move(spec), std::move(arg_columns),
                                  std::move(arg_names), std::move(output));
+}
+
+NodePtr get_download(MessageReader& in, NodePtr input) {
+  std::string url_column(in.get_string());
+  std::string url_name(in.get_string());
+  std::string output(in.get_string());
+  DownloadOptions options;
+  options.max_connections = in.get<int32_t>();
+  options.on_error = in.get<uint8_t>() != 0 ? OnError::Null : OnError::Raise;
+  return make_url_download(std::move(input), std::move(url_column), std::move(url_name),
+                           std::move(output), options);
 }
 
 /// Writes a query's first pipeline, source first: walking down from the root, each kind of
@@ -101,6 +113,15 @@ class FirstPipelineEncoder final : NodeVisitor {
     if (!streams(n)) return;
     out_.put(NodeKind::ActorPool);
     put_pool(out_, n);
+  }
+  void visit(const UrlDownloadNode& n) override {
+    if (!streams(n)) return;
+    out_.put(NodeKind::UrlDownload);
+    out_.put_string(n.url_column);
+    out_.put_string(n.url_name);
+    out_.put_string(n.output_column);
+    out_.put(static_cast<int32_t>(n.options.max_connections));
+    out_.put(static_cast<uint8_t>(n.options.on_error == OnError::Null));
   }
   void visit(const ExplodeNode& n) override {
     if (!streams(n)) return;
@@ -279,6 +300,9 @@ NodePtr decode_chain(MessageReader& in) {
         break;
       case NodeKind::Explode:
         node = make_explode(node, std::string(in.get_string()));
+        break;
+      case NodeKind::UrlDownload:
+        node = get_download(in, node);
         break;
       case NodeKind::Join:
         node = get_join(in, node);

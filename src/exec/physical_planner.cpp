@@ -8,6 +8,7 @@
 #include "exec/operators/filter_operator.h"
 #include "exec/operators/join_probe_operator.h"
 #include "exec/operators/project_operator.h"
+#include "exec/operators/url_download_operator.h"
 #include "exec/sinks/aggregate_sink.h"
 #include "exec/sinks/group_by_sink.h"
 #include "exec/sinks/join_build_sink.h"
@@ -59,6 +60,12 @@ class PhysicalPlanner final : NodeVisitor {
     translate_tree(a.child());
     add_pool(a);
     step(a);
+  }
+  void visit(const UrlDownloadNode& d) override {
+    translate_tree(d.child());
+    current().add(std::make_shared<UrlDownloadOperator>(d.child().schema.index_of(d.url_column),
+                                                        d.url_name, d.options, d.schema));
+    step(d);
   }
   void visit(const ExplodeNode& x) override {
     translate_tree(x.child());

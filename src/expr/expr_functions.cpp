@@ -117,6 +117,17 @@ Expr Expr::field(std::string name) const {
 }
 Expr Expr::map_get(Value key) const { return call(FunctionId::MapGet, {node_}, {std::move(key)}); }
 
+Expr Expr::url_download(DownloadOptions options) const {
+  if (options.max_connections < 1)
+    throw InvalidArgument("url_download: max_connections must be at least 1, not " +
+                          std::to_string(options.max_connections));
+  if (options.on_error == OnError::Skip)
+    throw InvalidArgument("url_download: on_error takes OnError::Raise or OnError::Null");
+  return call(
+      FunctionId::UrlDownload, {node_},
+      {Value{int64_t{options.max_connections}}, Value{int64_t{options.on_error == OnError::Null}}});
+}
+
 Expr Expr::list_contains(Value v) const {
   return call(FunctionId::ListContains, {node_}, {std::move(v)});
 }

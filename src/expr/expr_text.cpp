@@ -30,7 +30,13 @@ std::string function_text(const ExprNode& e) {
   for (size_t i = method ? 1 : 0; i < e.children.size(); ++i) {
     args += (args.empty() ? "" : ", ") + to_string(*e.children[i]);
   }
-  for (const Value& p : e.params) args += (args.empty() ? "" : ", ") + param_text(p);
+  if (e.function == FunctionId::UrlDownload && e.params.size() == 2) {
+    // Its options, as the struct names them.
+    args = "max_connections=" + param_text(e.params[0]) +
+           (std::get<int64_t>(e.params[1]) != 0 ? ", on_error=null" : "");
+  } else {
+    for (const Value& p : e.params) args += (args.empty() ? "" : ", ") + param_text(p);
+  }
   const std::string call = std::string(function_name(e.function)) + "(" + args + ")";
   return method ? to_string(*e.children[0]) + "." + call : call;
 }

@@ -45,6 +45,19 @@ bool contains_stateful_udf(const ExprNode& e) {
   return false;
 }
 
+bool is_lifted_call(const ExprNode& e) {
+  return (e.kind == ExprKind::UdfCall && e.udf && e.udf->is_stateful()) ||
+         (e.kind == ExprKind::Function && e.function == FunctionId::UrlDownload);
+}
+
+bool contains_lifted_call(const ExprNode& e) {
+  if (is_lifted_call(e)) return true;
+  for (const ExprPtr& c : e.children) {
+    if (contains_lifted_call(*c)) return true;
+  }
+  return false;
+}
+
 bool calls_udf(const ExprNode& e) {
   if (e.kind == ExprKind::UdfCall) return true;
   for (const ExprPtr& c : e.children)

@@ -61,6 +61,7 @@ constexpr std::array<const char*, std::size_t(kLastFunctionId) + 1> kNames = {
     "dt_truncate",
     "field",
     "map_get",
+    "url_download",
 };
 
 }  // namespace

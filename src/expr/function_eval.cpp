@@ -87,6 +87,10 @@ Column with_args(const ExprNode& e, std::vector<Column>& args, const DataType& t
   if (in_range(f, FunctionId::DtYear, FunctionId::DtTruncate)) return date_function(e, args[0]);
   if (f == FunctionId::StructField) return args[0].field(std::get<std::string>(e.params[0]));
   if (f == FunctionId::MapGet) return map_get(args[0], e.params[0], type);
+  if (f == FunctionId::UrlDownload)
+    throw Error("internal: " + to_string(e) +
+                " reached the expression evaluator; the planner "
+                "runs every download in its own operator");
   throw Error("internal: no kernel for " + to_string(e));
 }
 

@@ -67,9 +67,11 @@ enum class FunctionId : uint8_t {
   // structs and maps (expr/nested_kernels.h)
   StructField,
   MapGet,
+  // files behind URLs: evaluated by exec's download operator, never by a kernel
+  UrlDownload,
 };
 
 /// The last tag, for range checks on a decoded byte.
-inline constexpr FunctionId kLastFunctionId = FunctionId::MapGet;
+inline constexpr FunctionId kLastFunctionId = FunctionId::UrlDownload;
 
 }  // namespace ember

@@ -197,6 +197,9 @@ DataType other_type(const ExprNode& e, const std::vector<DataType>& args, const 
         type_error(e, args, root, "a map and a key of its key type");
       return args[0].element().fields()[1].type;
     }
+    case FunctionId::UrlDownload:
+      if (!is_text(args[0])) type_error(e, args, root, "utf8 URLs or paths");
+      return binary();
     default:
       break;
   }

@@ -1,4 +1,5 @@
-// Lifting stateful UDF calls out of any node's expressions, through the node's virtuals.
+// Lifting stateful UDF calls and downloads out of any node's expressions, through the node's
+// virtuals.
 #include "plan/actor_pool_extraction.h"
 
 #include "expr/expr_text.h"
@@ -6,6 +7,7 @@
 #include "expr/type_check.h"
 #include "plan/nodes/actor_pool_project_node.h"
 #include "plan/nodes/project_node.h"
+#include "plan/nodes/url_download_node.h"
 #include "udf/udf_spec.h"
 
 namespace ember {
@@ -36,18 +38,19 @@ NodePtr append_columns(NodePtr input, const std::vector<std::pair<std::string, E
   return make_project(std::move(input), std::move(exprs));
 }
 
-/// Lifts stateful UDF calls out of expressions evaluated over `current`, chaining an
-/// ActorPoolProject per call (post-order, so a UDF whose argument is another UDF's result runs
-/// after it). Returns the rewritten expression; `current` grows.
-class UdfLifter {
+/// Lifts stateful UDF calls and downloads out of expressions evaluated over `current`,
+/// chaining an ActorPoolProject (or a UrlDownload) per call (post-order, so a UDF whose argument
+/// is another call's result runs after it). Returns the rewritten expression; `current` grows.
+class CallLifter {
  public:
-  explicit UdfLifter(int& counter) : counter_(counter) {}
+  explicit CallLifter(int& counter) : counter_(counter) {}
 
   ExprPtr lift(const ExprPtr& e, NodePtr& current) {
-    if (!contains_stateful_udf(*e)) return e;
+    if (!contains_lifted_call(*e)) return e;
     auto copy = std::make_shared<ExprNode>(*e);
     for (auto& c : copy->children) c = lift(c, current);
-    if (copy->kind != ExprKind::UdfCall || !copy->udf->is_stateful()) return copy;
+    if (!is_lifted_call(*copy)) return copy;
+    if (copy->kind == ExprKind::Function) return lift_download(*copy, *e, current);
 
     std::vector<std::string> arg_columns, arg_names;
     std::vector<std::pair<std::string, ExprPtr>> computed;
@@ -68,6 +71,20 @@ class UdfLifter {
   }
 
  private:
+  /// `call`: the url_download with its argument lifted already; `written`: as the user wrote it.
+  ExprPtr lift_download(const ExprNode& call, const ExprNode& written, NodePtr& current) {
+    const ExprPtr& arg = call.children.at(0);
+    std::string url_column = arg->kind == ExprKind::Column ? arg->name : "";
+    if (url_column.empty()) {
+      url_column = "__ember_arg_" + std::to_string(counter_++);
+      current = append_columns(current, {{url_column, arg}});
+    }
+    std::string out = "__ember_download_" + std::to_string(counter_++);
+    current = make_url_download(current, url_column, output_name(*written.children.at(0)), out,
+                                download_options_of(call));
+    return column_ref(out);
+  }
+
   int& counter_;
 };
 
@@ -76,11 +93,11 @@ NodePtr extract(const NodePtr& n, int& counter) {
   for (const auto& c : n->children) children.push_back(extract(c, counter));
   std::vector<ExprPtr> exprs = n->expressions();
   bool any = false;
-  for (const auto& e : exprs) any = any || contains_stateful_udf(*e);
+  for (const auto& e : exprs) any = any || contains_lifted_call(*e);
   if (!any) return n->over(std::move(children));
 
   NodePtr current = children.at(0);
-  UdfLifter lifter(counter);
+  CallLifter lifter(counter);
   std::vector<ExprPtr> lifted;
   for (const auto& e : exprs) {
     ExprPtr l = lifter.lift(e, current);

@@ -71,7 +71,7 @@ NodePtr route(const FilterNode& f, const JoinNode& j) {
       on_left = on_left && left_names.count(c);
       on_right = on_right && right_names.count(c);
     }
-    if (used.empty() || contains_stateful_udf(*p)) on_left = on_right = false;
+    if (used.empty() || contains_lifted_call(*p)) on_left = on_right = false;
     if (on_left) left.push_back(p);
     // Under an inner join a predicate on keys alone holds on both sides: filter both.
     if (on_right && (!on_left || t == JoinType::Inner)) right.push_back(renamed(p, right_names));

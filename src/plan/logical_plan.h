@@ -15,3 +15,4 @@
 #include "plan/nodes/sort_node.h"
 #include "plan/nodes/source_node.h"
 #include "plan/nodes/top_k_node.h"
+#include "plan/nodes/url_download_node.h"

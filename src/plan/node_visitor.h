@@ -17,6 +17,7 @@ struct RepartitionNode;
 struct SortNode;
 struct SourceNode;
 struct TopKNode;
+struct UrlDownloadNode;
 
 class NodeVisitor {
  public:
@@ -25,6 +26,7 @@ class NodeVisitor {
   virtual void visit(const ProjectNode& n) = 0;
   virtual void visit(const FilterNode& n) = 0;
   virtual void visit(const ActorPoolProjectNode& n) = 0;
+  virtual void visit(const UrlDownloadNode& n) = 0;
   virtual void visit(const ExplodeNode& n) = 0;
   virtual void visit(const LimitNode& n) = 0;
   virtual void visit(const RepartitionNode& n) = 0;

@@ -40,6 +40,25 @@ TEST(PipelineMessage, FiltersAndProjectionsTravelUpToTheFirstBreaker) {
   EXPECT_EQ(again->schema, chain->schema);
 }
 
+TEST(PipelineMessage, ADownloadTravelsWithItsOptionsSoThatRanksFetchTheirOwnFiles) {
+  NodePtr chain = make_project(
+      range_source(50, 5),
+      {tree(col("id")), tree(concat({lit("/data/f"), col("id").cast(utf8())}).alias("url"))});
+  DownloadOptions options;
+  options.max_connections = 7;
+  options.on_error = OnError::Null;
+  chain = make_url_download(chain, "url", "url", "img", options);
+  NodePtr root = make_limit(chain, 7);
+  std::string why;
+  const std::string bytes = encode_first_pipeline(*root, &why);
+  ASSERT_FALSE(bytes.empty()) << why;
+  NodePtr again = decode_first_pipeline(bytes);
+  EXPECT_EQ(to_string(*again), to_string(*chain));
+  EXPECT_NE(to_string(*again).find("max_connections=7, on_error=null"), std::string::npos)
+      << to_string(*again);
+  EXPECT_EQ(again->schema, chain->schema);
+}
+
 TEST(PipelineMessage, AGroupByTravelsWithItsChainSoThatRanksAggregateTheirOwnPartitions) {
   NodePtr chain =
       make_project(range_source(100, 4), {tree(col("id")), tree((col("id") % 7).alias("k"))});

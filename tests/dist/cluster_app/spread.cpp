@@ -38,6 +38,30 @@ bool show_shares(const char* what, const ember::QueryStats& stats,
   return even;
 }
 
+/// url_download on every rank: each fetches its own partitions' files (here local paths, as a
+/// shared filesystem would hold them); rows come back in input order with their bytes.
+bool downloads(const fs::path& dir) {
+  fs::create_directories(dir / "dl");
+  for (int i = 0; i < 60; ++i)
+    std::ofstream(dir / "dl" / ("f" + std::to_string(i))) << std::string(size_t(i), 'a' + i % 26);
+  ember::QueryResult r =
+      ember::range(600, 6)
+          .with_column("url", ember::concat({ember::lit((dir / "dl" / "f").string()),
+                                             (ember::col("id") % 60).cast(ember::utf8())}))
+          .with_column("img", ember::col("url").url_download())
+          .execute();
+  const bool every = show_ranks("download", r.stats);
+  int64_t wrong = r.table.num_rows() == 600 ? 0 : 1;
+  for (int64_t i = 0; wrong == 0 && i < r.table.num_rows(); ++i) {
+    const int64_t k = r.table.column("id").value<int64_t>(i) % 60;
+    wrong += r.table.column("id").value<int64_t>(i) != i ||
+             r.table.column("img").value<std::string>(i) !=
+                 std::string(size_t(k), static_cast<char>('a' + k % 26));
+  }
+  std::cout << "download: " << r.table.num_rows() << " rows, " << wrong << " wrong\n";
+  return every && wrong == 0;
+}
+
 }  // namespace
 
 /// Source partitions spread over the ranks: each rank scans its share and runs the operators
@@ -80,6 +104,7 @@ int spread(const fs::path& dir) {
   std::cout << "table in memory: partitions ran on " << ranks_ran << " ranks, " << wrong
             << " rows wrong or out of order\n";
   ok = ok && ranks_ran >= 2 && wrong == 0;
+  ok = downloads(dir) && ok;
   ember::QueryResult summed = ember::range(6000, 6)
                                   .with_column("y", triple(3)(ember::col("id")))
                                   .agg({ember::col("y").sum()})

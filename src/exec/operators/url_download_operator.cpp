@@ -1,0 +1,160 @@
+// Chunks of URLs out to the fetch threads, files back into a binary column, in input order.
+#include "exec/operators/url_download_operator.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "core/buffer_access.h"
+#include "ember/error.h"
+#include "exec/query_context.h"
+
+namespace ember {
+
+namespace {
+
+/// Chunks a partition holds at once (queued, or in and waiting for their turn).
+constexpr size_t kChunksHeld = 4;
+
+}  // namespace
+
+UrlDownloadOperator::UrlDownloadOperator(int url_index, std::string url_name,
+                                         DownloadOptions options, Schema output)
+    : url_index_(url_index),
+      url_name_(std::move(url_name)),
+      options_(options),
+      output_(std::move(output)) {}
+
+std::unique_ptr<AsyncOperatorState> UrlDownloadOperator::local_state(
+    QueryContext& query, int partition, std::function<void()> wake) const {
+  (void)partition;
+  return std::make_unique<DownloadStage>(*this, query, std::move(wake));
+}
+
+DownloadStage::DownloadStage(const UrlDownloadOperator& op, QueryContext& query,
+                             std::function<void()> wake)
+    : op_(op), query_(query), wake_(std::move(wake)) {}
+
+int64_t DownloadStage::chunk_rows() const {
+  const int64_t most = std::max(1, op_.options().max_connections);
+  std::lock_guard<std::mutex> lock(mu_);
+  if (files_done_ == 0 || file_bytes_ == 0) return most;
+  const int64_t mean = std::max<int64_t>(1, file_bytes_ / files_done_);
+  return std::clamp<int64_t>(UrlDownloadOperator::kHeldBytes / 4 / mean, 1, most);
+}
+
+void DownloadStage::feed(const Batch& input) {
+  const int64_t rows = input.num_rows();
+  for (int64_t at = 0; at < rows;) {
+    const int64_t take = std::min(chunk_rows(), rows - at);
+    dispatch(at == 0 && take == rows ? input : input.slice(at, take));
+    at += take;
+  }
+}
+
+void DownloadStage::dispatch(Batch rows) {
+  const Column& urls = rows.column(op_.url_index());
+  const int64_t n = rows.num_rows();
+  Chunk& chunk = chunks_.emplace_back();
+  chunk.input = std::move(rows);
+  chunk.files.resize(static_cast<size_t>(n));
+  std::vector<int64_t> fetched;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (int64_t i = 0; i < n; ++i) {
+      if (urls.is_null(i)) continue;
+      fetched.push_back(i);
+    }
+    chunk.pending = static_cast<int64_t>(fetched.size());
+    outstanding_ += chunk.pending;
+  }
+  QueryContext* query = &query_;
+  for (const int64_t i : fetched) {
+    UrlFetcher::instance().fetch(
+        urls.value<std::string>(i), op_.options().max_connections,
+        [query] { return query->cancelled(); },
+        [this, &chunk, i](FetchOutcome outcome) { complete(chunk, i, std::move(outcome)); });
+  }
+}
+
+void DownloadStage::complete(Chunk& chunk, int64_t row, FetchOutcome outcome) {
+  // Wake under the lock: once the driver sees outstanding_ == 0 it may end and destroy this
+  // stage, so this thread must be done with it by then.
+  std::lock_guard<std::mutex> lock(mu_);
+  if (outcome.bytes) {
+    const auto size = static_cast<int64_t>(outcome.bytes->size());
+    chunk.bytes += size;
+    held_bytes_ += size;
+    ++files_done_;
+    file_bytes_ += size;
+    chunk.files[static_cast<size_t>(row)] = std::move(outcome.bytes);
+  } else if (chunk.error_row < 0 || row < chunk.error_row) {
+    chunk.error_row = row;
+    chunk.error = std::move(outcome.error);
+  }
+  --outstanding_;
+  if (--chunk.pending == 0) wake_();
+}
+
+bool DownloadStage::can_accept() const {
+  if (chunks_.size() >= kChunksHeld) return false;
+  std::lock_guard<std::mutex> lock(mu_);
+  return held_bytes_ < UrlDownloadOperator::kHeldBytes;
+}
+
+int64_t DownloadStage::in_flight() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return outstanding_;
+}
+
+std::optional<Batch> DownloadStage::next_ready() {
+  if (chunks_.empty()) return std::nullopt;
+  Chunk& chunk = chunks_.front();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (chunk.pending > 0) return std::nullopt;
+    held_bytes_ -= chunk.bytes;
+  }
+  Chunk done = std::move(chunk);
+  chunks_.pop_front();
+  if (done.error_row >= 0 && op_.options().on_error == OnError::Raise)
+    throw IoError("url_download of " + op_.url_name() + ": " + done.error);
+  return assemble(done);
+}
+
+Batch DownloadStage::assemble(Chunk& chunk) const {
+  const int64_t n = chunk.input.num_rows();
+  if (chunk.bytes > std::numeric_limits<int32_t>::max()) {
+    // A binary column's offsets are 32-bit: a file (or a chunk of them) past 2 GiB cannot be
+    // one of its values.
+    throw IoError("url_download of " + op_.url_name() + ": " + std::to_string(chunk.bytes) +
+                  " bytes in one batch; a binary value holds at most 2 GiB");
+  }
+  auto validity = Buffer::allocate((n + 7) / 8);
+  auto offsets = detail::BufferAccess::allocate_uninitialized((n + 1) * 4);
+  auto data = detail::BufferAccess::allocate_uninitialized(std::max<int64_t>(chunk.bytes, 1));
+  uint8_t* valid = detail::BufferAccess::mutable_data(*validity);
+  auto* offset = reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*offsets));
+  uint8_t* out = detail::BufferAccess::mutable_data(*data);
+  int64_t nulls = 0;
+  int32_t at = 0;
+  offset[0] = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    std::optional<std::string>& file = chunk.files[static_cast<size_t>(i)];
+    if (file) {
+      valid[i / 8] = static_cast<uint8_t>(valid[i / 8] | (1u << (i % 8)));
+      std::memcpy(out + at, file->data(), file->size());
+      at += static_cast<int32_t>(file->size());
+      file.reset();
+    } else {
+      ++nulls;
+    }
+    offset[i + 1] = at;
+  }
+  std::vector<Column> columns = chunk.input.columns();
+  columns.push_back(Column::from_buffers(binary(), n, nulls, nulls > 0 ? validity : nullptr,
+                                         std::move(offsets), std::move(data)));
+  return Batch(op_.output(), std::move(columns));
+}
+
+}  // namespace ember

@@ -1,0 +1,52 @@
+// HTTP requests that no thread waits for: one thread of the process drives every transfer with
+// curl's multi interface (as `curl --parallel` does), retrying with backoff as HttpClient does.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "io/storage/http_client.h"
+
+namespace ember {
+
+class HttpMulti {
+ public:
+  /// The request's end: its answer (whatever its status), or no answer and the IoError message
+  /// saying why (once its retries are spent).
+  using Done = std::function<void(HttpResponse* answer, const std::string& error)>;
+
+  static HttpMulti& instance();
+  ~HttpMulti();
+  HttpMulti(const HttpMulti&) = delete;
+  HttpMulti& operator=(const HttpMulti&) = delete;
+
+  /// Starts `request` (any thread); `done` runs on the transfer thread and must not block.
+  /// Requests run at once: the caller bounds how many are in flight.
+  void send(HttpRequest request, Done done, RetryPolicy policy = {});
+
+ private:
+  HttpMulti();
+  struct Request;
+  void loop();
+  /// Starts the requests whose time has come; the time the next one's comes.
+  std::chrono::steady_clock::time_point start_due();
+  void finish(void* easy, int code);
+
+  void* multi_ = nullptr;  ///< CURLM
+  std::mutex mu_;
+  std::vector<std::unique_ptr<Request>> incoming_;  ///< sent, not yet seen by the loop (mu_)
+  bool stop_ = false;                               ///< mu_
+  // The loop thread's own:
+  std::list<std::unique_ptr<Request>> waiting_;  ///< due now, or for a retry later
+  std::vector<void*> idle_handles_;              ///< easy handles between requests
+  std::thread thread_;
+};
+
+}  // namespace ember

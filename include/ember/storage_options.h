@@ -11,8 +11,10 @@ namespace ember {
 /// An empty field is taken from the environment, as the AWS command line tools take it:
 /// AWS_ENDPOINT_URL, AWS_REGION (or AWS_DEFAULT_REGION), AWS_ACCESS_KEY_ID,
 /// AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, else the profile AWS_PROFILE (default "default")
-/// of ~/.aws/credentials (AWS_SHARED_CREDENTIALS_FILE) and ~/.aws/config (AWS_CONFIG_FILE).
-/// Without any credentials, requests go unsigned (public buckets). Local paths ignore it.
+/// of ~/.aws/credentials (AWS_SHARED_CREDENTIALS_FILE) and ~/.aws/config (AWS_CONFIG_FILE),
+/// else the profile's credential_process, a container's credentials endpoint or an EC2
+/// instance's role (docs/object-storage.md). Without any credentials, requests go unsigned
+/// (public buckets). Local paths ignore it.
 struct StorageOptions {
   /// An S3-compatible server (MinIO, Ceph, R2, ...), e.g. "http://127.0.0.1:9000"; its buckets
   /// are addressed path-style (endpoint/bucket/key). Empty: AWS_ENDPOINT_URL, else AWS S3 of

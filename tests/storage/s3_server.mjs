@@ -127,6 +127,9 @@ const proxy = http.createServer((req, res) => {
   const initiating = req.method === 'POST' && url.searchParams.has('uploads');
   served.forwarded++;
   served[req.method] = (served[req.method] || 0) + 1;
+  // Signed requests (their signature checked above), and those that carried a session token.
+  if (req.headers['authorization']) served.signed = (served.signed || 0) + 1;
+  if (req.headers['x-amz-security-token']) served.with_token = (served.with_token || 0) + 1;
   // Headers go through unchanged (Host included): the signature s3rver checks covers them.
   const upstream = http.request(
     { host: '127.0.0.1', port: s3Port, method: req.method, path: req.url, headers: req.headers },

@@ -32,7 +32,10 @@ struct CleanAwsEnvironment {
   ScopedEnv v1{"AWS_ACCESS_KEY_ID", ""}, v2{"AWS_SECRET_ACCESS_KEY", ""},
       v3{"AWS_SESSION_TOKEN", ""}, v4{"AWS_REGION", ""}, v5{"AWS_DEFAULT_REGION", ""},
       v6{"AWS_ENDPOINT_URL", ""}, v7{"AWS_ENDPOINT_URL_S3", ""}, v8{"AWS_PROFILE", ""},
-      v9{"AWS_SHARED_CREDENTIALS_FILE", "/nonexistent"}, v10{"AWS_CONFIG_FILE", "/nonexistent"};
+      v9{"AWS_SHARED_CREDENTIALS_FILE", "/nonexistent"}, v10{"AWS_CONFIG_FILE", "/nonexistent"},
+      v11{"AWS_CONTAINER_CREDENTIALS_FULL_URI", ""},
+      v12{"AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", ""},
+      v13{"AWS_EC2_METADATA_SERVICE_ENDPOINT", ""}, v14{"AWS_EC2_METADATA_DISABLED", "true"};
 };
 
 TEST(S3Config, OptionsThenEnvironmentThenProfiles) {

@@ -27,16 +27,16 @@ std::string file_bytes(int i) {
 
 /// Writes files f<i> for i in [0, n) under `dir`.
 void write_files(const std::string& dir, int n) {
-  for (int i = 0; i < n; ++i) std::ofstream(dir + "/f" + std::to_string(i), std::ios::binary)
-                                  << file_bytes(i);
+  for (int i = 0; i < n; ++i)
+    std::ofstream(dir + "/f" + std::to_string(i), std::ios::binary) << file_bytes(i);
 }
 
 /// A table of `urls` (column "url", nullopt a null), in `parts` partitions, with "i" its row.
 DataFrame url_table(const std::vector<std::optional<std::string>>& urls, int parts) {
   std::vector<int64_t> rows;
   for (size_t i = 0; i < urls.size(); ++i) rows.push_back(static_cast<int64_t>(i));
-  return from_table(
-      Table::from_columns({{"i", Column::from(rows)}, {"url", Column::from(urls)}}), parts);
+  return from_table(Table::from_columns({{"i", Column::from(rows)}, {"url", Column::from(urls)}}),
+                    parts);
 }
 
 /// Checks column "img" of `t` row by row against `expected` (nullopt: a null).
@@ -48,8 +48,8 @@ void expect_files(const Table& t, const std::vector<std::optional<std::string>>&
   for (int64_t r = 0; r < t.num_rows(); ++r) {
     const auto i = static_cast<size_t>(std::get<int64_t>(ids.get(r)));
     ASSERT_EQ(static_cast<int64_t>(i), r) << "rows keep their order";
-    const bool ok = expected[i] ? !img.is_null(r) && img.value<std::string>(r) == *expected[i]
-                                : img.is_null(r);
+    const bool ok =
+        expected[i] ? !img.is_null(r) && img.value<std::string>(r) == *expected[i] : img.is_null(r);
     if (!ok && wrong++ == 0) ADD_FAILURE() << "row " << r << " differs";
   }
   EXPECT_EQ(wrong, 0);
@@ -141,8 +141,8 @@ TEST(UrlDownload, S3ObjectsWithRetriedThrottlingAndAMissingKey) {
   EMBER_REQUIRE_S3(s3);
   const StorageOptions o = s3.options();
   // url_download takes s3:// credentials from the environment, as the AWS tools do.
-  const ScopedEnv endpoint("AWS_ENDPOINT_URL", o.endpoint_url), key("AWS_ACCESS_KEY_ID",
-                                                                   o.access_key_id),
+  const ScopedEnv endpoint("AWS_ENDPOINT_URL", o.endpoint_url),
+      key("AWS_ACCESS_KEY_ID", o.access_key_id),
       secret("AWS_SECRET_ACCESS_KEY", o.secret_access_key), region("AWS_REGION", "us-east-1");
   std::vector<std::optional<std::string>> urls, expected;
   for (int i = 0; i < 200; ++i) {
@@ -180,8 +180,7 @@ TEST(UrlDownload, AUdfReadsTheBytesInTheSameQueryAndExplainShowsTheStage) {
   ASSERT_EQ(t.num_rows(), expected);
   for (int64_t r = 0; r < t.num_rows(); ++r) {
     const auto i = static_cast<int>(std::get<int64_t>(t.column("i").get(r)));
-    EXPECT_EQ(std::get<int64_t>(t.column("n").get(r)),
-              static_cast<int64_t>(file_bytes(i).size()));
+    EXPECT_EQ(std::get<int64_t>(t.column("n").get(r)), static_cast<int64_t>(file_bytes(i).size()));
   }
 }
 

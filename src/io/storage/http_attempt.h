@@ -46,7 +46,6 @@ class HttpAttempt {
 
 /// The IoError message of a request that got no answer: "cannot GET 'name' (url): what
 /// (n attempts)".
-std::string no_answer_message(const HttpRequest& request, const std::string& failure,
-                              int attempts);
+std::string no_answer_message(const HttpRequest& request, const std::string& failure, int attempts);
 
 }  // namespace ember

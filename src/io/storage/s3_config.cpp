@@ -7,6 +7,7 @@
 #include <map>
 
 #include "ember/error.h"
+#include "io/storage/aws_credential_sources.h"
 
 namespace ember {
 namespace {
@@ -119,6 +120,13 @@ S3Config resolve_s3_config(const StorageOptions& options) {
     c.access_key_id = from_files("aws_access_key_id");
     c.secret_access_key = from_files("aws_secret_access_key");
     c.session_token = from_files("aws_session_token");
+    if (c.access_key_id.empty()) {
+      if (auto got = credentials_from_sources(from_files("credential_process"))) {
+        c.access_key_id = got->access_key_id;
+        c.secret_access_key = got->secret_access_key;
+        c.session_token = got->session_token;
+      }
+    }
   }
   if (!c.access_key_id.empty() && c.secret_access_key.empty())
     throw InvalidArgument("S3 access key '" + c.access_key_id +

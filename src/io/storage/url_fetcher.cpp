@@ -2,12 +2,12 @@
 // its head: remote fetches handed to the transfer thread, local reads run by fetch threads.
 #include "io/storage/url_fetcher.h"
 
-#include <cerrno>
-#include <cstring>
-
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include "ember/error.h"
 #include "io/storage/http_multi.h"
@@ -108,7 +108,8 @@ void UrlFetcher::start_remote(Job job) {
     for (Job& j : next) start_remote(std::move(j));
   };
   if (job.skip && job.skip()) {
-    return end(job, {std::nullopt, "'" + job.url + "' was not downloaded: the query was cancelled"});
+    return end(job,
+               {std::nullopt, "'" + job.url + "' was not downloaded: the query was cancelled"});
   }
   HttpRequest request;
   try {
@@ -127,22 +128,22 @@ void UrlFetcher::start_remote(Job job) {
     return end(job, {std::nullopt, e.what()});
   }
   auto shared = std::make_shared<Job>(std::move(job));
-  HttpMulti::instance().send(
-      std::move(request), [end, shared](HttpResponse* answer, const std::string& error) {
-        FetchOutcome outcome;
-        if (!answer) {
-          outcome.error = error;
-        } else if (!answer->ok()) {
-          try {
-            throw_storage_error("download", shared->url, *answer);
-          } catch (const std::exception& e) {
-            outcome.error = e.what();
-          }
-        } else {
-          outcome.bytes = std::move(answer->body);
-        }
-        end(*shared, std::move(outcome));
-      });
+  HttpMulti::instance().send(std::move(request),
+                             [end, shared](HttpResponse* answer, const std::string& error) {
+                               FetchOutcome outcome;
+                               if (!answer) {
+                                 outcome.error = error;
+                               } else if (!answer->ok()) {
+                                 try {
+                                   throw_storage_error("download", shared->url, *answer);
+                                 } catch (const std::exception& e) {
+                                   outcome.error = e.what();
+                                 }
+                               } else {
+                                 outcome.bytes = std::move(answer->body);
+                               }
+                               end(*shared, std::move(outcome));
+                             });
 }
 
 void UrlFetcher::run_local_thread() {

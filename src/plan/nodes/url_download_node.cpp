@@ -12,8 +12,7 @@ std::string UrlDownloadNode::describe() const {
 }
 
 NodePtr UrlDownloadNode::with_children(std::vector<NodePtr> children) const {
-  return make_url_download(std::move(children.at(0)), url_column, url_name, output_column,
-                           options);
+  return make_url_download(std::move(children.at(0)), url_column, url_name, output_column, options);
 }
 
 ColumnSet UrlDownloadNode::required_input(const ColumnSet& required) const {

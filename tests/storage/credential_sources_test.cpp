@@ -26,8 +26,8 @@ struct NoKeys {
       v3{"AWS_SESSION_TOKEN", ""}, v4{"AWS_PROFILE", ""},
       v5{"AWS_SHARED_CREDENTIALS_FILE", "/nonexistent"}, v6{"AWS_CONFIG_FILE", "/nonexistent"},
       v7{"AWS_CONTAINER_CREDENTIALS_FULL_URI", ""},
-      v8{"AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", ""},
-      v9{"AWS_EC2_METADATA_SERVICE_ENDPOINT", ""}, v10{"AWS_EC2_METADATA_DISABLED", "true"};
+      v8{"AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", ""}, v9{"AWS_EC2_METADATA_SERVICE_ENDPOINT", ""},
+      v10{"AWS_EC2_METADATA_DISABLED", "true"};
 };
 
 /// The count `name` in a JSON object of counts (0 when absent).

@@ -4,6 +4,7 @@
 #include "io/storage/aws_credential_sources.h"
 
 #include <simdjson.h>
+#include <sys/wait.h>
 
 #include <chrono>
 #include <cstdio>
@@ -14,8 +15,6 @@
 #include <map>
 #include <mutex>
 #include <sstream>
-
-#include <sys/wait.h>
 
 #include "ember/error.h"
 #include "io/storage/http_client.h"
@@ -57,8 +56,8 @@ Cached parse_credentials(const std::string& json, const std::string& source) {
   simdjson::dom::parser parser;
   simdjson::dom::element doc;
   if (parser.parse(json).get(doc) != simdjson::SUCCESS || !doc.is_object())
-    throw IoError("credentials from " + source + ": the answer is not a JSON object: " +
-                  json.substr(0, 200));
+    throw IoError("credentials from " + source +
+                  ": the answer is not a JSON object: " + json.substr(0, 200));
   auto field = [&](const char* name) {
     std::string_view v;
     return doc[name].get(v) == simdjson::SUCCESS ? std::string(v) : std::string();
@@ -86,8 +85,8 @@ Cached run_credential_process(const std::string& command) {
   const int status = ::pclose(out);
   if (status != 0) {
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    throw IoError("credentials from " + source + ": it exited with status " +
-                  std::to_string(code) + ": " + trimmed(text.substr(0, 500)));
+    throw IoError("credentials from " + source + ": it exited with status " + std::to_string(code) +
+                  ": " + trimmed(text.substr(0, 500)));
   }
   return parse_credentials(text, source);
 }
@@ -110,8 +109,8 @@ Cached container_credentials(const std::string& uri) {
   if (!token.empty()) r.headers.push_back("Authorization: " + trimmed(token));
   const HttpResponse answer = ask(r);
   if (!answer.ok())
-    throw IoError("credentials from " + r.label + ": it answered " +
-                  std::to_string(answer.status) + " " + trimmed(answer.body.substr(0, 200)));
+    throw IoError("credentials from " + r.label + ": it answered " + std::to_string(answer.status) +
+                  " " + trimmed(answer.body.substr(0, 200)));
   return parse_credentials(answer.body, r.label);
 }
 
@@ -147,8 +146,8 @@ std::optional<Cached> instance_credentials(std::string endpoint) {
 
 /// True when the machine's firmware says it is an EC2 instance.
 bool on_ec2() {
-  for (const char* f : {"/sys/devices/virtual/dmi/id/sys_vendor",
-                        "/sys/devices/virtual/dmi/id/board_vendor"}) {
+  for (const char* f :
+       {"/sys/devices/virtual/dmi/id/sys_vendor", "/sys/devices/virtual/dmi/id/board_vendor"}) {
     std::ifstream in(f);
     std::string vendor;
     std::getline(in, vendor);
@@ -183,9 +182,8 @@ std::optional<AwsCredentials> credentials_from_sources(const std::string& creden
   std::lock_guard<std::mutex> lock(mu);
   auto it = cache.find(source);
   const auto now = Clock::now();
-  if (it != cache.end() &&
-      (!it->second || it->second->expires == Clock::time_point::max() ||
-       it->second->expires - std::chrono::minutes(5) > now)) {
+  if (it != cache.end() && (!it->second || it->second->expires == Clock::time_point::max() ||
+                            it->second->expires - std::chrono::minutes(5) > now)) {
     if (!it->second) return std::nullopt;
     return it->second->credentials;
   }

@@ -2,7 +2,10 @@
 order; on_error='null' nulls the missing ones, 'raise' names them."""
 import functools
 import http.server
+import os
+import signal
 import threading
+import time
 
 import pytest
 
@@ -52,3 +55,29 @@ def test_url_download_raise_names_the_missing_url(served):
         df.collect()
     with pytest.raises(ember.InvalidArgument, match="'raise' or 'null'"):
         col("url").url_download(on_error="skip")
+
+
+def test_a_child_forked_without_exec_gets_an_error_not_a_hang(served):
+    base, _ = served
+    df = ember.from_pydict({"url": [f"{base}/f1"]}).with_column("img", col("url").url_download())
+    assert df.collect().to_pydict()["img"] == [expected(1)]  # the transfer thread runs here
+    pid = os.fork()
+    if pid == 0:
+        try:
+            df.collect()
+            code = 1
+        except ember.IoError as e:
+            code = 0 if "fork" in str(e) else 2
+        except BaseException:
+            code = 3
+        os._exit(code)
+    for _ in range(600):  # 30 s at most
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked child's query hung")
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status

@@ -4,6 +4,7 @@
 #include "io/storage/http_multi.h"
 
 #include <curl/curl.h>
+#include <unistd.h>
 
 #include <algorithm>
 
@@ -28,7 +29,7 @@ HttpMulti& HttpMulti::instance() {
   return multi;
 }
 
-HttpMulti::HttpMulti() {
+HttpMulti::HttpMulti() : pid_(::getpid()) {
   HttpClient::instance();  // curl_global_init, once, before any handle
   multi_ = curl_multi_init();
   if (!multi_) throw IoError("cannot start an HTTP client (curl_multi_init failed)");
@@ -36,6 +37,11 @@ HttpMulti::HttpMulti() {
 }
 
 HttpMulti::~HttpMulti() {
+  if (::getpid() != pid_) {
+    // A forked child's copy: the thread and the transfers are its parent's.
+    (void)new std::thread(std::move(thread_));  // neither joined nor destroyed
+    return;
+  }
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
@@ -54,6 +60,14 @@ HttpMulti::~HttpMulti() {
 }
 
 void HttpMulti::send(HttpRequest request, Done done, RetryPolicy policy) {
+  if (::getpid() != pid_) {
+    // A child forked without exec (Python's multiprocessing "fork") has no transfer thread:
+    // say so rather than wait for an answer that never comes.
+    done(nullptr, "cannot " + request.method + " '" + request.url +
+                      "': ember's transfer thread does not survive fork(); start the process "
+                      "with exec (Python: multiprocessing's 'spawn' or 'forkserver')");
+    return;
+  }
   auto r = std::make_unique<Request>();
   r->request = std::move(request);
   r->done = std::move(done);

@@ -28,7 +28,8 @@ class HttpMulti {
   HttpMulti& operator=(const HttpMulti&) = delete;
 
   /// Starts `request` (any thread); `done` runs on the transfer thread and must not block.
-  /// Requests run at once: the caller bounds how many are in flight.
+  /// Requests run at once: the caller bounds how many are in flight. In a child forked
+  /// without exec, `done` gets an error at once, on the caller's thread.
   void send(HttpRequest request, Done done, RetryPolicy policy = {});
 
  private:
@@ -39,6 +40,7 @@ class HttpMulti {
   std::chrono::steady_clock::time_point start_due();
   void finish(void* easy, int code);
 
+  const int pid_;          ///< the process the transfer thread runs in
   void* multi_ = nullptr;  ///< CURLM
   std::mutex mu_;
   std::vector<std::unique_ptr<Request>> incoming_;  ///< sent, not yet seen by the loop (mu_)

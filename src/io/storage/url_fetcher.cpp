@@ -49,17 +49,31 @@ UrlFetcher& UrlFetcher::instance() {
   return fetcher;
 }
 
+UrlFetcher::UrlFetcher() : pid_(::getpid()) {}
+
 UrlFetcher::~UrlFetcher() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
   }
   cv_.notify_all();
+  // A forked child's copy lists threads that only its parent runs.
+  if (::getpid() != pid_) {
+    (void)new std::vector<std::thread>(std::move(threads_));  // neither joined nor destroyed
+    return;
+  }
   for (std::thread& t : threads_) t.join();
 }
 
 void UrlFetcher::fetch(std::string url, int max_connections, std::function<bool()> skip,
                        Done done) {
+  if (::getpid() != pid_) {
+    // A child forked without exec has none of the fetch threads: fail rather than wait.
+    done({std::nullopt, "cannot fetch '" + url +
+                            "': ember's fetch threads do not survive fork(); start the "
+                            "process with exec (Python: multiprocessing's 'spawn')"});
+    return;
+  }
   Job job{std::move(url), std::max(1, max_connections), std::move(skip), std::move(done)};
   const bool local = [&] {
     try {

@@ -36,11 +36,12 @@ class UrlFetcher {
 
   /// Queues the fetch of `url`; `done` runs on a fetch or transfer thread (never on the
   /// caller's) once it ended, and must not block. When `skip` returns true as the fetch comes
-  /// up (its query was cancelled), nothing is fetched and `done` gets an error.
+  /// up (its query was cancelled), nothing is fetched and `done` gets an error. In a child
+  /// forked without exec, `done` gets an error at once, on the caller's thread.
   void fetch(std::string url, int max_connections, std::function<bool()> skip, Done done);
 
  private:
-  UrlFetcher() = default;
+  UrlFetcher();
   struct Job {
     std::string url;
     int max_connections = 1;
@@ -58,6 +59,7 @@ class UrlFetcher {
   void run_local_thread();
   const S3Config& s3();
 
+  const int pid_;  ///< the process the fetch threads run in
   std::mutex mu_;
   std::condition_variable cv_;
   Lane remote_, local_;

@@ -49,6 +49,25 @@ std::pair<int64_t, int64_t> read_signed(const S3Server& s3) {
   return {count_of(served, "signed"), count_of(served, "with_token")};
 }
 
+/// The IoError of that read when a credential source fails.
+std::string read_error(const S3Server& s3) {
+  CsvOptions csv;
+  csv.storage.endpoint_url = s3.options().endpoint_url;
+  return error_of<IoError>([&] { read_csv("s3://data/creds/a.csv", csv).collect(); });
+}
+
+/// tests/storage/fake_credentials_server.py on a free loopback port.
+class FakeCredentialService {
+ public:
+  std::string base() const { return "http://127.0.0.1:" + process_.first_line(); }
+
+ private:
+  ChildProcess process_{
+      {"/usr/bin/python3", std::string(EMBER_STORAGE_TEST_DIR) + "/fake_credentials_server.py",
+       kContainerToken},
+      true};
+};
+
 class CredentialSources : public testing::Test {
  protected:
   void SetUp() override {
@@ -81,21 +100,15 @@ TEST_F(CredentialSources, AProfilesCredentialProcessSignsRequestsWithItsSessionT
   std::filesystem::permissions(failing, std::filesystem::perms::owner_all);
   std::ofstream(dir.sub("config2")) << "[default]\ncredential_process = " << failing << "\n";
   const ScopedEnv config2("AWS_CONFIG_FILE", dir.sub("config2")), other("AWS_PROFILE", "");
-  CsvOptions csv;
-  csv.storage.endpoint_url = s3().options().endpoint_url;
-  const std::string msg =
-      error_of<IoError>([&] { read_csv("s3://data/creds/a.csv", csv).collect(); });
+  const std::string msg = read_error(s3());
   EXPECT_NE(msg.find("credential_process"), std::string::npos) << msg;
   EXPECT_NE(msg.find("status 3"), std::string::npos) << msg;
   EXPECT_NE(msg.find("the SSO session has expired"), std::string::npos) << msg;
 }
 
 TEST_F(CredentialSources, TheContainerEndpointWithItsAuthorizationToken) {
-  const ChildProcess service(
-      {"/usr/bin/python3", std::string(EMBER_STORAGE_TEST_DIR) + "/fake_credentials_server.py",
-       kContainerToken},
-      true);
-  const std::string base = "http://127.0.0.1:" + service.first_line();
+  const FakeCredentialService service;
+  const std::string base = service.base();
   const ScopedEnv uri("AWS_CONTAINER_CREDENTIALS_FULL_URI", base + "/container/credentials");
   {
     const ScopedEnv token("AWS_CONTAINER_AUTHORIZATION_TOKEN", kContainerToken);
@@ -109,20 +122,14 @@ TEST_F(CredentialSources, TheContainerEndpointWithItsAuthorizationToken) {
   const ScopedEnv token("AWS_CONTAINER_AUTHORIZATION_TOKEN", "Bearer wrong");
   const ScopedEnv other_uri("AWS_CONTAINER_CREDENTIALS_FULL_URI",
                             base + "/container/credentials?again");
-  CsvOptions csv;
-  csv.storage.endpoint_url = s3().options().endpoint_url;
-  const std::string msg =
-      error_of<IoError>([&] { read_csv("s3://data/creds/a.csv", csv).collect(); });
+  const std::string msg = read_error(s3());
   EXPECT_NE(msg.find("container credentials endpoint"), std::string::npos) << msg;
   EXPECT_NE(msg.find("401"), std::string::npos) << msg;
 }
 
 TEST_F(CredentialSources, TheInstanceMetadataServiceGivesTheRolesCredentialsOnce) {
-  const ChildProcess service(
-      {"/usr/bin/python3", std::string(EMBER_STORAGE_TEST_DIR) + "/fake_credentials_server.py",
-       kContainerToken},
-      true);
-  const std::string base = "http://127.0.0.1:" + service.first_line();
+  const FakeCredentialService service;
+  const std::string base = service.base();
   const ScopedEnv enabled("AWS_EC2_METADATA_DISABLED", "");
   const ScopedEnv endpoint("AWS_EC2_METADATA_SERVICE_ENDPOINT", base);
   const auto [signed_requests, with_token] = read_signed(s3());

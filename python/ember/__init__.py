@@ -86,9 +86,11 @@ from .python_udf import (  # noqa: E402,F401
     ActorContext,
     BoundUdf,
     ClassUdf,
+    FunctionUdf,
     RetryAfter,
     actor_context,
     cls,
+    fn,
 )
 
 __version__ = _ember.__version__

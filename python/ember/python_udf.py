@@ -134,6 +134,70 @@ def cls(_class=None, *, returns, batch_size=None, concurrency=None, num_cpus=Non
     return wrap if _class is None else wrap(_class)
 
 
+def fn(_function=None, *, returns, batch_size=None, name=None):
+    """Makes a plain function a stateless UDF: no actors, nothing constructed; the pipeline
+    threads call it inline, taking the GIL for each batch (C++'s ``Udf::fn``)::
+
+        @ember.fn(returns=ember.float64())
+        def scaled(x):
+            return x.to_numpy() * 2.5
+
+        df.with_column("y", scaled(col("x")))
+
+    It gets one :class:`ember.Series` per argument and returns a NumPy array, a list or a
+    Series of as many rows, as a class UDF's ``__call__`` does. An exception it raises fails
+    the query (ember.UdfError naming the UDF and its arguments). Use it for cheap, stateless
+    work; anything with a costly set-up belongs in an :func:`ember.cls` class. Under mpirun a
+    query that calls one runs on rank 0 (the function lives in the driver's process).
+
+    Arguments: returns (the result's ember.DataType, required); batch_size (most rows per
+    call; default: the batches the pipeline has); name (default: the function's name).
+    """
+
+    def wrap(function):
+        if isinstance(function, type) or not callable(function):
+            raise _ember.InvalidArgument("@ember.fn decorates a function, not %r" % (function,))
+        return FunctionUdf(function, returns, batch_size,
+                           name or getattr(function, "__name__", "udf"))
+
+    return wrap if _function is None else wrap(_function)
+
+
+class _FunctionCall:
+    """What the engine calls for each batch of an @ember.fn function."""
+
+    __slots__ = ("function", "returns", "name")
+
+    def __init__(self, function, returns, name):
+        self.function = function
+        self.returns = returns
+        self.name = name
+
+    def __call__(self, num_rows, *series):
+        result = self.function(*series)
+        return _as_series(result, self.returns, num_rows, self.name)
+
+
+class FunctionUdf:
+    """A function decorated with @ember.fn: call it on expressions (or column names)."""
+
+    def __init__(self, function, returns, batch_size, name):
+        self.function = function
+        self.returns = returns
+        self.name = name
+        functools.update_wrapper(self, function, updated=())
+        settings = {} if batch_size is None else {"batch_size": batch_size}
+        self._udf = _ember._function_udf(name, _FunctionCall(function, returns, name),
+                                         returns=returns, **settings)
+
+    def __call__(self, *exprs):
+        """The expression calling the function on `exprs` (column names or ember.Expr)."""
+        return self._udf(*exprs)
+
+    def __repr__(self):
+        return "ember.fn(%s, returns=%r)" % (self.function.__qualname__, self.returns)
+
+
 class ClassUdf:
     """A class decorated with @ember.cls. Call it with the class's init args to bind them."""
 

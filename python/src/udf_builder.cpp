@@ -13,6 +13,7 @@
 #include "bindings.h"
 #include "ember/ember.h"
 #include "native_udf.h"
+#include "python_function.h"
 #include "python_udf.h"
 #include "python_values.h"
 
@@ -110,6 +111,12 @@ void bind_udf(py::module_& m) {
         return configured(python_udf(std::move(name), InitArgs(std::move(items))), settings);
       },
       py::arg("name"), py::arg("payload"), py::arg("token"));
+  m.def(
+      "_function_udf",
+      [](std::string name, py::object call, py::kwargs settings) {
+        return configured(python_function_udf(std::move(name), std::move(call)), settings);
+      },
+      py::arg("name"), py::arg("call"));
   m.def(
       "_native_udf",
       [](std::string name, std::string class_name, std::string library, py::dict init_args,

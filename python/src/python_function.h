@@ -1,0 +1,19 @@
+// A plain Python function as a stateless UDF (Udf::fn): called inline by whichever pipeline
+// thread evaluates the expression, under the GIL, with nothing constructed.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <string>
+
+#include "ember/ember.h"
+
+namespace ember::python {
+
+/// A stateless Udf called `name` that calls `call(num_rows, *series)` (an
+/// ember.python_udf._FunctionCall: the user's function, its result checked and converted to a
+/// Series) for each batch. The callable is let go of under the GIL when the last copy of the
+/// Udf goes, whichever thread that is.
+Udf python_function_udf(std::string name, pybind11::object call);
+
+}  // namespace ember::python

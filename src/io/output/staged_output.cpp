@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -66,16 +67,36 @@ std::string make_staging_dir(const OutputDir& target) {
   return staging;
 }
 
+/// The name the local staging directories of writes to `target` are made from ("s3-bucket-
+/// prefix", every other character '_'): the same for every write to it, so that a write finds
+/// the ones dead writers left.
+std::string local_stage_name(const ObjectStoreTarget& target) {
+  std::string name = "s3-" + target.bucket + "-" + target.prefix;
+  while (!name.empty() && name.back() == '/') name.pop_back();
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
+  return name;
+}
+
 }  // namespace
 
 StagedOutput StagedOutput::open(const std::string& target, const StorageOptions& storage) {
   if (is_remote_path(target)) {
     auto remote =
         std::make_shared<const ObjectStoreTarget>(check_object_store_target(target, storage));
-    std::string local = (fs::temp_directory_path() / "ember-output-XXXXXX").string();
-    if (::mkdtemp(local.data()) == nullptr)
+    // Staged in the temporary directory under a name that says whose it is, so that the files
+    // of a writer that was killed are removed by the next write to the same prefix.
+    const std::string tmp = fs::temp_directory_path().string();
+    const std::string name = local_stage_name(*remote);
+    remove_dead_staging(tmp, name);
+    const std::string local = (fs::path(tmp) / staging_name(name, StagingRole::Staging)).string();
+    claim_staging(local);
+    if (::mkdir(local.c_str(), 0700) != 0) {
+      const int error = errno;
+      release_staging(local);
       throw IoError("cannot write '" + target + "': no local staging directory ('" + local +
-                    "'): " + std::strerror(errno));
+                    "'): " + std::strerror(error));
+    }
     StagedOutput out(target, target, local);
     out.remote_ = std::move(remote);
     return out;
@@ -138,7 +159,7 @@ void StagedOutput::abort() noexcept {
   }
   std::error_code ec;
   fs::remove_all(staging_, ec);  // what stays is removed by the next write to this target
-  if (!remote_) release_staging(staging_);
+  release_staging(staging_);
   staging_.clear();
 }
 
@@ -150,6 +171,7 @@ void StagedOutput::commit() {
     publish_to_object_store(staging_, *remote_);
     std::error_code ec;
     fs::remove_all(staging_, ec);
+    release_staging(staging_);
     staging_.clear();
     return;
   }

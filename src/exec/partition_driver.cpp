@@ -196,6 +196,9 @@ bool PartitionDriver::drain_stages() {
   // rows back.
   for (size_t k = stages_.size(); k-- > 0;) {
     while (to_sink_.empty()) {
+      // Rows move on only while the next stage takes them, so each stage's own window bounds
+      // what the chain holds (a slow UDF after a download holds the downloads back).
+      if (k + 1 < stages_.size() && !stages_[k + 1]->can_accept()) break;
       std::optional<Batch> out = stages_[k]->next_ready();
       if (!out) break;
       // An empty output (a chunk whose every row was skipped) is progress all the same.

@@ -2,10 +2,13 @@
 // column, in row order, under OnError::Raise and Null; a UDF reads the bytes in the same query.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ember/ember.h"
@@ -38,6 +41,23 @@ DataFrame url_table(const std::vector<std::optional<std::string>>& urls, int par
   return from_table(Table::from_columns({{"i", Column::from(rows)}, {"url", Column::from(urls)}}),
                     parts);
 }
+
+/// tests/storage/counting_file_server.py serving `dir`: url(name), and count() of the files
+/// it has sent.
+class FileServer {
+ public:
+  explicit FileServer(const std::string& dir)
+      : process_({"/usr/bin/python3",
+                  std::string(EMBER_STORAGE_TEST_DIR) + "/counting_file_server.py", dir},
+                 true) {}
+  std::string url(const std::string& name) const {
+    return "http://127.0.0.1:" + process_.first_line() + "/" + name;
+  }
+  int64_t count() const { return std::stoll(http_get(url("count"))); }
+
+ private:
+  ChildProcess process_;
+};
 
 /// Checks column "img" of `t` row by row against `expected` (nullopt: a null).
 void expect_files(const Table& t, const std::vector<std::optional<std::string>>& expected) {
@@ -78,7 +98,7 @@ DownloadOptions null_on_error(int connections = 32) {
 TEST(UrlDownload, AThousandHttpFilesInRowOrderMissingOnesNullUnderNull) {
   const ScratchDir dir;
   write_files(dir.path(), 1000);
-  const HttpFileServer http(dir.path());
+  const FileServer http(dir.path());
   std::vector<std::optional<std::string>> urls, expected;
   for (int i = 0; i < 1000; ++i) {
     if (i % 97 == 5) {  // a null URL gives a null
@@ -103,7 +123,7 @@ TEST(UrlDownload, AThousandHttpFilesInRowOrderMissingOnesNullUnderNull) {
 TEST(UrlDownload, AMissingFileFailsTheQueryUnderRaiseNamingItsUrl) {
   const ScratchDir dir;
   write_files(dir.path(), 300);
-  const HttpFileServer http(dir.path());
+  const FileServer http(dir.path());
   std::vector<std::optional<std::string>> urls;
   for (int i = 0; i < 300; ++i) urls.push_back(http.url("f" + std::to_string(i)));
   const std::string missing = http.url("no-such-file");
@@ -182,6 +202,43 @@ TEST(UrlDownload, AUdfReadsTheBytesInTheSameQueryAndExplainShowsTheStage) {
     const auto i = static_cast<int>(std::get<int64_t>(t.column("i").get(r)));
     EXPECT_EQ(std::get<int64_t>(t.column("n").get(r)), static_cast<int64_t>(file_bytes(i).size()));
   }
+}
+
+/// A stateful UDF that, on its first call, waits a while and notes how many files the server
+/// has sent by then (statics: one query at a time uses it).
+struct SlowFirstCall {
+  static inline const FileServer* server = nullptr;
+  static inline std::atomic<int64_t> served_at_first_call{-1};
+  explicit SlowFirstCall(const InitArgs&) {}
+  Column operator()(const Batch& in) {
+    if (served_at_first_call.load() < 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+      served_at_first_call = server->count();
+    }
+    return Column::from(std::vector<int64_t>(static_cast<size_t>(in.num_rows()), 1));
+  }
+};
+
+TEST(UrlDownload, ABigInputBatchIsDownloadedAsTheStageAboveTakesItNotAllAtOnce) {
+  const ScratchDir dir;
+  write_files(dir.path(), 800);
+  const FileServer http(dir.path());
+  SlowFirstCall::server = &http;
+  SlowFirstCall::served_at_first_call = -1;
+  std::vector<std::optional<std::string>> urls;
+  for (int i = 0; i < 800; ++i) urls.push_back(http.url("f" + std::to_string(i)));
+  const Udf slow = Udf::cls<SlowFirstCall>("slow_first_call").returns(int64()).batch_size(16);
+  // One partition: the table comes as one batch of 800 URLs.
+  const Table t = url_table(urls, 1)
+                      .with_column("img", col("url").url_download())
+                      .with_column("one", slow(col("img")))
+                      .collect();
+  ASSERT_EQ(t.num_rows(), 800);
+  EXPECT_EQ(http.count(), 800);
+  // While the UDF sat on its first batch the download stage held at most 4 chunks of 32 files
+  // and the pool its window of chunks (4 of 16 rows), not the 800 files of the batch.
+  EXPECT_GT(SlowFirstCall::served_at_first_call.load(), 0);
+  EXPECT_LE(SlowFirstCall::served_at_first_call.load(), 300);
 }
 
 TEST(UrlDownload, OptionsAndTypesAreChecked) {

@@ -15,6 +15,8 @@ namespace {
 
 /// Chunks a partition holds at once (queued, or in and waiting for their turn).
 constexpr size_t kChunksHeld = 4;
+/// Rows of a partition's chunks until one of its files has come in.
+constexpr int64_t kFirstChunkRows = 4;
 
 }  // namespace
 
@@ -38,18 +40,38 @@ DownloadStage::DownloadStage(const UrlDownloadOperator& op, QueryContext& query,
 int64_t DownloadStage::chunk_rows() const {
   const int64_t most = std::max(1, op_.options().max_connections);
   std::lock_guard<std::mutex> lock(mu_);
-  if (files_done_ == 0 || file_bytes_ == 0) return most;
+  // Until a file has come in its size is anyone's guess: a few rows, not a whole chunk of
+  // what may be large files.
+  if (files_done_ == 0) return std::min<int64_t>(most, kFirstChunkRows);
   const int64_t mean = std::max<int64_t>(1, file_bytes_ / files_done_);
   return std::clamp<int64_t>(UrlDownloadOperator::kHeldBytes / 4 / mean, 1, most);
 }
 
 void DownloadStage::feed(const Batch& input) {
-  const int64_t rows = input.num_rows();
-  for (int64_t at = 0; at < rows;) {
-    const int64_t take = std::min(chunk_rows(), rows - at);
-    dispatch(at == 0 && take == rows ? input : input.slice(at, take));
-    at += take;
+  if (input.num_rows() == 0) return;
+  waiting_.push_back(input);
+  dispatch_waiting();
+}
+
+void DownloadStage::dispatch_waiting() {
+  while (!waiting_.empty() && has_room()) {
+    Batch& next = waiting_.front();
+    const int64_t rows = next.num_rows();
+    const int64_t take = std::min(chunk_rows(), rows);
+    if (take == rows) {
+      dispatch(std::move(next));
+      waiting_.pop_front();
+    } else {
+      dispatch(next.slice(0, take));
+      next = next.slice(take, rows - take);
+    }
   }
+}
+
+bool DownloadStage::has_room() const {
+  if (chunks_.size() >= kChunksHeld) return false;
+  std::lock_guard<std::mutex> lock(mu_);
+  return held_bytes_ < UrlDownloadOperator::kHeldBytes;
 }
 
 void DownloadStage::dispatch(Batch rows) {
@@ -96,11 +118,7 @@ void DownloadStage::complete(Chunk& chunk, int64_t row, FetchOutcome outcome) {
   if (--chunk.pending == 0) wake_();
 }
 
-bool DownloadStage::can_accept() const {
-  if (chunks_.size() >= kChunksHeld) return false;
-  std::lock_guard<std::mutex> lock(mu_);
-  return held_bytes_ < UrlDownloadOperator::kHeldBytes;
-}
+bool DownloadStage::can_accept() const { return waiting_.empty() && has_room(); }
 
 int64_t DownloadStage::in_flight() const {
   std::lock_guard<std::mutex> lock(mu_);
@@ -119,6 +137,7 @@ std::optional<Batch> DownloadStage::next_ready() {
   chunks_.pop_front();
   if (done.error_row >= 0 && op_.options().on_error == OnError::Raise)
     throw IoError("url_download of " + op_.url_name() + ": " + done.error);
+  dispatch_waiting();  // the room this chunk held goes to the rows waiting for it
   return assemble(done);
 }
 

@@ -40,10 +40,11 @@ class UrlDownloadOperator final : public AsyncOperator {
   Schema output_;
 };
 
-/// One partition's downloads. Input batches are cut into chunks of up to max_connections rows
-/// (fewer when the files seen so far are large: a chunk aims at kHeldBytes / 4), every URL of a
-/// chunk is queued at once, and a chunk is emitted, in input order, once all its files are in.
-/// Feeding stops while 4 chunks or kHeldBytes of files are held.
+/// One partition's downloads. Input rows are cut into chunks of up to max_connections rows
+/// (4 until a file has come in; fewer when the files seen so far are large: a chunk aims at
+/// kHeldBytes / 4), every URL of a chunk is queued at once, and a chunk is emitted, in input
+/// order, once all its files are in. At most 4 chunks and kHeldBytes of files are held: the
+/// rest of a large input batch waits here, undispatched, and feeding stops until it is gone.
 class DownloadStage final : public AsyncOperatorState {
  public:
   DownloadStage(const UrlDownloadOperator& op, QueryContext& query, std::function<void()> wake);
@@ -54,9 +55,9 @@ class DownloadStage final : public AsyncOperatorState {
   bool can_accept() const override;
   /// Throws IoError (under OnError::Raise) naming the first URL of the chunk that failed.
   std::optional<Batch> next_ready() override;
-  bool drained() const override { return flushed_ && chunks_.empty(); }
+  bool drained() const override { return flushed_ && chunks_.empty() && waiting_.empty(); }
   void release_held() override {}
-  bool caught_up() const override { return chunks_.empty(); }
+  bool caught_up() const override { return chunks_.empty() && waiting_.empty(); }
   int64_t in_flight() const override;
 
  private:
@@ -68,6 +69,9 @@ class DownloadStage final : public AsyncOperatorState {
     std::string error;  ///< the first failed row's message (by row order)
     int64_t error_row = -1;
   };
+  /// Cuts waiting rows into chunks and dispatches them while there is room.
+  void dispatch_waiting();
+  bool has_room() const;
   void dispatch(Batch rows);
   void complete(Chunk& chunk, int64_t row, FetchOutcome outcome);
   Batch assemble(Chunk& chunk) const;
@@ -77,6 +81,7 @@ class DownloadStage final : public AsyncOperatorState {
   QueryContext& query_;
   std::function<void()> wake_;
   bool flushed_ = false;
+  std::deque<Batch> waiting_;  ///< rows fed and not yet dispatched (driver thread)
   /// Chunks not yet emitted, oldest first (driver thread adds and removes; completions fill
   /// them in under mu_). A deque: completions hold references to its elements.
   std::deque<Chunk> chunks_;

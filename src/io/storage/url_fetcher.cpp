@@ -74,14 +74,13 @@ void UrlFetcher::fetch(std::string url, int max_connections, std::function<bool(
                             "process with exec (Python: multiprocessing's 'spawn')"});
     return;
   }
-  Job job{std::move(url), std::max(1, max_connections), std::move(skip), std::move(done)};
-  const bool local = [&] {
-    try {
-      return !parse_storage_url(job.url).remote();
-    } catch (const std::exception&) {
-      return true;  // the read says what is wrong with it
-    }
-  }();
+  Job job{std::move(url), std::max(1, max_connections), std::move(skip), std::move(done), {}, {}};
+  try {
+    job.where = parse_storage_url(job.url);
+  } catch (const std::exception& e) {
+    job.invalid = e.what();
+  }
+  const bool local = !job.invalid.empty() || !job.where.remote();
   std::vector<Job> now;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -127,7 +126,7 @@ void UrlFetcher::start_remote(Job job) {
   }
   HttpRequest request;
   try {
-    const StorageUrl where = parse_storage_url(job.url);
+    const StorageUrl& where = job.where;
     request.label = job.url;
     if (where.scheme == StorageUrl::Scheme::S3) {
       if (where.key.empty())
@@ -177,10 +176,12 @@ void UrlFetcher::run_local_thread() {
     FetchOutcome outcome;
     if (job.skip && job.skip()) {
       outcome.error = "'" + job.url + "' was not read: the query was cancelled";
+    } else if (!job.invalid.empty()) {
+      outcome.error = job.invalid;
     } else {
       try {
-        outcome = read_local(job.url, parse_storage_url(job.url).path);
-      } catch (const std::exception& e) {
+        outcome = read_local(job.url, job.where.path);
+      } catch (const std::exception& e) {  // a file too large to hold
         outcome.error = e.what();
       }
     }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "io/storage/s3_config.h"
+#include "io/storage/storage_url.h"
 
 namespace ember {
 
@@ -47,6 +48,8 @@ class UrlFetcher {
     int max_connections = 1;
     std::function<bool()> skip;
     Done done;
+    StorageUrl where;     ///< the URL parsed, once, when the fetch is queued
+    std::string invalid;  ///< why the URL could not be parsed (read as local: the read says)
   };
   /// One queue and its limit: remote fetches, or local reads.
   struct Lane {

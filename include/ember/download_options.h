@@ -13,7 +13,7 @@ struct DownloadOptions {
   int max_connections = 32;
   /// Raise: a URL that cannot be downloaded (no such object, a refused connection once its
   /// retries are spent, a denied credential) fails the query with an IoError naming it. Null:
-  /// that row gets a null. Skip is not taken.
+  /// that row gets a null and is a row of QueryResult::rejected. Skip is not taken.
   OnError on_error = OnError::Raise;
 };
 

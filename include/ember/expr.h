@@ -77,7 +77,8 @@ class Expr {
   /// file:// URL or local path (utf8); null where the URL is null. Downloads run on their own
   /// threads, up to `options.max_connections` at once per process, while the rest of the
   /// pipeline (a UDF reading the bytes) runs; rows keep their order. A file that cannot be
-  /// downloaded fails the query, or gives a null under OnError::Null.
+  /// downloaded fails the query, or under OnError::Null gives a null and is a row of
+  /// QueryResult::rejected (udf "url_download(<url expression>)", error, url).
   Expr url_download(DownloadOptions options = {}) const;
 
   // ---- text (utf8; lengths and positions count Unicode code points; null in, null out)

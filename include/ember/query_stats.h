@@ -96,9 +96,11 @@ struct QueryStats {
 struct QueryResult {
   Table table;       ///< the rows; empty for a write_* call
   QueryStats stats;  ///< the query's figures
-  /// The rows a UDF under OnError::Null or OnError::Skip failed on, in input order (per UDF):
-  /// columns `udf` and `error` (utf8), then the argument columns of those UDFs' calls (null
-  /// where a row's UDF has no such argument). Empty, with only `udf` and `error`, when none.
+  /// The rows a UDF under OnError::Null or OnError::Skip failed on, in input order (per UDF),
+  /// then those whose file a url_download under OnError::Null could not fetch: columns `udf`
+  /// and `error` (utf8), then the argument columns of those UDFs' calls (a download's: `url`;
+  /// null where a row's UDF has no such argument). Empty, with only `udf` and `error`, when
+  /// none.
   Table rejected;
 };
 

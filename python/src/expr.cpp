@@ -139,7 +139,8 @@ void bind_namespaced(py::class_<Expr>& c) {
           py::arg("max_connections") = 32, py::arg("on_error") = "raise",
           "The bytes of the file each URL names (s3://, http(s)://, file://, a path) as binary; "
           "up to max_connections downloads at once per process. on_error='null' gives a null "
-          "where a file cannot be had; 'raise' fails the query with an IoError naming it.")
+          "where a file cannot be had (listed in QueryResult.rejected); 'raise' fails the query "
+          "with an IoError naming it.")
       .def("_list_size", &Expr::list_size)
       .def("_list_get", &Expr::list_get)
       .def("_list_contains",

@@ -42,9 +42,15 @@ def test_url_download_keeps_row_order_and_nulls_missing_files(served):
     urls[3] = None
     df = ember.from_pydict({"i": list(range(100)), "url": urls}, partitions=3)
     got = df.with_column("img", col("url").url_download(max_connections=8, on_error="null"))
-    rows = got.collect().to_pydict()
+    result = got.execute()
+    rows = result.table.to_pydict()
     assert rows["i"] == list(range(100))
     assert rows["img"] == [None if i % 10 == 0 or i == 3 else expected(i) for i in range(100)]
+    # Each missing file is a row of rejected (a null URL is not), in input order.
+    rejected = result.rejected.to_pydict()
+    assert rejected["url"] == [f"{base}/missing{i}" for i in range(0, 100, 10)]
+    assert set(rejected["udf"]) == {"url_download(url)"}
+    assert all("404" in e for e in rejected["error"])
 
 
 def test_url_download_raise_names_the_missing_url(served):

@@ -430,15 +430,19 @@ void ClusterRun::take(const Incoming& m) {
 }
 
 void ClusterRun::take_rejected(Arriving& a, process::MessageReader& in, const Incoming& m) {
-  const auto pool = in.get<int32_t>();
+  const auto step = in.get<int32_t>();  // a pool, or -1 - a url_download's number
   const auto chunk = in.get<int64_t>();
   const auto rows = in.get<int64_t>();
   if (query_.cancelled()) return;
   if (!m.data) throw Error("rank " + std::to_string(a.rank) + ": rejected rows without columns");
-  if (pool < 0 || static_cast<size_t>(pool) >= query_.pools().size())
-    throw Error("rank " + std::to_string(a.rank) + ": rejected rows of an unknown UDF");
+  const bool pool = step >= 0 && static_cast<size_t>(step) < query_.pools().size();
+  const int64_t download = -1 - static_cast<int64_t>(step);
+  if (!pool && (download < 0 || static_cast<size_t>(download) >= query_.downloads()))
+    throw Error("rank " + std::to_string(a.rank) + ": rejected rows of an unknown step");
+  RejectedRows& into =
+      pool ? query_.rejected(step) : query_.download_rejected(static_cast<int>(download));
   // Counted against max_failed_rows with every rank's: past it, the query fails here.
-  query_.rejected(pool).adopt(a.partition, chunk, to_batch(unpack_columns(in, m.data), rows));
+  into.adopt(a.partition, chunk, to_batch(unpack_columns(in, m.data), rows));
 }
 
 void ClusterRun::take_rows(Arriving& a, process::MessageReader& in, const Incoming& m) {

@@ -209,22 +209,27 @@ class ForwardSink final : public Sink {
     if (run_.cancelled_now()) throw Cancelled("rank 0 ended the query");
     Transport::send(0, kTagData, MessageBuffer(out.bytes()));
   }
-  /// The rows each pool's UDF rejected in the partition, by chunk: rank 0 gathers every rank's
-  /// in input order (QueryResult::rejected) and counts them against max_failed_rows.
+  /// The rows each pool's UDF rejected in the partition, and each url_download's, by chunk:
+  /// rank 0 gathers every rank's in input order (QueryResult::rejected) and counts them
+  /// against max_failed_rows. A download's is sent as step -1 - its number.
   void send_rejected(const Local& local) const {
-    for (size_t i = 0; i < context_.pools().size(); ++i) {
-      for (auto& [chunk, rows] :
-           context_.rejected(static_cast<int>(i)).take_partition(local.partition)) {
-        process::MessageWriter head;
-        head.begin(process::Op::Rejected);
-        head.put(local.key);
-        head.put(static_cast<int32_t>(i));
-        head.put(chunk);
-        head.put(rows.num_rows());
-        std::vector<std::string> names;
-        for (int c = 0; c < rows.num_columns(); ++c) names.push_back(rows.schema().field(c).name);
-        Transport::send(0, kTagData, gather_columns(head, rows.columns(), names));
-      }
+    for (size_t i = 0; i < context_.pools().size(); ++i)
+      send_rejected(local, static_cast<int32_t>(i), context_.rejected(static_cast<int>(i)));
+    for (size_t d = 0; d < context_.downloads(); ++d)
+      send_rejected(local, -1 - static_cast<int32_t>(d),
+                    context_.download_rejected(static_cast<int>(d)));
+  }
+  void send_rejected(const Local& local, int32_t step, RejectedRows& rejected) const {
+    for (auto& [chunk, rows] : rejected.take_partition(local.partition)) {
+      process::MessageWriter head;
+      head.begin(process::Op::Rejected);
+      head.put(local.key);
+      head.put(step);
+      head.put(chunk);
+      head.put(rows.num_rows());
+      std::vector<std::string> names;
+      for (int c = 0; c < rows.num_columns(); ++c) names.push_back(rows.schema().field(c).name);
+      Transport::send(0, kTagData, gather_columns(head, rows.columns(), names));
     }
   }
   /// The bytes of the part files written here.
@@ -398,7 +403,7 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   const size_t at = leftmost_pipeline(*chain, physical);
   const int64_t built_bytes = build_right_sides(physical, at);
   std::vector<std::unique_ptr<ActorPool>> pools = make_pools(o, physical);
-  QueryContext context(pools);
+  QueryContext context(pools, physical.downloads);
   for (auto& pool : pools) pool->start();
   {
     std::lock_guard lock(run.mu);

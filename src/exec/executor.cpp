@@ -358,7 +358,7 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
   PoolSet pools(physical.pools, placement, std::move(admitted.lent), admitted.session,
                 admitted.loans);
   let_pools_grow(pools, placement, options);
-  QueryContext query(pools.pools());
+  QueryContext query(pools.pools(), physical.downloads);
   if (resume) query.note_resumed(resume->resumed_partitions, resume->resumed_rows);
   CancelWatch cancel_watch(query, options.cancel);  // goes before the context does
   // The actors construct while the first pipeline reads and prepares its input; a constructor
@@ -423,7 +423,7 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
   if (full_plan)  // the pools upstream of the saved breaker result did not run
     result.stats.udfs =
         full_plan_udf_stats(*full_plan, std::move(result.stats.udfs), kept_pools, placement.ranks);
-  result.rejected = rejected_table(query.rejected());
+  result.rejected = query.rejected_table();
   // Teardown on this, the driver thread: joins the actor threads (their UDFs' destructors run
   // there) and waits for worker processes. On an error, ~PoolSet does the same.
   pools.stop();

@@ -64,6 +64,10 @@ struct PhysicalPlan {
   std::vector<Pipeline> pipelines;  ///< run in order; the last ends in the output sink
   /// The actor pools the query starts before any pipeline runs (ActorPoolOperator::pool).
   std::vector<std::shared_ptr<const UdfSpec>> pools;
+  /// The url_download steps, by UrlDownloadOperator::download (their names in
+  /// QueryResult::rejected). Numbered, as the pools are, in the order the planner meets them:
+  /// the first pipeline's first, so that a rank given only that pipeline numbers them alike.
+  std::vector<std::string> downloads;
   Schema schema;  ///< the query's output
 };
 

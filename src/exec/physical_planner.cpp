@@ -63,8 +63,10 @@ class PhysicalPlanner final : NodeVisitor {
   }
   void visit(const UrlDownloadNode& d) override {
     translate_tree(d.child());
-    current().add(std::make_shared<UrlDownloadOperator>(d.child().schema.index_of(d.url_column),
-                                                        d.url_name, d.options, d.schema));
+    const int download = static_cast<int>(plan_.downloads.size());
+    plan_.downloads.push_back("url_download(" + d.url_name + ")");
+    current().add(std::make_shared<UrlDownloadOperator>(
+        download, d.child().schema.index_of(d.url_column), d.url_name, d.options, d.schema));
     step(d);
   }
   void visit(const ExplodeNode& x) override {

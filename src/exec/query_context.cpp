@@ -21,6 +21,20 @@ bool is_cancelled_error(std::exception_ptr e) {
 
 }  // namespace
 
+QueryContext::QueryContext(std::vector<std::unique_ptr<ActorPool>>& pools,
+                           const std::vector<std::string>& downloads)
+    : pools_(pools) {
+  for (const std::string& name : downloads)
+    download_rejected_.push_back(std::make_unique<RejectedRows>(name));
+}
+
+Table QueryContext::rejected_table() {
+  std::vector<const RejectedRows*> all;
+  for (const auto& r : rejected()) all.push_back(r.get());
+  for (const auto& r : download_rejected_) all.push_back(r.get());
+  return ember::rejected_table(all);
+}
+
 void QueryContext::make_rejected_locked() {
   for (size_t i = rejected_.size(); i < pools_.size(); ++i) {
     rejected_.push_back(std::make_unique<RejectedRows>(FailurePolicy(pools_[i]->spec())));

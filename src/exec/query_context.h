@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "exec/rejected_rows.h"
@@ -20,7 +21,10 @@ namespace ember {
 /// pool's cancel() or stop(): those run on the driver thread (see cancel_pools).
 class QueryContext {
  public:
-  explicit QueryContext(std::vector<std::unique_ptr<ActorPool>>& pools) : pools_(pools) {}
+  /// `downloads`: the names of the plan's url_download steps (PhysicalPlan::downloads), whose
+  /// failed rows download_rejected() records.
+  explicit QueryContext(std::vector<std::unique_ptr<ActorPool>>& pools,
+                        const std::vector<std::string>& downloads = {});
 
   /// Records the first real error and marks the query cancelled, then runs the driver's
   /// wake-up (see on_cancel) so that the driver thread cancels the pools. Touches no pool and
@@ -49,6 +53,12 @@ class QueryContext {
   RejectedRows& rejected(int i);
   /// Every pool's rejected rows, in pool order. Once the pipelines have ended.
   const std::vector<std::unique_ptr<RejectedRows>>& rejected();
+  /// The rows whose file url_download step i could not fetch under OnError::Null. Any thread.
+  RejectedRows& download_rejected(int i) { return *download_rejected_.at(static_cast<size_t>(i)); }
+  size_t downloads() const { return download_rejected_.size(); }
+  /// QueryResult::rejected: every pool's rejected rows, then every url_download's. Once the
+  /// pipelines have ended.
+  Table rejected_table();
 
   std::atomic<int64_t> rows_read{0};
   std::atomic<int64_t> rows_out{0};
@@ -80,6 +90,7 @@ class QueryContext {
   std::mutex rejected_mu_;
   std::vector<std::unique_ptr<RejectedRows>> rejected_;
   void make_rejected_locked();
+  std::vector<std::unique_ptr<RejectedRows>> download_rejected_;  ///< made up front
 };
 
 }  // namespace ember

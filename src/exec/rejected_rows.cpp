@@ -5,7 +5,10 @@
 
 namespace ember {
 
-RejectedRows::RejectedRows(FailurePolicy policy) : policy_(std::move(policy)) {}
+RejectedRows::RejectedRows(FailurePolicy policy)
+    : name_(policy.udf_name()), policy_(std::move(policy)) {}
+
+RejectedRows::RejectedRows(std::string name) : name_(std::move(name)) {}
 
 void RejectedRows::add(int partition, int64_t chunk, const Batch& args,
                        const std::vector<std::string>& errors) {
@@ -24,7 +27,7 @@ void RejectedRows::add(int partition, int64_t chunk, const Batch& args,
     rows_.emplace(std::make_pair(partition, chunk), Batch(Schema(fields), std::move(columns)));
     total = count_ += n;
   }
-  policy_.check_failed_rows(total, errors.back());
+  check(total, errors.back());
 }
 
 std::vector<std::pair<int64_t, Batch>> RejectedRows::take_partition(int partition) {
@@ -50,7 +53,7 @@ void RejectedRows::adopt(int partition, int64_t chunk, Batch rows) {
     rows_.emplace(std::make_pair(partition, chunk), std::move(rows));
     total = count_ += n;
   }
-  policy_.check_failed_rows(total, last_error);
+  check(total, last_error);
 }
 
 int64_t RejectedRows::count() const {
@@ -65,7 +68,7 @@ std::vector<Batch> RejectedRows::batches() const {
   return out;
 }
 
-Table rejected_table(const std::vector<std::unique_ptr<RejectedRows>>& per_udf) {
+Table rejected_table(const std::vector<const RejectedRows*>& per_udf) {
   std::vector<std::vector<Batch>> parts;
   for (const auto& r : per_udf) parts.push_back(r->batches());
   // The merged schema, and for each UDF where each of its columns goes in it.

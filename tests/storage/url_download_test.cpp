@@ -100,12 +100,14 @@ TEST(UrlDownload, AThousandHttpFilesInRowOrderMissingOnesNullUnderNull) {
   write_files(dir.path(), 1000);
   const FileServer http(dir.path());
   std::vector<std::optional<std::string>> urls, expected;
+  std::vector<std::string> missing;
   for (int i = 0; i < 1000; ++i) {
     if (i % 97 == 5) {  // a null URL gives a null
       urls.push_back(std::nullopt);
       expected.push_back(std::nullopt);
-    } else if (i % 50 == 7) {  // no such file: null under Null
+    } else if (i % 50 == 7) {  // no such file: null under Null, and a row of rejected
       urls.push_back(http.url("missing" + std::to_string(i)));
+      missing.push_back(*urls.back());
       expected.push_back(std::nullopt);
     } else {
       urls.push_back(http.url("f" + std::to_string(i)));
@@ -113,10 +115,24 @@ TEST(UrlDownload, AThousandHttpFilesInRowOrderMissingOnesNullUnderNull) {
     }
   }
   for (const int connections : {1, 8, 32}) {
-    const Table t = url_table(urls, 4)
-                        .with_column("img", col("url").url_download(null_on_error(connections)))
-                        .collect();
-    expect_files(t, expected);
+    const QueryResult r =
+        url_table(urls, 4)
+            .with_column("img", col("url").url_download(null_on_error(connections)))
+            .execute();
+    expect_files(r.table, expected);
+    // Each missing file is a row of rejected, in input order, with its URL and why.
+    ASSERT_EQ(r.rejected.num_rows(), static_cast<int64_t>(missing.size())) << connections;
+    ASSERT_EQ(r.rejected.schema().num_fields(), 3);
+    EXPECT_EQ(r.rejected.schema().field(2).name, "url");
+    const Column udf = r.rejected.column("udf");
+    const Column error = r.rejected.column("error");
+    const Column url = r.rejected.column("url");
+    for (int64_t k = 0; k < r.rejected.num_rows(); ++k) {
+      EXPECT_EQ(udf.value<std::string>(k), "url_download(url)");
+      EXPECT_EQ(url.value<std::string>(k), missing[static_cast<size_t>(k)]);
+      EXPECT_NE(error.value<std::string>(k).find("404"), std::string::npos)
+          << error.value<std::string>(k);
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/buffer_access.h"
+#include "core/column_take.h"
 #include "ember/error.h"
 #include "exec/query_context.h"
 
@@ -20,22 +21,22 @@ constexpr int64_t kFirstChunkRows = 4;
 
 }  // namespace
 
-UrlDownloadOperator::UrlDownloadOperator(int url_index, std::string url_name,
+UrlDownloadOperator::UrlDownloadOperator(int download, int url_index, std::string url_name,
                                          DownloadOptions options, Schema output)
-    : url_index_(url_index),
+    : download_(download),
+      url_index_(url_index),
       url_name_(std::move(url_name)),
       options_(options),
       output_(std::move(output)) {}
 
 std::unique_ptr<AsyncOperatorState> UrlDownloadOperator::local_state(
     QueryContext& query, int partition, std::function<void()> wake) const {
-  (void)partition;
-  return std::make_unique<DownloadStage>(*this, query, std::move(wake));
+  return std::make_unique<DownloadStage>(*this, query, partition, std::move(wake));
 }
 
-DownloadStage::DownloadStage(const UrlDownloadOperator& op, QueryContext& query,
+DownloadStage::DownloadStage(const UrlDownloadOperator& op, QueryContext& query, int partition,
                              std::function<void()> wake)
-    : op_(op), query_(query), wake_(std::move(wake)) {}
+    : op_(op), query_(query), partition_(partition), wake_(std::move(wake)) {}
 
 int64_t DownloadStage::chunk_rows() const {
   const int64_t most = std::max(1, op_.options().max_connections);
@@ -110,9 +111,8 @@ void DownloadStage::complete(Chunk& chunk, int64_t row, FetchOutcome outcome) {
     ++files_done_;
     file_bytes_ += size;
     chunk.files[static_cast<size_t>(row)] = std::move(outcome.bytes);
-  } else if (chunk.error_row < 0 || row < chunk.error_row) {
-    chunk.error_row = row;
-    chunk.error = std::move(outcome.error);
+  } else {
+    chunk.failures.emplace_back(row, std::move(outcome.error));
   }
   --outstanding_;
   if (--chunk.pending == 0) wake_();
@@ -135,10 +135,26 @@ std::optional<Batch> DownloadStage::next_ready() {
   }
   Chunk done = std::move(chunk);
   chunks_.pop_front();
-  if (done.error_row >= 0 && op_.options().on_error == OnError::Raise)
-    throw IoError("url_download of " + op_.url_name() + ": " + done.error);
+  report_failures(done);
   dispatch_waiting();  // the room this chunk held goes to the rows waiting for it
   return assemble(done);
+}
+
+void DownloadStage::report_failures(Chunk& chunk) {
+  const int64_t seq = chunks_emitted_++;
+  if (chunk.failures.empty()) return;
+  std::sort(chunk.failures.begin(), chunk.failures.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (op_.options().on_error == OnError::Raise)
+    throw IoError("url_download of " + op_.url_name() + ": " + chunk.failures.front().second);
+  std::vector<int64_t> rows;
+  std::vector<std::string> errors;
+  for (auto& [row, error] : chunk.failures) {
+    rows.push_back(row);
+    errors.push_back(std::move(error));
+  }
+  Batch urls(Schema({{"url", utf8()}}), {take_rows(chunk.input.column(op_.url_index()), rows)});
+  query_.download_rejected(op_.download()).add(partition_, seq, urls, errors);
 }
 
 Batch DownloadStage::assemble(Chunk& chunk) const {

@@ -20,11 +20,14 @@ namespace ember {
 /// Appends the bytes of the file each row's URL names. Plain data; see DownloadStage.
 class UrlDownloadOperator final : public AsyncOperator {
  public:
-  /// `url_index`: the input column of URLs; `output`: the input schema plus the bytes column.
-  UrlDownloadOperator(int url_index, std::string url_name, DownloadOptions options, Schema output);
+  /// `download`: the step's number in PhysicalPlan::downloads; `url_index`: the input column of
+  /// URLs; `output`: the input schema plus the bytes column.
+  UrlDownloadOperator(int download, int url_index, std::string url_name, DownloadOptions options,
+                      Schema output);
   std::unique_ptr<AsyncOperatorState> local_state(QueryContext& query, int partition,
                                                   std::function<void()> wake) const override;
 
+  int download() const { return download_; }
   int url_index() const { return url_index_; }
   const std::string& url_name() const { return url_name_; }
   const DownloadOptions& options() const { return options_; }
@@ -34,6 +37,7 @@ class UrlDownloadOperator final : public AsyncOperator {
   static constexpr int64_t kHeldBytes = int64_t{64} << 20;
 
  private:
+  int download_;
   int url_index_;
   std::string url_name_;
   DownloadOptions options_;
@@ -45,9 +49,12 @@ class UrlDownloadOperator final : public AsyncOperator {
 /// kHeldBytes / 4), every URL of a chunk is queued at once, and a chunk is emitted, in input
 /// order, once all its files are in. At most 4 chunks and kHeldBytes of files are held: the
 /// rest of a large input batch waits here, undispatched, and feeding stops until it is gone.
+/// Under OnError::Null each row whose file could not be fetched is recorded, with its URL and
+/// error, in QueryContext::download_rejected (QueryResult::rejected) as its chunk is emitted.
 class DownloadStage final : public AsyncOperatorState {
  public:
-  DownloadStage(const UrlDownloadOperator& op, QueryContext& query, std::function<void()> wake);
+  DownloadStage(const UrlDownloadOperator& op, QueryContext& query, int partition,
+                std::function<void()> wake);
 
   void feed(const Batch& input) override;
   void flush() override { flushed_ = true; }
@@ -66,8 +73,8 @@ class DownloadStage final : public AsyncOperatorState {
     std::vector<std::optional<std::string>> files;  ///< by row; nullopt: a null
     int64_t pending = 0;                            ///< fetches not yet ended
     int64_t bytes = 0;
-    std::string error;  ///< the first failed row's message (by row order)
-    int64_t error_row = -1;
+    /// The rows whose fetch failed, with their messages, in the order the fetches ended.
+    std::vector<std::pair<int64_t, std::string>> failures;
   };
   /// Cuts waiting rows into chunks and dispatches them while there is room.
   void dispatch_waiting();
@@ -75,11 +82,15 @@ class DownloadStage final : public AsyncOperatorState {
   void dispatch(Batch rows);
   void complete(Chunk& chunk, int64_t row, FetchOutcome outcome);
   Batch assemble(Chunk& chunk) const;
+  /// Raises the chunk's first failed row (by row order), or records every one (Null).
+  void report_failures(Chunk& chunk);
   int64_t chunk_rows() const;
 
   const UrlDownloadOperator& op_;
   QueryContext& query_;
+  int partition_;
   std::function<void()> wake_;
+  int64_t chunks_emitted_ = 0;  ///< numbers chunks for the rejected rows' input order
   bool flushed_ = false;
   std::deque<Batch> waiting_;  ///< rows fed and not yet dispatched (driver thread)
   /// Chunks not yet emitted, oldest first (driver thread adds and removes; completions fill

@@ -39,27 +39,40 @@ bool show_shares(const char* what, const ember::QueryStats& stats,
 }
 
 /// url_download on every rank: each fetches its own partitions' files (here local paths, as a
-/// shared filesystem would hold them); rows come back in input order with their bytes.
+/// shared filesystem would hold them); rows come back in input order with their bytes. One file
+/// in 60 is missing: its rows get a null (OnError::Null), and each is a row of rejected, sent
+/// to rank 0 by the rank that tried it, in input order.
 bool downloads(const fs::path& dir) {
   fs::create_directories(dir / "dl");
+  constexpr int kMissing = 13;
   for (int i = 0; i < 60; ++i)
-    std::ofstream(dir / "dl" / ("f" + std::to_string(i))) << std::string(size_t(i), 'a' + i % 26);
+    if (i != kMissing)
+      std::ofstream(dir / "dl" / ("f" + std::to_string(i))) << std::string(size_t(i), 'a' + i % 26);
+  ember::DownloadOptions nulls;
+  nulls.on_error = ember::OnError::Null;
   ember::QueryResult r =
       ember::range(600, 6)
           .with_column("url", ember::concat({ember::lit((dir / "dl" / "f").string()),
                                              (ember::col("id") % 60).cast(ember::utf8())}))
-          .with_column("img", ember::col("url").url_download())
+          .with_column("img", ember::col("url").url_download(nulls))
           .execute();
   const bool every = show_ranks("download", r.stats);
   int64_t wrong = r.table.num_rows() == 600 ? 0 : 1;
   for (int64_t i = 0; wrong == 0 && i < r.table.num_rows(); ++i) {
     const int64_t k = r.table.column("id").value<int64_t>(i) % 60;
+    const ember::Column& img = r.table.column("img");
     wrong += r.table.column("id").value<int64_t>(i) != i ||
-             r.table.column("img").value<std::string>(i) !=
-                 std::string(size_t(k), static_cast<char>('a' + k % 26));
+             (k == kMissing ? !img.is_null(i)
+                            : img.value<std::string>(i) !=
+                                  std::string(size_t(k), static_cast<char>('a' + k % 26)));
   }
-  std::cout << "download: " << r.table.num_rows() << " rows, " << wrong << " wrong\n";
-  return every && wrong == 0;
+  int64_t rejected_wrong = r.rejected.num_rows() == 10 ? 0 : 1;
+  for (int64_t i = 0; rejected_wrong == 0 && i < r.rejected.num_rows(); ++i)
+    rejected_wrong += r.rejected.column("url").value<std::string>(i) !=
+                      (dir / "dl" / "f").string() + std::to_string(kMissing);
+  std::cout << "download: " << r.table.num_rows() << " rows, " << wrong << " wrong, "
+            << r.rejected.num_rows() << " rejected, " << rejected_wrong << " wrong\n";
+  return every && wrong == 0 && rejected_wrong == 0;
 }
 
 }  // namespace

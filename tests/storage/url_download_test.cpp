@@ -54,6 +54,8 @@ class FileServer {
     return "http://127.0.0.1:" + process_.first_line() + "/" + name;
   }
   int64_t count() const { return std::stoll(http_get(url("count"))); }
+  /// Requests for stall/NAME so far (each sent a few bytes, then nothing).
+  int64_t stalled() const { return std::stoll(http_get(url("stalled"))); }
 
  private:
   ChildProcess process_;
@@ -149,6 +151,37 @@ TEST(UrlDownload, AMissingFileFailsTheQueryUnderRaiseNamingItsUrl) {
   EXPECT_NE(msg.find("url_download of url"), std::string::npos) << msg;
   EXPECT_NE(msg.find("'" + missing + "'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("404"), std::string::npos) << msg;
+}
+
+TEST(UrlDownload, ACancelledQueryAbandonsItsStalledDownloadsInsteadOfWaitingForThem) {
+  // Each download stalls mid-body: only the 60 s stall timeout would end it. Cancelling the
+  // query must end them (and it) within about a second of the cancel, not after that timeout.
+  const ScratchDir dir;
+  const FileServer http(dir.path());
+  std::vector<std::optional<std::string>> urls;
+  for (int i = 0; i < 8; ++i) urls.push_back(http.url("stall/f" + std::to_string(i)));
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  RunOptions options;
+  options.cancel = cancel;
+  std::thread canceller([&] {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (http.stalled() < 8 && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    cancel->store(true);
+  });
+  const auto started = std::chrono::steady_clock::now();
+  std::string msg;
+  try {
+    url_table(urls, 2).with_column("img", col("url").url_download()).execute(options);
+  } catch (const Error& e) {
+    msg = e.what();
+  }
+  canceller.join();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_NE(msg.find("cancelled"), std::string::npos) << msg;
+  EXPECT_GE(http.stalled(), 8);  // every download had started and stalled before the cancel
+  EXPECT_LT(seconds, 40.0) << "the query waited for the stall timeout";
 }
 
 TEST(UrlDownload, LocalPathsAndFileUrlsAndTheirErrors) {

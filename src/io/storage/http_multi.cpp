@@ -17,6 +17,7 @@ struct HttpMulti::Request {
   HttpRequest request;
   Done done;
   RetryPolicy policy;
+  std::function<bool()> abandon;
   int attempts = 0;
   std::string failure;
   std::chrono::steady_clock::time_point due{};
@@ -59,7 +60,24 @@ HttpMulti::~HttpMulti() {
   curl_multi_cleanup(static_cast<CURLM*>(multi_));
 }
 
-void HttpMulti::send(HttpRequest request, Done done, RetryPolicy policy) {
+namespace {
+
+/// curl's progress callback (about once a second while a transfer stalls, more often while it
+/// moves): a non-zero answer ends the transfer with CURLE_ABORTED_BY_CALLBACK.
+int on_progress(void* request, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  const auto& abandon = *static_cast<const std::function<bool()>*>(request);
+  return abandon() ? 1 : 0;
+}
+
+std::string abandoned_message(const HttpRequest& r) {
+  return "'" + (r.label.empty() ? r.url : r.label) +
+         "' was not downloaded: the query was cancelled";
+}
+
+}  // namespace
+
+void HttpMulti::send(HttpRequest request, Done done, RetryPolicy policy,
+                     std::function<bool()> abandon) {
   if (::getpid() != pid_) {
     // A child forked without exec (Python's multiprocessing "fork") has no transfer thread:
     // say so rather than wait for an answer that never comes.
@@ -72,6 +90,7 @@ void HttpMulti::send(HttpRequest request, Done done, RetryPolicy policy) {
   r->request = std::move(request);
   r->done = std::move(done);
   r->policy = policy;
+  r->abandon = std::move(abandon);
   {
     std::lock_guard<std::mutex> lock(mu_);
     incoming_.push_back(std::move(r));
@@ -82,8 +101,13 @@ void HttpMulti::send(HttpRequest request, Done done, RetryPolicy policy) {
 std::chrono::steady_clock::time_point HttpMulti::start_due() {
   const auto now = std::chrono::steady_clock::now();
   auto next = now + std::chrono::seconds(1);
+  std::vector<Request*> abandoned;
   for (auto& r : waiting_) {
-    if (r->easy) continue;  // running
+    if (r->easy) continue;             // running
+    if (r->abandon && r->abandon()) {  // new, or waiting to be tried again
+      abandoned.push_back(r.get());
+      continue;
+    }
     if (r->due > now) {
       next = std::min(next, r->due);
       continue;
@@ -104,9 +128,23 @@ std::chrono::steady_clock::time_point HttpMulti::start_due() {
     r->easy = easy;
     r->attempt = std::make_unique<HttpAttempt>(r->request, easy, nullptr);
     curl_easy_setopt(easy, CURLOPT_PRIVATE, r.get());
+    if (r->abandon) {
+      curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
+      curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, on_progress);
+      curl_easy_setopt(easy, CURLOPT_XFERINFODATA, &r->abandon);
+    }
     curl_multi_add_handle(static_cast<CURLM*>(multi_), easy);
   }
+  for (Request* r : abandoned) end_abandoned(r);
   return next;
+}
+
+void HttpMulti::end_abandoned(Request* r) {
+  auto it = std::find_if(waiting_.begin(), waiting_.end(),
+                         [r](const std::unique_ptr<Request>& w) { return w.get() == r; });
+  std::unique_ptr<Request> own = std::move(*it);
+  waiting_.erase(it);
+  own->done(nullptr, abandoned_message(own->request));
 }
 
 void HttpMulti::finish(void* handle, int code) {
@@ -122,6 +160,7 @@ void HttpMulti::finish(void* handle, int code) {
   curl_easy_reset(easy);
   idle_handles_.push_back(easy);
   r->easy = nullptr;
+  if (code == CURLE_ABORTED_BY_CALLBACK) return end_abandoned(r);
   if (verdict == HttpAttempt::Verdict::Retry && !last) {
     r->due = std::chrono::steady_clock::now() + r->policy.delay(r->attempts - 1);
     return;  // stays in waiting_

@@ -29,8 +29,12 @@ class HttpMulti {
 
   /// Starts `request` (any thread); `done` runs on the transfer thread and must not block.
   /// Requests run at once: the caller bounds how many are in flight. In a child forked
-  /// without exec, `done` gets an error at once, on the caller's thread.
-  void send(HttpRequest request, Done done, RetryPolicy policy = {});
+  /// without exec, `done` gets an error at once, on the caller's thread. Once `abandon` (when
+  /// given; called on the transfer thread, so thread-safe) says true, the request ends within
+  /// about a second, in the middle of a transfer or of a retry's wait, and `done` gets an
+  /// error saying it was cancelled.
+  void send(HttpRequest request, Done done, RetryPolicy policy = {},
+            std::function<bool()> abandon = {});
 
  private:
   HttpMulti();
@@ -39,6 +43,8 @@ class HttpMulti {
   /// Starts the requests whose time has come; the time the next one's comes.
   std::chrono::steady_clock::time_point start_due();
   void finish(void* easy, int code);
+  /// Ends `r` (in waiting_, not running) with the error that it was abandoned.
+  void end_abandoned(Request* r);
 
   const int pid_;          ///< the process the transfer thread runs in
   void* multi_ = nullptr;  ///< CURLM

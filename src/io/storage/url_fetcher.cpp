@@ -141,22 +141,24 @@ void UrlFetcher::start_remote(Job job) {
     return end(job, {std::nullopt, e.what()});
   }
   auto shared = std::make_shared<Job>(std::move(job));
-  HttpMulti::instance().send(std::move(request),
-                             [end, shared](HttpResponse* answer, const std::string& error) {
-                               FetchOutcome outcome;
-                               if (!answer) {
-                                 outcome.error = error;
-                               } else if (!answer->ok()) {
-                                 try {
-                                   throw_storage_error("download", shared->url, *answer);
-                                 } catch (const std::exception& e) {
-                                   outcome.error = e.what();
-                                 }
-                               } else {
-                                 outcome.bytes = std::move(answer->body);
-                               }
-                               end(*shared, std::move(outcome));
-                             });
+  HttpMulti::instance().send(
+      std::move(request),
+      [end, shared](HttpResponse* answer, const std::string& error) {
+        FetchOutcome outcome;
+        if (!answer) {
+          outcome.error = error;
+        } else if (!answer->ok()) {
+          try {
+            throw_storage_error("download", shared->url, *answer);
+          } catch (const std::exception& e) {
+            outcome.error = e.what();
+          }
+        } else {
+          outcome.bytes = std::move(answer->body);
+        }
+        end(*shared, std::move(outcome));
+      },
+      RetryPolicy{}, [shared] { return shared->skip && shared->skip(); });
 }
 
 void UrlFetcher::run_local_thread() {

@@ -37,7 +37,8 @@ class UrlFetcher {
 
   /// Queues the fetch of `url`; `done` runs on a fetch or transfer thread (never on the
   /// caller's) once it ended, and must not block. When `skip` returns true as the fetch comes
-  /// up (its query was cancelled), nothing is fetched and `done` gets an error. In a child
+  /// up (its query was cancelled), nothing is fetched and `done` gets an error; a remote
+  /// download under way when it turns true is abandoned within about a second. In a child
   /// forked without exec, `done` gets an error at once, on the caller's thread.
   void fetch(std::string url, int max_connections, std::function<bool()> skip, Done done);
 

@@ -102,8 +102,13 @@ std::string to_string(const ExprNode& e) {
     case ExprKind::Column:
       return e.name;
     case ExprKind::Literal:
-      if (auto* s = std::get_if<std::string>(&e.literal)) return quoted(*s);
-      return to_string(e.literal);
+      // Dates and timestamps as the calls that make them: bare, 2024-01-01 reads as a
+      // subtraction.
+      if (std::holds_alternative<Date>(e.literal))
+        return "lit_date(" + quoted(to_string(e.literal)) + ")";
+      if (std::holds_alternative<Timestamp>(e.literal))
+        return "lit_timestamp(" + quoted(to_string(e.literal)) + ")";
+      return param_text(e.literal);
 // GCC 12 reports a false -Wrestrict inside std::string's inlined insert in the two cases below
 // (GCC bug 105651): the source and destination are distinct strings.
 #if defined(__GNUC__) && !defined(__clang__)

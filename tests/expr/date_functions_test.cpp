@@ -127,6 +127,8 @@ TEST(DateFunctions, TimestampLiterals) {
   using B = std::optional<bool>;
   EXPECT_EQ(values<bool>(eval(col("t") >= lit_timestamp("2024-01-01"), b)),
             (std::vector<B>{false, false, true, std::nullopt, false, true}));
+  EXPECT_EQ((col("t") < lit_timestamp("2024-01-01T12:30:00")).to_string(),
+            "(t < lit_timestamp(\"2024-01-01 12:30:00\"))");
   EXPECT_THROW(lit_timestamp("yesterday"), InvalidArgument);
   EXPECT_THROW(testfn::type_of_expr(col("t").str_lower(), b), TypeError);
   const Batch n = testfn::batch({{"n", Column::from(std::vector<int64_t>{1})}});
@@ -222,6 +224,8 @@ TEST(Date32, ComparesAddsAndSubtracts) {
   EXPECT_EQ(values<bool>(eval(col("d") >= lit_date("2024-01-01"), b)),
             (std::vector<B>{false, false, true, std::nullopt, false, true}));
   EXPECT_EQ(values<bool>(eval(col("d") == lit_date("1969-12-31"), b))[1], B(true));
+  // Printed as the call that makes it (bare, 2024-01-01 would read as a subtraction).
+  EXPECT_EQ((col("d") >= lit_date("2024-01-01")).to_string(), "(d >= lit_date(\"2024-01-01\"))");
   EXPECT_THROW(lit_date("2023-02-29"), InvalidArgument);
   EXPECT_THROW(lit_date("2024-01-01 10:00:00"), InvalidArgument);
   const Column next = eval(col("d") + lit(int64_t{1}), b);

@@ -5,7 +5,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,8 +18,7 @@
 #include <vector>
 
 #include "ember/ember.h"
-
-extern char** environ;
+#include "support/self_child.h"
 
 using namespace ember;
 namespace fs = std::filesystem;
@@ -91,28 +89,12 @@ TEST(ResumeKillLoopChild, DISABLED_Job) {
 namespace {
 
 pid_t spawn_job(const fs::path& dir) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
-  env.push_back("EMBER_TEST_RESUME_INPUT=" + (dir / "in" / "*.parquet").string());
-  env.push_back("EMBER_TEST_RESUME_OUT=" + (dir / "out").string());
-  env.push_back("EMBER_TEST_RESUME_LOG=" + (dir / "udf.log").string());
-  env.push_back("EMBER_TEST_RESUME_STATS=" + (dir / "stats").string());
-  std::vector<std::string> args = {"ember_e2e_tests", "--gtest_filter=ResumeKillLoopChild.*",
-                                   "--gtest_also_run_disabled_tests"};
-  std::vector<char*> argv, envp;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  for (auto& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  const std::string log = (dir / "child.log").string();
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  pid_t pid = -1;
-  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  return rc == 0 ? pid : -1;
+  return test_support::spawn_self("ResumeKillLoopChild.*",
+                                  {"EMBER_TEST_RESUME_INPUT=" + (dir / "in" / "*.parquet").string(),
+                                   "EMBER_TEST_RESUME_OUT=" + (dir / "out").string(),
+                                   "EMBER_TEST_RESUME_LOG=" + (dir / "udf.log").string(),
+                                   "EMBER_TEST_RESUME_STATS=" + (dir / "stats").string()},
+                                  (dir / "child.log").string(), /*append=*/true);
 }
 
 int64_t rows_computed(const fs::path& log) {

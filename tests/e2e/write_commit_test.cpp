@@ -1,10 +1,8 @@
 // Writes are all-or-nothing per query: a failed, rejected or killed write leaves the previous
 // output exactly as it was; a successful one replaces the whole set at once.
-#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,8 +17,7 @@
 #include <thread>
 
 #include "ember/ember.h"
-
-extern char** environ;
+#include "support/self_child.h"
 
 using namespace ember;
 namespace fs = std::filesystem;
@@ -291,43 +288,11 @@ namespace {
 
 /// Starts this test binary again, running only the child writer, with its output in `log`.
 pid_t spawn_slow_writer(const fs::path& target, const fs::path& marker, const fs::path& log) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
-  env.push_back("EMBER_TEST_SLOW_WRITE_TARGET=" + target.string());
-  env.push_back("EMBER_TEST_SLOW_WRITE_MARKER=" + marker.string());
-  std::vector<std::string> args = {"ember_e2e_tests",
-                                   "--gtest_filter=WriteCommitChild.DISABLED_SlowWrite",
-                                   "--gtest_also_run_disabled_tests"};
-  std::vector<char*> argv, envp;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  for (auto& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  pid_t pid = -1;
-  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  return rc == 0 ? pid : -1;
+  return test_support::spawn_self("WriteCommitChild.DISABLED_SlowWrite",
+                                  {"EMBER_TEST_SLOW_WRITE_TARGET=" + target.string(),
+                                   "EMBER_TEST_SLOW_WRITE_MARKER=" + marker.string()},
+                                  log.string());
 }
-
-/// Kills and reaps the child however the test ends.
-struct ChildGuard {
-  pid_t pid;
-  ~ChildGuard() {
-    if (pid <= 0) return;
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, nullptr, 0);
-  }
-  void kill_now() {
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, nullptr, 0);
-    pid = -1;
-  }
-  bool exited() const { return ::waitpid(pid, nullptr, WNOHANG) == pid; }
-};
 
 bool has_committed_part(const std::vector<fs::path>& dirs) {
   for (const fs::path& d : dirs) {
@@ -345,7 +310,7 @@ TEST(WriteCommit, KilledWriterLeavesThePreviousOutputAndTheNextWriteRemovesItsDe
   write_previous(out);
   const auto before = listing(out);
   const fs::path marker = s / "child-in-last-partition";
-  ChildGuard child{spawn_slow_writer(out, marker, s / "child.log")};
+  test_support::ChildGuard child{spawn_slow_writer(out, marker, s / "child.log")};
   ASSERT_GT(child.pid, 0);
   // Wait until the child is stuck in its last partition with earlier parts written.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);

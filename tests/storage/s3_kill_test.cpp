@@ -1,10 +1,8 @@
 // A write to an s3:// prefix killed (SIGKILL) while its query runs: nothing appears under the
 // prefix, no multipart upload is left open, the previous output stays whole, and the next
 // write to the same prefix removes the killed writer's local staging directory.
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,9 +17,8 @@
 #include "ember/ember.h"
 #include "io/file_split.h"
 #include "storage_test_env.h"
+#include "support/self_child.h"
 #include "test_table.h"
-
-extern char** environ;
 
 using namespace ember;
 using namespace ember::testing_storage;
@@ -63,41 +60,12 @@ bool has_part(const std::vector<fs::path>& dirs) {
 /// `log`.
 pid_t spawn_writer(const S3Server& s3, const fs::path& tmp, const fs::path& marker,
                    const fs::path& log) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
-  env.push_back("TMPDIR=" + tmp.string());
-  env.push_back("EMBER_TEST_KILLED_ENDPOINT=" + s3.options().endpoint_url);
-  env.push_back("EMBER_TEST_KILLED_MARKER=" + marker.string());
-  std::vector<std::string> args = {"ember_storage_tests",
-                                   "--gtest_filter=S3KillChild.DISABLED_SlowWrite",
-                                   "--gtest_also_run_disabled_tests"};
-  std::vector<char*> argv, envp;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  for (auto& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  pid_t pid = -1;
-  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  return rc == 0 ? pid : -1;
+  return test_support::spawn_self(
+      "S3KillChild.DISABLED_SlowWrite",
+      {"TMPDIR=" + tmp.string(), "EMBER_TEST_KILLED_ENDPOINT=" + s3.options().endpoint_url,
+       "EMBER_TEST_KILLED_MARKER=" + marker.string()},
+      log.string());
 }
-
-/// Kills and reaps the child however the test ends.
-struct Child {
-  pid_t pid;
-  ~Child() { kill_now(); }
-  void kill_now() {
-    if (pid <= 0) return;
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, nullptr, 0);
-    pid = -1;
-  }
-  bool exited() const { return ::waitpid(pid, nullptr, WNOHANG) == pid; }
-};
 
 StorageOptions proxy(const char* endpoint) {
   StorageOptions o;
@@ -145,7 +113,7 @@ TEST(S3Kill, AWriteKilledMidQueryLeavesNoObjectNoUploadAndItsDebrisGoesNextTime)
   ASSERT_NE(before.find("_SUCCESS"), std::string::npos) << before;
 
   const fs::path marker = scratch.sub("in-last-partition");
-  Child child{spawn_writer(s3, tmp, marker, scratch.sub("child.log"))};
+  test_support::ChildGuard child{spawn_writer(s3, tmp, marker, scratch.sub("child.log"))};
   ASSERT_GT(child.pid, 0);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (!(fs::exists(marker) && has_part(staging_dirs(tmp)))) {

@@ -33,6 +33,16 @@ bool can_connect(int port) {
   return ok;
 }
 
+/// Waits up to 10 s for a server `what` to listen on `port`; throws if it never does, so that
+/// a test fails saying so rather than on its first request.
+void wait_for_port(int port, const std::string& what) {
+  for (int i = 0; i < 200; ++i) {
+    if (can_connect(port)) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  throw std::runtime_error(what + " did not listen on port " + std::to_string(port) + " in 10 s");
+}
+
 std::string json_number(const std::string& json, const std::string& name) {
   const size_t at = json.find("\"" + name + "\":");
   if (at == std::string::npos) throw std::runtime_error("no " + name + " in " + json);
@@ -145,8 +155,7 @@ HttpFileServer::HttpFileServer(const std::string& dir)
       child_({"/usr/bin/python3", "-m", "http.server", std::to_string(port_), "--bind", "127.0.0.1",
               "--directory", dir},
              false) {
-  for (int i = 0; i < 200 && !can_connect(port_); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  wait_for_port(port_, "python3 -m http.server");
 }
 
 std::string HttpFileServer::url(const std::string& name) const {
@@ -187,8 +196,7 @@ HttpsFileServer::HttpsFileServer(const std::string& dir, const std::string& work
       child_({"/usr/bin/python3", "-c", kHttpsServer, std::to_string(port_), dir, certificate_,
               work_dir + "/key.pem"},
              false) {
-  for (int i = 0; i < 200 && !can_connect(port_); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  wait_for_port(port_, "the HTTPS file server");
 }
 
 std::string HttpsFileServer::url(const std::string& name) const {

@@ -1,6 +1,7 @@
 // Credentials from the sources behind the profile files, served on loopback: a profile's
-// credential_process, a container credentials endpoint with its token, and the EC2 instance
-// metadata service (IMDSv2). Requests go through the s3rver proxy, which checks signatures.
+// credential_process, a container credentials endpoint with its token, the EC2 instance
+// metadata service (IMDSv2), and STS's AssumeRoleWithWebIdentity. Requests go through the s3rver
+// proxy, which checks signatures.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -27,7 +28,8 @@ struct NoKeys {
       v5{"AWS_SHARED_CREDENTIALS_FILE", "/nonexistent"}, v6{"AWS_CONFIG_FILE", "/nonexistent"},
       v7{"AWS_CONTAINER_CREDENTIALS_FULL_URI", ""},
       v8{"AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", ""}, v9{"AWS_EC2_METADATA_SERVICE_ENDPOINT", ""},
-      v10{"AWS_EC2_METADATA_DISABLED", "true"};
+      v10{"AWS_EC2_METADATA_DISABLED", "true"}, v11{"AWS_ROLE_ARN", ""},
+      v12{"AWS_WEB_IDENTITY_TOKEN_FILE", ""}, v13{"AWS_ENDPOINT_URL_STS", ""};
 };
 
 /// The count `name` in a JSON object of counts (0 when absent).
@@ -142,4 +144,30 @@ TEST_F(CredentialSources, TheInstanceMetadataServiceGivesTheRolesCredentialsOnce
   // Disabled: not asked, and the requests go unsigned.
   const ScopedEnv disabled("AWS_EC2_METADATA_DISABLED", "true");
   EXPECT_EQ(read_signed(s3()).first, 0);
+}
+
+TEST_F(CredentialSources, AWebIdentityTokenIsExchangedWithStsForTheRolesCredentials) {
+  const FakeCredentialService service;
+  const std::string base = service.base();
+  const ScratchDir dir;
+  std::ofstream(dir.sub("token")) << "eyJ-test-web-identity-token\n";
+  const ScopedEnv sts("AWS_ENDPOINT_URL_STS", base + "/sts");
+  const ScopedEnv file("AWS_WEB_IDENTITY_TOKEN_FILE", dir.sub("token"));
+  {
+    const ScopedEnv role("AWS_ROLE_ARN", "arn:aws:iam::123456789012:role/ember-test");
+    const auto [signed_requests, with_token] = read_signed(s3());
+    EXPECT_GT(signed_requests, 0);
+    EXPECT_EQ(with_token, signed_requests);
+    read_signed(s3());  // kept until it nears its expiry
+    EXPECT_EQ(count_of(http_get(base + "/counts"), "sts_credentials"), 1);
+  }
+  // A role STS refuses: its code and message, not an unsigned request.
+  const ScopedEnv role("AWS_ROLE_ARN", "arn:aws:iam::123456789012:role/not-allowed");
+  std::string msg = read_error(s3());
+  EXPECT_NE(msg.find("AssumeRoleWithWebIdentity"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("403 AccessDenied: Not authorized"), std::string::npos) << msg;
+  // A token file that is not there says so.
+  const ScopedEnv missing("AWS_WEB_IDENTITY_TOKEN_FILE", dir.sub("no-such-token"));
+  msg = read_error(s3());
+  EXPECT_NE(msg.find("web identity token file"), std::string::npos) << msg;
 }

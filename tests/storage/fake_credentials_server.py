@@ -1,7 +1,8 @@
 """The credential services of a cloud machine, on loopback, for the credential source tests:
 the EC2 instance metadata service (IMDSv2: a session token, then the role and its credentials)
-and a container credentials endpoint that wants an Authorization token. Both hand out s3rver's
-key pair with a session token. Prints its port, then serves until stdin closes.
+a container credentials endpoint that wants an Authorization token, and STS's
+AssumeRoleWithWebIdentity (POST /sts/, wanting role ROLE_ARN and the token WEB_IDENTITY_TOKEN).
+All hand out s3rver's key pair with a session token. Prints its port, then serves until stdin closes.
     fake_credentials_server.py CONTAINER_TOKEN
 GET /counts answers how many tokens and credentials were handed out (JSON)."""
 import datetime
@@ -9,10 +10,13 @@ import http.server
 import json
 import sys
 import threading
+import urllib.parse
 
 TOKEN = "imds-session-token"
 ROLE = "ember-test-role"
-counts = {"tokens": 0, "imds_credentials": 0, "container_credentials": 0}
+ROLE_ARN = "arn:aws:iam::123456789012:role/ember-test"
+WEB_IDENTITY_TOKEN = "eyJ-test-web-identity-token"
+counts = {"tokens": 0, "imds_credentials": 0, "container_credentials": 0, "sts_credentials": 0}
 
 
 def credentials():
@@ -40,6 +44,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.answer(400, "missing the token TTL header")
         counts["tokens"] += 1
         self.answer(200, TOKEN)
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()
+        form = {k: v[0] for k, v in urllib.parse.parse_qs(body).items()}
+        if self.path != "/sts/" or form.get("Action") != "AssumeRoleWithWebIdentity":
+            return self.answer(404, "no such path or action")
+        if form.get("RoleArn") != ROLE_ARN or form.get("WebIdentityToken") != WEB_IDENTITY_TOKEN \
+                or not form.get("RoleSessionName"):
+            return self.answer(403, "<ErrorResponse><Error><Code>AccessDenied</Code><Message>"
+                               "Not authorized to perform sts:AssumeRoleWithWebIdentity</Message>"
+                               "</Error></ErrorResponse>")
+        counts["sts_credentials"] += 1
+        c = json.loads(credentials())
+        self.answer(200, "<AssumeRoleWithWebIdentityResponse><AssumeRoleWithWebIdentityResult>"
+                    "<Credentials><AccessKeyId>%s</AccessKeyId><SecretAccessKey>%s</SecretAccessKey>"
+                    "<SessionToken>%s</SessionToken><Expiration>%s</Expiration></Credentials>"
+                    "</AssumeRoleWithWebIdentityResult></AssumeRoleWithWebIdentityResponse>"
+                    % (c["AccessKeyId"], c["SecretAccessKey"], c["Token"], c["Expiration"]))
 
     def do_GET(self):
         self.path = self.path.split("?")[0]

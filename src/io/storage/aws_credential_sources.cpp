@@ -5,6 +5,7 @@
 
 #include <simdjson.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -14,10 +15,12 @@
 #include <iomanip>
 #include <map>
 #include <mutex>
+#include <pugixml.hpp>
 #include <sstream>
 
 #include "ember/error.h"
 #include "io/storage/http_client.h"
+#include "io/storage/s3_config.h"
 
 namespace ember {
 
@@ -144,6 +147,77 @@ std::optional<Cached> instance_credentials(std::string endpoint) {
   return parse_credentials(answer.body, source + " (role '" + role + "')");
 }
 
+/// STS's endpoint: AWS_ENDPOINT_URL_STS, else AWS_ENDPOINT_URL (an S3-compatible store with
+/// its own STS, as MinIO has), else the region's.
+std::string sts_endpoint() {
+  for (const char* name : {"AWS_ENDPOINT_URL_STS", "AWS_ENDPOINT_URL"}) {
+    std::string e = env(name);
+    while (!e.empty() && e.back() == '/') e.pop_back();
+    if (!e.empty()) return e.find("://") == std::string::npos ? "https://" + e : e;
+  }
+  std::string region = env("AWS_REGION");
+  if (region.empty()) region = env("AWS_DEFAULT_REGION");
+  return "https://sts." + (region.empty() ? std::string("us-east-1") : region) + ".amazonaws.com";
+}
+
+/// The text of `parent`'s child `name` ("" when absent).
+std::string xml_text(const pugi::xml_node& parent, const char* name) {
+  return parent.child(name).text().as_string();
+}
+
+/// The role's credentials from STS AssumeRoleWithWebIdentity, with the OIDC token of
+/// AWS_WEB_IDENTITY_TOKEN_FILE (as Kubernetes service accounts, EKS IRSA and GitHub Actions
+/// provide it; the request needs no signature).
+Cached web_identity_credentials(const std::string& role_arn) {
+  const std::string file = env("AWS_WEB_IDENTITY_TOKEN_FILE");
+  std::ifstream in(file);
+  const std::string token =
+      trimmed(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+  if (!in.good() && !in.eof())
+    throw IoError("credentials for role '" + role_arn +
+                  "': cannot read the web identity token file '" + file +
+                  "' (AWS_WEB_IDENTITY_TOKEN_FILE)");
+  if (token.empty())
+    throw IoError("credentials for role '" + role_arn + "': the web identity token file '" + file +
+                  "' (AWS_WEB_IDENTITY_TOKEN_FILE) is missing or empty");
+  std::string session = env("AWS_ROLE_SESSION_NAME");
+  if (session.empty()) session = "ember-" + std::to_string(::getpid());
+  HttpRequest r;
+  r.method = "POST";
+  r.url = sts_endpoint() + "/";
+  r.label = "STS at " + r.url;
+  r.headers.push_back("Content-Type: application/x-www-form-urlencoded");
+  r.body =
+      "Action=AssumeRoleWithWebIdentity&Version=2011-06-15&RoleArn=" + uri_encode(role_arn, false) +
+      "&RoleSessionName=" + uri_encode(session, false) +
+      "&WebIdentityToken=" + uri_encode(token, false);
+  const std::string source = r.label + " (AssumeRoleWithWebIdentity, role '" + role_arn + "')";
+  const HttpResponse answer = ask(r);
+  pugi::xml_document doc;
+  const bool parsed = doc.load_buffer(answer.body.data(), answer.body.size());
+  if (!answer.ok()) {
+    const pugi::xml_node error = doc.child("ErrorResponse").child("Error");
+    const std::string why = parsed && error
+                                ? xml_text(error, "Code") + ": " + xml_text(error, "Message")
+                                : trimmed(answer.body.substr(0, 200));
+    throw IoError("credentials from " + source + ": it answered " + std::to_string(answer.status) +
+                  " " + why);
+  }
+  const pugi::xml_node creds = doc.child("AssumeRoleWithWebIdentityResponse")
+                                   .child("AssumeRoleWithWebIdentityResult")
+                                   .child("Credentials");
+  Cached c;
+  c.credentials.access_key_id = xml_text(creds, "AccessKeyId");
+  c.credentials.secret_access_key = xml_text(creds, "SecretAccessKey");
+  c.credentials.session_token = xml_text(creds, "SessionToken");
+  if (!parsed || c.credentials.access_key_id.empty() || c.credentials.secret_access_key.empty())
+    throw IoError(
+        "credentials from " + source +
+        ": the answer has no AccessKeyId and SecretAccessKey: " + answer.body.substr(0, 200));
+  c.expires = parse_expiration(xml_text(creds, "Expiration"));
+  return c;
+}
+
 /// True when the machine's firmware says it is an EC2 instance.
 bool on_ec2() {
   for (const char* f :
@@ -158,6 +232,9 @@ bool on_ec2() {
 
 /// The source that applies, as a key of the cache ("" when none).
 std::string applicable_source(const std::string& credential_process) {
+  if (const std::string role = env("AWS_ROLE_ARN");
+      !role.empty() && !env("AWS_WEB_IDENTITY_TOKEN_FILE").empty())
+    return "webidentity:" + role;
   if (!credential_process.empty()) return "process:" + credential_process;
   if (const std::string full = env("AWS_CONTAINER_CREDENTIALS_FULL_URI"); !full.empty())
     return "container:" + full;
@@ -189,7 +266,9 @@ std::optional<AwsCredentials> credentials_from_sources(const std::string& creden
   }
   std::optional<Cached> got;
   const std::string what = source.substr(source.find(':') + 1);
-  if (source.rfind("process:", 0) == 0) {
+  if (source.rfind("webidentity:", 0) == 0) {
+    got = web_identity_credentials(what);
+  } else if (source.rfind("process:", 0) == 0) {
     got = run_credential_process(what);
   } else if (source.rfind("container:", 0) == 0) {
     got = container_credentials(what);

@@ -21,6 +21,7 @@
 #include "ember/error.h"
 #include "io/storage/http_client.h"
 #include "io/storage/s3_config.h"
+#include "io/storage/storage_error.h"
 
 namespace ember {
 
@@ -150,19 +151,11 @@ std::optional<Cached> instance_credentials(std::string endpoint) {
 /// STS's endpoint: AWS_ENDPOINT_URL_STS, else AWS_ENDPOINT_URL (an S3-compatible store with
 /// its own STS, as MinIO has), else the region's.
 std::string sts_endpoint() {
-  for (const char* name : {"AWS_ENDPOINT_URL_STS", "AWS_ENDPOINT_URL"}) {
-    std::string e = env(name);
-    while (!e.empty() && e.back() == '/') e.pop_back();
-    if (!e.empty()) return e.find("://") == std::string::npos ? "https://" + e : e;
-  }
+  for (const char* name : {"AWS_ENDPOINT_URL_STS", "AWS_ENDPOINT_URL"})
+    if (std::string e = env(name); !e.empty()) return normalized_endpoint(std::move(e));
   std::string region = env("AWS_REGION");
   if (region.empty()) region = env("AWS_DEFAULT_REGION");
   return "https://sts." + (region.empty() ? std::string("us-east-1") : region) + ".amazonaws.com";
-}
-
-/// The text of `parent`'s child `name` ("" when absent).
-std::string xml_text(const pugi::xml_node& parent, const char* name) {
-  return parent.child(name).text().as_string();
 }
 
 /// The role's credentials from STS AssumeRoleWithWebIdentity, with the OIDC token of
@@ -170,16 +163,14 @@ std::string xml_text(const pugi::xml_node& parent, const char* name) {
 /// provide it; the request needs no signature).
 Cached web_identity_credentials(const std::string& role_arn) {
   const std::string file = env("AWS_WEB_IDENTITY_TOKEN_FILE");
+  const std::string what =
+      "the web identity token file '" + file + "' (AWS_WEB_IDENTITY_TOKEN_FILE)";
   std::ifstream in(file);
+  if (!in) throw IoError("credentials for role '" + role_arn + "': cannot open " + what);
   const std::string token =
       trimmed(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
-  if (!in.good() && !in.eof())
-    throw IoError("credentials for role '" + role_arn +
-                  "': cannot read the web identity token file '" + file +
-                  "' (AWS_WEB_IDENTITY_TOKEN_FILE)");
   if (token.empty())
-    throw IoError("credentials for role '" + role_arn + "': the web identity token file '" + file +
-                  "' (AWS_WEB_IDENTITY_TOKEN_FILE) is missing or empty");
+    throw IoError("credentials for role '" + role_arn + "': " + what + " is empty");
   std::string session = env("AWS_ROLE_SESSION_NAME");
   if (session.empty()) session = "ember-" + std::to_string(::getpid());
   HttpRequest r;
@@ -193,28 +184,22 @@ Cached web_identity_credentials(const std::string& role_arn) {
       "&WebIdentityToken=" + uri_encode(token, false);
   const std::string source = r.label + " (AssumeRoleWithWebIdentity, role '" + role_arn + "')";
   const HttpResponse answer = ask(r);
+  if (!answer.ok())
+    throw IoError("credentials from " + source + ": it answered " + describe_answer(answer));
   pugi::xml_document doc;
   const bool parsed = doc.load_buffer(answer.body.data(), answer.body.size());
-  if (!answer.ok()) {
-    const pugi::xml_node error = doc.child("ErrorResponse").child("Error");
-    const std::string why = parsed && error
-                                ? xml_text(error, "Code") + ": " + xml_text(error, "Message")
-                                : trimmed(answer.body.substr(0, 200));
-    throw IoError("credentials from " + source + ": it answered " + std::to_string(answer.status) +
-                  " " + why);
-  }
   const pugi::xml_node creds = doc.child("AssumeRoleWithWebIdentityResponse")
                                    .child("AssumeRoleWithWebIdentityResult")
                                    .child("Credentials");
   Cached c;
-  c.credentials.access_key_id = xml_text(creds, "AccessKeyId");
-  c.credentials.secret_access_key = xml_text(creds, "SecretAccessKey");
-  c.credentials.session_token = xml_text(creds, "SessionToken");
+  c.credentials.access_key_id = creds.child_value("AccessKeyId");
+  c.credentials.secret_access_key = creds.child_value("SecretAccessKey");
+  c.credentials.session_token = creds.child_value("SessionToken");
   if (!parsed || c.credentials.access_key_id.empty() || c.credentials.secret_access_key.empty())
     throw IoError(
         "credentials from " + source +
         ": the answer has no AccessKeyId and SecretAccessKey: " + answer.body.substr(0, 200));
-  c.expires = parse_expiration(xml_text(creds, "Expiration"));
+  c.expires = parse_expiration(creds.child_value("Expiration"));
   return c;
 }
 

@@ -139,11 +139,16 @@ std::chrono::steady_clock::time_point HttpMulti::start_due() {
   return next;
 }
 
-void HttpMulti::end_abandoned(Request* r) {
+std::unique_ptr<HttpMulti::Request> HttpMulti::take_waiting(Request* r) {
   auto it = std::find_if(waiting_.begin(), waiting_.end(),
                          [r](const std::unique_ptr<Request>& w) { return w.get() == r; });
   std::unique_ptr<Request> own = std::move(*it);
   waiting_.erase(it);
+  return own;
+}
+
+void HttpMulti::end_abandoned(Request* r) {
+  std::unique_ptr<Request> own = take_waiting(r);
   own->done(nullptr, abandoned_message(own->request));
 }
 
@@ -165,10 +170,7 @@ void HttpMulti::finish(void* handle, int code) {
     r->due = std::chrono::steady_clock::now() + r->policy.delay(r->attempts - 1);
     return;  // stays in waiting_
   }
-  auto it = std::find_if(waiting_.begin(), waiting_.end(),
-                         [r](const std::unique_ptr<Request>& w) { return w.get() == r; });
-  std::unique_ptr<Request> own = std::move(*it);
-  waiting_.erase(it);
+  std::unique_ptr<Request> own = take_waiting(r);
   if (verdict == HttpAttempt::Verdict::Answered) {
     own->done(&response, "");
   } else {

@@ -43,6 +43,8 @@ class HttpMulti {
   /// Starts the requests whose time has come; the time the next one's comes.
   std::chrono::steady_clock::time_point start_due();
   void finish(void* easy, int code);
+  /// Takes `r` out of waiting_, for its end.
+  std::unique_ptr<Request> take_waiting(Request* r);
   /// Ends `r` (in waiting_, not running) with the error that it was abandoned.
   void end_abandoned(Request* r);
 

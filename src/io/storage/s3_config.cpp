@@ -136,10 +136,14 @@ S3Config resolve_s3_config(const StorageOptions& options) {
                                    env("AWS_ENDPOINT_URL"), from_files("endpoint_url")});
   c.path_style = !endpoint.empty();
   if (endpoint.empty()) endpoint = "https://s3." + c.region + ".amazonaws.com";
+  c.endpoint = normalized_endpoint(std::move(endpoint));
+  return c;
+}
+
+std::string normalized_endpoint(std::string endpoint) {
   if (endpoint.find("://") == std::string::npos) endpoint = "https://" + endpoint;
   while (!endpoint.empty() && endpoint.back() == '/') endpoint.pop_back();
-  c.endpoint = endpoint;
-  return c;
+  return endpoint;
 }
 
 }  // namespace ember

@@ -29,6 +29,10 @@ struct S3Config {
 /// InvalidArgument when a key comes without its secret, or max_connections < 1.
 S3Config resolve_s3_config(const StorageOptions& options);
 
+/// An endpoint as written in AWS_ENDPOINT_URL and the like: https:// when it has no scheme, and
+/// no trailing '/'.
+std::string normalized_endpoint(std::string endpoint);
+
 /// `text` percent-encoded as S3 wants URL paths and query values (RFC 3986 unreserved kept;
 /// '/' kept when `keep_slash`).
 std::string uri_encode(const std::string& text, bool keep_slash);

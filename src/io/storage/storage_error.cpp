@@ -44,9 +44,13 @@ std::string s3_code(const HttpResponse& response) {
 std::string describe_answer(const HttpResponse& response) {
   std::string out = std::to_string(response.status);
   pugi::xml_document doc;
-  const pugi::xml_node error = doc.load_buffer(response.body.data(), response.body.size())
-                                   ? doc.child("Error")
-                                   : pugi::xml_node();
+  pugi::xml_node error;
+  if (doc.load_buffer(response.body.data(), response.body.size())) {
+    // S3's <Error> at the top; STS and the other query-protocol services wrap it in
+    // <ErrorResponse>.
+    error = doc.child("Error");
+    if (!error) error = doc.child("ErrorResponse").child("Error");
+  }
   const std::string code = error ? error.child_value("Code") : "";
   const std::string message = error ? error.child_value("Message") : "";
   if (!code.empty()) {

@@ -8,8 +8,9 @@
 
 namespace ember {
 
-/// "404 NoSuchKey: The specified key does not exist." from an answer with an S3 error body
-/// (parsed with pugixml); without one (a HEAD, a plain HTTP server) the status and its reason.
+/// "404 NoSuchKey: The specified key does not exist." from an answer with an S3 error body,
+/// or STS's <ErrorResponse><Error> (parsed with pugixml); without one (a HEAD, a plain HTTP server)
+/// the status and its reason.
 std::string describe_answer(const HttpResponse& response);
 
 /// Throws IoError "cannot ACTION 'NAME': ANSWER", with a hint for 403 (credentials) and for a

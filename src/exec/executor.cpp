@@ -388,6 +388,8 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
     ProgressBar progress(query, options.progress, placement.ranks);
     std::unique_ptr<OutputSink> sink = make_output_sink(
         writing, physical.schema, resume ? std::optional(resume->pieces()) : std::nullopt);
+    if (auto* files = dynamic_cast<FileSink*>(sink.get()); files && output)
+      files->upload_parts_to(output->uploads());
     // Declared after the pools and the context: on failure the other ranks have ended (and
     // sent their last UDF batch) before the pools go.
     std::unique_ptr<SpreadRun> spread;

@@ -1,6 +1,7 @@
 // A write to an s3:// prefix killed (SIGKILL) while its query runs: nothing appears under the
-// prefix, no multipart upload is left open, the previous output stays whole, and the next
-// write to the same prefix removes the killed writer's local staging directory.
+// prefix and the previous output stays whole; the parts it had finished are up as multipart
+// uploads, not completed, and gone from the local disk; the next write to the same prefix
+// aborts those uploads and removes the killed writer's local staging directory.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -47,6 +48,15 @@ std::vector<fs::path> staging_dirs(const fs::path& tmp) {
   return out;
 }
 
+/// The multipart uploads the server holds open.
+int open_uploads(const S3Server& s3) {
+  const std::string counters = s3.control("");
+  const std::string field = "\"open_uploads\":";
+  const size_t at = counters.find(field);
+  if (at == std::string::npos) return -1;
+  return std::atoi(counters.c_str() + at + field.size());
+}
+
 bool has_part(const std::vector<fs::path>& dirs) {
   for (const fs::path& d : dirs) {
     std::error_code ec;
@@ -78,7 +88,7 @@ StorageOptions proxy(const char* endpoint) {
 }  // namespace
 
 // The writer S3Kill... kills: run only as a child process. Its last partition waits (and says
-// so) while the others' parts are staged.
+// so) while the other seven partitions' parts go up.
 TEST(S3KillChild, DISABLED_SlowWrite) {
   const char* endpoint = std::getenv("EMBER_TEST_KILLED_ENDPOINT");
   const char* marker = std::getenv("EMBER_TEST_KILLED_MARKER");
@@ -101,7 +111,7 @@ TEST(S3KillChild, DISABLED_SlowWrite) {
   range(800, 8).with_column("gen", slow(col("id"))).write_csv("s3://data/killed/", csv, run);
 }
 
-TEST(S3Kill, AWriteKilledMidQueryLeavesNoObjectNoUploadAndItsDebrisGoesNextTime) {
+TEST(S3Kill, AWriteKilledMidQueryLeavesNoObjectAndItsUploadsAndDebrisGoNextTime) {
   EMBER_REQUIRE_S3(s3);
   const ScratchDir scratch;
   const fs::path tmp = scratch.sub("tmp");
@@ -116,23 +126,27 @@ TEST(S3Kill, AWriteKilledMidQueryLeavesNoObjectNoUploadAndItsDebrisGoesNextTime)
   test_support::ChildGuard child{spawn_writer(s3, tmp, marker, scratch.sub("child.log"))};
   ASSERT_GT(child.pid, 0);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!(fs::exists(marker) && has_part(staging_dirs(tmp)))) {
+  // Uploaded while the query runs: the seven finished parts are up, and gone from the local
+  // disk, before the query ends.
+  while (!(fs::exists(marker) && open_uploads(s3) == 7 && !has_part(staging_dirs(tmp)))) {
     ASSERT_FALSE(child.exited()) << "the child writer ended early:\n"
                                  << read_bytes(scratch.sub("child.log"));
     ASSERT_LT(std::chrono::steady_clock::now(), deadline)
-        << "the child never reached its last partition with a part staged:\n"
+        << "the child never reached its last partition with 7 parts up and none local ("
+        << s3.control("") << "):\n"
         << read_bytes(scratch.sub("child.log"));
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   child.kill_now();
 
-  EXPECT_EQ(listing(s3, "s3://data/killed/"), before);
-  EXPECT_NE(s3.control("").find("\"open_uploads\":0"), std::string::npos) << s3.control("");
-  ASSERT_EQ(staging_dirs(tmp).size(), 1u);  // the killed writer's, parts and all
+  EXPECT_EQ(listing(s3, "s3://data/killed/"), before);  // the uploads are invisible
+  EXPECT_EQ(open_uploads(s3), 7);
+  ASSERT_EQ(staging_dirs(tmp).size(), 1u);  // the killed writer's, its list of uploads in it
 
   const ScopedEnv tmpdir("TMPDIR", tmp.string());
   test_rows(100, 60, 2).write_csv("s3://data/killed/", csv);
   EXPECT_TRUE(staging_dirs(tmp).empty());
+  EXPECT_EQ(open_uploads(s3), 0) << "the killed writer's uploads were not aborted";
   CsvOptions read;
   read.storage = s3.options();
   expect_rows(read_csv("s3://data/killed/*.csv", read).collect(), 100, 60);

@@ -123,6 +123,7 @@ void FileSink::combine(GlobalSinkState& global, LocalSinkState& local) const {
   } else if (!pieces_) {
     part.writer->commit();
     count_bytes(written, part.path);
+    if (uploads_) uploads_->add(std::filesystem::path(part.path).filename().string());
   }
   written.parts.fetch_add(1, std::memory_order_release);
 }

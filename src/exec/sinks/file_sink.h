@@ -9,6 +9,7 @@
 
 #include "exec/output_sink.h"
 #include "io/output/output_journal.h"
+#include "io/output/part_uploads.h"
 #include "io/output/partition_writer.h"
 
 namespace ember {
@@ -75,6 +76,9 @@ class FileSink final : public OutputSink {
   int64_t bytes_written(const GlobalSinkState& global) const override;
   /// A table with no rows.
   Table finalize(GlobalSinkState& global) const override;
+  /// Hands each part, once committed, to `uploads` (a write to an object store), which uploads
+  /// it while the query goes on. Before the query runs.
+  void upload_parts_to(PartUploads* uploads) { uploads_ = uploads; }
 
  private:
   struct PartWriter;  ///< a partition's state
@@ -89,6 +93,7 @@ class FileSink final : public OutputSink {
   FileFormat format_;
   FileWriteOptions options_;
   std::optional<PieceJournal> pieces_;
+  PartUploads* uploads_ = nullptr;
 };
 
 }  // namespace ember

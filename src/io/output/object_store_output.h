@@ -1,6 +1,7 @@
-// The all-or-nothing write protocol for an object store, which has no rename: the files a
-// query staged locally go up as multipart uploads, completed only once every part of every
-// file is up, and `_SUCCESS` is written last. See docs/object-storage.md.
+// The all-or-nothing write protocol for an object store, which has no rename: each part file a
+// query writes goes up as a multipart upload as soon as it is complete (part_uploads.h), the
+// uploads are completed only once every file is up, and `_SUCCESS` is written last. See
+// docs/object-storage.md.
 #pragma once
 
 #include <string>
@@ -30,16 +31,19 @@ ObjectStoreTarget check_object_store_target(const std::string& target,
 /// replacing the prefix would destroy the query's own input.
 void check_object_store_not_read(const std::string& target, const std::vector<std::string>& inputs);
 
-/// Publishes the files of the local directory `staged` (not recursively) under the target's
-/// prefix, replacing what an earlier output left there:
-///   1. every file goes up as a multipart upload (several files at once), none completed;
-///      on any failure every upload is aborted and the target is untouched;
+class PartUploads;
+
+/// Publishes the files of a write under the target's prefix, replacing what an earlier output
+/// left there:
+///   1. every file is up as a multipart upload, none completed (`parts` uploaded most of them
+///      while the query ran; PartUploads::finish waits for the rest); on any failure every
+///      upload is aborted and the target is untouched;
 ///   2. the previous `_SUCCESS` is deleted, then every upload is completed;
 ///   3. objects of the previous output that the new one does not replace are deleted;
 ///   4. `_SUCCESS` is written, last.
 /// A reader that waits for `_SUCCESS` sees the old set or the new one, never a mix. Throws
 /// IoError naming the object and the server's answer; InvalidArgument when a foreign object
 /// appeared under the prefix while the query ran.
-void publish_to_object_store(const std::string& staged, const ObjectStoreTarget& target);
+void publish_to_object_store(PartUploads& parts, const ObjectStoreTarget& target);
 
 }  // namespace ember

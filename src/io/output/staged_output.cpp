@@ -16,6 +16,7 @@
 #include "io/output/directory_swap.h"
 #include "io/output/object_store_output.h"
 #include "io/output/output_dir.h"
+#include "io/output/part_uploads.h"
 #include "io/output/staging_dir.h"
 #include "io/storage/storage_url.h"
 
@@ -88,7 +89,8 @@ StagedOutput StagedOutput::open(const std::string& target, const StorageOptions&
     // of a writer that was killed are removed by the next write to the same prefix.
     const std::string tmp = fs::temp_directory_path().string();
     const std::string name = local_stage_name(*remote);
-    remove_dead_staging(tmp, name);
+    remove_dead_staging(tmp, name,
+                        [&](const std::string& dead) { abort_listed_uploads(dead, *remote); });
     const std::string local = (fs::path(tmp) / staging_name(name, StagingRole::Staging)).string();
     claim_staging(local);
     if (::mkdir(local.c_str(), 0700) != 0) {
@@ -98,6 +100,7 @@ StagedOutput StagedOutput::open(const std::string& target, const StorageOptions&
                     "'): " + std::strerror(error));
     }
     StagedOutput out(target, target, local);
+    out.uploads_ = std::make_unique<PartUploads>(remote, local);
     out.remote_ = std::move(remote);
     return out;
   }
@@ -145,7 +148,8 @@ StagedOutput::StagedOutput(StagedOutput&& other) noexcept
       staging_(std::move(other.staging_)),
       resumable_(other.resumable_),
       existed_(other.existed_),
-      remote_(std::move(other.remote_)) {
+      remote_(std::move(other.remote_)),
+      uploads_(std::move(other.uploads_)) {
   other.staging_.clear();
 }
 
@@ -153,7 +157,8 @@ StagedOutput::~StagedOutput() { abort(); }
 
 void StagedOutput::abort() noexcept {
   if (staging_.empty()) return;
-  if (resumable_) {  // what it holds is for the next run of the same query
+  if (uploads_) uploads_->abort();  // before its files go: nothing it started stays open
+  if (resumable_) {                 // what it holds is for the next run of the same query
     staging_.clear();
     return;
   }
@@ -168,7 +173,7 @@ void StagedOutput::commit() {
     throw Error("internal: output '" + given_ + "' committed after a commit or an abort");
   }
   if (remote_) {
-    publish_to_object_store(staging_, *remote_);
+    publish_to_object_store(*uploads_, *remote_);
     std::error_code ec;
     fs::remove_all(staging_, ec);
     release_staging(staging_);

@@ -11,6 +11,7 @@
 namespace ember {
 
 struct ObjectStoreTarget;
+class PartUploads;
 
 /// The commit step of every writer of whole directories. CSV and JSON lines use it today;
 /// later formats (Parquet, Arrow IPC) write their files into dir() the same way, and a
@@ -34,8 +35,9 @@ class StagedOutput {
   /// the target.
   ///
   /// An s3://bucket/prefix target is checked with `storage` (check_object_store_target), and
-  /// staged in a fresh local temporary directory; commit() publishes it with multipart
-  /// uploads (publish_to_object_store).
+  /// staged in a fresh local temporary directory; its part files go up as they are written
+  /// (uploads()) and commit() publishes them (publish_to_object_store). The uploads a killed
+  /// writer to the same prefix left open are aborted here, with its directory.
   static StagedOutput open(const std::string& target, const StorageOptions& storage = {});
   /// The same for a resumable write: its staging directory has a fixed name
   /// (resume_staging_name), and one that an earlier run left is kept, files and all, for its
@@ -56,6 +58,9 @@ class StagedOutput {
   const std::string& target() const { return target_; }
   /// A resumable staging directory that an earlier run left (open_resumable).
   bool existed() const { return existed_; }
+  /// For an object store target: where a writer hands each part file it has committed into
+  /// dir(), to go up while the query runs. Null for a local target.
+  PartUploads* uploads() const { return uploads_.get(); }
 
   /// Writes `_SUCCESS`, fsyncs the staging directory, puts it in the target's place (see
   /// replace_directory), fsyncs the parent, then removes the previous set. Checks the target
@@ -76,6 +81,7 @@ class StagedOutput {
   bool existed_ = false;
   /// An object store target: staging_ is a local temporary directory published at commit.
   std::shared_ptr<const ObjectStoreTarget> remote_;
+  std::unique_ptr<PartUploads> uploads_;  ///< with remote_
 };
 
 }  // namespace ember

@@ -122,7 +122,8 @@ void release_staging(const std::string& path) {
   claims().erase(path);
 }
 
-int remove_dead_staging(const std::string& parent, const std::string& target_name) {
+int remove_dead_staging(const std::string& parent, const std::string& target_name,
+                        const std::function<void(const std::string&)>& before_removal) {
   const std::string prefix = prefix_of(target_name);
   std::vector<fs::path> dead;
   std::error_code ec;
@@ -132,6 +133,7 @@ int remove_dead_staging(const std::string& parent, const std::string& target_nam
   }
   int removed = 0;
   for (const fs::path& p : dead) {
+    if (before_removal) before_removal(p.string());
     std::error_code rm;
     fs::remove_all(p, rm);
     if (!rm) ++removed;

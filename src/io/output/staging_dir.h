@@ -2,6 +2,7 @@
 // debris of a writer that died (killed, crashed, power lost) can be told from live work.
 #pragma once
 
+#include <functional>
 #include <string>
 
 namespace ember {
@@ -33,7 +34,9 @@ void release_staging(const std::string& path);
 /// dead: on this host, with a pid that no longer runs, or this process's own pid but not
 /// claimed (an abort or removal of its own that failed). Directories of other hosts are left
 /// alone (a pid there says nothing here). Best effort: what cannot be removed stays for the
-/// next write. Returns how many it removed. Thread-safe; racing sweepers are harmless.
-int remove_dead_staging(const std::string& parent, const std::string& target_name);
+/// next write. `before_removal`, when given, is called with each dead directory's path first.
+/// Returns how many it removed. Thread-safe; racing sweepers are harmless.
+int remove_dead_staging(const std::string& parent, const std::string& target_name,
+                        const std::function<void(const std::string&)>& before_removal = {});
 
 }  // namespace ember

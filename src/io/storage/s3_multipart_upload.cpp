@@ -66,8 +66,13 @@ void MultipartUpload::complete() {
 }
 
 void MultipartUpload::abort() noexcept {
+  abort_multipart_upload(*config_, bucket_, key_, upload_id_);
+}
+
+void abort_multipart_upload(const S3Config& config, const std::string& bucket,
+                            const std::string& key, const std::string& upload_id) noexcept {
   try {
-    send(*config_, "DELETE", bucket_, key_, "uploadId=" + uri_encode(upload_id_, false));
+    send(config, "DELETE", bucket, key, "uploadId=" + uri_encode(upload_id, false));
   } catch (...) {
     // An upload left open holds no visible object; a bucket lifecycle rule removes it.
   }

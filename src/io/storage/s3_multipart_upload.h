@@ -30,12 +30,18 @@ class MultipartUpload {
   void abort() noexcept;
 
   const std::string& key() const { return key_; }
+  const std::string& upload_id() const { return upload_id_; }
 
  private:
   const S3Config* config_;
   std::string bucket_, key_, upload_id_;
   std::vector<std::string> etags_;  ///< by part number - 1; parts may arrive out of order
 };
+
+/// Aborts the upload `upload_id` of s3://bucket/key, which another process may have started.
+/// Best effort: never throws.
+void abort_multipart_upload(const S3Config& config, const std::string& bucket,
+                            const std::string& key, const std::string& upload_id) noexcept;
 
 /// Stores `bytes` as s3://bucket/key in one PUT. IoError naming the URL.
 void put_object(const S3Config& config, const std::string& bucket, const std::string& key,

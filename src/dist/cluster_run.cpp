@@ -22,6 +22,7 @@
 #include "dist/pool_service.h"
 #include "dist/rank_protocol.h"
 #include "dist/remote_actor.h"
+#include "dist/storage_message.h"
 
 namespace ember::dist {
 
@@ -74,7 +75,8 @@ class ClusterRun final : public SpreadRun {
         kept_parts_(output.finished),
         part_written_(output.part_written),
         checkpoint_rows_(output.checkpoint_rows),
-        piece_written_(output.piece_written) {
+        piece_written_(output.piece_written),
+        part_uploaded_(output.part_uploaded) {
     // What earlier runs finished runs nowhere: the rest is shared out as if it were all.
     std::sort(kept_parts_.begin(), kept_parts_.end());
     std::vector<int> todo;
@@ -258,6 +260,7 @@ class ClusterRun final : public SpreadRun {
   std::function<void(int, int64_t)> part_written_;          ///< SpreadOutput::part_written
   int64_t checkpoint_rows_;                                 ///< SpreadOutput::checkpoint_rows
   std::function<void(const JournalPiece&)> piece_written_;  ///< SpreadOutput::piece_written
+  std::function<void(UploadedParts)> part_uploaded_;        ///< SpreadOutput::part_uploaded
 };
 
 std::string ClusterRun::order(uint64_t done, int r, const PhysicalPlan& plan,
@@ -289,6 +292,8 @@ std::string ClusterRun::order(uint64_t done, int r, const PhysicalPlan& plan,
   // A resumable write with checkpoints: where the unfinished partitions resume, on any rank.
   out.put(output.checkpoint_rows);
   put_unfinished(out, output.unfinished);
+  out.put_string(output.object_store);
+  put_storage(out, output.storage);
   return out.bytes();
 }
 
@@ -412,6 +417,13 @@ void ClusterRun::take(const Incoming& m) {
     if (op == process::Op::Stop) {
       // The rank committed the partition's part file before it sent its end: durable now.
       const int64_t rows = files_ ? in.get<int64_t>() : 0;
+      // A part in an object store is up, not completed: rank 0 completes it at commit (or
+      // aborts it), whether or not the query still accepts rows.
+      if (files_ && in.get<uint8_t>() != 0) {
+        UploadedParts up = get_uploaded(in);
+        if (!part_uploaded_) throw Error("internal: an upload from a rank of a local write");
+        part_uploaded_(std::move(up));
+      }
       // With checkpoints its last piece came as a Piece, journaled already.
       if (files_ && part_written_ && checkpoint_rows_ == 0) part_written_(a.partition, rows);
       if (accepting(a)) sink_->combine(*state_, local(a));

@@ -14,6 +14,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <stop_token>
 #include <thread>
@@ -25,10 +26,12 @@
 #include "dist/pipeline_message.h"
 #include "dist/pool_service.h"
 #include "dist/rank_protocol.h"
+#include "dist/storage_message.h"
 #include "exec/partition_supply.h"
 #include "exec/physical_planner.h"
 #include "exec/pipeline_runner.h"
 #include "exec/sinks/file_sink.h"
+#include "io/output/staged_output.h"
 #include "resources/resource_pool.h"
 
 namespace ember::dist {
@@ -106,11 +109,14 @@ struct Run {
 /// their share of the memory budget go to rank 0 as rows (sunk there after the states).
 class ForwardSink final : public Sink {
  public:
+  /// `uploads`: with `files`, a write to an object store, where each part goes up once
+  /// committed; its upload travels with the partition's end.
   ForwardSink(Run& run, QueryContext& context, std::unique_ptr<FileSink> files,
-              const Sink* partials, int64_t memory_budget)
+              PartUploads* uploads, const Sink* partials, int64_t memory_budget)
       : run_(run),
         context_(context),
         files_(std::move(files)),
+        uploads_(uploads),
         partials_(partials),
         memory_budget_(memory_budget) {}
 
@@ -194,7 +200,13 @@ class ForwardSink final : public Sink {
     process::MessageWriter out;
     out.begin(process::Op::Stop);
     out.put(local.as<Local>().key);
-    if (files_) out.put(local.as<Local>().rows);  // rank 0 journals the committed part
+    if (files_) {
+      out.put(local.as<Local>().rows);  // rank 0 journals the committed part
+      out.put(static_cast<uint8_t>(uploads_ != nullptr));
+      // Up before the end is sent: rank 0 completes it at commit.
+      if (uploads_)
+        put_uploaded(out, uploads_->take(files_->part_name(local.as<Local>().partition)));
+    }
     Transport::send(0, kTagData, MessageBuffer(out.bytes()));
     std::lock_guard lock(global.as<Global>().mu);
     global.as<Global>().ended.insert(local.as<Local>().partition);
@@ -241,6 +253,7 @@ class ForwardSink final : public Sink {
   Run& run_;
   QueryContext& context_;
   std::unique_ptr<FileSink> files_;
+  PartUploads* uploads_;
   const Sink* partials_;
   int64_t memory_budget_;
 };
@@ -262,6 +275,9 @@ struct Order {
   /// the partitions they did not finish (SpreadOutput::unfinished).
   int64_t checkpoint_rows = 0;
   std::map<int, JournalPartition> unfinished;
+  /// A write to an object store (SpreadOutput::object_store): its s3:// prefix and storage.
+  std::string object_store;
+  StorageOptions storage;
 };
 
 Order read_order(const Incoming& message) {
@@ -286,6 +302,8 @@ Order read_order(const Incoming& message) {
   o.memory_budget = in.get<int64_t>();
   o.checkpoint_rows = in.get<int64_t>();
   o.unfinished = get_unfinished(in);
+  o.object_store = std::string(in.get_string());
+  o.storage = get_storage(in);
   return o;
 }
 
@@ -378,7 +396,8 @@ int64_t build_right_sides(const PhysicalPlan& physical, size_t at) {
 
 /// The sink of the partitions' part files; with checkpoints, each piece it commits goes to
 /// rank 0 to be journaled there (before the partition's end, under the partition's key).
-std::unique_ptr<FileSink> part_files(const Order& o, Run& run, const Schema& schema) {
+std::unique_ptr<FileSink> part_files(const Order& o, Run& run, const Schema& schema,
+                                     const std::string& dir) {
   std::optional<PieceJournal> pieces;
   if (o.checkpoint_rows > 0)
     pieces = PieceJournal{&o.unfinished,
@@ -393,7 +412,7 @@ std::unique_ptr<FileSink> part_files(const Order& o, Run& run, const Schema& sch
                           // Handed source partitions only, and joins built in memory here
                           // (build_right_sides): every piece can be kept.
                           std::numeric_limits<int>::max(), nullptr};
-  return std::make_unique<FileSink>(o.dir, schema, o.format, FileWriteOptions{o.parquet, o.arrow},
+  return std::make_unique<FileSink>(dir, schema, o.format, FileWriteOptions{o.parquet, o.arrow},
                                     pieces);
 }
 
@@ -414,8 +433,15 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   // A breaker came with the pipeline only when it aggregates: the partitions' states go back.
   const Sink* partials =
       pipeline.breaker && pipeline.breaker->ships_partials() ? pipeline.breaker.get() : nullptr;
-  ForwardSink sink(run, context, o.files ? part_files(o, run, pipeline.schema) : nullptr, partials,
-                   o.memory_budget);
+  // A write to an object store: this rank's parts go into a local staging directory of its own,
+  // and up from there (an abort, or a kill and the next write to the prefix, removes it).
+  std::optional<StagedOutput> staged;
+  if (o.files && !o.object_store.empty())
+    staged.emplace(StagedOutput::open(o.object_store, o.storage));
+  ForwardSink sink(
+      run, context,
+      o.files ? part_files(o, run, pipeline.schema, staged ? staged->dir() : o.dir) : nullptr,
+      staged ? staged->uploads() : nullptr, partials, o.memory_budget);
   // As many as rank 0's state for the pipeline spans (a join's tails too): the same share of the
   // budget per partition.
   auto state = sink.global_state(pipeline_partitions(pipeline, *pipeline.source));

@@ -24,14 +24,15 @@ namespace ember::dist {
 ///                   travelled with it (an aggregate, a top-k), Partial (partition key, the
 ///                   partition's state) instead of its rows, those past the state's share of the
 ///                   memory budget still as Result; Stop (partition key; with files, the rows of
-///                   its part file, committed before) when a partition ends; Failed (partition key,
-///                   error) for each partition handed to it that did not (then, once the answer to
-///                   a Want still on its way has come, for each partition that answer handed it);
-///                   every 100 ms while the counters change, Progress (done key, partitions done,
-///                   rows read, rows out); at last Ready (done key, partitions run, rows read, rows
-///                   out, the most results out at once, per pool the batches, rows, retries,
-///                   timeouts and busy seconds of calls to its own actors, and each own actor's
-///                   key and constructions)
+///                   its part file, committed before, and for an object store its upload,
+///                   filled but not completed: rank 0 completes it at commit) when a partition
+///                   ends; Failed (partition key, error) for each partition handed to it that did
+///                   not (then, once the answer to a Want still on its way has come, for each
+///                   partition that answer handed it); every 100 ms while the counters change,
+///                   Progress (done key, partitions done, rows read, rows out); at last Ready (done
+///                   key, partitions run, rows read, rows out, the most results out at once, per
+///                   pool the batches, rows, retries, timeouts and busy seconds of calls to its own
+///                   actors, and each own actor's key and constructions)
 class PartitionWorker {
  public:
   /// The transport's handler for kTagQuery: starts a query's run on a thread of its own, hands

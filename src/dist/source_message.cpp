@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "dist/plan_fields.h"
+#include "dist/storage_message.h"
 #include "exec/sources/arrow_source.h"
 #include "exec/sources/file_scan_source.h"
 #include "exec/sources/parquet_source.h"
@@ -28,21 +29,6 @@ enum class SourceKind : uint8_t {
   Arrow = 5,
   Table = 6
 };
-
-/// Where a source's remote files are and how to sign in: every rank reads them itself.
-void put_storage(MessageWriter& out, const StorageOptions& storage) {
-  put_strings(out, {storage.endpoint_url, storage.region, storage.access_key_id,
-                    storage.secret_access_key, storage.session_token});
-  out.put(static_cast<int32_t>(storage.max_connections));
-}
-
-StorageOptions get_storage(MessageReader& in) {
-  const std::vector<std::string> fields = get_strings(in);
-  if (fields.size() != 5) throw Error("distributed runner: a malformed storage message");
-  StorageOptions storage{fields[0], fields[1], fields[2], fields[3], fields[4]};
-  storage.max_connections = in.get<int32_t>();
-  return storage;
-}
 
 /// Writes a source as another rank makes it again: its kind, then what it was made from.
 class SourceEncoder final : public SourceVisitor {

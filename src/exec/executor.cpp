@@ -399,10 +399,17 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
     const int64_t budget = memory_budget(options);
     // A rerun that loaded a saved breaker result runs the write pipeline alone, here (after a
     // breaker the rows are rank 0's to write); the other ranks host its actors only.
-    // An s3:// output is staged in a local directory of this rank: the write stays here.
-    if (cluster && placement.ranks > 1 && !full_plan && !remote_output) {
+    if (cluster && placement.ranks > 1 && !full_plan) {
       SpreadOutput where = spread_output(writing, physical, spread_at);
       where.memory_budget_bytes = budget;
+      // An s3:// output: each rank uploads its own parts; rank 0 completes them all.
+      if (remote_output && where.files) {
+        where.object_store = out.dir;
+        where.storage = out.storage;
+        where.part_uploaded = [uploads = output->uploads()](UploadedParts parts) {
+          uploads->adopt(std::move(parts));
+        };
+      }
       if (resume && where.files) resume_spread(where, *resume, *sink);
       spread = cluster->spreader().spread(*optimized, physical, query, where);
     }

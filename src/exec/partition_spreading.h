@@ -10,12 +10,14 @@
 #include <vector>
 
 #include "ember/query_stats.h"
+#include "ember/storage_options.h"
 #include "exec/actor_placement.h"
 #include "exec/partition_supply.h"
 #include "exec/physical_plan.h"
 #include "exec/query_context.h"
 #include "io/output/output_journal.h"
 #include "io/output/partition_writer.h"
+#include "io/storage/s3_multipart_upload.h"
 #include "plan/logical_node.h"
 
 namespace ember {
@@ -48,6 +50,14 @@ struct SpreadOutput {
   int64_t checkpoint_rows = 0;
   std::map<int, JournalPartition> unfinished;
   std::function<void(const JournalPiece&)> piece_written;
+  /// With `files`, a write to an object store: its s3://bucket/prefix, and the storage options
+  /// to reach it. Each rank then writes its partitions' part files into a local temporary
+  /// directory of its own (`dir` is rank 0's) and uploads each as a multipart upload, not
+  /// completed, which it sends with the partition's end; `part_uploaded` (rank 0's receiving
+  /// thread) takes it over, for rank 0 to complete at commit with its own.
+  std::string object_store;
+  StorageOptions storage;
+  std::function<void(UploadedParts)> part_uploaded;
 };
 
 /// The first pipeline of one query, its partitions running on several ranks. Made by

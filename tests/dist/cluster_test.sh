@@ -26,6 +26,12 @@
 #                                                (WHICH=rank0) or mpirun itself (WHICH=mpirun)
 #                                                SIGKILLed once 3 pieces are journaled; then on 2
 #                                                ranks to completion and the check; as `run`
+#   cluster_test.sh s3 APP NPM_DIR SERVER_JS RE...  scenario `s3_write` on 3 ranks against the
+#                                                test S3 server (SERVER_JS, on loopback, bucket
+#                                                `data`), its endpoint and keys in the
+#                                                environment; as `run`, then no multipart upload
+#                                                may be left open. Exits 77 (skipped) without
+#                                                npm's s3rver in NPM_DIR
 #   cluster_test.sh stopped APP LIMIT RE...      3 ranks, EMBER_RANK_TIMEOUT_S=LIMIT; rank 2 gets
 #                                                SIGSTOP once its job runs: the job must end
 #                                                non-zero within LIMIT + 30 s; as `fails` above
@@ -272,6 +278,24 @@ case "$mode" in
     fi
     cat "$work/stdout" "$work/stderr" >"$work/out"
     check $rc "$work/out" zero "$@"
+    ;;
+  s3)
+    npm=$3 server=$4
+    shift 4
+    if [[ ! -d $npm/node_modules/s3rver ]]; then echo "SKIP: npm s3rver is not installed in $npm"; exit 77; fi
+    mkdir -p "$work/s3"
+    # The server exits when its stdin (this script's end of the pipe) closes.
+    coproc S3 { exec node --openssl-legacy-provider "$server" "$npm" "$work/s3" data 2>"$work/s3.err"; }
+    read -r -t 30 ports <&"${S3[0]}" || { echo "FAIL: the S3 server did not start"; cat "$work/s3.err"; exit 1; }
+    proxy=$(sed -E 's/.*"proxy": *([0-9]+).*/\1/' <<<"$ports")
+    export AWS_ENDPOINT_URL=http://127.0.0.1:$proxy AWS_ACCESS_KEY_ID=S3RVER \
+      AWS_SECRET_ACCESS_KEY=S3RVER AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true
+    mpi -np 3 "$app" s3_write "$work/dist" >"$work/stdout" 2>"$work/stderr"
+    rc=$?
+    cat "$work/stdout" "$work/stderr" >"$work/out"
+    /usr/bin/python3 -c "import sys, urllib.request; print('server: ' + urllib.request.urlopen(sys.argv[1]).read().decode())" \
+      "$AWS_ENDPOINT_URL/__control" >>"$work/out"
+    check $rc "$work/out" zero "$@" '"open_uploads":0'
     ;;
   *) echo "unknown mode $mode" >&2; exit 2 ;;
 esac

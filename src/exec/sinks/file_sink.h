@@ -76,6 +76,8 @@ class FileSink final : public OutputSink {
   int64_t bytes_written(const GlobalSinkState& global) const override;
   /// A table with no rows.
   Table finalize(GlobalSinkState& global) const override;
+  /// The name of partition `partition`'s part file (without checkpoints).
+  std::string part_name(int partition) const { return part_file_name(partition, format_); }
   /// Hands each part, once committed, to `uploads` (a write to an object store), which uploads
   /// it while the query goes on. Before the query runs.
   void upload_parts_to(PartUploads* uploads) { uploads_ = uploads; }

@@ -110,6 +110,35 @@ void PartUploads::upload(const std::string& name) {
   upload_file(path, *started);
   std::error_code ec;  // up: the local copy is no longer needed (the commit removes it else)
   fs::remove(path, ec);
+  std::lock_guard lock(mu_);
+  up_.insert(name);
+}
+
+UploadedParts PartUploads::take(const std::string& name) {
+  add(name);
+  std::unique_lock lock(mu_);
+  idle_.wait(lock, [&] { return up_.count(name) > 0 || error_; });
+  if (error_) std::rethrow_exception(error_);
+  auto it = std::find_if(uploads_.begin(), uploads_.end(),
+                         [&](const auto& u) { return u.first == name; });
+  UploadedParts parts = it->second->parts();
+  uploads_.erase(it);
+  return parts;
+}
+
+void PartUploads::adopt(UploadedParts parts) {
+  std::string name = parts.key.substr(std::min(target_->prefix.size(), parts.key.size()));
+  auto upload =
+      std::make_shared<MultipartUpload>(target_->config, target_->bucket, std::move(parts));
+  {
+    std::lock_guard lock(mu_);
+    if (stopping_) {  // the write has ended (failed): nothing will complete it
+      upload->abort();
+      return;
+    }
+    uploads_.emplace_back(name, upload);
+  }
+  list_upload(*upload);
 }
 
 void PartUploads::list_upload(const MultipartUpload& upload) {

@@ -44,6 +44,13 @@ class PartUploads {
   /// object `<prefix><name>`. Never waits for the upload. After a failure, the file is left
   /// where it is and finish() rethrows the failure.
   void add(const std::string& name);
+  /// Uploads the file `name` as add() does, and waits for it: the upload, not completed, is
+  /// the caller's from here (finish() and abort() leave it alone). Rethrows the failure of
+  /// any upload. For a rank of the MPI runner, whose uploads rank 0 completes.
+  UploadedParts take(const std::string& name);
+  /// An upload another process started and filled under this target's prefix, completed (or
+  /// aborted) with this one's. Listed in the staging directory like this one's own.
+  void adopt(UploadedParts parts);
   /// Queues every file of the staging directory that was not added (but `_SUCCESS` and hidden
   /// files), then waits for every queued file to be up. Returns their uploads, not completed,
   /// in name order; rethrows the first failure (IoError naming the object and the server's
@@ -66,6 +73,7 @@ class PartUploads {
   std::condition_variable idle_;   ///< a file is up (or failed)
   std::deque<std::string> queue_;  // guarded by mu_
   std::set<std::string> added_;    // guarded by mu_: every name queued
+  std::set<std::string> up_;       // guarded by mu_: every name whose upload is filled
   int busy_ = 0;                   // guarded by mu_: files being uploaded
   bool stopping_ = false;          // guarded by mu_
   std::exception_ptr error_;       // guarded by mu_: the first failure

@@ -40,6 +40,13 @@ MultipartUpload::MultipartUpload(const S3Config& config, std::string bucket, std
                   "': the answer holds no UploadId");
 }
 
+MultipartUpload::MultipartUpload(const S3Config& config, std::string bucket, UploadedParts parts)
+    : config_(&config),
+      bucket_(std::move(bucket)),
+      key_(std::move(parts.key)),
+      upload_id_(std::move(parts.upload_id)),
+      etags_(std::move(parts.etags)) {}
+
 void MultipartUpload::upload_part(int number, const std::string& bytes) {
   const std::string query =
       "partNumber=" + std::to_string(number) + "&uploadId=" + uri_encode(upload_id_, false);

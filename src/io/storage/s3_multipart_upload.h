@@ -9,6 +9,14 @@
 
 namespace ember {
 
+/// What identifies an open upload and its parts: enough for another process (rank 0 of the MPI
+/// runner) to complete or abort it.
+struct UploadedParts {
+  std::string key;
+  std::string upload_id;
+  std::vector<std::string> etags;  ///< by part number - 1
+};
+
 /// An open multipart upload. Parts may be uploaded from several threads at once; start,
 /// complete and abort are called by one thread.
 class MultipartUpload {
@@ -19,6 +27,9 @@ class MultipartUpload {
   /// Starts the upload of s3://bucket/key (CreateMultipartUpload). IoError naming the URL and
   /// the server's answer.
   MultipartUpload(const S3Config& config, std::string bucket, std::string key);
+  /// Takes over an upload another process started and filled (`parts`): complete() and
+  /// abort() act on it here.
+  MultipartUpload(const S3Config& config, std::string bucket, UploadedParts parts);
   MultipartUpload(MultipartUpload&&) = default;
 
   /// Uploads part `number` (1-based, at most 10000) and keeps its ETag. IoError.
@@ -31,6 +42,8 @@ class MultipartUpload {
 
   const std::string& key() const { return key_; }
   const std::string& upload_id() const { return upload_id_; }
+  /// The upload as another process can take it over.
+  UploadedParts parts() const { return {key_, upload_id_, etags_}; }
 
  private:
   const S3Config* config_;

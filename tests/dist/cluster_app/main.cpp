@@ -337,6 +337,7 @@ int main(int argc, char** argv) {
     if (scenario == "gpu") return gpu(dir);
     if (scenario == "spread") return spread(dir);
     if (scenario == "bytes") return bytes(dir);
+    if (scenario == "s3_write") return s3_write();
     if (scenario == "resume") return resume(argv[2], false);
     if (scenario == "slurm") return resume(argv[2], true);
     if (scenario == "resume_loop") return resume_loop(argv[2]);

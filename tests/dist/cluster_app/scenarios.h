@@ -27,6 +27,9 @@ int resume_join(const std::filesystem::path& base);
 /// `base`/loop (its input written once), which a test kills and reruns until it completes
 /// (resume_loop.cpp); 1 when the resumed rows are not the resumed partitions'.
 int resume_loop(const std::filesystem::path& base);
+/// A write to s3://data/out/ on every rank, then one that fails on rank 2 (s3_write.cpp); the
+/// server comes from the environment (AWS_ENDPOINT_URL and keys).
+int s3_write();
 /// Without mpirun, after the loop: the output against an uninterrupted run's, each row once.
 int resume_loop_check(const std::filesystem::path& base);
 

@@ -7,6 +7,13 @@
 
 namespace ember {
 
+/// What a source fetched ahead for one of its partitions (Source::prefetch), handed to the
+/// reader of that partition when it opens. Destroying it waits for a fetch still under way.
+class Prefetched {
+ public:
+  virtual ~Prefetched() = default;
+};
+
 /// Produces one partition's batches in order. Called by one thread at a time.
 class BatchReader {
  public:

@@ -174,6 +174,11 @@ class ClusterRun final : public SpreadRun {
     explicit OwnShare(ClusterRun& run) : run_(run) {}
     SuppliedPartition take() override { return run_.take_own(); }
     void set_waker(std::function<void()>) override {}  // it never says Later
+    /// One of those set aside for rank 0 (a queued one may go to another rank first).
+    int peek() override {
+      std::lock_guard lock(run_.mu_);
+      return run_.own_first_.empty() ? -1 : run_.own_first_.front();
+    }
 
    private:
     ClusterRun& run_;

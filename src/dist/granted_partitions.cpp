@@ -30,6 +30,11 @@ SuppliedPartition GrantedPartitions::take() {
   return {SuppliedPartition::Kind::Later, -1};
 }
 
+int GrantedPartitions::peek() {
+  std::lock_guard lock(mu_);
+  return ready_.empty() ? -1 : ready_.front();
+}
+
 void GrantedPartitions::set_waker(std::function<void()> wake) {
   std::unique_lock lock(mu_);
   woken_.wait(lock, [&] { return !waking_; });

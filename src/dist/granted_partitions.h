@@ -27,6 +27,8 @@ class GrantedPartitions final : public PartitionSupply {
 
   SuppliedPartition take() override;
   void set_waker(std::function<void()> wake) override;
+  /// The next partition in hand: handed to this rank, so it runs here.
+  int peek() override;
 
   /// A Grant from rank 0 (the transport's thread): its partitions join those in hand, and a
   /// pipeline waiting for one is woken here.

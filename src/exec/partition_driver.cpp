@@ -5,7 +5,8 @@ namespace ember {
 
 PartitionDriver::PartitionDriver(QueryContext& query, const Pipeline& pipeline,
                                  const Source& source, int partition, const Sink& sink,
-                                 GlobalSinkState& sink_state, TaskScheduler& scheduler)
+                                 GlobalSinkState& sink_state, TaskScheduler& scheduler,
+                                 std::shared_ptr<Prefetched> ahead)
     : query_(query),
       pipeline_(pipeline),
       source_(source),
@@ -13,7 +14,8 @@ PartitionDriver::PartitionDriver(QueryContext& query, const Pipeline& pipeline,
       sink_(sink),
       sink_state_(sink_state),
       scheduler_(scheduler),
-      waker_(std::make_shared<Waker>()) {
+      waker_(std::make_shared<Waker>()),
+      ahead_(std::move(ahead)) {
   waker_->driver = this;
   // Made once: a sink keeps a copy, which reaches this driver only until it is disowned.
   sink_wake_ = [waker = waker_, &scheduler] {
@@ -70,7 +72,8 @@ bool PartitionDriver::step() {
     local_ = sink_.local_state(sink_state_, partition_);
     begin_partition();
   }
-  if (!reader_ && !source_done_) reader_ = source_.open(partition_, kMorselRows);
+  if (!reader_ && !source_done_)
+    reader_ = source_.open_prefetched(partition_, kMorselRows, std::move(ahead_));
   bool progress = false;
   if (!to_sink_.empty()) {
     if (!flush_sink()) return false;  // the sink wakes this driver when it has room

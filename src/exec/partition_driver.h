@@ -27,7 +27,7 @@ class PartitionDriver : public Task {
  public:
   PartitionDriver(QueryContext& query, const Pipeline& pipeline, const Source& source,
                   int partition, const Sink& sink, GlobalSinkState& sink_state,
-                  TaskScheduler& scheduler);
+                  TaskScheduler& scheduler, std::shared_ptr<Prefetched> ahead = nullptr);
   ~PartitionDriver() override { disown(); }
   Step run() override;
   int partition() const { return partition_; }
@@ -87,7 +87,8 @@ class PartitionDriver : public Task {
   /// or drained, so they are at most one morsel's worth.
   std::deque<Batch> to_sink_;
   std::shared_ptr<Waker> waker_;
-  std::function<void()> sink_wake_;  ///< handed to Sink::ready
+  std::shared_ptr<Prefetched> ahead_;  ///< the source's input fetched ahead, until opened
+  std::function<void()> sink_wake_;    ///< handed to Sink::ready
 };
 
 }  // namespace ember

@@ -37,6 +37,10 @@ class PartitionSupply {
   /// (null) before it goes: once that call returns, no waker is running or will run. Not
   /// called under the run's lock.
   virtual void set_waker(std::function<void()> wake) = 0;
+  /// The partition the next take() will give, when the supply knows it and that it will run
+  /// in this run (not handed to another rank meanwhile); -1 otherwise. Under the run's lock,
+  /// like take(). The run fetches that partition's input ahead (Source::prefetch).
+  virtual int peek() { return -1; }
 };
 
 /// The partitions of a list, in its order; or, without one, 0 .. count - 1. Never Later.
@@ -52,6 +56,10 @@ class FixedPartitionSupply final : public PartitionSupply {
             partitions_.empty() ? i : partitions_[static_cast<size_t>(i)]};
   }
   void set_waker(std::function<void()>) override {}  // it never says Later
+  int peek() override {
+    if (next_ == count_) return -1;
+    return partitions_.empty() ? next_ : partitions_[static_cast<size_t>(next_)];
+  }
   /// How many partitions it gives in all.
   int count() const { return count_; }
 

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <optional>
 
@@ -81,12 +82,22 @@ class Activation {
       } else if (next.kind == SuppliedPartition::Kind::Later) {
         waiting_ = true;  // on_supplied() comes
       } else {
-        drivers_.push_back(std::make_unique<PartitionDriver>(
-            query_, pipeline_, source_, next.partition, sink_, sink_state_, scheduler_));
+        std::shared_ptr<Prefetched> fetched;
+        if (auto it = ahead_.find(next.partition); it != ahead_.end()) {
+          fetched = std::move(it->second);
+          ahead_.erase(it);
+        }
+        drivers_.push_back(std::make_unique<PartitionDriver>(query_, pipeline_, source_,
+                                                             next.partition, sink_, sink_state_,
+                                                             scheduler_, std::move(fetched)));
         ++active_;
         scheduler_.wake(drivers_.back().get());
       }
     }
+    // The next partition's input is fetched while these run: one partition ahead at most.
+    if (!exhausted_ && !stopped() && ahead_.empty())
+      if (const int next = supply_.peek(); next >= 0)
+        if (auto fetched = source_.prefetch(next)) ahead_.emplace(next, std::move(fetched));
   }
 
   void on_done() {
@@ -117,6 +128,8 @@ class Activation {
   bool waiting_ = false;    // guarded by mu_: the supply said Later and will wake us
   int active_ = 0;          // guarded by mu_
   std::vector<std::unique_ptr<PartitionDriver>> drivers_;
+  /// Guarded by mu_: input fetched ahead for a partition not started yet (Source::prefetch).
+  std::map<int, std::shared_ptr<Prefetched>> ahead_;
   TaskScheduler scheduler_;  // last: its threads stop first
 };
 
@@ -128,6 +141,13 @@ class ShiftedSource final : public Source {
   int num_partitions() const override { return offset_ + source_.num_partitions(); }
   std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override {
     return source_.open(p - offset_, batch_rows);
+  }
+  std::shared_ptr<Prefetched> prefetch(int p) const override {
+    return p >= offset_ ? source_.prefetch(p - offset_) : nullptr;
+  }
+  std::unique_ptr<BatchReader> open_prefetched(int p, int64_t batch_rows,
+                                               std::shared_ptr<Prefetched> ahead) const override {
+    return source_.open_prefetched(p - offset_, batch_rows, std::move(ahead));
   }
   std::string describe() const override { return source_.describe(); }
   void accept(SourceVisitor& v) const override { v.visit_intermediate(*this); }

@@ -23,6 +23,19 @@ class Source {
   virtual int num_partitions() const = 0;
   /// A reader of partition `p` producing batches of at most `batch_rows` rows.
   virtual std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const = 0;
+  /// Starts fetching partition `p`'s bytes in the background, for an open of it soon: the
+  /// pipeline runner asks for the partition it will start next while the current ones run.
+  /// Null when there is nothing to gain (local files: the page cache reads ahead). Any thread.
+  virtual std::shared_ptr<Prefetched> prefetch(int p) const {
+    (void)p;
+    return nullptr;
+  }
+  /// open(), with what prefetch(p) returned (null: nothing was fetched ahead).
+  virtual std::unique_ptr<BatchReader> open_prefetched(int p, int64_t batch_rows,
+                                                       std::shared_ptr<Prefetched> ahead) const {
+    (void)ahead;
+    return open(p, batch_rows);
+  }
   /// One line for explain(), e.g. "CsvScan data/*.csv (12 files, 14 partitions)".
   virtual std::string describe() const = 0;
   /// Calls the visitor's method for this source's kind.

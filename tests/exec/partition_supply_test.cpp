@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 
@@ -162,6 +164,72 @@ TEST(PartitionSupply, CancelledRunEndsWhileItsSupplyOwesAPartition) {
     EXPECT_FALSE(supply.has_waker());
     supply.feed({2, 3}, true);  // after the run: nobody to wake, nothing runs
     EXPECT_EQ(supply.wakes(), 0);
+  }
+}
+
+/// A table's partitions, with a fetch ahead that only records what was asked: which partitions
+/// were prefetched, which were opened with their own prefetch, and the most held at once.
+class PrefetchingSource final : public Source {
+ public:
+  explicit PrefetchingSource(int n) : table_(fives(n)) {}
+  struct Ahead final : Prefetched {
+    Ahead(int p, PrefetchingSource& s) : partition(p), source(s) { ++source.live_; }
+    ~Ahead() override { --source.live_; }
+    int partition;
+    PrefetchingSource& source;
+  };
+  const Schema& schema() const override { return table_.schema(); }
+  int num_partitions() const override { return table_.num_partitions(); }
+  std::unique_ptr<BatchReader> open(int p, int64_t rows) const override {
+    return table_.open(p, rows);
+  }
+  std::string describe() const override { return "prefetching"; }
+  void accept(SourceVisitor& v) const override { v.visit_intermediate(*this); }
+  std::shared_ptr<Prefetched> prefetch(int p) const override {
+    std::lock_guard lock(mu_);
+    prefetched_.push_back(p);
+    auto ahead = std::make_shared<Ahead>(p, const_cast<PrefetchingSource&>(*this));
+    most_live_ = std::max(most_live_, live_.load());
+    return ahead;
+  }
+  std::unique_ptr<BatchReader> open_prefetched(int p, int64_t rows,
+                                               std::shared_ptr<Prefetched> ahead) const override {
+    std::lock_guard lock(mu_);
+    if (ahead) opened_with_.push_back(dynamic_cast<Ahead&>(*ahead).partition == p ? p : -1);
+    return table_.open(p, rows);
+  }
+
+  mutable std::mutex mu_;
+  mutable std::vector<int> prefetched_, opened_with_;  // guarded by mu_
+  mutable int most_live_ = 0;                          // guarded by mu_
+  std::atomic<int> live_{0};
+
+ private:
+  TableSource table_;
+};
+
+TEST(PartitionSupply, TheNextPartitionIsFetchedAheadAndOpenedWithIt) {
+  constexpr int kPartitions = 16;
+  for (int threads = 1; threads <= 2; ++threads) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    TestQuery q;
+    PrefetchingSource source(kPartitions);
+    Pipeline p = plain();
+    CollectSink sink(x_schema());
+    auto state = sink.global_state(kPartitions);
+    FixedPartitionSupply supply(kPartitions);
+    run_pipeline(q.query, p, source, sink, *state, threads, supply);
+    ASSERT_EQ(q.query.error(), nullptr);
+    EXPECT_EQ(values(sink.finalize(*state)), iota(5 * kPartitions));
+    // Each fetched ahead once, in order, and opened with its own fetch: none wasted.
+    EXPECT_GE(source.prefetched_.size(), kPartitions / 2u);
+    EXPECT_TRUE(std::is_sorted(source.prefetched_.begin(), source.prefetched_.end()));
+    std::vector<int> opened = source.opened_with_;
+    std::sort(opened.begin(), opened.end());
+    EXPECT_EQ(opened, source.prefetched_);
+    // Held at once: those of the partitions started (until their readers open) and one ahead.
+    EXPECT_LE(source.most_live_, std::max(4, 2 * threads) + 1);
+    EXPECT_EQ(source.live_.load(), 0);
   }
 }
 

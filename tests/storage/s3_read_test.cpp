@@ -2,8 +2,13 @@
 // the same answers as the local files the objects were uploaded from.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <memory>
+#include <thread>
+
 #include "ember/ember.h"
 #include "io/file_split.h"
+#include "io/parquet/parquet_scan.h"
 #include "storage_test_env.h"
 #include "test_table.h"
 
@@ -112,6 +117,49 @@ TEST(S3Read, ParquetReadsTheFooterWithOneRequestAndOnlyTheColumnsAsked) {
   int64_t sum = 0;
   for (int64_t i = 0; i < t.num_rows(); ++i) sum += std::get<int64_t>(t.column("x").get(i));
   EXPECT_EQ(sum, 3 * (4999 * 5000 / 2));
+}
+
+/// GETs the server has answered since its counters were cleared.
+int gets(const S3Server& s3) {
+  const std::string counters = s3.control("");
+  const size_t at = counters.find("\"GET\":");
+  return at == std::string::npos ? -1 : std::atoi(counters.c_str() + at + 6);
+}
+
+TEST(S3Read, ParquetFetchesARowGroupAheadAndItsReaderUsesThoseBytes) {
+  EMBER_REQUIRE_S3(s3);
+  const ScratchDir dir;
+  ParquetWriteOptions groups;
+  groups.row_group_rows = 1000;
+  test_rows(0, 12000, 1).write_parquet(dir.sub("groups"), groups);  // one file, 12 row groups
+  s3.put("data", "pq/groups.parquet", read_bytes(dir.sub("groups") + "/part-00000.parquet"));
+  const ParquetScan scan = plan_parquet_scan("s3://data/pq/groups.parquet", {}, s3.options());
+  ASSERT_EQ(scan.parts.size(), 12u);
+  s3.control("clear=1");
+  // The pipeline runner asks for the partition it will start next while others run
+  // (partition_supply_test): row group 5's chunks (three adjacent columns) come in one GET on
+  // a thread of their own, before its reader opens, which then asks the server for nothing.
+  std::shared_ptr<Prefetched> ahead = prefetch_parquet_part(scan, 5);
+  ASSERT_NE(ahead, nullptr);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (gets(s3) < 1 && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_EQ(gets(s3), 1) << s3.control("");
+  auto reader = open_parquet_part(scan, 5, 300, std::move(ahead));
+  int64_t rows = 0, first = -1;
+  while (auto batch = reader->next()) {
+    if (first < 0) first = batch->column(0).value<int64_t>(0);
+    rows += batch->num_rows();
+  }
+  EXPECT_EQ(rows, 1000);
+  EXPECT_EQ(first, 5000);
+  EXPECT_EQ(gets(s3), 1) << "the reader fetched the prefetched row group again";
+  // Another row group's fetch is not used for this one; a local file has nothing to fetch.
+  auto other = open_parquet_part(scan, 6, 1000, prefetch_parquet_part(scan, 7));
+  EXPECT_EQ(other->next()->column(0).value<int64_t>(0), 6000);
+  EXPECT_EQ(gets(s3), 3) << s3.control("");
+  const ParquetScan local = plan_parquet_scan(dir.sub("groups") + "/*.parquet", {});
+  EXPECT_EQ(prefetch_parquet_part(local, 1), nullptr);
 }
 
 TEST(S3Read, CredentialsComeFromTheEnvironmentAndProfiles) {

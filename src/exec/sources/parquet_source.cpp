@@ -15,6 +15,15 @@ std::unique_ptr<BatchReader> ParquetSource::open(int p, int64_t batch_rows) cons
   return open_parquet_part(scan_, p, batch_rows);
 }
 
+std::shared_ptr<Prefetched> ParquetSource::prefetch(int p) const {
+  return prefetch_parquet_part(scan_, p);
+}
+
+std::unique_ptr<BatchReader> ParquetSource::open_prefetched(
+    int p, int64_t batch_rows, std::shared_ptr<Prefetched> ahead) const {
+  return open_parquet_part(scan_, p, batch_rows, std::move(ahead));
+}
+
 std::string ParquetSource::describe() const {
   std::string out =
       "ParquetScan " + pattern_ + " (" + std::to_string(scan_.files.size()) + " files, " +

@@ -16,6 +16,10 @@ class ParquetSource : public Source {
   const Schema& schema() const override { return scan_.schema; }
   int num_partitions() const override { return static_cast<int>(scan_.parts.size()); }
   std::unique_ptr<BatchReader> open(int p, int64_t batch_rows) const override;
+  /// Remote files: the row group's column chunks, fetched on a thread of their own.
+  std::shared_ptr<Prefetched> prefetch(int p) const override;
+  std::unique_ptr<BatchReader> open_prefetched(int p, int64_t batch_rows,
+                                               std::shared_ptr<Prefetched> ahead) const override;
   std::string describe() const override;
   void accept(SourceVisitor& v) const override { v.visit(*this); }
   std::vector<std::string> files() const override;

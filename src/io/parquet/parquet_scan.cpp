@@ -1,11 +1,14 @@
 // Parquet scan planning and row-group reading. A row group's chunks are read with pread, one
-// column at a time, and handed out in batches of the requested size.
+// column at a time (remote: all at once, possibly fetched ahead), and handed out in batches of
+// the requested size.
 #include "io/parquet/parquet_scan.h"
 
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "ember/error.h"
 #include "io/byte_source.h"
@@ -13,6 +16,7 @@
 #include "io/parquet/parquet_chunk_reader.h"
 #include "io/parquet/parquet_column_builder.h"
 #include "io/parquet/parquet_struct_fields.h"
+#include "io/storage/storage_url.h"
 
 namespace ember {
 
@@ -118,16 +122,112 @@ ParquetScan plan_parquet_scan(const std::string& path_or_glob,
 
 namespace {
 
+[[noreturn]] void chunk_error(const ParquetFile& file, int row_group, const std::string& name,
+                              const std::string& why) {
+  throw ParseError(file.path + ": row group " + std::to_string(row_group) + ", column '" + name +
+                   "': " + why);
+}
+
+/// The column chunks a row group's read needs: every primitive leaf of the columns (a nested
+/// column reads all of its leaves, a struct read for some fields those of the fields), and
+/// where each lies in the file.
+struct ChunkPlan {
+  std::vector<const parquet::LeafColumn*> columns;  ///< per column read
+  std::vector<const parquet::LeafColumn*> leaves;   ///< the chunks, in column order
+  std::deque<parquet::LeafColumn> narrowed;         ///< structs narrowed to some fields
+  std::vector<ByteRange> ranges;                    ///< per leaf
+};
+
+/// The bytes of `leaf`'s chunk in `rg`, checked against the file's size.
+ByteRange chunk_range(const ParquetFile& file, int row_group, const parquet::LeafColumn& leaf,
+                      const std::string& name) {
+  const parquet::RowGroup& rg = file.meta.row_groups[size_t(row_group)];
+  const parquet::ColumnMeta& meta = rg.columns[size_t(leaf.leaf_index)];
+  int64_t start = meta.data_page_offset;
+  if (meta.dictionary_page_offset && *meta.dictionary_page_offset > 0 &&
+      *meta.dictionary_page_offset < start)
+    start = *meta.dictionary_page_offset;
+  const int64_t size = meta.total_compressed_size;
+  if (start < 4 || size < 0 || start > file.size || size > file.size - start)
+    chunk_error(file, row_group, name,
+                "column chunk [" + std::to_string(start) + ", +" + std::to_string(size) +
+                    ") lies outside the file");
+  if (meta.type != *leaf.element.type)
+    chunk_error(file, row_group, name, "chunk type differs from the schema");
+  return ByteRange{start, size};
+}
+
+std::unique_ptr<ChunkPlan> plan_chunks(const ParquetFile& file, int row_group,
+                                       const ParquetScan& scan) {
+  auto plan = std::make_unique<ChunkPlan>();
+  for (const std::string& name : scan.column_names) {
+    const parquet::LeafColumn* column = nullptr;
+    for (const auto& c : file.schema.columns)
+      if (c.field.name == name) column = &c;  // always found: the names come from this schema
+    if (const auto it = scan.struct_fields.find(name); it != scan.struct_fields.end()) {
+      try {
+        plan->narrowed.push_back(parquet::keep_struct_fields(*column, it->second));
+      } catch (const std::invalid_argument& e) {
+        chunk_error(file, row_group, name, e.what());
+      }
+      column = &plan->narrowed.back();
+    }
+    plan->columns.push_back(column);
+    if (!column->nested) plan->leaves.push_back(column);
+    for (const parquet::LeafColumn& l : column->leaves) plan->leaves.push_back(&l);
+  }
+  for (const parquet::LeafColumn* leaf : plan->leaves)
+    plan->ranges.push_back(chunk_range(file, row_group, *leaf, leaf->field.name));
+  return plan;
+}
+
+bool same_ranges(const std::vector<ByteRange>& a, const std::vector<ByteRange>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](ByteRange x, ByteRange y) {
+    return x.offset == y.offset && x.size == y.size;
+  });
+}
+
+/// A remote row group's column chunks, fetched on a thread of its own while earlier row groups
+/// decode.
+class ChunkPrefetch final : public Prefetched {
+ public:
+  ChunkPrefetch(std::shared_ptr<const ParquetFile> file, std::vector<ByteRange> ranges)
+      : ranges_(std::move(ranges)) {
+    worker_ = std::thread([this, file = std::move(file)] {
+      try {
+        bytes_ = open_byte_source(file->path, file->storage, file->size)
+                     ->read_ranges(ranges_, "a column chunk");
+      } catch (...) {
+        failed_ = true;  // the reader reads again, and reports what fails then
+      }
+    });
+  }
+  ~ChunkPrefetch() override {
+    if (worker_.joinable()) worker_.join();
+  }
+  /// The chunks, once fetched, when they are `ranges`; nothing when the fetch failed.
+  std::optional<std::vector<std::string>> take(const std::vector<ByteRange>& ranges) {
+    if (worker_.joinable()) worker_.join();
+    if (failed_ || !same_ranges(ranges, ranges_)) return std::nullopt;
+    return std::move(bytes_);
+  }
+
+ private:
+  std::vector<ByteRange> ranges_;
+  std::vector<std::string> bytes_;
+  bool failed_ = false;
+  std::thread worker_;  ///< last: it starts once the rest is in place
+};
+
 class RowGroupReader final : public BatchReader {
  public:
   RowGroupReader(std::shared_ptr<const ParquetFile> file, int row_group, const ParquetScan& scan,
-                 int64_t batch_rows)
+                 int64_t batch_rows, std::shared_ptr<Prefetched> ahead)
       : file_(std::move(file)),
         row_group_(row_group),
-        names_(scan.column_names),
-        schema_(scan.schema),
-        struct_fields_(scan.struct_fields),
-        batch_rows_(batch_rows) {}
+        scan_(scan),
+        batch_rows_(batch_rows),
+        ahead_(std::move(ahead)) {}
 
   std::optional<Batch> next() override {
     if (!loaded_) load();
@@ -137,7 +237,7 @@ class RowGroupReader final : public BatchReader {
     for (const Column& c : columns_) cols.push_back(c.slice(pos_, n));
     pos_ += n;
     if (cols.empty()) return Batch::empty_with_rows(n);
-    return Batch(schema_, std::move(cols));
+    return Batch(scan_.schema, std::move(cols));
   }
   int64_t bytes_read() const override { return bytes_read_; }
 
@@ -150,86 +250,47 @@ class RowGroupReader final : public BatchReader {
     if (rows_ == 0) return;
     const std::unique_ptr<ByteSource> f =
         open_byte_source(file_->path, file_->storage, file_->size);
-    // Every primitive leaf the columns need: a nested column reads all of its leaves, a struct
-    // read for some fields those of the fields.
-    std::vector<const parquet::LeafColumn*> columns, leaves;
-    std::deque<parquet::LeafColumn> narrowed;
-    std::vector<ByteRange> ranges;
-    for (const std::string& name : names_) {
-      columns.push_back(leaf_named(name));
-      if (const auto it = struct_fields_.find(name); it != struct_fields_.end()) {
-        try {
-          narrowed.push_back(parquet::keep_struct_fields(*columns.back(), it->second));
-        } catch (const std::invalid_argument& e) {
-          fail(name, e.what());
-        }
-        columns.back() = &narrowed.back();
-      }
-      if (!columns.back()->nested) leaves.push_back(columns.back());
-      for (const parquet::LeafColumn& l : columns.back()->leaves) leaves.push_back(&l);
-    }
-    for (size_t k = 0; k < leaves.size(); ++k)
-      ranges.push_back(chunk_range(rg, *leaves[k], leaves[k]->field.name));
-    // Remote: every chunk in one go, neighbours merged into one request, requests concurrent.
-    // Local: one chunk at a time, so that only one compressed chunk is held.
+    const std::unique_ptr<ChunkPlan> plan = plan_chunks(*file_, row_group_, scan_);
+    // Remote: every chunk in one go (fetched ahead while earlier row groups decoded, when the
+    // run asked for that), neighbours merged into one request, requests concurrent. Local: one
+    // chunk at a time, so that only one compressed chunk is held.
     std::vector<std::string> fetched;
-    if (f->remote()) fetched = f->read_ranges(ranges, "a column chunk");
+    if (f->remote()) {
+      std::optional<std::vector<std::string>> ahead;
+      if (auto* prefetch = dynamic_cast<ChunkPrefetch*>(ahead_.get()))
+        ahead = prefetch->take(plan->ranges);
+      ahead_.reset();
+      fetched = ahead ? std::move(*ahead) : f->read_ranges(plan->ranges, "a column chunk");
+    }
     size_t k = 0;
-    for (size_t c = 0; c < columns.size(); ++c) {
-      const parquet::LeafColumn& col = *columns[c];
+    for (size_t c = 0; c < plan->columns.size(); ++c) {
+      const parquet::LeafColumn& col = *plan->columns[c];
       try {
         std::vector<parquet::ChunkData> chunks;
         for (size_t n = col.nested ? col.leaves.size() : 1; n > 0; --n, ++k) {
-          const parquet::ColumnMeta& meta = rg.columns[size_t(leaves[k]->leaf_index)];
-          const std::string bytes =
-              f->remote() ? std::move(fetched[k])
-                          : f->read(ranges[k].offset, ranges[k].size, "a column chunk");
-          bytes_read_ += ranges[k].size;
-          chunks.push_back(parquet::read_chunk(bytes, meta, *leaves[k]));
+          const parquet::ColumnMeta& meta = rg.columns[size_t(plan->leaves[k]->leaf_index)];
+          const ByteRange& range = plan->ranges[k];
+          const std::string bytes = f->remote()
+                                        ? std::move(fetched[k])
+                                        : f->read(range.offset, range.size, "a column chunk");
+          bytes_read_ += range.size;
+          chunks.push_back(parquet::read_chunk(bytes, meta, *plan->leaves[k]));
         }
         columns_.push_back(col.nested
                                ? parquet::assemble_nested(*col.nested, col.leaves, chunks, rows_)
                                : parquet::build_column(std::move(chunks[0]), col, rows_));
       } catch (const std::exception& e) {
         if (dynamic_cast<const Error*>(&e)) throw;
-        fail(names_[c], e.what());
+        chunk_error(*file_, row_group_, scan_.column_names[c], e.what());
       }
     }
   }
 
-  const parquet::LeafColumn* leaf_named(const std::string& name) const {
-    for (const auto& c : file_->schema.columns)
-      if (c.field.name == name) return &c;
-    return nullptr;  // never: the scan's names come from this file's schema
-  }
-
-  /// The bytes of `leaf`'s chunk in `rg`, checked against the file's size.
-  ByteRange chunk_range(const parquet::RowGroup& rg, const parquet::LeafColumn& leaf,
-                        const std::string& name) const {
-    const parquet::ColumnMeta& meta = rg.columns[size_t(leaf.leaf_index)];
-    int64_t start = meta.data_page_offset;
-    if (meta.dictionary_page_offset && *meta.dictionary_page_offset > 0 &&
-        *meta.dictionary_page_offset < start)
-      start = *meta.dictionary_page_offset;
-    const int64_t size = meta.total_compressed_size;
-    if (start < 4 || size < 0 || start > file_->size || size > file_->size - start)
-      fail(name, "column chunk [" + std::to_string(start) + ", +" + std::to_string(size) +
-                     ") lies outside the file");
-    if (meta.type != *leaf.element.type) fail(name, "chunk type differs from the schema");
-    return ByteRange{start, size};
-  }
-
-  [[noreturn]] void fail(const std::string& name, const std::string& why) const {
-    throw ParseError(file_->path + ": row group " + std::to_string(row_group_) + ", column '" +
-                     name + "': " + why);
-  }
-
   std::shared_ptr<const ParquetFile> file_;
   int row_group_;
-  std::vector<std::string> names_;
-  Schema schema_;
-  std::map<std::string, std::set<std::string>> struct_fields_;
+  const ParquetScan& scan_;  ///< the source's, which outlives its readers
   int64_t batch_rows_;
+  std::shared_ptr<Prefetched> ahead_;
   bool loaded_ = false;
   int64_t rows_ = 0, pos_ = 0;
   int64_t bytes_read_ = 0;  ///< the column chunks read
@@ -238,11 +299,25 @@ class RowGroupReader final : public BatchReader {
 
 }  // namespace
 
-std::unique_ptr<BatchReader> open_parquet_part(const ParquetScan& scan, int p, int64_t batch_rows) {
+std::unique_ptr<BatchReader> open_parquet_part(const ParquetScan& scan, int p, int64_t batch_rows,
+                                               std::shared_ptr<Prefetched> ahead) {
   if (batch_rows <= 0) throw InvalidArgument("batch rows must be positive");
   const ParquetScan::Part part = scan.parts.at(size_t(p));
   return std::make_unique<RowGroupReader>(scan.files[size_t(part.file)], part.row_group, scan,
-                                          batch_rows);
+                                          batch_rows, std::move(ahead));
+}
+
+std::shared_ptr<Prefetched> prefetch_parquet_part(const ParquetScan& scan, int p) {
+  if (p < 0 || static_cast<size_t>(p) >= scan.parts.size()) return nullptr;
+  const ParquetScan::Part part = scan.parts[size_t(p)];
+  const std::shared_ptr<const ParquetFile>& file = scan.files[size_t(part.file)];
+  if (!is_remote_path(file->path) || file->meta.row_groups[size_t(part.row_group)].num_rows == 0)
+    return nullptr;
+  try {
+    return std::make_shared<ChunkPrefetch>(file, plan_chunks(*file, part.row_group, scan)->ranges);
+  } catch (const Error&) {
+    return nullptr;  // a corrupt row group: its reader says so
+  }
 }
 
 }  // namespace ember

@@ -53,8 +53,15 @@ ParquetScan plan_parquet_scan(const std::string& path_or_glob,
                               const StorageOptions& storage = {});
 
 /// Opens partition `p` of `scan`, reading only `scan.column_names`. Corrupt data is a
-/// ParseError naming the file, row group and column.
-std::unique_ptr<BatchReader> open_parquet_part(const ParquetScan& scan, int p, int64_t batch_rows);
+/// ParseError naming the file, row group and column. `ahead`: what prefetch_parquet_part(scan,
+/// p) returned, whose bytes it reads instead of fetching them again. `scan` outlives the reader.
+std::unique_ptr<BatchReader> open_parquet_part(const ParquetScan& scan, int p, int64_t batch_rows,
+                                               std::shared_ptr<Prefetched> ahead = nullptr);
+
+/// Starts fetching partition `p`'s column chunks on a thread of its own, when its file is remote
+/// (null for a local file, whose reads the page cache serves). A failed fetch is read again
+/// by the reader, which reports the failure.
+std::shared_ptr<Prefetched> prefetch_parquet_part(const ParquetScan& scan, int p);
 
 /// Reads a footer (for tests and the fuzz target): ParseError naming `path` when corrupt.
 /// `size` >= 0 (a listing's) saves asking a server for it.

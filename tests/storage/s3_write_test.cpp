@@ -1,9 +1,17 @@
 // Every writer to an S3 prefix: the set appears whole with _SUCCESS last, replaces an earlier
 // output only when it succeeds, and a failed write leaves no object and no open upload.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "ember/ember.h"
 #include "io/file_split.h"
+#include "io/output/staging_dir.h"
+#include "io/storage/s3_config.h"
+#include "io/storage/s3_multipart_upload.h"
 #include "storage_test_env.h"
 #include "test_table.h"
 
@@ -126,4 +134,38 @@ TEST(S3Write, ForeignObjectsAndHttpTargetsAreRefusedBeforeAnyWork) {
   const std::string self = error_of<InvalidArgument>(
       [&] { read_csv("s3://data/self/", c).write_csv("s3://data/self", csv); });
   EXPECT_NE(self.find("the query reads"), std::string::npos) << self;
+}
+
+// A writer whose guard could not run (ember::init never called, say) leaves its staging
+// directory and its list of uploads when it is killed: the next write to the prefix from the
+// machine aborts what the list names, and removes the directory.
+TEST(S3Write, TheNextWriteAbortsTheUploadsADeadWriterListed) {
+  EMBER_REQUIRE_S3(s3);
+  const ScratchDir scratch;
+  const std::filesystem::path tmp = scratch.sub("tmp");
+  std::filesystem::create_directories(tmp);
+  const S3Config config = resolve_s3_config(s3.options());
+  MultipartUpload left(config, "data", "swept/part-00000.csv");
+  left.upload_part(1, "id\n1\n");
+  // A staging directory named as a dead process's: this one's name, another pid that has ended.
+  const pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ASSERT_GT(dead, 0);
+  ::waitpid(dead, nullptr, 0);
+  std::string name = staging_name("s3-data-swept", StagingRole::Staging);
+  const std::string mine = "-" + std::to_string(::getpid()) + "-";
+  ASSERT_NE(name.find(mine), std::string::npos) << name;
+  name.replace(name.find(mine), mine.size(), "-" + std::to_string(dead) + "-");
+  const std::filesystem::path debris = tmp / name;
+  std::filesystem::create_directories(debris);
+  std::ofstream(debris / ".uploads") << left.upload_id() << " " << left.key() << "\n";
+  const std::string before = s3.control("");
+  ASSERT_EQ(before.find("\"open_uploads\":0"), std::string::npos) << before;
+
+  const ScopedEnv tmpdir("TMPDIR", tmp.string());
+  CsvWriteOptions csv;
+  csv.storage = s3.options();
+  test_rows(0, 10, 1).write_csv("s3://data/swept/", csv);
+  EXPECT_FALSE(std::filesystem::exists(debris));
+  EXPECT_NE(s3.control("").find("\"open_uploads\":0"), std::string::npos) << s3.control("");
 }

@@ -9,7 +9,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "ember/error.h"
 #include "io/output/object_store_output.h"
@@ -68,6 +67,7 @@ void PartUploads::add(const std::string& name) {
   std::lock_guard lock(mu_);
   if (stopping_) throw Error("internal: a part added to uploads that have ended");
   if (!added_.insert(name).second) return;
+  guard();
   queue_.push_back(name);
   if (workers_.size() < kFilesInFlight &&
       workers_.size() < queue_.size() + static_cast<size_t>(busy_))
@@ -136,6 +136,7 @@ void PartUploads::adopt(UploadedParts parts) {
       upload->abort();
       return;
     }
+    guard();
     uploads_.emplace_back(name, upload);
   }
   list_upload(*upload);
@@ -199,6 +200,18 @@ void PartUploads::abort() noexcept {
   std::lock_guard lock(mu_);
   for (auto& [name, upload] : uploads_) upload->abort();
   uploads_.clear();
+  guard_.reset();  // nothing left open for it to abort
+}
+
+void PartUploads::completed() noexcept {
+  std::lock_guard lock(mu_);
+  guard_.reset();
+}
+
+void PartUploads::guard() {
+  if (guarded_) return;
+  guarded_ = true;
+  guard_ = UploadGuard::start(*target_, staging_);
 }
 
 }  // namespace ember

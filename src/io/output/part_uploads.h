@@ -2,6 +2,7 @@
 // committed in the local staging directory, goes up as a multipart upload that is not completed
 // (nothing is visible yet) and its local copy is removed, so that the local disk holds only the
 // parts still being written or uploaded. The commit completes them all (object_store_output.h).
+// A guard process aborts them if this process dies first.
 #pragma once
 
 #include <condition_variable>
@@ -14,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "io/output/upload_guard.h"
 #include "io/storage/s3_multipart_upload.h"
 
 namespace ember {
@@ -58,6 +60,9 @@ class PartUploads {
   std::vector<MultipartUpload> finish();
   /// Stops, and aborts every upload started. Idempotent; never throws.
   void abort() noexcept;
+  /// Every upload finish() returned has been completed (or aborted): the guard process that
+  /// would abort them if this process died goes.
+  void completed() noexcept;
 
  private:
   void work();
@@ -65,6 +70,8 @@ class PartUploads {
   /// Appends "<id> <key>" to the staging directory's list. IoError.
   void list_upload(const MultipartUpload& upload);
   void stop_workers() noexcept;
+  /// Starts the guard process before the first upload (mu_ held).
+  void guard();
 
   std::shared_ptr<const ObjectStoreTarget> target_;
   std::string staging_;
@@ -80,7 +87,11 @@ class PartUploads {
   /// Guarded by mu_: every upload started, by name (complete or not yet).
   std::vector<std::pair<std::string, std::shared_ptr<MultipartUpload>>> uploads_;
   std::vector<std::thread> workers_;  ///< started with the first add()
-  std::mutex list_mu_;                ///< serialises appends to the list file
+  /// Guarded by mu_: started with the first upload; it aborts the listed uploads if this
+  /// process dies before completed() or abort() (upload_guard.h). Null: none could start.
+  std::unique_ptr<UploadGuard> guard_;
+  bool guarded_ = false;  // guarded by mu_: a guard was started (or could not be)
+  std::mutex list_mu_;    ///< serialises appends to the list file
 };
 
 }  // namespace ember

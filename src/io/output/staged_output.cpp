@@ -174,6 +174,7 @@ void StagedOutput::commit() {
   }
   if (remote_) {
     publish_to_object_store(*uploads_, *remote_);
+    uploads_->completed();
     std::error_code ec;
     fs::remove_all(staging_, ec);
     release_staging(staging_);

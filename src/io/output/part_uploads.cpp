@@ -67,7 +67,7 @@ void PartUploads::add(const std::string& name) {
   std::lock_guard lock(mu_);
   if (stopping_) throw Error("internal: a part added to uploads that have ended");
   if (!added_.insert(name).second) return;
-  guard();
+  start_guard();
   queue_.push_back(name);
   if (workers_.size() < kFilesInFlight &&
       workers_.size() < queue_.size() + static_cast<size_t>(busy_))
@@ -136,7 +136,7 @@ void PartUploads::adopt(UploadedParts parts) {
       upload->abort();
       return;
     }
-    guard();
+    start_guard();
     uploads_.emplace_back(name, upload);
   }
   list_upload(*upload);
@@ -208,7 +208,7 @@ void PartUploads::completed() noexcept {
   guard_.reset();
 }
 
-void PartUploads::guard() {
+void PartUploads::start_guard() {
   if (guarded_) return;
   guarded_ = true;
   guard_ = UploadGuard::start(*target_, staging_);

@@ -71,7 +71,7 @@ class PartUploads {
   void list_upload(const MultipartUpload& upload);
   void stop_workers() noexcept;
   /// Starts the guard process before the first upload (mu_ held).
-  void guard();
+  void start_guard();
 
   std::shared_ptr<const ObjectStoreTarget> target_;
   std::string staging_;

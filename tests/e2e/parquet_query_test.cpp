@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "ember/ember.h"
+#include "io/temp_dir.h"
 
 using namespace ember;
 
@@ -34,7 +35,8 @@ TEST(ParquetQuery, OnlyTheColumnsTheQueryReadsAreScanned) {
 
 TEST(ParquetQuery, StatisticsSkipRowGroupsThatCannotMatch) {
   // Three files written by ember, 100 rows each in row groups of 25: ids 0..299.
-  const std::string dir = (std::filesystem::temp_directory_path() / "ember-pq-stats").string();
+  const testing_io::TempDir tmp;  // one per test: ctest runs tests side by side
+  const std::string dir = tmp.file("out");
   ParquetWriteOptions w;
   w.row_group_rows = 25;
   range(300, 3).with_column("x", col("id") * lit(int64_t{2})).write_parquet(dir, w);
@@ -44,7 +46,6 @@ TEST(ParquetQuery, StatisticsSkipRowGroupsThatCannotMatch) {
   const Table t = df.collect();
   ASSERT_EQ(t.num_rows(), 20);
   EXPECT_EQ(t.column("x").get(0), Value(int64_t{560}));
-  std::filesystem::remove_all(dir);
 }
 
 TEST(ParquetQuery, UnsignedStatisticsAboveInt64MaxSkipNothing) {
@@ -68,8 +69,8 @@ namespace {
 
 /// 400 rows in 2 files of row groups of 50: id, and s = struct<a: id, b: "v<id>", blob: 2 KiB
 /// of pseudo-random bytes>.
-std::string struct_files() {
-  const std::string dir = (std::filesystem::temp_directory_path() / "ember-pq-struct").string();
+std::string struct_files(const testing_io::TempDir& tmp) {
+  const std::string dir = tmp.file("out");
   ColumnBuilder ids(int64()), a(int64()), b(utf8()), blob(binary());
   for (int64_t i = 0; i < 400; ++i) {
     ids.append(i);
@@ -93,7 +94,8 @@ std::string struct_files() {
 }  // namespace
 
 TEST(ParquetQuery, AStructReadThroughSomeFieldsReadsOnlyTheirLeaves) {
-  const std::string dir = struct_files();
+  const testing_io::TempDir tmp;
+  const std::string dir = struct_files(tmp);
   const DataFrame fields = read_parquet(dir + "/*.parquet")
                                .where(col("s").field("a") >= lit(int64_t{350}))
                                .select({col("id"), col("s").field("b").alias("b")});
@@ -119,11 +121,11 @@ TEST(ParquetQuery, AStructReadThroughSomeFieldsReadsOnlyTheirLeaves) {
   const int64_t whole_bytes = whole.stats.ranks.at(0).bytes_read;
   EXPECT_GT(narrow_bytes, 0);
   EXPECT_LT(narrow_bytes * 10, whole_bytes) << narrow_bytes << " vs " << whole_bytes;
-  std::filesystem::remove_all(dir);
 }
 
 TEST(ParquetQuery, AStructUsedWholeAnywhereIsReadWhole) {
-  const std::string dir = struct_files();
+  const testing_io::TempDir tmp;
+  const std::string dir = struct_files(tmp);
   // Filtered on a field, but the struct itself is in the output.
   const DataFrame df =
       read_parquet(dir + "/*.parquet").where(col("s").field("a") < lit(int64_t{3}));
@@ -138,11 +140,11 @@ TEST(ParquetQuery, AStructUsedWholeAnywhereIsReadWhole) {
                            .limit(2)
                            .collect();
   EXPECT_EQ(sorted.column("a").get(0), Value(int64_t{399}));
-  std::filesystem::remove_all(dir);
 }
 
 TEST(ParquetQuery, DateStatisticsSkipRowGroupsOnADateLiteral) {
-  const std::string dir = (std::filesystem::temp_directory_path() / "ember-pq-dates").string();
+  const testing_io::TempDir tmp;
+  const std::string dir = tmp.file("out");
   ColumnBuilder days(date32());
   for (int32_t i = 0; i < 100; ++i) days.append(Date{19000 + i});  // 2022-01-08 on
   const Schema schema({{"d", date32()}});
@@ -160,5 +162,4 @@ TEST(ParquetQuery, DateStatisticsSkipRowGroupsOnADateLiteral) {
       read_parquet(dir + "/*.parquet")
           .where(col("d").cast(timestamp_us()) >= lit_timestamp("2022-04-10T00:00:00"));
   EXPECT_EQ(ts.collect().num_rows(), 8);
-  std::filesystem::remove_all(dir);
 }

@@ -116,13 +116,26 @@ std::string seconds_text(double seconds) {
   return text;
 }
 
+/// How long MPI_Abort may take to end the job before this rank exits by itself, which has
+/// mpirun end the others as well (a rank that exits without MPI_Finalize fails the job).
+constexpr std::chrono::seconds kAbortPatience{10};
+
 /// Ends the job from this rank: what the program printed first, then `why` on stderr, then
 /// MPI_Abort, which has mpirun end every rank (a stopped one too: it gets SIGKILL) and exit
-/// non-zero. Never returns.
+/// non-zero. The transport's thread leaves MPI first, so that MPI_Abort is the only MPI call
+/// under way (MPI_THREAD_SERIALIZED), and should the abort stall anyway, this rank exits after
+/// kAbortPatience. Never returns.
 [[noreturn]] void abort_job(const std::string& why) {
   std::fflush(nullptr);
   std::fprintf(stderr, "ember: %s\n", why.c_str());
   std::fflush(stderr);
+  Transport::halt(std::chrono::seconds(2));
+  std::thread([] {
+    std::this_thread::sleep_for(kAbortPatience);
+    std::fprintf(stderr, "ember: MPI_Abort did not end the job within %lld s; exiting\n",
+                 static_cast<long long>(kAbortPatience.count()));
+    std::_Exit(1);
+  }).detach();
   MPI_Abort(MPI_COMM_WORLD, 1);
   std::_Exit(1);  // MPI_Abort does not return; this is for the compiler
 }

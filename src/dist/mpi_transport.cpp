@@ -10,9 +10,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <deque>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -63,6 +65,10 @@ struct State {
   std::mutex mu;
   std::deque<Outgoing> queue;  // guarded by mu
   bool stopping = false;       // guarded by mu
+  bool started = false;        // guarded by mu
+  bool left = false;           // guarded by mu: the progress thread has returned
+  std::condition_variable gone;
+  std::atomic<bool> halting{false};
   std::thread thread;
   Transport::Handler handler;
 };
@@ -101,6 +107,7 @@ void progress_loop() {
   std::vector<std::unique_ptr<InFlight>> sending;
   int idle_rounds = 0;
   for (;;) {
+    if (s.halting.load(std::memory_order_relaxed)) return;  // in-flight requests are abandoned
     bool active = false;
     std::deque<Outgoing> batch;
     bool stopping = false;
@@ -164,7 +171,14 @@ void progress_loop() {
 void Transport::start(Handler handler) {
   State& s = state();
   s.handler = std::move(handler);
-  s.thread = std::thread(progress_loop);
+  std::lock_guard lock(s.mu);
+  s.started = true;
+  s.thread = std::thread([&s] {
+    progress_loop();
+    std::lock_guard lock(s.mu);
+    s.left = true;
+    s.gone.notify_all();
+  });
 }
 
 void Transport::send(int dest, int tag, MessageBuffer bytes) {
@@ -185,13 +199,42 @@ void Transport::send(int dest, int tag, GatherMessage message) {
   s.queue.push_back({dest, tag, MessageBuffer(), std::move(message)});
 }
 
+namespace {
+
+/// Waits until the progress thread has returned (up to `patience`, if given), then lets it go:
+/// it makes no MPI call after saying so. Under the lock, so that stop() and halt() from two
+/// threads do not both release it. False if it is still inside MPI.
+bool wait_until_gone(State& s, std::optional<std::chrono::milliseconds> patience) {
+  std::unique_lock lock(s.mu);
+  if (!s.thread.joinable()) return s.left || !s.started;
+  const auto gone = [&] { return s.left; };
+  if (patience) {
+    if (!s.gone.wait_for(lock, *patience, gone)) {
+      s.thread.detach();  // stuck in an MPI call: the abort ends it with the process
+      return false;
+    }
+  } else {
+    s.gone.wait(lock, gone);
+  }
+  s.thread.detach();  // it only returns from here
+  return true;
+}
+
+}  // namespace
+
 void Transport::stop() {
   State& s = state();
   {
     std::lock_guard lock(s.mu);
     s.stopping = true;
   }
-  if (s.thread.joinable()) s.thread.join();
+  wait_until_gone(s, std::nullopt);
+}
+
+bool Transport::halt(std::chrono::milliseconds patience) {
+  State& s = state();
+  s.halting = true;
+  return wait_until_gone(s, patience);
 }
 
 }  // namespace ember::dist

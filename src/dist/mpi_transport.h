@@ -3,6 +3,7 @@
 // inside MPI; incoming messages are handed to one handler on that thread.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -73,6 +74,11 @@ class Transport {
   static void send(int dest, int tag, GatherMessage message);
   /// Sends everything queued, then ends the progress thread. Idempotent.
   static void stop();
+  /// For a job being aborted: ends the progress thread without sending what is queued (a
+  /// stopped rank may never take a send), so that MPI_Abort is the only MPI call under way.
+  /// Waits up to `patience` for the thread to leave MPI (a receive from a rank stopped mid-
+  /// message never returns); true if it did. Idempotent; stop() after it does nothing.
+  static bool halt(std::chrono::milliseconds patience);
 };
 
 }  // namespace ember::dist

@@ -46,6 +46,38 @@ flags=(--oversubscribe --bind-to none)
 export OMPI_MCA_btl_base_warn_component_unused=0
 mpi() { timeout 90 mpirun "${flags[@]}" "$@"; }
 
+kill_tree() {  # kill_tree PID: it and every process below it, SIGKILL
+  local child
+  for child in $(pgrep -P "$1"); do kill_tree "$child"; done
+  kill -9 "$1" 2>/dev/null
+}
+
+# wait_ranks JOB NP: waits for the background job JOB (an `mpi` of NP ranks, each of which
+# wrote its pid to $work/pids/rankR) and sets rc to its exit status. The ranks are what is
+# tested: when every one of them has ended and mpirun still runs 20 s later (Open MPI's runtime
+# can stall tearing down a job whose rank was killed while it connected at start-up), mpirun
+# is ended and `stalled` says so. rc 124: a rank still ran at mpi's limit; `alive_ranks` then
+# lists them.
+wait_ranks() {
+  local job=$1 np=$2 r pid since=
+  stalled=no alive_ranks=
+  while kill -0 "$job" 2>/dev/null; do
+    alive_ranks=
+    for ((r = 0; r < np; ++r)); do
+      pid=$(cat "$work/pids/rank$r" 2>/dev/null) || { alive_ranks+="rank $r: no pid yet; "; continue; }
+      if kill -0 "$pid" 2>/dev/null && [[ $(ps -o stat= -p "$pid") != Z* ]]; then
+        alive_ranks+="rank $r: $(ps -o pid=,stat=,etime=,args= -p "$pid"); "
+      fi
+    done
+    if [[ -n $alive_ranks ]]; then since=; elif [[ -z $since ]]; then since=$SECONDS; fi
+    if [[ -n $since ]] && ((SECONDS - since >= 20)); then stalled=yes; kill_tree "$job"; break; fi
+    sleep 0.1
+  done
+  wait "$job"
+  rc=$?
+  [[ $stalled == yes ]] && rc=137
+}
+
 check() {  # check RC OUTPUT-FILE WANT(zero|nonzero) REGEX...
   local rc=$1 out=$2 want=$3
   shift 3
@@ -189,7 +221,7 @@ case "$mode" in
     computed() { awk '{ s += $1 } END { print s + 0 }' "$log" 2>/dev/null || echo 0; }
     # The bound on a kill's loss (checkpoint_rows 0): every partition running on a rank (at most
     # 4 with 2 pipeline threads) loses its rows, 200 each.
-    start=$SECONDS killed=0 jobs=0 run=0 worst=0
+    start=$SECONDS killed=0 jobs=0 run=0 worst=0 stalls=0
     while ((killed < kills)); do
       kept_before=$(kept) computed_before=$(computed)
       ((run < 4 * kills)) || { echo "FAIL: $run runs, only $killed killed"; exit 1; }
@@ -204,9 +236,14 @@ case "$mode" in
       sleep "$((RANDOM % 2)).$((RANDOM % 10))$((RANDOM % 10))"
       sent=no
       kill -9 "$(cat "$work/pids/rank$victim" 2>/dev/null)" 2>/dev/null && sent=yes
-      wait "$job"
-      rc=$?
-      if [[ $rc -eq 124 ]]; then echo "FAIL: run $run hung"; cat "$work/run$run.out"; exit 1; fi
+      wait_ranks "$job" "$np"
+      if [[ $rc -eq 124 ]]; then
+        echo "FAIL: run $run hung"; cat "$work/run$run.out"; echo "$alive_ranks"; exit 1
+      fi
+      if [[ $stalled == yes ]]; then
+        stalls=$((stalls + 1))
+        echo "run $run: every rank had ended, mpirun had not 20 s later; it was ended"
+      fi
       if [[ $rc -eq 0 ]]; then
         # Completed before its kill: its output is checked, and the next job starts afresh.
         timeout 90 "$app" resume_loop_check "$work" >>"$work/checks" 2>&1 ||
@@ -238,7 +275,8 @@ case "$mode" in
       jobs=$((jobs + 1))
     fi
     echo "$killed kills in $run runs; $jobs jobs completed, each output checked;" \
-      "at most $worst rows lost by a kill; $((SECONDS - start)) s in all" >>"$work/stdout"
+      "at most $worst rows lost by a kill; mpirun outlived its ranks $stalls times;" \
+      "$((SECONDS - start)) s in all" >>"$work/stdout"
     cat "$work/stdout" "$work/stderr" "$work/checks" >"$work/out"
     check $rc "$work/out" zero "$@"
     if grep -q DIFFERS "$work/checks"; then echo "FAIL: an output differs"; exit 1; fi

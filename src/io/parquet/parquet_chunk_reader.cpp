@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 
 #include "io/parquet/parquet_codecs.h"
@@ -61,6 +62,46 @@ std::string encoding_name(int32_t e) {
   }
 }
 
+/// Uninitialised room that grows and is kept, for one thread's decoding.
+template <class T>
+class Room {
+ public:
+  T* room(size_t n) {
+    if (n > capacity_) {
+      data_ = std::make_unique_for_overwrite<T[]>(n);
+      capacity_ = n;
+    }
+    return data_.get();
+  }
+  /// Gives back room past `keep` elements (an unusually large page's).
+  void trim(size_t keep) {
+    if (capacity_ <= keep) return;
+    data_.reset();
+    capacity_ = 0;
+  }
+
+ private:
+  std::unique_ptr<T[]> data_;
+  size_t capacity_ = 0;
+};
+
+/// A thread's page buffer and level/index scratch, kept from chunk to chunk: pages and chunks
+/// come one after another on a thread, and fresh buffers for each cost a page fault per 4 KiB.
+struct ScratchSpace {
+  Room<char> page;
+  Room<uint32_t> ints;
+};
+
+ScratchSpace& scratch_space() {
+  thread_local ScratchSpace space;
+  return space;
+}
+
+/// Past these a thread does not keep its buffers once its chunk is decoded (a usual page is
+/// about 1 MiB and holds ~100K values).
+constexpr size_t kKeptPageBytes = 8 << 20;
+constexpr size_t kKeptInts = 1 << 20;
+
 class ChunkDecoder {
  public:
   ChunkDecoder(const ColumnMeta& meta, const LeafColumn& leaf) : meta_(meta), leaf_(leaf) {
@@ -93,10 +134,10 @@ class ChunkDecoder {
       pos += static_cast<size_t>(h.compressed_size);
       switch (h.type) {
         case kDictionaryPage:
-          dictionary(h, decompress(meta_.codec, body, static_cast<size_t>(h.uncompressed_size)));
+          dictionary(h, page(body, static_cast<size_t>(h.uncompressed_size)));
           break;
         case kDataPage:
-          data_v1(h, decompress(meta_.codec, body, static_cast<size_t>(h.uncompressed_size)));
+          data_v1(h, page(body, static_cast<size_t>(h.uncompressed_size)));
           break;
         case kDataPageV2:
           data_v2(h, body);
@@ -109,11 +150,23 @@ class ChunkDecoder {
   }
 
  private:
-  void dictionary(const PageHeader& h, const std::string& page) {
+  /// A page's bytes uncompressed: `body` itself when the chunk is not compressed, else in this
+  /// thread's page buffer (valid until the next call).
+  std::string_view page(std::string_view body, size_t size) {
+    if (meta_.codec == kUncompressed) {
+      if (body.size() != size) throw std::runtime_error("page size mismatch");
+      return body;
+    }
+    char* into = scratch_space().page.room(size);
+    decompress_into(meta_.codec, body, into, size);
+    return {into, size};
+  }
+
+  void dictionary(const PageHeader& h, std::string_view page) {
     if (h.encoding != kPlain && h.encoding != kPlainDictionary)
       throw std::runtime_error("dictionary page in " + encoding_name(h.encoding));
     if (h.num_values < 0) throw std::runtime_error("negative dictionary size");
-    dict_fixed_.clear();
+    dict_fixed_ = ByteStore();
     dict_arrays_ = ByteArrays();
     const auto* p = reinterpret_cast<const uint8_t*>(page.data());
     plain(p, p + page.size(), h.num_values, &dict_fixed_, &dict_arrays_);
@@ -164,7 +217,7 @@ class ChunkDecoder {
     return k;
   }
 
-  void data_v1(const PageHeader& h, const std::string& page) {
+  void data_v1(const PageHeader& h, std::string_view page) {
     if (h.num_values < 0) throw std::runtime_error("negative value count");
     const auto* p = reinterpret_cast<const uint8_t*>(page.data());
     const uint8_t* end = p + page.size();
@@ -189,11 +242,12 @@ class ChunkDecoder {
     const std::string_view rest = body.substr(level_bytes);
     const int64_t uncompressed = int64_t{h.uncompressed_size} - static_cast<int64_t>(level_bytes);
     if (uncompressed < 0) throw std::runtime_error("page sizes disagree");
-    const std::string page = h.is_compressed
-                                 ? decompress(meta_.codec, rest, static_cast<size_t>(uncompressed))
-                                 : std::string(rest);
-    const auto* v = reinterpret_cast<const uint8_t*>(page.data());
-    values(h.encoding, v, v + page.size(), present_in_page(h.num_values, first_def));
+    if (!h.is_compressed && rest.size() != static_cast<size_t>(uncompressed))
+      throw std::runtime_error("page size mismatch");
+    const std::string_view values_bytes =
+        h.is_compressed ? page(rest, static_cast<size_t>(uncompressed)) : rest;
+    const auto* v = reinterpret_cast<const uint8_t*>(values_bytes.data());
+    values(h.encoding, v, v + values_bytes.size(), present_in_page(h.num_values, first_def));
     out_.num_values += h.num_values;
   }
 
@@ -215,15 +269,13 @@ class ChunkDecoder {
   }
 
   // PLAIN values into `fixed` or `arrays`.
-  void plain(const uint8_t* p, const uint8_t* end, int64_t n, std::string* fixed,
+  void plain(const uint8_t* p, const uint8_t* end, int64_t n, ByteStore* fixed,
              ByteArrays* arrays) {
     const int32_t type = *leaf_.element.type;
     if (type == kBoolean) {
       if (static_cast<uint64_t>(n + 7) / 8 > static_cast<uint64_t>(end - p))
         throw std::runtime_error("PLAIN booleans past their page");
-      const size_t base = fixed->size();
-      fixed->resize(base + static_cast<size_t>(n));
-      char* to = fixed->data() + base;
+      char* to = fixed->grow(static_cast<size_t>(n));
       for (int64_t i = 0; i < n; ++i) to[i] = static_cast<char>((p[i >> 3] >> (i & 7)) & 1);
       return;
     }
@@ -263,17 +315,9 @@ class ChunkDecoder {
     uint32_t highest = 0;
     for (int64_t i = 0; i < n; ++i) highest = std::max(highest, idx[i]);
     if (n > 0 && highest >= dict_size) throw std::runtime_error("dictionary index out of range");
-    if (out_.is_arrays) {
-      for (int64_t i = 0; i < n; ++i) {
-        const int32_t b = dict_arrays_.offsets[idx[i]], e = dict_arrays_.offsets[idx[i] + 1];
-        out_.arrays.add(dict_arrays_.bytes.data() + b, static_cast<size_t>(e - b));
-      }
-      return;
-    }
+    if (out_.is_arrays) return gather_arrays(idx, n);
     // Fixed-width values looked up a whole width at a time.
-    const size_t base = out_.fixed.size();
-    out_.fixed.resize(base + static_cast<size_t>(n) * size_t(out_.width));
-    char* to = out_.fixed.data() + base;
+    char* to = out_.fixed.grow(static_cast<size_t>(n) * size_t(out_.width));
     const char* from = dict_fixed_.data();
     switch (out_.width) {
       case 1:
@@ -292,11 +336,34 @@ class ChunkDecoder {
     }
   }
 
-  /// Room for `n` decoded levels or indices, reused from page to page (not zeroed each time).
-  uint32_t* scratch(int64_t n) {
-    if (scratch_.size() < static_cast<size_t>(n)) scratch_.resize(static_cast<size_t>(n));
-    return scratch_.data();
+  /// The dictionary's byte arrays at `idx`: their total size first, so that the bytes are
+  /// placed in one pass with no check per value.
+  void gather_arrays(const uint32_t* idx, int64_t n) {
+    const int32_t* dict_offsets = dict_arrays_.offsets.data();
+    uint64_t total = 0;
+    for (int64_t i = 0; i < n; ++i)
+      total += static_cast<uint32_t>(dict_offsets[idx[i] + 1] - dict_offsets[idx[i]]);
+    ByteArrays& out = out_.arrays;
+    if (out.bytes.size() + total > 0x7fffffffu)
+      throw std::runtime_error("byte arrays past 2 GiB in one page");
+    char* to = out.bytes.grow(static_cast<size_t>(total));
+    const char* from = dict_arrays_.bytes.data();
+    const size_t base = out.offsets.size();
+    out.offsets.resize(base + static_cast<size_t>(n));
+    int32_t* offsets = out.offsets.data() + base;
+    int32_t at = offsets[-1];
+    for (int64_t i = 0; i < n; ++i) {
+      const int32_t b = dict_offsets[idx[i]];
+      const auto len = static_cast<size_t>(dict_offsets[idx[i] + 1] - b);
+      std::memcpy(to, from + b, len);
+      to += len;
+      at += static_cast<int32_t>(len);
+      offsets[i] = at;
+    }
   }
+
+  /// Room for `n` decoded levels or indices, reused from page to page (not zeroed each time).
+  static uint32_t* scratch(int64_t n) { return scratch_space().ints.room(static_cast<size_t>(n)); }
 
   // BYTE_STREAM_SPLIT of FIXED_LEN_BYTE_ARRAY values (float16, decimals, any width): stream b
   // holds byte b of every value, as for the fixed-width types.
@@ -324,7 +391,8 @@ class ChunkDecoder {
         if (end - p < 4) throw std::runtime_error("RLE booleans end early");
         std::vector<uint32_t> v(static_cast<size_t>(n));
         decode_rle(p + 4, static_cast<size_t>(end - p - 4), 1, n, v.data());
-        for (uint32_t x : v) out_.fixed.push_back(static_cast<char>(x));
+        char* to = out_.fixed.grow(v.size());
+        for (size_t i = 0; i < v.size(); ++i) to[i] = static_cast<char>(v[i]);
         return;
       }
       case kDeltaBinaryPacked: {
@@ -354,11 +422,10 @@ class ChunkDecoder {
         const size_t w = static_cast<size_t>(out_.width);
         if (static_cast<uint64_t>(n) * w > static_cast<uint64_t>(end - p))
           throw std::runtime_error("BYTE_STREAM_SPLIT values past their page");
-        const size_t base = out_.fixed.size();
-        out_.fixed.resize(base + static_cast<size_t>(n) * w);
+        char* to = out_.fixed.grow(static_cast<size_t>(n) * w);
         for (int64_t i = 0; i < n; ++i)
           for (size_t b = 0; b < w; ++b)
-            out_.fixed[base + size_t(i) * w + b] = static_cast<char>(p[b * size_t(n) + size_t(i)]);
+            to[size_t(i) * w + b] = static_cast<char>(p[b * size_t(n) + size_t(i)]);
         return;
       }
       default:
@@ -371,9 +438,8 @@ class ChunkDecoder {
   const LeafColumn& leaf_;
   int32_t fixed_len_ = 0;
   ChunkData out_;
-  std::vector<uint32_t> scratch_;
   bool has_dict_ = false;
-  std::string dict_fixed_;
+  ByteStore dict_fixed_;
   ByteArrays dict_arrays_;
 };
 
@@ -381,6 +447,12 @@ class ChunkDecoder {
 
 ChunkData read_chunk(std::string_view bytes, const ColumnMeta& meta, const LeafColumn& leaf) {
   if (meta.num_values < 0) throw std::runtime_error("negative value count");
+  struct Trim {
+    ~Trim() {
+      scratch_space().page.trim(kKeptPageBytes);
+      scratch_space().ints.trim(kKeptInts);
+    }
+  } trim;
   return ChunkDecoder(meta, leaf).run(bytes);
 }
 

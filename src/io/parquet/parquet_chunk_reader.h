@@ -18,7 +18,7 @@ struct ChunkData {
   std::vector<int16_t> defs, reps;  ///< empty when the level's maximum is 0
   int64_t num_values = 0;           ///< level entries (rows for a flat column)
   /// Non-null values: fixed-width bytes (`width` each; booleans one byte 0/1), or byte arrays.
-  std::string fixed;
+  ByteStore fixed;
   int width = 0;
   ByteArrays arrays;
   bool is_arrays = false;

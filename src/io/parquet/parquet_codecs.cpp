@@ -6,6 +6,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <cstring>
 #include <optional>
 #include <stdexcept>
 
@@ -112,45 +113,52 @@ std::string codec_name(int32_t codec) {
   }
 }
 
-std::string decompress(int32_t codec, std::string_view in, size_t out_size) {
+void decompress_into(int32_t codec, std::string_view in, char* out, size_t out_size) {
   if (out_size > (size_t{1} << 31)) throw std::runtime_error("page larger than 2 GiB");
   // An empty data page v2 compresses nothing at all: no codec frame to decode.
-  if (out_size == 0 && in.empty()) return {};
+  if (out_size == 0 && in.empty()) return;
   switch (codec) {
     case kUncompressed:
       if (in.size() != out_size) throw std::runtime_error("page size mismatch");
-      return std::string(in);
+      std::memcpy(out, in.data(), out_size);
+      return;
     case kSnappy: {
       size_t n = 0;
-      if (!snappy::GetUncompressedLength(in.data(), in.size(), &n) || n != out_size)
+      if (!snappy::GetUncompressedLength(in.data(), in.size(), &n) || n != out_size ||
+          !snappy::RawUncompress(in.data(), in.size(), out))
         throw std::runtime_error("corrupt SNAPPY page");
-      std::string out;
-      if (!snappy::Uncompress(in.data(), in.size(), &out))
-        throw std::runtime_error("corrupt SNAPPY page");
-      return out;
+      return;
     }
     case kZstd: {
-      std::string out(out_size, '\0');
-      const size_t n = ZSTD_decompress(out.data(), out.size(), in.data(), in.size());
+      const size_t n = ZSTD_decompress(out, out_size, in.data(), in.size());
       if (ZSTD_isError(n) || n != out_size) throw std::runtime_error("corrupt ZSTD page");
-      return out;
+      return;
     }
     case kGzip:
-      return inflate_gzip(in, out_size);
-    case kLz4:
-      return lz4_legacy(in, out_size);
+    case kLz4: {  // rare codecs, through their string forms
+      const std::string page =
+          codec == kGzip ? inflate_gzip(in, out_size) : lz4_legacy(in, out_size);
+      std::memcpy(out, page.data(), out_size);
+      return;
+    }
     case kLz4Raw: {
-      std::string out(out_size, '\0');
-      const int n = LZ4_decompress_safe(in.data(), out.data(), static_cast<int>(in.size()),
-                                        static_cast<int>(out.size()));
+      const int n = LZ4_decompress_safe(in.data(), out, static_cast<int>(in.size()),
+                                        static_cast<int>(out_size));
       if (n < 0 || static_cast<size_t>(n) != out_size)
         throw std::runtime_error("corrupt LZ4_RAW page");
-      return out;
+      return;
     }
     default:
       throw std::runtime_error("unsupported compression " + codec_name(codec) +
                                " (ember reads UNCOMPRESSED, SNAPPY, GZIP, ZSTD, LZ4_RAW and LZ4)");
   }
+}
+
+std::string decompress(int32_t codec, std::string_view in, size_t out_size) {
+  if (out_size > (size_t{1} << 31)) throw std::runtime_error("page larger than 2 GiB");
+  std::string out(out_size, '\0');
+  decompress_into(codec, in, out.data(), out_size);
+  return out;
 }
 
 std::string compress(int32_t codec, std::string_view in) {

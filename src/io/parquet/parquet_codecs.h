@@ -11,6 +11,10 @@ namespace ember::parquet {
 /// std::runtime_error for an unsupported codec or corrupt data.
 std::string decompress(int32_t codec, std::string_view in, size_t out_size);
 
+/// The same into `out`, which has room for `out_size` bytes: a reader reuses one buffer for
+/// every page instead of allocating each.
+void decompress_into(int32_t codec, std::string_view in, char* out, size_t out_size);
+
 /// Compresses with `codec` (Uncompressed, Snappy, Gzip or Zstd).
 std::string compress(int32_t codec, std::string_view in);
 

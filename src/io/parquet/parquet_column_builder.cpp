@@ -171,9 +171,8 @@ Column leaf_values(const ChunkData& d, const LeafColumn& leaf) {
     default: {
       const int w = type.byte_width();
       if (w != d.width) throw std::runtime_error("value width does not match the column type");
-      auto values = detail::BufferAccess::allocate_uninitialized(n * w);
-      if (n) std::memcpy(detail::BufferAccess::mutable_data(*values), p, size_t(n) * size_t(w));
-      return Column::from_buffers(type, n, 0, nullptr, std::move(values));
+      // The decoded bytes themselves, not a copy.
+      return Column::from_buffers(type, n, 0, nullptr, d.fixed.share());
     }
   }
 }

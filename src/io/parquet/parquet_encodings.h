@@ -35,10 +35,19 @@ class ByteStore {
   /// Room for `n` bytes in all.
   void reserve(size_t n);
   void append(const char* p, size_t n) {
-    if (size_ + n > cap_) reserve(std::max(size_ + n, cap_ * 2));
-    if (n) std::memcpy(detail::BufferAccess::mutable_data(*buf_) + size_, p, n);
-    size_ += n;
+    char* to = grow(n);
+    if (n) std::memcpy(to, p, n);
   }
+  /// `n` more bytes, uninitialised, for the caller to write: where they start.
+  char* grow(size_t n) {
+    if (size_ + n > cap_) reserve(std::max(size_ + n, cap_ * 2));
+    if (!buf_) reserve(64);
+    char* at = reinterpret_cast<char*>(detail::BufferAccess::mutable_data(*buf_)) + size_;
+    size_ += n;
+    return at;
+  }
+  /// Drops the last `n` bytes (a page decompressed in place whose levels came first).
+  void shrink_by(size_t n) { size_ -= std::min(n, size_); }
   /// The buffer (at least size() bytes; a copy when most of it is unused); nothing may be
   /// appended after it is shared.
   std::shared_ptr<Buffer> share() const;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ember/column.h"
 #include "io/parquet/parquet_levels.h"
@@ -13,17 +14,23 @@
 
 namespace ember::parquet {
 
-/// A leaf of one row group, ready to write.
-struct ChunkInput {
-  const WriteLeaf& leaf;
-  /// A top-level primitive column (its levels are its nulls), or a nested leaf's column
-  /// (LeafLevels::values).
-  const Column& values;
+/// Some rows of a leaf, in the order they were written: a top-level primitive column (its
+/// levels are its nulls), or a nested leaf's column (LeafLevels::values) with its levels.
+struct ChunkPart {
+  const Column* values = nullptr;
   const LeafLevels* levels = nullptr;  ///< a nested leaf's levels; null for a primitive column
 };
 
+/// A leaf of one row group, ready to write: its rows as the batches brought them, in parts
+/// (a row group is not copied into one column first).
+struct ChunkInput {
+  const WriteLeaf& leaf;
+  std::vector<ChunkPart> parts;
+};
+
 /// Appends the column chunk of `in`, compressed with `codec`, to `*out`, whose first byte lies
-/// at file offset `base`; returns the chunk's metadata. Pages hold at most 64K rows.
+/// at file offset `base`; returns the chunk's metadata. Pages hold at most 64K rows and end
+/// at the first row past 1 MiB of values; none spans two parts.
 ColumnMeta write_column_chunk(const ChunkInput& in, int32_t codec, std::string* out, int64_t base);
 
 }  // namespace ember::parquet

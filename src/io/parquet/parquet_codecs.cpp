@@ -6,6 +6,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <stdexcept>
@@ -161,27 +162,38 @@ std::string decompress(int32_t codec, std::string_view in, size_t out_size) {
   return out;
 }
 
-std::string compress(int32_t codec, std::string_view in) {
+void compress_into(int32_t codec, std::string_view in, std::string* out) {
   switch (codec) {
     case kUncompressed:
-      return std::string(in);
+      out->assign(in);
+      return;
     case kSnappy: {
-      std::string out;
-      snappy::Compress(in.data(), in.size(), &out);
-      return out;
+      // Grown only past its largest page so far: resize() zero-fills only new room.
+      out->resize(std::max(out->size(), snappy::MaxCompressedLength(in.size())));
+      size_t n = 0;
+      snappy::RawCompress(in.data(), in.size(), out->data(), &n);
+      out->resize(n);
+      return;
     }
     case kZstd: {
-      std::string out(ZSTD_compressBound(in.size()), '\0');
-      const size_t n = ZSTD_compress(out.data(), out.size(), in.data(), in.size(), 3);
+      out->resize(std::max(out->size(), ZSTD_compressBound(in.size())));
+      const size_t n = ZSTD_compress(out->data(), out->size(), in.data(), in.size(), 3);
       if (ZSTD_isError(n)) throw std::runtime_error("zstd compression failed");
-      out.resize(n);
-      return out;
+      out->resize(n);
+      return;
     }
     case kGzip:
-      return deflate_gzip(in);
+      *out = deflate_gzip(in);
+      return;
     default:
       throw std::runtime_error("cannot write " + codec_name(codec));
   }
+}
+
+std::string compress(int32_t codec, std::string_view in) {
+  std::string out;
+  compress_into(codec, in, &out);
+  return out;
 }
 
 }  // namespace ember::parquet

@@ -18,6 +18,9 @@ void decompress_into(int32_t codec, std::string_view in, char* out, size_t out_s
 /// Compresses with `codec` (Uncompressed, Snappy, Gzip or Zstd).
 std::string compress(int32_t codec, std::string_view in);
 
+/// The same into `*out` (replacing what it held), whose room is kept from call to call.
+void compress_into(int32_t codec, std::string_view in, std::string* out);
+
 /// The codec's name for messages ("SNAPPY", "LZ4_RAW", ...).
 std::string codec_name(int32_t codec);
 

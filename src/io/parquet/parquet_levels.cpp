@@ -4,6 +4,7 @@
 // get the list's depth.
 #include "io/parquet/parquet_levels.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "ember/error.h"
@@ -117,8 +118,11 @@ LeafLevels leaf_levels(const Column& c, const std::vector<int>& steps, const std
   std::vector<TypeId> kinds;
   out.values = leaf_column(c, steps, &kinds);
   LevelWalk walk(steps, std::move(kinds), name, &out);
-  out.defs.reserve(size_t(c.size()));
-  if (walk.repeated()) out.reps.reserve(size_t(c.size()));
+  // A slot per row, or per innermost item under a list (the leaf column's own length).
+  const size_t slots = size_t(walk.repeated() ? std::max(c.size(), out.values.size()) : c.size());
+  out.defs.reserve(slots);
+  if (walk.repeated()) out.reps.reserve(slots);
+  out.value_rows.reserve(slots);
   for (int64_t i = 0; i < c.size(); ++i) walk.visit(c, 0, i, 0, 0, 0, false);
   return out;
 }

@@ -87,29 +87,39 @@ void ParquetWriter::flush_row_group() {
   if (pending_rows_ == 0) return;
   RowGroup g;
   g.num_rows = pending_rows_;
-  std::string out;
   const int32_t codec = codec_of(options_.compression);
+  // Each chunk goes to the file once built, through one buffer kept from chunk to chunk.
+  const auto write_chunk = [&](const ChunkInput& in) {
+    chunk_.clear();
+    g.columns.push_back(write_column_chunk(in, codec, &chunk_, offset_));
+    g.total_byte_size += g.columns.back().total_uncompressed_size;
+    file_.write(chunk_);
+    offset_ += static_cast<int64_t>(chunk_.size());
+  };
   try {
     for (int c = 0; c < schema_.num_fields(); ++c) {
-      const Column col = Column::concat(pending_[size_t(c)]);
+      // The parts as the batches brought them: a row group is not copied into one column.
+      const std::vector<Column> parts = std::move(pending_[size_t(c)]);
       pending_[size_t(c)].clear();
       for (const WriteLeaf& leaf : leaves_[size_t(c)]) {
+        ChunkInput in{leaf, {}};
+        std::vector<LeafLevels> levels;
         if (leaf.steps.empty()) {  // a primitive column: its nulls are its levels
-          g.columns.push_back(write_column_chunk({leaf, col}, codec, &out, offset_));
+          for (const Column& part : parts) in.parts.push_back({&part, nullptr});
         } else {
-          const LeafLevels levels = leaf_levels(col, leaf.steps, schema_.field(c).name);
-          g.columns.push_back(
-              write_column_chunk({leaf, levels.values, &levels}, codec, &out, offset_));
+          levels.reserve(parts.size());
+          for (const Column& part : parts) {
+            levels.push_back(leaf_levels(part, leaf.steps, schema_.field(c).name));
+            in.parts.push_back({&levels.back().values, &levels.back()});
+          }
         }
-        g.total_byte_size += g.columns.back().total_uncompressed_size;
+        write_chunk(in);
       }
     }
   } catch (const std::runtime_error& e) {
     if (dynamic_cast<const Error*>(&e)) throw;
     throw IoError(file_.temp_path() + ": " + e.what());
   }
-  file_.write(out);
-  offset_ += static_cast<int64_t>(out.size());
   footer_->meta.num_rows += pending_rows_;
   footer_->meta.row_groups.push_back(std::move(g));
   pending_rows_ = 0;

@@ -35,6 +35,7 @@ class ParquetWriter final : public PartitionWriter {
   std::vector<std::vector<parquet::WriteLeaf>> leaves_;  ///< per column, its leaves
   int64_t pending_rows_ = 0;
   int64_t offset_ = 0;  ///< bytes written so far
+  std::string chunk_;   ///< the column chunk being built, its room kept for the next
   struct Footer;
   std::shared_ptr<Footer> footer_;
 };

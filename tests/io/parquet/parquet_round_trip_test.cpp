@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "io/output/partition_writer.h"
+#include "io/parquet/parquet_metadata.h"
 #include "io/parquet/parquet_scan.h"
 #include "io/temp_dir.h"
 
@@ -109,6 +110,62 @@ TEST_P(Codec, EveryTypeRoundTrips) {
 INSTANTIATE_TEST_SUITE_P(Parquet, Codec,
                          testing::Values(Compression::Snappy, Compression::Zstd, Compression::Gzip,
                                          Compression::None));
+
+// Data pages of one column chunk: (uncompressed bytes, values) of each, in order.
+std::vector<std::pair<int64_t, int64_t>> data_pages(const std::string& path, size_t column) {
+  const std::string bytes = testing_io::read_file(path);
+  const ParquetFile footer = read_parquet_footer(path);
+  const parquet::ColumnMeta& c = footer.meta.row_groups.at(0).columns.at(column);
+  std::vector<std::pair<int64_t, int64_t>> pages;
+  size_t at = size_t(c.dictionary_page_offset.value_or(c.data_page_offset));
+  for (int64_t seen = 0; seen < c.num_values;) {
+    size_t consumed = 0;
+    const parquet::PageHeader h = parquet::read_page_header(
+        reinterpret_cast<const uint8_t*>(bytes.data()) + at, bytes.size() - at, &consumed);
+    if (h.type == parquet::kDataPage) {
+      pages.emplace_back(h.uncompressed_size, h.num_values);
+      seen += h.num_values;
+    }
+    at += consumed + size_t(h.compressed_size);
+  }
+  return pages;
+}
+
+TEST(ParquetWriter, PagesOfLargeValuesStopNearAMebibyte) {
+  // 3000 rows of 1 KiB images, as a column and as a struct's field: 64K-row pages would be
+  // 3 MiB each; pages of about 1 MiB of values (whole rows) keep what is built and read back
+  // in cache-sized buffers.
+  const int64_t n = 3000;
+  std::vector<std::optional<std::vector<uint8_t>>> images;
+  for (int64_t i = 0; i < n; ++i)
+    images.push_back(i % 10 == 9 ? std::nullopt
+                                 : std::optional(std::vector<uint8_t>(1024, uint8_t(i))));
+  const Column image = Column::from(images);
+  const Table t =
+      Table::from_columns({{"image", image}, {"s", Column::struct_of({{"bytes", image}})}});
+  testing_io::TempDir dir;
+  auto w = open_partition_writer(dir.path(), 0, t.schema(), FileFormat::Parquet,
+                                 FileWriteOptions{ParquetWriteOptions{}, {}});
+  for (const Batch& b : t.batches()) w->write(b);
+  w->commit();
+  const std::string path = dir.file("part-00000.parquet");
+  for (size_t column : {size_t{0}, size_t{1}}) {
+    const auto pages = data_pages(path, column);
+    EXPECT_GE(pages.size(), 3u) << "column " << column;
+    int64_t values = 0;
+    for (const auto& [size, count] : pages) {
+      EXPECT_LE(size, (1 << 20) + 1028 + 1024) << "column " << column;  // + a value + levels
+      values += count;
+    }
+    EXPECT_EQ(values, n);
+  }
+  const Table back = read_back(path);
+  ASSERT_EQ(back.num_rows(), n);
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(back.column("image").get(i), t.column("image").get(i)) << i;
+    ASSERT_EQ(back.column("s").get(i), t.column("s").get(i)) << i;
+  }
+}
 
 TEST(ParquetWriter, ColumnsParquetCannotHoldAreNamed) {
   try {

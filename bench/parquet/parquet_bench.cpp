@@ -6,6 +6,8 @@
 //       image struct: rows, image bytes, embedding items)
 //   parquet_bench scan FILE OUT_DIR THREADS REPEAT
 //       the aggregate alone (to profile it)
+//   parquet_bench collect FILE OUT_DIR THREADS REPEAT
+//       the read into memory alone (to profile it)
 //   parquet_bench pipeline FILE OUT_DIR THREADS
 //       Parquet -> filter -> Parquet streamed once; seconds, rows kept and the process's peak RSS
 //       (run in a process of its own so that nothing else counts toward the peak)
@@ -115,7 +117,8 @@ int pipeline(const std::string& file, const std::string& out, RunOptions run) {
 int main(int argc, char** argv) {
   ember::init(argc, argv);
   if (argc < 5) {
-    std::fprintf(stderr, "usage: parquet_bench read|scan|pipeline FILE OUT_DIR THREADS [REPEAT]\n");
+    std::fprintf(stderr,
+                 "usage: parquet_bench read|scan|collect|pipeline FILE OUT_DIR THREADS [REPEAT]\n");
     return 2;
   }
   const std::string mode = argv[1], file = argv[2], out = argv[3];
@@ -125,6 +128,12 @@ int main(int argc, char** argv) {
   if (mode == "pipeline") return pipeline(file, out, run);
   if (mode == "scan") {  // the scan alone, for profiling
     scan(file, run, argc > 5 ? std::atoi(argv[5]) : 3);
+    return 0;
+  }
+  if (mode == "collect") {  // the read into memory alone, for profiling
+    const double secs = median_seconds(argc > 5 ? std::atoi(argv[5]) : 3,
+                                       [&] { (void)read_parquet(file).collect(run); });
+    std::printf("{\"system\": \"ember\", \"op\": \"collect\", \"seconds\": %.4f}\n", secs);
     return 0;
   }
   std::fprintf(stderr, "parquet_bench: unknown mode '%s'\n", mode.c_str());

@@ -10,13 +10,17 @@ namespace ember {
 
 std::string ByteSource::read(int64_t offset, int64_t size, const char* what) const {
   std::string out(static_cast<size_t>(size), '\0');
+  read_into(out.data(), offset, size, what);
+  return out;
+}
+
+void ByteSource::read_into(char* out, int64_t offset, int64_t size, const char* what) const {
   int64_t done = 0;
   while (done < size) {
-    const size_t n = read_at(out.data() + done, static_cast<size_t>(size - done), offset + done);
+    const size_t n = read_at(out + done, static_cast<size_t>(size - done), offset + done);
     if (n == 0) throw ParseError(path() + ": file ends inside " + what + " (truncated?)");
     done += static_cast<int64_t>(n);
   }
-  return out;
 }
 
 std::vector<std::string> ByteSource::read_ranges(const std::vector<ByteRange>& ranges,

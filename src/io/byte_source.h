@@ -41,6 +41,8 @@ class ByteSource {
   /// Exactly bytes [offset, offset + size): IoError, or ParseError naming the file and `what`
   /// (e.g. "a column chunk") when the file ends first, as a truncated file does.
   std::string read(int64_t offset, int64_t size, const char* what) const;
+  /// The same into `out`, which has room for `size` bytes.
+  void read_into(char* out, int64_t offset, int64_t size, const char* what) const;
 };
 
 /// Opens `path`: s3://bucket/key and http(s):// URLs as remote objects (with `storage`'s

@@ -7,6 +7,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "core/scratch_room.h"
 #include "io/parquet/parquet_codecs.h"
 
 namespace ember::parquet {
@@ -62,34 +63,11 @@ std::string encoding_name(int32_t e) {
   }
 }
 
-/// Uninitialised room that grows and is kept, for one thread's decoding.
-template <class T>
-class Room {
- public:
-  T* room(size_t n) {
-    if (n > capacity_) {
-      data_ = std::make_unique_for_overwrite<T[]>(n);
-      capacity_ = n;
-    }
-    return data_.get();
-  }
-  /// Gives back room past `keep` elements (an unusually large page's).
-  void trim(size_t keep) {
-    if (capacity_ <= keep) return;
-    data_.reset();
-    capacity_ = 0;
-  }
-
- private:
-  std::unique_ptr<T[]> data_;
-  size_t capacity_ = 0;
-};
-
 /// A thread's page buffer and level/index scratch, kept from chunk to chunk: pages and chunks
 /// come one after another on a thread, and fresh buffers for each cost a page fault per 4 KiB.
 struct ScratchSpace {
-  Room<char> page;
-  Room<uint32_t> ints;
+  ScratchRoom<char> page;
+  ScratchRoom<uint32_t> ints;
 };
 
 ScratchSpace& scratch_space() {
@@ -98,9 +76,9 @@ ScratchSpace& scratch_space() {
 }
 
 /// Past these a thread does not keep its buffers once its chunk is decoded (a usual page is
-/// about 1 MiB and holds ~100K values).
-constexpr size_t kKeptPageBytes = 8 << 20;
-constexpr size_t kKeptInts = 1 << 20;
+/// about 1 MiB and holds ~100K values; some writers make pages of tens of MiB).
+constexpr size_t kKeptPageBytes = 64 << 20;
+constexpr size_t kKeptInts = 4 << 20;
 
 class ChunkDecoder {
  public:
@@ -258,6 +236,8 @@ class ChunkDecoder {
   void reserve_values(size_t chunk_bytes) {
     const int64_t cap = std::min<int64_t>(int64_t{1} << 30, int64_t(chunk_bytes) * 32 + 4096);
     const int64_t values = std::clamp<int64_t>(meta_.num_values, 0, cap / 4);
+    if (leaf_.max_def > 0) out_.defs.reserve(size_t(values));
+    if (leaf_.max_rep > 0) out_.reps.reserve(size_t(values));
     if (out_.is_arrays) {
       // PLAIN byte arrays: the values without their 4-byte lengths.
       const int64_t plain = meta_.total_uncompressed_size - 4 * values;

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/scratch_room.h"
 #include "ember/error.h"
 #include "io/byte_source.h"
 #include "io/file_split.h"
@@ -121,6 +122,14 @@ ParquetScan plan_parquet_scan(const std::string& path_or_glob,
 }
 
 namespace {
+
+/// This thread's buffer for a local file's compressed column chunks, read one at a time and
+/// decoded at once: kept from chunk to chunk, up to kKeptChunkBytes.
+ScratchRoom<char>& chunk_buffer() {
+  thread_local ScratchRoom<char> buffer;
+  return buffer;
+}
+constexpr size_t kKeptChunkBytes = 64 << 20;
 
 [[noreturn]] void chunk_error(const ParquetFile& file, int row_group, const std::string& name,
                               const std::string& why) {
@@ -270,9 +279,14 @@ class RowGroupReader final : public BatchReader {
         for (size_t n = col.nested ? col.leaves.size() : 1; n > 0; --n, ++k) {
           const parquet::ColumnMeta& meta = rg.columns[size_t(plan->leaves[k]->leaf_index)];
           const ByteRange& range = plan->ranges[k];
-          const std::string bytes = f->remote()
-                                        ? std::move(fetched[k])
-                                        : f->read(range.offset, range.size, "a column chunk");
+          std::string_view bytes;
+          if (f->remote()) {
+            bytes = fetched[k];
+          } else {  // into this thread's chunk buffer, kept from chunk to chunk
+            char* into = chunk_buffer().room(static_cast<size_t>(range.size));
+            f->read_into(into, range.offset, range.size, "a column chunk");
+            bytes = std::string_view(into, static_cast<size_t>(range.size));
+          }
           bytes_read_ += range.size;
           chunks.push_back(parquet::read_chunk(bytes, meta, *plan->leaves[k]));
         }
@@ -284,6 +298,7 @@ class RowGroupReader final : public BatchReader {
         chunk_error(*file_, row_group_, scan_.column_names[c], e.what());
       }
     }
+    chunk_buffer().trim(kKeptChunkBytes);
   }
 
   std::shared_ptr<const ParquetFile> file_;

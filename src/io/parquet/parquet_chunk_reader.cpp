@@ -82,7 +82,8 @@ constexpr size_t kKeptInts = 4 << 20;
 
 class ChunkDecoder {
  public:
-  ChunkDecoder(const ColumnMeta& meta, const LeafColumn& leaf) : meta_(meta), leaf_(leaf) {
+  ChunkDecoder(const ColumnMeta& meta, const LeafColumn& leaf, bool flat)
+      : meta_(meta), leaf_(leaf), may_elide_(flat && leaf.max_rep == 0 && leaf.max_def > 0) {
     out_.width = fixed_width(leaf.element);
     out_.is_arrays = out_.width == 0;
     fixed_len_ = leaf.element.type_length;
@@ -124,6 +125,7 @@ class ChunkDecoder {
           break;  // index pages carry nothing ember needs
       }
     }
+    if (elided_ > 0) out_.all_defined = true;  // defs stayed empty: no page had a null
     return std::move(out_);
   }
 
@@ -174,6 +176,17 @@ class ChunkDecoder {
     }
     if (size > static_cast<uint64_t>(end - *p))
       throw std::runtime_error("level data past its page");
+    if (out == &out_.defs && may_elide_ && out->empty()) {
+      // A flat leaf's pages without nulls (one run of the maximum) are only counted, until
+      // a page has one; then those counted are written out before it.
+      if (one_run_of(*p, size, max, n)) {
+        elided_ += n;
+        *p += size;
+        return;
+      }
+      out->assign(static_cast<size_t>(elided_), static_cast<int16_t>(max));
+      elided_ = 0;
+    }
     uint32_t* v = scratch(n);
     decode_rle(*p, size, bit_width_of(max), n, v);
     const size_t base = out->size();
@@ -188,10 +201,33 @@ class ChunkDecoder {
     *p += size;
   }
 
+  /// Whether levels [p, p + size) hold one RLE run of `value` covering `n` levels.
+  static bool one_run_of(const uint8_t* p, uint64_t size, int value, int64_t n) {
+    const uint8_t* end = p + size;
+    uint64_t header = 0;
+    for (int shift = 0;; shift += 7) {
+      if (p >= end || shift > 56) return false;
+      const uint8_t b = *p++;
+      header |= uint64_t(b & 0x7f) << shift;
+      if (!(b & 0x80)) break;
+    }
+    if ((header & 1) != 0 || (header >> 1) < static_cast<uint64_t>(n)) return false;
+    const int width = bit_width_of(value);
+    uint32_t v = 0;
+    for (int b = 0; b < (width + 7) / 8; ++b) {
+      if (p >= end) return false;
+      v |= uint32_t(*p++) << (8 * b);
+    }
+    return v == static_cast<uint32_t>(value);
+  }
+
   int64_t present_in_page(int64_t n, size_t first_def) const {
     if (leaf_.max_def == 0) return n;
+    if (out_.defs.size() == first_def) return n;  // its levels were elided: no nulls
+    // The page's own levels are the last n (counted ones may have been written before them).
     int64_t k = 0;
-    for (size_t i = first_def; i < out_.defs.size(); ++i) k += out_.defs[i] == leaf_.max_def;
+    for (size_t i = out_.defs.size() - size_t(n); i < out_.defs.size(); ++i)
+      k += out_.defs[i] == leaf_.max_def;
     return k;
   }
 
@@ -416,6 +452,8 @@ class ChunkDecoder {
 
   const ColumnMeta& meta_;
   const LeafColumn& leaf_;
+  const bool may_elide_;  ///< a flat leaf's definition levels may go unwritten
+  int64_t elided_ = 0;    ///< levels counted instead of written (all at the maximum)
   int32_t fixed_len_ = 0;
   ChunkData out_;
   bool has_dict_ = false;
@@ -425,7 +463,8 @@ class ChunkDecoder {
 
 }  // namespace
 
-ChunkData read_chunk(std::string_view bytes, const ColumnMeta& meta, const LeafColumn& leaf) {
+ChunkData read_chunk(std::string_view bytes, const ColumnMeta& meta, const LeafColumn& leaf,
+                     bool flat) {
   if (meta.num_values < 0) throw std::runtime_error("negative value count");
   struct Trim {
     ~Trim() {
@@ -433,7 +472,7 @@ ChunkData read_chunk(std::string_view bytes, const ColumnMeta& meta, const LeafC
       scratch_space().ints.trim(kKeptInts);
     }
   } trim;
-  return ChunkDecoder(meta, leaf).run(bytes);
+  return ChunkDecoder(meta, leaf, flat).run(bytes);
 }
 
 }  // namespace ember::parquet

@@ -215,7 +215,7 @@ Column build_column(ChunkData d, const LeafColumn& leaf, int64_t rows) {
     if (n != rows)
       throw std::runtime_error("column chunk holds " + std::to_string(n) + " values for " +
                                std::to_string(rows) + " rows");
-    if (leaf.max_def == 0) {
+    if (leaf.max_def == 0 || d.all_defined) {
       if (dense.size() != n) throw std::runtime_error("levels and values disagree");
       return dense;
     }

@@ -288,7 +288,7 @@ class RowGroupReader final : public BatchReader {
             bytes = std::string_view(into, static_cast<size_t>(range.size));
           }
           bytes_read_ += range.size;
-          chunks.push_back(parquet::read_chunk(bytes, meta, *plan->leaves[k]));
+          chunks.push_back(parquet::read_chunk(bytes, meta, *plan->leaves[k], !col.nested));
         }
         columns_.push_back(col.nested
                                ? parquet::assemble_nested(*col.nested, col.leaves, chunks, rows_)

@@ -167,6 +167,37 @@ TEST(ParquetWriter, PagesOfLargeValuesStopNearAMebibyte) {
   }
 }
 
+TEST(ParquetReader, PagesWithoutNullsBeforeAndAfterPagesWithNulls) {
+  // Pages of 64K rows: the first two have no null (their levels, one run each, are only
+  // counted), the third has some, the fourth none again; a second column has none at all.
+  const int64_t n = 250000;
+  std::vector<std::optional<int64_t>> some;
+  std::vector<int64_t> none;
+  for (int64_t i = 0; i < n; ++i) {
+    some.push_back(i >= 140000 && i < 190000 && i % 7 == 0 ? std::nullopt
+                                                           : std::optional<int64_t>(i * 3));
+    none.push_back(-i);
+  }
+  const Table t = Table::from_columns({{"some", Column::from(some)}, {"none", Column::from(none)}});
+  testing_io::TempDir dir;
+  auto w = open_partition_writer(dir.path(), 0, t.schema(), FileFormat::Parquet,
+                                 FileWriteOptions{ParquetWriteOptions{}, {}});
+  for (const Batch& b : t.batches()) w->write(b);
+  w->commit();
+  const std::string path = dir.file("part-00000.parquet");
+  ASSERT_GE(data_pages(path, 0).size(), 4u);
+  const Table back = read_back(path);
+  ASSERT_EQ(back.num_rows(), n);
+  const Column got_some = back.column("some"), got_none = back.column("none"),
+               want_some = t.column("some");
+  EXPECT_EQ(got_some.null_count(), want_some.null_count());
+  EXPECT_EQ(got_none.null_count(), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(got_some.get(i), want_some.get(i)) << i;
+    ASSERT_EQ(got_none.get(i), Value(-i)) << i;
+  }
+}
+
 TEST(ParquetWriter, ColumnsParquetCannotHoldAreNamed) {
   try {
     check_format_holds(Schema({{"ok", int64()}, {"nested", list(list(DataType()))}}),

@@ -302,6 +302,7 @@ class ChunkDecoder {
       fixed->append(reinterpret_cast<const char*>(p), bytes);
       return;
     }
+    if (type != kFixedLenByteArray) return plain_byte_arrays(p, end, n, arrays);
     for (int64_t i = 0; i < n; ++i) {
       uint32_t len;
       if (type == kFixedLenByteArray) {
@@ -316,6 +317,51 @@ class ChunkDecoder {
       arrays->add(reinterpret_cast<const char*>(p), len);
       p += len;
     }
+  }
+
+  // PLAIN byte arrays (a 4-byte length, then the bytes): their bytes are fewer than the page's,
+  // so room for all of them is taken once and each value copied with no check but its bounds.
+  static void plain_byte_arrays(const uint8_t* p, const uint8_t* end, int64_t n,
+                                ByteArrays* arrays) {
+    // Each value has a 4-byte length before it: the bytes are at most the page's less those.
+    if (static_cast<uint64_t>(end - p) < 4 * static_cast<uint64_t>(n))
+      throw std::runtime_error("PLAIN byte array past its page");
+    const auto most = static_cast<size_t>(end - p) - 4 * static_cast<size_t>(n);
+    if (arrays->bytes.size() + most > 0x7fffffffu) {
+      // Past 2 GiB of bytes in one chunk only if the page really holds that much: check as
+      // each value is added.
+      for (int64_t i = 0; i < n; ++i) {
+        uint32_t len;
+        if (end - p < 4) throw std::runtime_error("PLAIN byte array past its page");
+        std::memcpy(&len, p, 4);
+        p += 4;
+        if (len > static_cast<uint64_t>(end - p))
+          throw std::runtime_error("PLAIN byte array past its page");
+        arrays->add(reinterpret_cast<const char*>(p), len);
+        p += len;
+      }
+      return;
+    }
+    char* const start = arrays->bytes.grow(most);
+    char* to = start;
+    const size_t base = arrays->offsets.size();
+    arrays->offsets.resize(base + static_cast<size_t>(n));
+    int32_t* offsets = arrays->offsets.data() + base;
+    int32_t at = offsets[-1];
+    for (int64_t i = 0; i < n; ++i) {
+      uint32_t len;  // a corrupt page throws, and the whole chunk is dropped with it
+      if (end - p < 4) throw std::runtime_error("PLAIN byte array past its page");
+      std::memcpy(&len, p, 4);
+      p += 4;
+      if (len > static_cast<uint64_t>(end - p))
+        throw std::runtime_error("PLAIN byte array past its page");
+      std::memcpy(to, p, len);
+      to += len;
+      p += len;
+      at += static_cast<int32_t>(len);
+      offsets[i] = at;
+    }
+    arrays->bytes.shrink_by(most - static_cast<size_t>(to - start));
   }
 
   void dictionary_indices(const uint8_t* p, const uint8_t* end, int64_t n) {

@@ -77,6 +77,12 @@ void check_fits_int64(const char* p, int64_t n) {
   }
 }
 
+// The unit of an INT64 timestamp: 1 milliseconds, 2 microseconds (3 nanoseconds).
+int timestamp_unit(const SchemaElement& e) {
+  if (e.logical.kind == Logical::kTimestamp) return e.logical.time_unit;
+  return e.converted && *e.converted == kTimestampMillis ? 1 : 2;
+}
+
 }  // namespace
 
 Column leaf_values(const ChunkData& d, const LeafColumn& leaf) {
@@ -126,15 +132,26 @@ Column leaf_values(const ChunkData& d, const LeafColumn& leaf) {
     case TypeId::Boolean: {  // one byte per value packed into bits, eight at a time
       auto bits = Buffer::allocate(bitmap::bytes_for(n));
       uint8_t* b = detail::BufferAccess::mutable_data(*bits);
-      for (int64_t i = 0; i < n; i += 8) {
+      // The decoders give one byte 0 or 1 per value: eight of them gathered into a byte by
+      // one multiplication (bit 8j of the word lands on bit 56 + j).
+      int64_t i = 0;
+      for (; i + 8 <= n; i += 8) {
+        uint64_t word;
+        std::memcpy(&word, p + i, 8);
+        b[i >> 3] =
+            static_cast<uint8_t>(((word & 0x0101010101010101u) * 0x0102040810204080u) >> 56);
+      }
+      if (i < n) {
         uint8_t byte = 0;
-        for (int64_t j = 0; j < 8 && i + j < n; ++j)
+        for (int64_t j = 0; i + j < n; ++j)
           byte = static_cast<uint8_t>(byte | (p[i + j] != 0 ? 1u << j : 0u));
         b[i >> 3] = byte;
       }
       return Column::from_buffers(type, n, 0, nullptr, std::move(bits));
     }
     case TypeId::Timestamp: {
+      if (phys == kInt64 && timestamp_unit(e) == 2)  // microseconds already: the bytes as read
+        return Column::from_buffers(timestamp_us(), n, 0, nullptr, d.fixed.share());
       std::vector<int64_t> out(static_cast<size_t>(n));
       for (int64_t i = 0; i < n; ++i) {
         if (phys == kInt96) {  // nanoseconds of the day, then the Julian day
@@ -142,10 +159,7 @@ Column leaf_values(const ChunkData& d, const LeafColumn& leaf) {
           const int64_t day = load<int32_t>(p + i * 12 + 8);
           out[size_t(i)] = add(mul(day - 2440588, 86400 * int64_t{1000000}), nanos / 1000);
         } else {
-          int unit = e.logical.time_unit;
-          if (e.logical.kind != Logical::kTimestamp)
-            unit = e.converted && *e.converted == kTimestampMillis ? 1 : 2;
-          out[size_t(i)] = to_micros(load<int64_t>(p + i * 8), unit);
+          out[size_t(i)] = to_micros(load<int64_t>(p + i * 8), timestamp_unit(e));
         }
       }
       Column c = Column::from(std::move(out));

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <type_traits>
 #include <unordered_map>
@@ -164,10 +165,14 @@ void append_plain(std::string* out, const Column& v, const std::vector<int64_t>&
   }
 }
 
+// Past this many pending bytes a chunk's pages go to the file before the chunk ends.
+constexpr size_t kFlushBytes = size_t{4} << 20;
+
 struct PageWriter {
   int32_t codec;
-  std::string* out;  ///< the file's pending bytes
-  int64_t base;      ///< file offset of out->data()
+  std::string* out;                                    ///< the file's pending bytes
+  int64_t base;                                        ///< file offset of out->data()
+  const std::function<void(std::string_view)>* flush;  ///< null: `out` keeps every page
   int64_t uncompressed_total = 0;
 
   std::string body;        ///< the page being built, reused from page to page
@@ -182,6 +187,11 @@ struct PageWriter {
     out->append(header);
     out->append(compressed);
     uncompressed_total += static_cast<int64_t>(header.size() + body.size());
+    if (flush && out->size() >= kFlushBytes) {
+      (*flush)(*out);
+      base += static_cast<int64_t>(out->size());
+      out->clear();
+    }
     return at;
   }
 };
@@ -312,12 +322,13 @@ int64_t write_data_page(PageWriter& w, const WriteLeaf& leaf, const Column& valu
 
 }  // namespace
 
-ColumnMeta write_column_chunk(const ChunkInput& in, int32_t codec, std::string* out, int64_t base) {
+ColumnMeta write_column_chunk(const ChunkInput& in, int32_t codec, std::string* out, int64_t base,
+                              const std::function<void(std::string_view)>& flush) {
   ColumnMeta m;
   m.type = *in.leaf.element.type;
   m.codec = codec;
   m.path = in.leaf.path;
-  PageWriter w{codec, out, base, 0, {}, {}};
+  PageWriter w{codec, out, base, flush ? &flush : nullptr, 0, {}, {}};
   const int64_t start = base + static_cast<int64_t>(out->size());
 
   const std::optional<Dictionary> dict = dictionary_of(in);
@@ -349,7 +360,7 @@ ColumnMeta write_column_chunk(const ChunkInput& in, int32_t codec, std::string* 
   }
   m.encodings = dict ? std::vector<int32_t>{kPlain, kRle, kRleDictionary}
                      : std::vector<int32_t>{kPlain, kRle};
-  m.total_compressed_size = base + static_cast<int64_t>(out->size()) - start;
+  m.total_compressed_size = w.base + static_cast<int64_t>(out->size()) - start;
   m.total_uncompressed_size = w.uncompressed_total;
   return m;
 }

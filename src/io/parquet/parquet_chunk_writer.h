@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ember/column.h"
@@ -30,7 +32,10 @@ struct ChunkInput {
 
 /// Appends the column chunk of `in`, compressed with `codec`, to `*out`, whose first byte lies
 /// at file offset `base`; returns the chunk's metadata. Pages hold at most 64K rows and end
-/// at the first row past 1 MiB of values; none spans two parts.
-ColumnMeta write_column_chunk(const ChunkInput& in, int32_t codec, std::string* out, int64_t base);
+/// at the first row past 1 MiB of values; none spans two parts. With `flush`, whenever `*out`
+/// holds 4 MiB or more after a page it is handed to `flush` (the file's next bytes) and
+/// emptied, so that a chunk is never held whole.
+ColumnMeta write_column_chunk(const ChunkInput& in, int32_t codec, std::string* out, int64_t base,
+                              const std::function<void(std::string_view)>& flush = {});
 
 }  // namespace ember::parquet

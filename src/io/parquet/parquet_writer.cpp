@@ -2,7 +2,9 @@
 // (parquet_chunk_writer.h); a nested column's leaves get their levels from a Dremel walk.
 #include "io/parquet/parquet_writer.h"
 
+#include <functional>
 #include <stdexcept>
+#include <string_view>
 
 #include "ember/error.h"
 #include "io/parquet/parquet_chunk_writer.h"
@@ -88,13 +90,16 @@ void ParquetWriter::flush_row_group() {
   RowGroup g;
   g.num_rows = pending_rows_;
   const int32_t codec = codec_of(options_.compression);
-  // Each chunk goes to the file once built, through one buffer kept from chunk to chunk.
+  // Pages go to the file a few MiB at a time, through one buffer kept from chunk to chunk.
+  const std::function<void(std::string_view)> flush = [&](std::string_view bytes) {
+    file_.write(bytes);
+    offset_ += static_cast<int64_t>(bytes.size());
+  };
   const auto write_chunk = [&](const ChunkInput& in) {
     chunk_.clear();
-    g.columns.push_back(write_column_chunk(in, codec, &chunk_, offset_));
+    g.columns.push_back(write_column_chunk(in, codec, &chunk_, offset_, flush));
     g.total_byte_size += g.columns.back().total_uncompressed_size;
-    file_.write(chunk_);
-    offset_ += static_cast<int64_t>(chunk_.size());
+    flush(chunk_);
   };
   try {
     for (int c = 0; c < schema_.num_fields(); ++c) {

@@ -302,7 +302,9 @@ class ChunkDecoder {
       fixed->append(reinterpret_cast<const char*>(p), bytes);
       return;
     }
-    if (type != kFixedLenByteArray) return plain_byte_arrays(p, end, n, arrays);
+    if (type != kFixedLenByteArray && plain_byte_arrays(p, end, n, arrays)) return;
+    // FIXED_LEN_BYTE_ARRAY, or a page whose strings could take a chunk past 2 GiB of bytes:
+    // value by value, each checked as it is added.
     for (int64_t i = 0; i < n; ++i) {
       uint32_t len;
       if (type == kFixedLenByteArray) {
@@ -321,27 +323,14 @@ class ChunkDecoder {
 
   // PLAIN byte arrays (a 4-byte length, then the bytes): their bytes are fewer than the page's,
   // so room for all of them is taken once and each value copied with no check but its bounds.
-  static void plain_byte_arrays(const uint8_t* p, const uint8_t* end, int64_t n,
+  // False, doing nothing, when that room could take the chunk past 2 GiB of bytes.
+  static bool plain_byte_arrays(const uint8_t* p, const uint8_t* end, int64_t n,
                                 ByteArrays* arrays) {
     // Each value has a 4-byte length before it: the bytes are at most the page's less those.
     if (static_cast<uint64_t>(end - p) < 4 * static_cast<uint64_t>(n))
       throw std::runtime_error("PLAIN byte array past its page");
     const auto most = static_cast<size_t>(end - p) - 4 * static_cast<size_t>(n);
-    if (arrays->bytes.size() + most > 0x7fffffffu) {
-      // Past 2 GiB of bytes in one chunk only if the page really holds that much: check as
-      // each value is added.
-      for (int64_t i = 0; i < n; ++i) {
-        uint32_t len;
-        if (end - p < 4) throw std::runtime_error("PLAIN byte array past its page");
-        std::memcpy(&len, p, 4);
-        p += 4;
-        if (len > static_cast<uint64_t>(end - p))
-          throw std::runtime_error("PLAIN byte array past its page");
-        arrays->add(reinterpret_cast<const char*>(p), len);
-        p += len;
-      }
-      return;
-    }
+    if (arrays->bytes.size() + most > 0x7fffffffu) return false;
     char* const start = arrays->bytes.grow(most);
     char* to = start;
     const size_t base = arrays->offsets.size();
@@ -362,6 +351,7 @@ class ChunkDecoder {
       offsets[i] = at;
     }
     arrays->bytes.shrink_by(most - static_cast<size_t>(to - start));
+    return true;
   }
 
   void dictionary_indices(const uint8_t* p, const uint8_t* end, int64_t n) {

@@ -111,6 +111,15 @@ INSTANTIATE_TEST_SUITE_P(Parquet, Codec,
                          testing::Values(Compression::Snappy, Compression::Zstd, Compression::Gzip,
                                          Compression::None));
 
+// `t` as one Parquet file in `dir` with the default options: its path.
+std::string write_with_defaults(const testing_io::TempDir& dir, const Table& t) {
+  auto w = open_partition_writer(dir.path(), 0, t.schema(), FileFormat::Parquet,
+                                 FileWriteOptions{ParquetWriteOptions{}, {}});
+  for (const Batch& b : t.batches()) w->write(b);
+  w->commit();
+  return dir.file("part-00000.parquet");
+}
+
 // Data pages of one column chunk: (uncompressed bytes, values) of each, in order.
 std::vector<std::pair<int64_t, int64_t>> data_pages(const std::string& path, size_t column) {
   const std::string bytes = testing_io::read_file(path);
@@ -149,11 +158,7 @@ TEST(ParquetWriter, PagesOfLargeValuesStopNearAMebibyte) {
   const Table t =
       Table::from_columns({{"image", image}, {"s", Column::struct_of({{"bytes", image}})}});
   testing_io::TempDir dir;
-  auto w = open_partition_writer(dir.path(), 0, t.schema(), FileFormat::Parquet,
-                                 FileWriteOptions{ParquetWriteOptions{}, {}});
-  for (const Batch& b : t.batches()) w->write(b);
-  w->commit();
-  const std::string path = dir.file("part-00000.parquet");
+  const std::string path = write_with_defaults(dir, t);
   for (size_t column : {size_t{0}, size_t{1}}) {
     const auto pages = data_pages(path, column);
     EXPECT_GE(pages.size(), 5u) << "column " << column;
@@ -185,11 +190,7 @@ TEST(ParquetReader, PagesWithoutNullsBeforeAndAfterPagesWithNulls) {
   }
   const Table t = Table::from_columns({{"some", Column::from(some)}, {"none", Column::from(none)}});
   testing_io::TempDir dir;
-  auto w = open_partition_writer(dir.path(), 0, t.schema(), FileFormat::Parquet,
-                                 FileWriteOptions{ParquetWriteOptions{}, {}});
-  for (const Batch& b : t.batches()) w->write(b);
-  w->commit();
-  const std::string path = dir.file("part-00000.parquet");
+  const std::string path = write_with_defaults(dir, t);
   ASSERT_GE(data_pages(path, 0).size(), 4u);
   const Table back = read_back(path);
   ASSERT_EQ(back.num_rows(), n);

@@ -110,13 +110,13 @@ class PageCutter {
     }
     const auto first = l.defs.begin() + std::ptrdiff_t(level_), last = first + (end - level_);
     s->defs.assign(first, last);
-    const auto values = std::count(first, last, max_def);
+    const size_t values = value - value_;  // counted by the loop above
     if (!l.reps.empty())
       s->reps.assign(l.reps.begin() + std::ptrdiff_t(level_), l.reps.begin() + std::ptrdiff_t(end));
     const auto first_value = l.value_rows.begin() + std::ptrdiff_t(value_);
     s->value_rows.assign(first_value, first_value + values);
     level_ = end;
-    value_ += size_t(values);
+    value_ = value;
     return true;
   }
 

@@ -155,13 +155,6 @@ void decompress_into(int32_t codec, std::string_view in, char* out, size_t out_s
   }
 }
 
-std::string decompress(int32_t codec, std::string_view in, size_t out_size) {
-  if (out_size > (size_t{1} << 31)) throw std::runtime_error("page larger than 2 GiB");
-  std::string out(out_size, '\0');
-  decompress_into(codec, in, out.data(), out_size);
-  return out;
-}
-
 void compress_into(int32_t codec, std::string_view in, std::string* out) {
   switch (codec) {
     case kUncompressed:
@@ -188,12 +181,6 @@ void compress_into(int32_t codec, std::string_view in, std::string* out) {
     default:
       throw std::runtime_error("cannot write " + codec_name(codec));
   }
-}
-
-std::string compress(int32_t codec, std::string_view in) {
-  std::string out;
-  compress_into(codec, in, &out);
-  return out;
 }
 
 }  // namespace ember::parquet

@@ -7,18 +7,13 @@
 
 namespace ember::parquet {
 
-/// Decompresses `in` (codec per parquet_metadata.h) into exactly `out_size` bytes; throws
+/// Decompresses `in` (codec per parquet_metadata.h) into exactly `out_size` bytes at `out`,
+/// which has room for them (a reader reuses one buffer for every page); throws
 /// std::runtime_error for an unsupported codec or corrupt data.
-std::string decompress(int32_t codec, std::string_view in, size_t out_size);
-
-/// The same into `out`, which has room for `out_size` bytes: a reader reuses one buffer for
-/// every page instead of allocating each.
 void decompress_into(int32_t codec, std::string_view in, char* out, size_t out_size);
 
-/// Compresses with `codec` (Uncompressed, Snappy, Gzip or Zstd).
-std::string compress(int32_t codec, std::string_view in);
-
-/// The same into `*out` (replacing what it held), whose room is kept from call to call.
+/// Compresses with `codec` (Uncompressed, Snappy, Gzip or Zstd) into `*out`, replacing what it
+/// held; its room is kept from call to call.
 void compress_into(int32_t codec, std::string_view in, std::string* out);
 
 /// The codec's name for messages ("SNAPPY", "LZ4_RAW", ...).

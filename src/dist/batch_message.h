@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "dist/message_buffer.h"
-#include "dist/mpi_transport.h"
+#include "dist/transport.h"
 #include "ember/batch.h"
 #include "udf/process/shared_region.h"
 #include "udf/process/wire_message.h"

@@ -3,8 +3,6 @@
 // the wait for all of them at the end.
 #include "dist/cluster_run.h"
 
-#if EMBER_HAVE_MPI
-
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -63,10 +61,11 @@ class ClusterRun final : public SpreadRun {
  public:
   /// `at`: the spread pipeline of `plan`; `partials`: its breaker travelled with it (the other
   /// ranks send their partitions' partial states, and only the rows past them).
-  ClusterRun(uint64_t id, int ranks, const PhysicalPlan& plan, size_t at,
+  ClusterRun(Transport& transport, uint64_t id, const PhysicalPlan& plan, size_t at,
              const std::string& pipeline, bool partials, QueryContext& query,
              const SpreadOutput& output)
-      : id_(id),
+      : transport_(transport),
+        id_(id),
         files_(output.files),
         partials_(partials),
         query_(query),
@@ -77,6 +76,7 @@ class ClusterRun final : public SpreadRun {
         checkpoint_rows_(output.checkpoint_rows),
         piece_written_(output.piece_written),
         part_uploaded_(output.part_uploaded) {
+    const int ranks = transport.ranks();
     // What earlier runs finished runs nowhere: the rest is shared out as if it were all.
     std::sort(kept_parts_.begin(), kept_parts_.end());
     std::vector<int> todo;
@@ -108,7 +108,7 @@ class ClusterRun final : public SpreadRun {
       for (size_t i = 0; i < own.size(); ++i)
         if (own[i].empty()) own_everywhere[i] = false;
       ++ranks_running_;
-      Transport::send(r, kTagQuery, order(done, r, plan, own, pipeline, output));
+      transport_.send(r, kTagQuery, order(done, r, plan, own, pipeline, output));
       grant(r, mine, queue_.empty());  // after the order: the rank reads them in this order
     }
     // Every other rank serves its partitions on its own actors: rank 0 serves its own on its
@@ -142,7 +142,7 @@ class ClusterRun final : public SpreadRun {
     process::MessageWriter out;
     out.begin(process::Op::Stop);
     out.put(id_);
-    for (const auto& [key, r] : done_keys_) Transport::send(r, kTagQuery, out.bytes());
+    for (const auto& [key, r] : done_keys_) transport_.send(r, kTagQuery, out.bytes());
     // A request held back gets its answer now: nothing more (a rank settles it before it ends).
     for (size_t r = 0; r < deferred_.size(); ++r)
       if (std::exchange(deferred_[r], 0) > 0) grant(static_cast<int>(r), {}, true);
@@ -239,6 +239,7 @@ class ClusterRun final : public SpreadRun {
     query_.fail(std::move(error));
   }
 
+  Transport& transport_;
   uint64_t id_;
   bool files_;
   bool partials_;
@@ -320,7 +321,7 @@ void ClusterRun::grant(int r, const std::vector<int>& partitions, bool last) {
     pace.held += static_cast<int>(partitions.size());
     pace.most_held = std::max(pace.most_held, pace.held);
   }
-  Transport::send(r, kTagQuery, out.bytes());
+  transport_.send(r, kTagQuery, out.bytes());
 }
 
 int ClusterRun::hold_limit(int r) const {
@@ -468,7 +469,7 @@ void ClusterRun::take_rows(Arriving& a, process::MessageReader& in, const Incomi
   taken.begin(process::Op::Taken);
   taken.put(id_);
   taken.put(int64_t{1});
-  Transport::send(a.rank, kTagQuery, taken.bytes());
+  transport_.send(a.rank, kTagQuery, taken.bytes());
   const auto rows = in.get<int64_t>();
   if (!accepting(a)) return;
   if (!m.data) throw Error("rank " + std::to_string(a.rank) + ": a batch without its columns");
@@ -543,12 +544,11 @@ void ClusterRun::rank_ended(int rank, process::MessageReader& in) {
 
 }  // namespace
 
-std::unique_ptr<SpreadRun> start_cluster_run(uint64_t id, int ranks, const PhysicalPlan& plan,
-                                             size_t at, const std::string& pipeline, bool partials,
+std::unique_ptr<SpreadRun> start_cluster_run(Transport& transport, uint64_t id,
+                                             const PhysicalPlan& plan, size_t at,
+                                             const std::string& pipeline, bool partials,
                                              QueryContext& query, const SpreadOutput& output) {
-  return std::make_unique<ClusterRun>(id, ranks, plan, at, pipeline, partials, query, output);
+  return std::make_unique<ClusterRun>(transport, id, plan, at, pipeline, partials, query, output);
 }
 
 }  // namespace ember::dist
-
-#endif  // EMBER_HAVE_MPI

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "dist/transport.h"
 #include "exec/partition_spreading.h"
 #include "exec/physical_plan.h"
 #include "exec/query_context.h"
@@ -16,11 +17,13 @@ namespace ember::dist {
 /// How many partitions each rank is handed at the start, out of `n`, before any rank asks.
 int first_partitions_per_rank(int n, int ranks);
 
-/// Starts spreading pipeline `at` of `plan` (encoded as `pipeline`) over `ranks` ranks: the
-/// orders go out at once. `partials`: its breaker travelled with it (the other ranks send
-/// their partitions' partial states). `output`: see SpreadOutput. Rank 0, the driver thread.
-std::unique_ptr<SpreadRun> start_cluster_run(uint64_t id, int ranks, const PhysicalPlan& plan,
-                                             size_t at, const std::string& pipeline, bool partials,
+/// Starts spreading pipeline `at` of `plan` (encoded as `pipeline`) over every rank of
+/// `transport` (rank 0's): the orders go out at once. `partials`: its breaker travelled with it
+/// (the other ranks send their partitions' partial states). `output`: see SpreadOutput. Rank 0, the
+/// driver thread.
+std::unique_ptr<SpreadRun> start_cluster_run(Transport& transport, uint64_t id,
+                                             const PhysicalPlan& plan, size_t at,
+                                             const std::string& pipeline, bool partials,
                                              QueryContext& query, const SpreadOutput& output);
 
 }  // namespace ember::dist

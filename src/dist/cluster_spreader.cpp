@@ -2,8 +2,6 @@
 // describes it, and the start of a spread run (dist/cluster_run.h) on rank 0.
 #include "dist/cluster_spreader.h"
 
-#if EMBER_HAVE_MPI
-
 #include <algorithm>
 #include <string>
 
@@ -42,7 +40,7 @@ std::unique_ptr<SpreadRun> ClusterSpreader::spread(const LogicalNode& optimized,
   bool partials = false;
   const std::string pipeline = encode_first_pipeline(optimized, &why, &partials);
   if (pipeline.empty()) return nullptr;
-  return start_cluster_run(next_query_++, ranks_, plan, at, pipeline, partials, query, output);
+  return start_cluster_run(transport_, next_query_++, plan, at, pipeline, partials, query, output);
 }
 
 PartitionSpreader::Spread ClusterSpreader::spread_ranks(const LogicalNode& optimized,
@@ -87,18 +85,3 @@ std::string ClusterSpreader::explain(const LogicalNode& optimized, const Physica
 }
 
 }  // namespace ember::dist
-
-#else
-
-namespace ember::dist {
-std::unique_ptr<SpreadRun> ClusterSpreader::spread(const LogicalNode&, const PhysicalPlan&,
-                                                   QueryContext&, const SpreadOutput&) {
-  return nullptr;
-}
-std::string ClusterSpreader::explain(const LogicalNode&, const PhysicalPlan&) { return ""; }
-PartitionSpreader::Spread ClusterSpreader::spread_ranks(const LogicalNode&, const PhysicalPlan&) {
-  return {};
-}
-}  // namespace ember::dist
-
-#endif  // EMBER_HAVE_MPI

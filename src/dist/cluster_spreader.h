@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "dist/transport.h"
 #include "exec/partition_spreading.h"
 
 namespace ember::dist {
@@ -29,13 +30,16 @@ namespace ember::dist {
 /// travel (pipeline_message.h) run on rank 0 alone, as explain() says.
 class ClusterSpreader final : public PartitionSpreader {
  public:
-  explicit ClusterSpreader(int ranks) : ranks_(ranks) {}
+  /// Spreads over every rank of `transport` (rank 0's).
+  explicit ClusterSpreader(Transport& transport)
+      : transport_(transport), ranks_(transport.ranks()) {}
   std::unique_ptr<SpreadRun> spread(const LogicalNode& optimized, const PhysicalPlan& plan,
                                     QueryContext& query, const SpreadOutput& output) override;
   std::string explain(const LogicalNode& optimized, const PhysicalPlan& plan) override;
   Spread spread_ranks(const LogicalNode& optimized, const PhysicalPlan& plan) override;
 
  private:
+  Transport& transport_;
   int ranks_;
   std::atomic<uint64_t> next_query_{1};
 };

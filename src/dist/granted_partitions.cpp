@@ -1,9 +1,7 @@
 // Taking granted partitions, asking for more one request at a time, settling at the end.
 #include "dist/granted_partitions.h"
 
-#if EMBER_HAVE_MPI
-
-#include "dist/mpi_transport.h"
+#include "dist/transport.h"
 
 namespace ember::dist {
 
@@ -99,10 +97,8 @@ void GrantedPartitions::ask() {
   out.begin(process::Op::Want);
   out.put(done_key_);
   out.put(static_cast<uint32_t>(wanted - ready_.size()));
-  Transport::send(0, kTagData, MessageBuffer(out.bytes()));
+  transport_.send(0, kTagData, MessageBuffer(out.bytes()));
   asked_ = true;
 }
 
 }  // namespace ember::dist
-
-#endif  // EMBER_HAVE_MPI

@@ -2,8 +2,6 @@
 // more it sends as its pipeline takes them (the partition protocol in partition_worker.h).
 #pragma once
 
-#if EMBER_HAVE_MPI
-
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -11,6 +9,7 @@
 #include <map>
 #include <mutex>
 
+#include "dist/transport.h"
 #include "exec/partition_supply.h"
 #include "udf/process/wire_message.h"
 
@@ -22,8 +21,10 @@ namespace ember::dist {
 /// Grant saying that none are left exhausts it.
 class GrantedPartitions final : public PartitionSupply {
  public:
-  /// `done_key`: the query's key for this rank's requests, progress and end.
-  explicit GrantedPartitions(uint64_t done_key) : done_key_(done_key) {}
+  /// `done_key`: the query's key for this rank's requests, progress and end, which go to rank 0
+  /// through `transport`.
+  GrantedPartitions(Transport& transport, uint64_t done_key)
+      : transport_(transport), done_key_(done_key) {}
 
   SuppliedPartition take() override;
   void set_waker(std::function<void()> wake) override;
@@ -50,6 +51,7 @@ class GrantedPartitions final : public PartitionSupply {
   /// Asks rank 0 for enough to start a waiting partition and keep kPartitionsInHand (mu_ held).
   void ask();
 
+  Transport& transport_;
   const uint64_t done_key_;
   std::mutex mu_;
   std::condition_variable answered_;  // a Grant came
@@ -65,5 +67,3 @@ class GrantedPartitions final : public PartitionSupply {
 };
 
 }  // namespace ember::dist
-
-#endif  // EMBER_HAVE_MPI

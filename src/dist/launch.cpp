@@ -14,13 +14,12 @@
 #include <string>
 #include <thread>
 
-#include "dist/cluster_placement.h"
-#include "dist/cluster_spreader.h"
-#include "dist/pool_service.h"
+#include "dist/mpi_transport.h"
 #include "dist/rank_server.h"
 #include "dist/rank_timeout.h"
 #include "dist/rank_watch.h"
 #include "dist/remote_actor.h"
+#include "dist/transport_runtime.h"
 #include "resources/machine_resources.h"
 #include "resources/resource_pool.h"
 #include "udf/process/wire_message.h"
@@ -41,22 +40,6 @@ struct LaunchState {
   int goodbyes = 0;                 // guarded by mu; rank 0: worker ranks done serving
   std::string lost;                 // guarded by mu; rank 0: why the first lost rank was lost
   std::shared_ptr<ClusterRuntime> runtime;  // guarded by mu; rank 0 under MPI, until exit
-};
-
-/// The cluster as rank 0's queries see it: the placer over every rank's resources, and the
-/// spreader of first pipelines.
-class MpiRuntime final : public ClusterRuntime {
- public:
-  MpiRuntime(int ranks, std::vector<RankResources> members)
-      : ranks_(ranks), placer_(std::move(members), make_remote_actor), spreader_(ranks) {}
-  int ranks() const override { return ranks_; }
-  ActorPlacer& placer() override { return placer_; }
-  PartitionSpreader& spreader() override { return spreader_; }
-
- private:
-  int ranks_;
-  ClusterPlacer placer_;
-  ClusterSpreader spreader_;
 };
 
 LaunchState& launch_state() {
@@ -106,8 +89,14 @@ RankWatch& watch() {
   return w;
 }
 
+/// This process's transport, made once MPI is initialised and never destroyed: the watch's
+/// thread and the exit handlers use it until the process ends.
+MpiTransport* the_transport = nullptr;
+
+MpiTransport& transport() { return *the_transport; }
+
 void send_heartbeat(int dest, std::string bytes) {
-  Transport::send(dest, kTagHeartbeat, std::string_view(bytes));
+  transport().send(dest, kTagHeartbeat, std::string_view(bytes));
 }
 
 std::string seconds_text(double seconds) {
@@ -129,7 +118,7 @@ constexpr std::chrono::seconds kAbortPatience{10};
   std::fflush(nullptr);
   std::fprintf(stderr, "ember: %s\n", why.c_str());
   std::fflush(stderr);
-  Transport::halt(std::chrono::seconds(2));
+  if (the_transport != nullptr) transport().halt(std::chrono::seconds(2));
   std::thread([] {
     std::this_thread::sleep_for(kAbortPatience);
     std::fprintf(stderr, "ember: MPI_Abort did not end the job within %lld s; exiting\n",
@@ -243,7 +232,7 @@ void shutdown_cluster() {
   }
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);  // no other thread calls MPI: read before the loop
-  for (int r = 1; r < ranks; ++r) Transport::send(r, kTagShutdown, std::string_view());
+  for (int r = 1; r < ranks; ++r) transport().send(r, kTagShutdown, std::string_view());
   std::string lost;
   {
     // Bounded: a worker rank either says goodbye or falls silent, and the watch reports a
@@ -255,7 +244,7 @@ void shutdown_cluster() {
   }
   if (!lost.empty()) abort_job(lost);
   watch().stop();
-  Transport::stop();
+  transport().stop();
   MPI_Finalize();
 }
 
@@ -269,15 +258,17 @@ void shutdown_cluster() {
               seconds_text(limit * kWorkerPatience) + " s (" + seconds_text(kWorkerPatience) +
               " x EMBER_RANK_TIMEOUT_S): it is stopped, hung or cut off; ending the job");
   });
-  Transport::start([](Incoming message) {
+  // Never destroyed: the process ends in _Exit below, with the transport's thread stopped.
+  auto* server = new RankServer(transport());
+  transport().start([server](Incoming message) {
     if (watch().take(message)) return;
-    RankServer::handle(std::move(message));
+    server->handle(std::move(message));
   });
-  RankServer::run();
+  server->run();
   // Rank 0 stops its heartbeats once every rank has said goodbye: stop watching first.
   watch().stop();
-  Transport::send(0, kTagShutdown, std::string_view());
-  Transport::stop();
+  transport().send(0, kTagShutdown, std::string_view());
+  transport().stop();
   MPI_Finalize();
   std::fflush(nullptr);
   std::_Exit(0);
@@ -315,6 +306,7 @@ void enter_from_main(int argc, char** argv) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  the_transport = new MpiTransport(rank, ranks);
   std::vector<RankResources> members = gather_resources(rank, ranks, timeout);
   if (rank != 0) serve_rank(rank, ranks, timeout);
   ClusterInfo info;
@@ -332,9 +324,9 @@ void enter_from_main(int argc, char** argv) {
   watch_worker_ranks(ranks, members, timeout);  // before the transport, as on the other ranks
   {
     std::lock_guard lock(launch_state().mu);
-    launch_state().runtime = std::make_shared<MpiRuntime>(ranks, std::move(members));
+    launch_state().runtime = std::make_shared<TransportRuntime>(transport(), std::move(members));
   }
-  Transport::start([](Incoming message) {
+  transport().start([](Incoming message) {
     if (watch().take(message)) return;
     if (message.tag == kTagShutdown) {  // a worker rank's goodbye at exit
       watch().unwatch(message.source);
@@ -343,10 +335,8 @@ void enter_from_main(int argc, char** argv) {
         ++launch_state().goodbyes;
       }
       launch_state().changed.notify_all();
-    } else if (message.tag == kTagPoolCall) {
-      serve_pool_call(std::move(message));
     } else {
-      route_reply(std::move(message));
+      serve_rank_zero(transport(), std::move(message));
     }
   });
   std::atexit(shutdown_cluster);

@@ -61,7 +61,9 @@ void isend_gathered(const GatherMessage& m, int dest, int tag, MPI_Request* requ
   MPI_Type_free(&type);
 }
 
-struct State {
+}  // namespace
+
+struct MpiTransport::State {
   std::mutex mu;
   std::deque<Outgoing> queue;  // guarded by mu
   bool stopping = false;       // guarded by mu
@@ -73,10 +75,9 @@ struct State {
   Transport::Handler handler;
 };
 
-State& state() {
-  static State s;
-  return s;
-}
+namespace {
+
+using State = MpiTransport::State;
 
 void receive_one(const MPI_Status& probed, Transport::Handler& handler) {
   int count = 0;
@@ -85,7 +86,7 @@ void receive_one(const MPI_Status& probed, Transport::Handler& handler) {
   in.source = probed.MPI_SOURCE;
   in.tag = probed.MPI_TAG;
   void* into = nullptr;
-  if (in.tag == kTagData || in.tag == kTagPoolCall) {  // columns: into pooled memory
+  if (carries_columns(in.tag)) {  // columns: into pooled memory
     in.data = take_region(static_cast<size_t>(count));
     in.data_size = static_cast<size_t>(count);
     into = in.data->data();
@@ -97,8 +98,7 @@ void receive_one(const MPI_Status& probed, Transport::Handler& handler) {
   handler(std::move(in));
 }
 
-void progress_loop() {
-  State& s = state();
+void progress_loop(State& s) {
   struct InFlight {
     MPI_Request request;
     MessageBuffer bytes;
@@ -166,35 +166,43 @@ void progress_loop() {
   }
 }
 
+/// Throws for a message over what one MPI send can carry.
+void check_size(size_t bytes) {
+  if (bytes > static_cast<size_t>(std::numeric_limits<int>::max()))
+    throw UdfError("distributed runner: a message of " + std::to_string(bytes) +
+                   " bytes is over MPI's 2 GiB limit; use a smaller batch_size");
+}
+
 }  // namespace
 
-void Transport::start(Handler handler) {
-  State& s = state();
+MpiTransport::MpiTransport(int rank, int ranks)
+    : rank_(rank), ranks_(ranks), state_(std::make_unique<State>()) {}
+
+MpiTransport::~MpiTransport() { halt(std::chrono::milliseconds(0)); }
+
+void MpiTransport::start(Handler handler) {
+  State& s = *state_;
   s.handler = std::move(handler);
   std::lock_guard lock(s.mu);
   s.started = true;
   s.thread = std::thread([&s] {
-    progress_loop();
+    progress_loop(s);
     std::lock_guard lock(s.mu);
     s.left = true;
     s.gone.notify_all();
   });
 }
 
-void Transport::send(int dest, int tag, MessageBuffer bytes) {
-  if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()))
-    throw UdfError("distributed runner: a message of " + std::to_string(bytes.size()) +
-                   " bytes is over MPI's 2 GiB limit; use a smaller batch_size");
-  State& s = state();
+void MpiTransport::send(int dest, int tag, MessageBuffer bytes) {
+  check_size(bytes.size());
+  State& s = *state_;
   std::lock_guard lock(s.mu);
   s.queue.push_back({dest, tag, std::move(bytes), {}});
 }
 
-void Transport::send(int dest, int tag, GatherMessage message) {
-  if (message.size() > static_cast<size_t>(std::numeric_limits<int>::max()))
-    throw UdfError("distributed runner: a message of " + std::to_string(message.size()) +
-                   " bytes is over MPI's 2 GiB limit; use a smaller batch_size");
-  State& s = state();
+void MpiTransport::send(int dest, int tag, GatherMessage message) {
+  check_size(message.size());
+  State& s = *state_;
   std::lock_guard lock(s.mu);
   s.queue.push_back({dest, tag, MessageBuffer(), std::move(message)});
 }
@@ -222,8 +230,8 @@ bool wait_until_gone(State& s, std::optional<std::chrono::milliseconds> patience
 
 }  // namespace
 
-void Transport::stop() {
-  State& s = state();
+void MpiTransport::stop() {
+  State& s = *state_;
   {
     std::lock_guard lock(s.mu);
     s.stopping = true;
@@ -231,8 +239,8 @@ void Transport::stop() {
   wait_until_gone(s, std::nullopt);
 }
 
-bool Transport::halt(std::chrono::milliseconds patience) {
-  State& s = state();
+bool MpiTransport::halt(std::chrono::milliseconds patience) {
+  State& s = *state_;
   s.halting = true;
   return wait_until_gone(s, patience);
 }

@@ -3,8 +3,6 @@
 // forwards every batch to rank 0.
 #include "dist/partition_worker.h"
 
-#if EMBER_HAVE_MPI
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -45,8 +43,9 @@ constexpr int64_t kResultWindow = 8;
 
 /// One query's run on this rank.
 struct Run {
-  explicit Run(uint64_t done_key) : granted(done_key) {}
+  Run(Transport& t, uint64_t done_key) : transport(t), granted(t, done_key) {}
 
+  Transport& transport;  ///< this rank's
   std::mutex mu;
   bool cancelled = false;           // guarded by mu
   QueryContext* context = nullptr;  // guarded by mu; set while the pipeline runs
@@ -180,7 +179,7 @@ class ForwardSink final : public Sink {
     std::vector<std::string> names;
     for (int i = 0; i < batch.num_columns(); ++i) names.push_back(batch.schema().field(i).name);
     if (run_.cancelled_now()) throw Cancelled("rank 0 ended the query");
-    Transport::send(0, kTagData, gather_columns(head, batch.columns(), names));
+    run_.transport.send(0, kTagData, gather_columns(head, batch.columns(), names));
   }
   // A resumable write's checkpoints, kept by the part files' sink.
   PartitionStart start_of(const GlobalSinkState& global, int partition) const override {
@@ -207,7 +206,7 @@ class ForwardSink final : public Sink {
       if (uploads_)
         put_uploaded(out, uploads_->take(files_->part_name(local.as<Local>().partition)));
     }
-    Transport::send(0, kTagData, MessageBuffer(out.bytes()));
+    run_.transport.send(0, kTagData, MessageBuffer(out.bytes()));
     std::lock_guard lock(global.as<Global>().mu);
     global.as<Global>().ended.insert(local.as<Local>().partition);
   }
@@ -219,7 +218,7 @@ class ForwardSink final : public Sink {
     out.put_string(partials_->encode_partial(*global.partials, *local.partial));
     local.partial.reset();
     if (run_.cancelled_now()) throw Cancelled("rank 0 ended the query");
-    Transport::send(0, kTagData, MessageBuffer(out.bytes()));
+    run_.transport.send(0, kTagData, MessageBuffer(out.bytes()));
   }
   /// The rows each pool's UDF rejected in the partition, and each url_download's, by chunk:
   /// rank 0 gathers every rank's in input order (QueryResult::rejected) and counts them
@@ -241,7 +240,7 @@ class ForwardSink final : public Sink {
       head.put(rows.num_rows());
       std::vector<std::string> names;
       for (int c = 0; c < rows.num_columns(); ++c) names.push_back(rows.schema().field(c).name);
-      Transport::send(0, kTagData, gather_columns(head, rows.columns(), names));
+      run_.transport.send(0, kTagData, gather_columns(head, rows.columns(), names));
     }
   }
   /// The bytes of the part files written here.
@@ -326,7 +325,7 @@ constexpr auto kProgressPeriod = std::chrono::milliseconds(100);
 
 /// Sends rank 0 the run's counters (partitions done, rows read, rows out) whenever they have
 /// changed, every kProgressPeriod, until `stop`. The rank's end (Ready) carries the last ones.
-void report_progress(const Order& o, const QueryContext& context, std::stop_token stop) {
+void report_progress(const Order& o, Run& run, const QueryContext& context, std::stop_token stop) {
   std::mutex mu;
   std::condition_variable_any tick;
   std::unique_lock lock(mu);
@@ -342,23 +341,24 @@ void report_progress(const Order& o, const QueryContext& context, std::stop_toke
     out.begin(process::Op::Progress);
     out.put(o.done_key);
     for (int64_t v : now) out.put(v);
-    Transport::send(0, kTagData, MessageBuffer(out.bytes()));
+    run.transport.send(0, kTagData, MessageBuffer(out.bytes()));
   }
 }
 
 /// Runs the order's partitions; throws what failed.
 /// The query's pools on this rank: per pool its own actors when it hosts some, else proxies
 /// to rank 0's pool.
-std::vector<std::unique_ptr<ActorPool>> make_pools(const Order& o, const PhysicalPlan& physical) {
+std::vector<std::unique_ptr<ActorPool>> make_pools(const Order& o, Transport& transport,
+                                                   const PhysicalPlan& physical) {
   std::vector<std::unique_ptr<ActorPool>> pools;
   for (size_t i = 0; i < physical.pools.size(); ++i) {
     std::vector<ActorMaker> makers;
     for (uint64_t key : o.own.at(i))
       makers.push_back(
-          [self = o.rank, key](std::stop_token) { return make_own_actor_proxy(self, key); });
+          [&transport, key](std::stop_token) { return make_own_actor_proxy(transport, key); });
     for (int a = 0; a < o.proxies.at(i); ++a)
-      makers.push_back([q = o.query, pool = static_cast<int>(i)](std::stop_token) {
-        return make_pool_service_actor(q, pool);
+      makers.push_back([&transport, q = o.query, pool = static_cast<int>(i)](std::stop_token) {
+        return make_pool_service_actor(transport, q, pool);
       });
     std::vector<ActorContext> actors(makers.size());
     for (size_t a = 0; a < actors.size(); ++a) actors[a].actor_id = static_cast<int>(a);
@@ -406,7 +406,7 @@ std::unique_ptr<FileSink> part_files(const Order& o, Run& run, const Schema& sch
                             out.begin(process::Op::Piece);
                             out.put(run.granted.key_of(piece.partition));
                             put_piece(out, piece);
-                            Transport::send(0, kTagData, MessageBuffer(out.bytes()));
+                            run.transport.send(0, kTagData, MessageBuffer(out.bytes()));
                           },
                           o.checkpoint_rows,
                           // Handed source partitions only, and joins built in memory here
@@ -421,7 +421,7 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   PhysicalPlan physical = plan_physical(*chain);
   const size_t at = leftmost_pipeline(*chain, physical);
   const int64_t built_bytes = build_right_sides(physical, at);
-  std::vector<std::unique_ptr<ActorPool>> pools = make_pools(o, physical);
+  std::vector<std::unique_ptr<ActorPool>> pools = make_pools(o, run.transport, physical);
   QueryContext context(pools, physical.downloads);
   for (auto& pool : pools) pool->start();
   {
@@ -446,7 +446,7 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   // budget per partition.
   auto state = sink.global_state(pipeline_partitions(pipeline, *pipeline.source));
   {
-    std::jthread reporter([&](std::stop_token stop) { report_progress(o, context, stop); });
+    std::jthread reporter([&](std::stop_token stop) { report_progress(o, run, context, stop); });
     run_pipeline(context, pipeline, *pipeline.source, sink, *state, worker_threads(), run.granted);
   }
   {
@@ -492,10 +492,10 @@ void serve_order(const Order& o, Run& run) {
   const std::map<int, uint64_t> settled = run.granted.settle();
   for (const auto& [p, key] : settled) {
     if (ended.count(p)) continue;
-    Transport::send(0, kTagData, MessageBuffer(failure_message(key, error)));
+    run.transport.send(0, kTagData, MessageBuffer(failure_message(key, error)));
   }
   for (const auto& [p, key] : run.granted.settle_late(settled))
-    Transport::send(0, kTagData, MessageBuffer(failure_message(key, error)));
+    run.transport.send(0, kTagData, MessageBuffer(failure_message(key, error)));
   process::MessageWriter out;
   out.begin(process::Op::Ready);
   out.put(o.done_key);
@@ -519,27 +519,27 @@ void serve_order(const Order& o, Run& run) {
       out.put(inits);
     }
   }
-  Transport::send(0, kTagData, MessageBuffer(out.bytes()));
+  run.transport.send(0, kTagData, MessageBuffer(out.bytes()));
 }
 
-struct Runs {
+}  // namespace
+
+struct PartitionWorker::Runs {
   std::mutex mu;
   std::map<uint64_t, std::unique_ptr<Run>> by_query;  // guarded by mu
 };
 
-Runs& runs() {
-  static Runs r;
-  return r;
-}
+PartitionWorker::PartitionWorker(Transport& transport)
+    : transport_(transport), runs_(std::make_unique<Runs>()) {}
 
-}  // namespace
+PartitionWorker::~PartitionWorker() { shutdown(); }
 
 void PartitionWorker::handle(Incoming message) {
   process::MessageReader in(message.bytes());
   const auto op = in.header().op;
   const auto query = in.get<uint64_t>();
-  std::lock_guard lock(runs().mu);
-  auto& all = runs().by_query;
+  std::lock_guard lock(runs_->mu);
+  auto& all = runs_->by_query;
   if (op == process::Op::Stop) {
     if (auto it = all.find(query); it != all.end()) it->second->cancel();
     return;
@@ -567,7 +567,7 @@ void PartitionWorker::handle(Incoming message) {
     }
   }
   Order order = read_order(message);
-  auto run = std::make_unique<Run>(order.done_key);
+  auto run = std::make_unique<Run>(transport_, order.done_key);
   Run* r = run.get();
   r->thread = std::thread([r, order = std::move(order)] {
     serve_order(order, *r);
@@ -580,12 +580,10 @@ void PartitionWorker::handle(Incoming message) {
 void PartitionWorker::shutdown() {
   std::map<uint64_t, std::unique_ptr<Run>> all;
   {
-    std::lock_guard lock(runs().mu);
-    all.swap(runs().by_query);
+    std::lock_guard lock(runs_->mu);
+    all.swap(runs_->by_query);
   }
   for (auto& [query, run] : all) run->thread.join();
 }
 
 }  // namespace ember::dist
-
-#endif  // EMBER_HAVE_MPI

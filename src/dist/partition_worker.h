@@ -3,7 +3,9 @@
 // probe), and their rows, or their breaker's partial states, go back to rank 0.
 #pragma once
 
-#include "dist/mpi_transport.h"
+#include <memory>
+
+#include "dist/transport.h"
 
 namespace ember::dist {
 
@@ -35,12 +37,25 @@ namespace ember::dist {
 ///                   actors, and each own actor's key and constructions)
 class PartitionWorker {
  public:
+  /// `transport`: this rank's, which every run sends with (it outlives the worker).
+  explicit PartitionWorker(Transport& transport);
+  /// Waits for every run to end (shutdown()).
+  ~PartitionWorker();
+  PartitionWorker(const PartitionWorker&) = delete;
+  PartitionWorker& operator=(const PartitionWorker&) = delete;
+
   /// The transport's handler for kTagQuery: starts a query's run on a thread of its own, hands
   /// a run its partitions (starting them here when its pipeline waits for one), or cancels one.
   /// Never waits for a run.
-  static void handle(Incoming message);
+  void handle(Incoming message);
   /// Waits for every run to end (at the rank's shutdown).
-  static void shutdown();
+  void shutdown();
+
+  struct Runs;
+
+ private:
+  Transport& transport_;
+  std::unique_ptr<Runs> runs_;
 };
 
 }  // namespace ember::dist

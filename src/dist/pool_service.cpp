@@ -2,8 +2,6 @@
 // error) comes back to that key, where the caller's proxy actor waits.
 #include "dist/pool_service.h"
 
-#if EMBER_HAVE_MPI
-
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -28,13 +26,14 @@ Service& service() {
   return s;
 }
 
-void reply_failure(int rank, uint64_t key, const std::exception_ptr& error) {
-  Transport::send(rank, kTagControl, failure_message(key, error));
+void reply_failure(Transport& transport, int rank, uint64_t key, const std::exception_ptr& error) {
+  transport.send(rank, kTagControl, failure_message(key, error));
 }
 
 class PoolServiceActor final : public Actor {
  public:
-  PoolServiceActor(uint64_t query, int pool) : query_(query), pool_(pool) {}
+  PoolServiceActor(Transport& transport, uint64_t query, int pool)
+      : transport_(transport), query_(query), pool_(pool) {}
 
   void start() override {}
 
@@ -49,7 +48,7 @@ class PoolServiceActor final : public Actor {
     head.put(args.num_rows());
     std::vector<std::string> names;
     for (int i = 0; i < args.num_columns(); ++i) names.push_back(args.schema().field(i).name);
-    Transport::send(0, kTagPoolCall, gather_columns(head, args.columns(), names));
+    transport_.send(0, kTagPoolCall, gather_columns(head, args.columns(), names));
     Incoming reply = reply_wait(reply_key.key());
     process::MessageReader in(reply.bytes());
     in.get<uint64_t>();
@@ -67,6 +66,7 @@ class PoolServiceActor final : public Actor {
   int64_t inits() const override { return 0; }
 
  private:
+  Transport& transport_;
   uint64_t query_;
   int pool_;
 };
@@ -74,7 +74,8 @@ class PoolServiceActor final : public Actor {
 /// Calls an actor hosted on this very rank: the call goes to its host, the reply to this key.
 class OwnActorProxy final : public Actor {
  public:
-  OwnActorProxy(int self, uint64_t host) : self_(self), host_(host) {}
+  OwnActorProxy(Transport& transport, uint64_t host)
+      : transport_(transport), self_(transport.rank()), host_(host) {}
 
   void start() override {}
 
@@ -89,7 +90,7 @@ class OwnActorProxy final : public Actor {
     head.put(args.num_rows());
     std::vector<std::string> names;
     for (int i = 0; i < args.num_columns(); ++i) names.push_back(args.schema().field(i).name);
-    Transport::send(self_, kTagData, gather_columns(head, args.columns(), names));
+    transport_.send(self_, kTagData, gather_columns(head, args.columns(), names));
     Incoming reply = reply_wait(reply_key.key());
     process::MessageReader in(reply.bytes());
     in.get<uint64_t>();
@@ -109,6 +110,7 @@ class OwnActorProxy final : public Actor {
   int64_t inits() const override { return inits_.load(std::memory_order_relaxed); }
 
  private:
+  Transport& transport_;
   int self_;
   uint64_t host_;
   std::atomic<int64_t> inits_{0};
@@ -126,7 +128,7 @@ void close_pool_service(uint64_t query) {
   service().queries.erase(query);
 }
 
-void serve_pool_call(Incoming message) {
+void serve_pool_call(Transport& transport, Incoming message) {
   const int from = message.source;
   uint64_t key = 0;
   try {
@@ -141,30 +143,28 @@ void serve_pool_call(Incoming message) {
     std::shared_lock lock(service().mu);
     auto it = service().queries.find(query);
     if (it == service().queries.end()) throw Cancelled("the query has ended");
-    it->second->pool(pool).dispatch(std::move(args), [from, key](CallResult result) {
+    it->second->pool(pool).dispatch(std::move(args), [&transport, from, key](CallResult result) {
       if (auto* error = std::get_if<std::exception_ptr>(&result)) {
-        reply_failure(from, key, *error);
+        reply_failure(transport, from, key, *error);
         return;
       }
       process::MessageWriter head;
       head.begin(process::Op::Result);
       head.put(key);
       head.put(int64_t{0});
-      Transport::send(from, kTagData, gather_columns(head, {std::get<Column>(result)}, {""}));
+      transport.send(from, kTagData, gather_columns(head, {std::get<Column>(result)}, {""}));
     });
   } catch (...) {
-    reply_failure(from, key, std::current_exception());
+    reply_failure(transport, from, key, std::current_exception());
   }
 }
 
-std::unique_ptr<Actor> make_pool_service_actor(uint64_t query, int pool) {
-  return std::make_unique<PoolServiceActor>(query, pool);
+std::unique_ptr<Actor> make_pool_service_actor(Transport& transport, uint64_t query, int pool) {
+  return std::make_unique<PoolServiceActor>(transport, query, pool);
 }
 
-std::unique_ptr<Actor> make_own_actor_proxy(int self, uint64_t key) {
-  return std::make_unique<OwnActorProxy>(self, key);
+std::unique_ptr<Actor> make_own_actor_proxy(Transport& transport, uint64_t key) {
+  return std::make_unique<OwnActorProxy>(transport, key);
 }
 
 }  // namespace ember::dist
-
-#endif  // EMBER_HAVE_MPI

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "dist/mpi_transport.h"
+#include "dist/transport.h"
 #include "exec/query_context.h"
 #include "udf/actor.h"
 
@@ -19,14 +19,15 @@ void open_pool_service(uint64_t query, QueryContext* context);
 void close_pool_service(uint64_t query);
 /// Rank 0's transport handler for kTagPoolCall: dispatches the batch; its result goes back to
 /// the rank that sent it.
-void serve_pool_call(Incoming message);
+void serve_pool_call(Transport& transport, Incoming message);
 
 /// A worker rank: an actor backend that runs each batch on pool `pool` of query `query` on
 /// rank 0 and waits for its result. It constructs nothing (inits() is 0).
-std::unique_ptr<Actor> make_pool_service_actor(uint64_t query, int pool);
+std::unique_ptr<Actor> make_pool_service_actor(Transport& transport, uint64_t query, int pool);
 
-/// A worker rank `self`: an actor backend that calls the actor this rank hosts under `key`
-/// directly (its batches do not pass through rank 0). It constructs nothing either.
-std::unique_ptr<Actor> make_own_actor_proxy(int self, uint64_t key);
+/// A worker rank (the one `transport` is): an actor backend that calls the actor this rank
+/// hosts under `key` directly (its batches do not pass through rank 0). It constructs nothing
+/// either.
+std::unique_ptr<Actor> make_own_actor_proxy(Transport& transport, uint64_t key);
 
 }  // namespace ember::dist

@@ -3,8 +3,6 @@
 // whose calls run max_concurrency at once.
 #include "dist/rank_server.h"
 
-#if EMBER_HAVE_MPI
-
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
@@ -30,7 +28,7 @@ namespace {
 /// One hosted actor: its threads (one per call lane) take its messages in arrival order.
 class ActorHost {
  public:
-  explicit ActorHost(Incoming init) {
+  ActorHost(Transport& transport, Incoming init) : transport_(transport) {
     thread_ = std::thread([this, m = std::move(init)]() mutable { serve(std::move(m)); });
   }
   ~ActorHost() {
@@ -64,13 +62,14 @@ class ActorHost {
   void serve(Incoming init);
   /// Answers a call that came after the actor stopped (a rank calling its own actors can race
   /// rank 0's teardown of the pool): Cancelled, so that its caller does not wait forever.
-  static void refuse(const Incoming& message);
+  void refuse(const Incoming& message);
   /// Builds the spec and constructs the actor; false (after replying Failed) on failure.
   bool construct(Incoming& init);
   void run_call(const Incoming& message);
   /// One lane: runs calls in arrival order until a Stop or shutdown ends every lane.
   void take_calls();
 
+  Transport& transport_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<Incoming> queue_;  // guarded by mu_
@@ -104,14 +103,14 @@ bool ActorHost::construct(Incoming& init) {
   } catch (...) {
     if (actor_) actor_->stop();
     actor_.reset();
-    Transport::send(0, kTagControl, failure_message(key_, std::current_exception()));
+    transport_.send(0, kTagControl, failure_message(key_, std::current_exception()));
     return false;
   }
   process::MessageWriter out;
   out.begin(process::Op::Ready);
   out.put(key_);
   out.put(actor_->inits());
-  Transport::send(0, kTagControl, out.bytes());
+  transport_.send(0, kTagControl, out.bytes());
   return true;
 }
 
@@ -133,9 +132,9 @@ void ActorHost::run_call(const Incoming& message) {
     // The actor's construction count travels with each result: a process actor whose worker
     // died starts a fresh one (a new construction) at its next call; rank 0's pool retries.
     head.put(actor_->inits());
-    Transport::send(reply_rank, kTagData, gather_columns(head, {result}, {""}));
+    transport_.send(reply_rank, kTagData, gather_columns(head, {result}, {""}));
   } catch (...) {
-    Transport::send(reply_rank, kTagControl, failure_message(reply_key, std::current_exception()));
+    transport_.send(reply_rank, kTagControl, failure_message(reply_key, std::current_exception()));
   }
 }
 
@@ -145,7 +144,7 @@ void ActorHost::refuse(const Incoming& message) {
   in.get<uint64_t>();
   const auto reply_rank = in.get<int32_t>();
   const auto reply_key = in.get<uint64_t>();
-  Transport::send(reply_rank, kTagControl,
+  transport_.send(reply_rank, kTagControl,
                   failure_message(reply_key, std::make_exception_ptr(Cancelled(
                                                  "the actor has stopped: its query has ended"))));
 }
@@ -198,7 +197,7 @@ void ActorHost::serve(Incoming init) {
       out.begin(process::Op::Stop);
       out.put(key_);
       out.put(actor_->inits());
-      Transport::send(0, kTagControl, out.bytes());
+      transport_.send(0, kTagControl, out.bytes());
     }
   }
   std::deque<Incoming> left;
@@ -210,22 +209,28 @@ void ActorHost::serve(Incoming init) {
   for (const Incoming& m : left) refuse(m);
 }
 
-struct ServerState {
+}  // namespace
+
+struct RankServer::State {
+  explicit State(Transport& transport) : partitions(transport) {}
   std::mutex mu;
   std::condition_variable shutdown_cv;
   bool shutdown = false;                                 // guarded by mu
   std::map<uint64_t, std::unique_ptr<ActorHost>> hosts;  // guarded by mu
+  PartitionWorker partitions;
 };
 
-ServerState& server() {
-  static ServerState s;
-  return s;
+RankServer::RankServer(Transport& transport)
+    : transport_(transport), state_(std::make_unique<State>(transport)) {}
+
+RankServer::~RankServer() {
+  state_->partitions.shutdown();
+  std::lock_guard lock(state_->mu);
+  state_->hosts.clear();
 }
 
-}  // namespace
-
 void RankServer::handle(Incoming message) {
-  ServerState& s = server();
+  State& s = *state_;
   if (message.tag == kTagShutdown) {
     {
       std::lock_guard lock(s.mu);
@@ -234,7 +239,7 @@ void RankServer::handle(Incoming message) {
     s.shutdown_cv.notify_all();
     return;
   }
-  if (message.tag == kTagQuery) return PartitionWorker::handle(std::move(message));
+  if (message.tag == kTagQuery) return s.partitions.handle(std::move(message));
   const process::MessageReader in(message.bytes());
   // Replies to this rank's pool calls (rank 0 sends a hosted actor nothing else of these).
   if (in.header().op == process::Op::Result || in.header().op == process::Op::Failed)
@@ -244,7 +249,7 @@ void RankServer::handle(Incoming message) {
   if (in.header().op == process::Op::Init) {
     // Hosts of earlier queries' actors that have stopped go now (their threads have ended).
     std::erase_if(s.hosts, [](auto& entry) { return entry.second->finished(); });
-    s.hosts[key] = std::make_unique<ActorHost>(std::move(message));
+    s.hosts[key] = std::make_unique<ActorHost>(transport_, std::move(message));
     return;
   }
   auto it = s.hosts.find(key);
@@ -253,17 +258,15 @@ void RankServer::handle(Incoming message) {
 }
 
 void RankServer::run() {
-  ServerState& s = server();
+  State& s = *state_;
   std::map<uint64_t, std::unique_ptr<ActorHost>> hosts;
   {
     std::unique_lock lock(s.mu);
     s.shutdown_cv.wait(lock, [&] { return s.shutdown; });
     hosts.swap(s.hosts);
   }
-  PartitionWorker::shutdown();  // every query's run has ended: rank 0's program has
-  hosts.clear();                // each host stops its actor and joins its thread
+  s.partitions.shutdown();  // every query's run has ended: rank 0's program has
+  hosts.clear();            // each host stops its actor and joins its thread
 }
 
 }  // namespace ember::dist
-
-#endif  // EMBER_HAVE_MPI

@@ -12,9 +12,9 @@
 #include <thread>
 #include <vector>
 
-#include "dist/mpi_transport.h"
 #include "dist/rank_liveness.h"
 #include "dist/rank_timeout.h"
+#include "dist/transport.h"
 
 namespace ember::dist {
 

@@ -4,8 +4,6 @@
 // its place, so a wait never outlives its peer.
 #include "dist/remote_actor.h"
 
-#if EMBER_HAVE_MPI
-
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -182,8 +180,8 @@ LiveInits& live_inits() {
 
 class RemoteActor final : public Actor {
  public:
-  RemoteActor(std::shared_ptr<const UdfSpec> spec, ActorContext ctx, int rank)
-      : spec_(std::move(spec)), ctx_(std::move(ctx)), rank_(rank) {}
+  RemoteActor(Transport& transport, std::shared_ptr<const UdfSpec> spec, ActorContext ctx, int rank)
+      : transport_(transport), spec_(std::move(spec)), ctx_(std::move(ctx)), rank_(rank) {}
   ~RemoteActor() override { stop(); }
 
   void start() override {
@@ -197,7 +195,7 @@ class RemoteActor final : public Actor {
     out.put(static_cast<int64_t>(ctx_.memory_bytes));
     out.put(static_cast<uint32_t>(ctx_.gpu_ids.size()));
     for (int id : ctx_.gpu_ids) out.put(static_cast<int32_t>(id));
-    Transport::send(rank_, kTagControl, out.bytes());
+    transport_.send(rank_, kTagControl, out.bytes());
     started_ = true;
     Incoming reply = router().wait(key_);
     process::MessageReader in(reply.bytes());
@@ -223,7 +221,7 @@ class RemoteActor final : public Actor {
     head.put(args.num_rows());
     std::vector<std::string> names;
     for (int i = 0; i < args.num_columns(); ++i) names.push_back(args.schema().field(i).name);
-    Transport::send(rank_, kTagData, gather_columns(head, args.columns(), names));
+    transport_.send(rank_, kTagData, gather_columns(head, args.columns(), names));
     Incoming reply = router().wait(reply_key.key());
     process::MessageReader in(reply.bytes());
     in.get<uint64_t>();
@@ -246,7 +244,7 @@ class RemoteActor final : public Actor {
     process::MessageWriter out;
     out.begin(process::Op::Stop);
     out.put(key_);
-    Transport::send(rank_, kTagControl, out.bytes());
+    transport_.send(rank_, kTagControl, out.bytes());
     // The Stop reply, or a Failed one (a lost rank: nothing there to wait for any more).
     Incoming reply = router().wait(key_);
     process::MessageReader in(reply.bytes());
@@ -259,6 +257,7 @@ class RemoteActor final : public Actor {
   int64_t inits() const override { return inits_.load(std::memory_order_relaxed); }
 
  private:
+  Transport& transport_;
   std::shared_ptr<const UdfSpec> spec_;
   ActorContext ctx_;
   int rank_;
@@ -270,9 +269,9 @@ class RemoteActor final : public Actor {
 
 }  // namespace
 
-std::unique_ptr<Actor> make_remote_actor(std::shared_ptr<const UdfSpec> spec, ActorContext ctx,
-                                         int rank, std::stop_token) {
-  return std::make_unique<RemoteActor>(std::move(spec), std::move(ctx), rank);
+std::unique_ptr<Actor> make_remote_actor(Transport& transport, std::shared_ptr<const UdfSpec> spec,
+                                         ActorContext ctx, int rank) {
+  return std::make_unique<RemoteActor>(transport, std::move(spec), std::move(ctx), rank);
 }
 
 void open_reply_routing() {
@@ -298,5 +297,3 @@ void reply_key_close(uint64_t key) { router().close(key); }
 void route_reply(Incoming message) { router().deliver(std::move(message)); }
 
 }  // namespace ember::dist
-
-#endif  // EMBER_HAVE_MPI

@@ -7,14 +7,14 @@
 #include <stop_token>
 #include <vector>
 
-#include "dist/mpi_transport.h"
+#include "dist/transport.h"
 #include "udf/actor.h"
 
 namespace ember::dist {
 
-/// An actor of `spec` constructed on rank `rank`. Needs the transport running.
-std::unique_ptr<Actor> make_remote_actor(std::shared_ptr<const UdfSpec> spec, ActorContext ctx,
-                                         int rank, std::stop_token doomed);
+/// An actor of `spec` constructed on rank `rank`, reached through `transport` (running).
+std::unique_ptr<Actor> make_remote_actor(Transport& transport, std::shared_ptr<const UdfSpec> spec,
+                                         ActorContext ctx, int rank);
 
 /// An actor that rank 0 placed on another rank, as that rank knows it: its host's key.
 struct HostedActor {

@@ -69,11 +69,11 @@ struct RankStats {
   int64_t bytes_read = 0;
   /// Bytes of the output files this rank's writers wrote (write_*); none for a collect.
   int64_t bytes_written = 0;
-  /// Rows this rank sent to other ranks in exchanges (the shuffles of a spread group-by, join,
-  /// sort or distinct). Breakers still run on rank 0 (docs/cluster.md), so no query exchanges
-  /// rows yet: always 0 for now.
+  /// Rows this rank sent to other ranks in exchanges: the groups of a spread group-by or
+  /// distinct, whose partial states go by key to the rank that merges them
+  /// (docs/cluster.md). Joins and sorts do not exchange rows yet.
   int64_t rows_shuffled_out = 0;
-  /// Rows this rank received from other ranks in exchanges: always 0 for now, as above.
+  /// Rows this rank received from other ranks in exchanges, as above.
   int64_t rows_shuffled_in = 0;
 };
 

@@ -20,6 +20,7 @@
 #include "dist/pool_service.h"
 #include "dist/rank_protocol.h"
 #include "dist/remote_actor.h"
+#include "dist/share_exchange.h"
 #include "dist/storage_message.h"
 
 namespace ember::dist {
@@ -68,6 +69,8 @@ class ClusterRun final : public SpreadRun {
         id_(id),
         files_(output.files),
         partials_(partials),
+        exchange_(partials && plan.pipelines.at(at).breaker &&
+                  plan.pipelines.at(at).breaker->exchanges_partials()),
         query_(query),
         box_(reply_key_open()),
         own_(*this),
@@ -83,6 +86,7 @@ class ClusterRun final : public SpreadRun {
     for (int p = 0; p < plan.pipelines.at(at).source->num_partitions(); ++p)
       if (!std::binary_search(kept_parts_.begin(), kept_parts_.end(), p)) todo.push_back(p);
     const int n = static_cast<int>(todo.size());
+    partitions_ = n;
     const int first = first_partitions_per_rank(n, ranks);
     std::vector<std::vector<int>> share(static_cast<size_t>(ranks));
     for (int i = 0; i < n; ++i) {
@@ -97,6 +101,7 @@ class ClusterRun final : public SpreadRun {
     pace_.resize(static_cast<size_t>(ranks));
     deferred_.resize(static_cast<size_t>(ranks));
     stats_.resize(static_cast<size_t>(ranks));
+    shares_.resize(static_cast<size_t>(ranks));
     for (int r = 0; r < ranks; ++r) stats_[static_cast<size_t>(r)].rank = r;
     std::vector<bool> own_everywhere(plan.pools.size(), true);
     for (int r = 1; r < ranks; ++r) {
@@ -135,6 +140,19 @@ class ClusterRun final : public SpreadRun {
   bool writes_files() const override { return files_; }
   const std::vector<int>& kept() const override { return kept_parts_; }
   const std::vector<UdfStats>& udf_figures() const override { return udfs_; }
+  const Sink& own_sink(const Sink& sink) override {
+    if (!exchange_) return sink;
+    sharing_ = std::make_unique<SharingSink>(sink, transport_, id_);
+    return *sharing_;
+  }
+  bool exchanges() const override { return exchange_; }
+  std::vector<Batch> take_shares() override {
+    std::vector<Batch> out;
+    for (size_t r = 1; r < shares_.size(); ++r)
+      out.push_back(shares_[r].empty() ? Batch() : Batch::concat(shares_[r]));
+    shares_.clear();
+    return out;
+  }
   void cancel() override {
     std::lock_guard lock(mu_);
     if (cancelled_) return;
@@ -164,6 +182,8 @@ class ClusterRun final : public SpreadRun {
     arriving_.clear();
     reply_key_close(box_);
     for (int i : kept_) query_.pool(i).keep_to_own_actors(false);
+    if (sharing_) stats_[0].rows_shuffled_out = sharing_->rows_sent();
+    stats_[0].rows_shuffled_in = shares_in_;
     return stats_;
   }
 
@@ -243,6 +263,11 @@ class ClusterRun final : public SpreadRun {
   uint64_t id_;
   bool files_;
   bool partials_;
+  bool exchange_;                           ///< the partial states are exchanged (exchanges())
+  int partitions_ = 0;                      ///< run on some rank: shares each rank merges
+  std::unique_ptr<SharingSink> sharing_;    ///< rank 0's own partitions' sink, exchanging
+  std::vector<std::vector<Batch>> shares_;  ///< per rank: its finalized share; receiving thread
+  int64_t shares_in_ = 0;                   ///< rows of other ranks' shares merged here
   QueryContext& query_;
   uint64_t box_;  ///< every message of this query from the other ranks arrives here
   OwnShare own_;
@@ -300,6 +325,9 @@ std::string ClusterRun::order(uint64_t done, int r, const PhysicalPlan& plan,
   put_unfinished(out, output.unfinished);
   out.put_string(output.object_store);
   put_storage(out, output.storage);
+  // With an exchange, each rank merges a share of every partition's state: this many.
+  out.put(static_cast<uint8_t>(exchange_));
+  out.put(static_cast<int32_t>(partitions_));
   return out.bytes();
 }
 
@@ -387,6 +415,14 @@ void ClusterRun::take(const Incoming& m) {
       answer(done->second);
     } else if (op == process::Op::Ready) {
       rank_ended(done->second, in);
+    } else if (op == process::Op::Result) {
+      // A batch of the rank's finalized share of an exchanged breaker's keys.
+      const auto rows = in.get<int64_t>();
+      if (!m.data)
+        throw Error("rank " + std::to_string(done->second) + ": a share without columns");
+      if (!query_.cancelled())
+        shares_[static_cast<size_t>(done->second)].push_back(
+            to_batch(unpack_columns(in, m.data), rows));
     } else if (op == process::Op::Failed) {
       // The rank was lost (it stopped answering): it will never send its end, so it has
       // ended for this query, and the query fails with why.
@@ -409,7 +445,9 @@ void ClusterRun::take(const Incoming& m) {
     if (op == process::Op::Result) return take_rows(a, in, m);
     if (op == process::Op::Partial) {
       // The partition aggregated where it ran: its states, merged at its end as its rows were.
-      if (accepting(a)) sink_->adopt_partial(*state_, local(a), in.get_string());
+      const std::string_view bytes = in.get_string();
+      if (exchange_) shares_in_ += in.get<int64_t>();  // this rank's share of it
+      if (accepting(a)) sink_->adopt_partial(*state_, local(a), bytes);
       return;
     }
     if (op == process::Op::Rejected) return take_rejected(a, in, m);
@@ -522,6 +560,8 @@ void ClusterRun::rank_ended(int rank, process::MessageReader& in) {
   stats.peak_results_in_flight = in.get<int64_t>();
   stats.bytes_read = in.get<int64_t>();
   stats.bytes_written = in.get<int64_t>();
+  stats.rows_shuffled_out = in.get<int64_t>();
+  stats.rows_shuffled_in = in.get<int64_t>();
   const auto pools = in.get<uint32_t>();
   if (udfs_.size() < pools) udfs_.resize(pools);
   for (uint32_t i = 0; i < pools; ++i) {

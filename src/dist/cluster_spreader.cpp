@@ -76,10 +76,18 @@ std::string ClusterSpreader::explain(const LogicalNode& optimized, const Physica
     out += std::to_string(first) + " each to start with, " + round_robin + ", the other " +
            std::to_string(n - first * ranks_) + " handed out as ranks ask for more";
   if (at > 0) out += ", each rank building the joins' right sides itself";
-  out += partials ? "), each rank running its partitions into the breaker and sending rank 0 "
-                    "their partial states (aggregates, a top-k's best rows), merged there in "
-                    "partition order"
-                  : "), their rows gathered on rank 0 in partition order";
+  const bool exchange = partials && p->breaker && p->breaker->exchanges_partials();
+  if (exchange)
+    out +=
+        "), each rank running its partitions into the breaker; a hash exchange sends each "
+        "partition's groups by key to the rank that merges them, each rank finalizes its "
+        "share, and rank 0 merges the shares in key order";
+  else if (partials)
+    out +=
+        "), each rank running its partitions into the breaker and sending rank 0 their "
+        "partial states (aggregates, a top-k's best rows), merged there in partition order";
+  else
+    out += "), their rows gathered on rank 0 in partition order";
   if (plan.pipelines.size() > at + 1) out += "; the pipelines after its breaker run on rank 0";
   return out;
 }

@@ -24,6 +24,7 @@
 #include "dist/pipeline_message.h"
 #include "dist/pool_service.h"
 #include "dist/rank_protocol.h"
+#include "dist/share_exchange.h"
 #include "dist/storage_message.h"
 #include "exec/partition_supply.h"
 #include "exec/physical_planner.h"
@@ -55,7 +56,10 @@ struct Run {
   /// Partitions blocked on the window, woken when rank 0 takes a batch (or the run ends).
   std::vector<std::function<void()>> waiting;  // guarded by mu
   std::thread thread;
-  GrantedPartitions granted;  ///< the partitions it runs, as rank 0 hands them out
+  GrantedPartitions granted;             ///< the partitions it runs, as rank 0 hands them out
+  ShareInbox shares;                     ///< an exchange's shares for this rank, from every rank
+  std::atomic<int64_t> shuffled_out{0};  ///< rows of shares sent to other ranks
+  bool share_failed = false;             ///< its run thread: the end went to rank 0 as a failure
 
   void cancel() {
     std::vector<std::function<void()>> wake;
@@ -65,6 +69,7 @@ struct Run {
       if (context) context->fail(std::make_exception_ptr(Cancelled("rank 0 ended the query")));
       wake.swap(waiting);
     }
+    shares.cancel();
     for (auto& w : wake) w();
   }
   /// Takes room in the window for one more result batch to rank 0, or (false) keeps `wake` to
@@ -110,14 +115,18 @@ class ForwardSink final : public Sink {
  public:
   /// `uploads`: with `files`, a write to an object store, where each part goes up once
   /// committed; its upload travels with the partition's end.
+  /// `exchange`: the partials' shares go to the ranks that merge them (share_exchange.h).
   ForwardSink(Run& run, QueryContext& context, std::unique_ptr<FileSink> files,
-              PartUploads* uploads, const Sink* partials, int64_t memory_budget)
+              PartUploads* uploads, const Sink* partials, int64_t memory_budget, uint64_t query,
+              bool exchange)
       : run_(run),
         context_(context),
         files_(std::move(files)),
         uploads_(uploads),
         partials_(partials),
-        memory_budget_(memory_budget) {}
+        memory_budget_(memory_budget),
+        query_(query),
+        exchange_(exchange) {}
 
   struct Global final : GlobalSinkState {
     std::mutex mu;
@@ -158,9 +167,11 @@ class ForwardSink final : public Sink {
     return run_.reserve_result(wake);  // at most kResultWindow batches out to rank 0
   }
   /// Whether the partition's rows go into its partial state here, which has room for them.
+  /// With an exchange, always: the state spills past its budget here, and its shares carry
+  /// what it spilled (no rows travel past it).
   bool aggregating(GlobalSinkState& global, LocalSinkState& local) const {
-    return partials_ &&
-           !partials_->partial_full(*global.as<Global>().partials, *local.as<Local>().partial);
+    return partials_ && (exchange_ || !partials_->partial_full(*global.as<Global>().partials,
+                                                               *local.as<Local>().partial));
   }
   void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const override {
     if (files_) {
@@ -211,13 +222,27 @@ class ForwardSink final : public Sink {
     global.as<Global>().ended.insert(local.as<Local>().partition);
   }
   /// The partition's aggregate states: rank 0 merges them as its own partitions'.
+  /// With an exchange, its share 0 only (its rows after the bytes); the other shares go to
+  /// their ranks, this rank's own through the transport too.
   void send_partial(Global& global, Local& local) const {
     process::MessageWriter out;
     out.begin(process::Op::Partial);
     out.put(local.key);
-    out.put_string(partials_->encode_partial(*global.partials, *local.partial));
+    std::vector<Sink::Share> shares;
+    if (exchange_) {
+      shares = partials_->encode_partial_shares(*global.partials, *local.partial,
+                                                run_.transport.ranks());
+      out.put_string(shares.at(0).bytes);
+      out.put(shares[0].rows);
+    } else {
+      out.put_string(partials_->encode_partial(*global.partials, *local.partial));
+    }
     local.partial.reset();
     if (run_.cancelled_now()) throw Cancelled("rank 0 ended the query");
+    if (exchange_) {
+      run_.shuffled_out += shares[0].rows + send_shares(run_.transport, query_, local.partition,
+                                                        shares, run_.transport.rank());
+    }
     run_.transport.send(0, kTagData, MessageBuffer(out.bytes()));
   }
   /// The rows each pool's UDF rejected in the partition, and each url_download's, by chunk:
@@ -255,6 +280,8 @@ class ForwardSink final : public Sink {
   PartUploads* uploads_;
   const Sink* partials_;
   int64_t memory_budget_;
+  uint64_t query_;
+  bool exchange_;
 };
 
 struct Order {
@@ -277,6 +304,10 @@ struct Order {
   /// A write to an object store (SpreadOutput::object_store): its s3:// prefix and storage.
   std::string object_store;
   StorageOptions storage;
+  /// The breaker's states are exchanged: this rank merges its share of every partition's
+  /// (`partitions` of them, from every rank) and sends rank 0 its share finalized.
+  bool exchange = false;
+  int partitions = 0;
 };
 
 Order read_order(const Incoming& message) {
@@ -303,6 +334,8 @@ Order read_order(const Incoming& message) {
   o.unfinished = get_unfinished(in);
   o.object_store = std::string(in.get_string());
   o.storage = get_storage(in);
+  o.exchange = in.get<uint8_t>() != 0;
+  o.partitions = in.get<int32_t>();
   return o;
 }
 
@@ -315,6 +348,7 @@ int worker_threads() {
 struct Figures {
   int64_t partitions = 0, rows = 0, rows_out = 0;
   int64_t bytes_read = 0, bytes_written = 0;
+  int64_t shuffled_in = 0;    ///< rows of other ranks' shares merged here
   std::vector<UdfStats> own;  ///< per pool: calls to this rank's own actors (else zeros)
   /// Per pool: each own actor's key and constructions as its calls from here last saw them.
   std::vector<std::vector<std::pair<uint64_t, int64_t>>> own_inits;
@@ -416,6 +450,39 @@ std::unique_ptr<FileSink> part_files(const Order& o, Run& run, const Schema& sch
                                     pieces);
 }
 
+/// An exchange's second half on this rank: every partition's share for it, adopted as rank 0
+/// adopts another rank's partition state (in partition order when merged), finalized, and its
+/// rows sent to rank 0 under the rank's done key. Returns the rows that came from other ranks.
+/// Cancelled once the query ends early.
+int64_t merge_share(const Order& o, Run& run, const PipelineBreaker& breaker, int partitions) {
+  std::unique_ptr<GlobalSinkState> share = breaker.global_state(partitions);
+  share->memory_budget_bytes = o.memory_budget;
+  int64_t rows_in = 0;
+  for (int got = 0; got < o.partitions; ++got) {
+    std::optional<ShareInbox::Piece> piece = run.shares.next();
+    if (!piece) throw Cancelled("rank 0 ended the query");
+    std::unique_ptr<LocalSinkState> local = breaker.local_state(*share, piece->partition);
+    breaker.adopt_partial(*share, *local, piece->bytes);
+    breaker.combine(*share, *local);
+    if (piece->source != run.transport.rank()) rows_in += piece->rows;
+  }
+  std::shared_ptr<const Source> groups = breaker.finalize(*share);
+  for (int p = 0; p < groups->num_partitions(); ++p) {
+    std::unique_ptr<BatchReader> reader = groups->open(p, 64 * 1024);
+    while (std::optional<Batch> batch = reader->next()) {
+      if (run.cancelled_now()) throw Cancelled("rank 0 ended the query");
+      process::MessageWriter head;
+      head.begin(process::Op::Result);
+      head.put(o.done_key);
+      head.put(batch->num_rows());
+      std::vector<std::string> names;
+      for (int i = 0; i < batch->num_columns(); ++i) names.push_back(batch->schema().field(i).name);
+      run.transport.send(0, kTagData, gather_columns(head, batch->columns(), names));
+    }
+  }
+  return rows_in;
+}
+
 Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   NodePtr chain = decode_first_pipeline(o.pipeline);
   PhysicalPlan physical = plan_physical(*chain);
@@ -441,7 +508,8 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   ForwardSink sink(
       run, context,
       o.files ? part_files(o, run, pipeline.schema, staged ? staged->dir() : o.dir) : nullptr,
-      staged ? staged->uploads() : nullptr, partials, o.memory_budget);
+      staged ? staged->uploads() : nullptr, partials, o.memory_budget, o.query,
+      o.exchange && partials != nullptr);
   // As many as rank 0's state for the pipeline spans (a join's tails too): the same share of the
   // budget per partition.
   auto state = sink.global_state(pipeline_partitions(pipeline, *pipeline.source));
@@ -461,6 +529,21 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   }
   if (std::exception_ptr e = context.error()) std::rethrow_exception(e);
   Figures figures;
+  if (o.exchange && partials != nullptr) {
+    try {
+      figures.shuffled_in =
+          merge_share(o, run, *pipeline.breaker, pipeline_partitions(pipeline, *pipeline.source));
+    } catch (const Cancelled&) {
+      throw;
+    } catch (...) {
+      // Every partition has ended here, so no partition's end can carry it: the rank's own
+      // end does, in place of its Ready, and fails the query.
+      run.transport.send(0, kTagData,
+                         MessageBuffer(failure_message(o.done_key, std::current_exception())));
+      run.share_failed = true;
+      throw;
+    }
+  }
   figures.partitions = context.partitions_done.load();
   figures.rows = context.rows_read.load();
   figures.rows_out = context.rows_out.load();
@@ -496,6 +579,7 @@ void serve_order(const Order& o, Run& run) {
   }
   for (const auto& [p, key] : run.granted.settle_late(settled))
     run.transport.send(0, kTagData, MessageBuffer(failure_message(key, error)));
+  if (run.share_failed) return;  // its end went already
   process::MessageWriter out;
   out.begin(process::Op::Ready);
   out.put(o.done_key);
@@ -505,6 +589,8 @@ void serve_order(const Order& o, Run& run) {
   out.put(run.peak());
   out.put(figures.bytes_read);
   out.put(figures.bytes_written);
+  out.put(run.shuffled_out.load());
+  out.put(figures.shuffled_in);
   out.put(static_cast<uint32_t>(figures.own.size()));
   for (size_t i = 0; i < figures.own.size(); ++i) {
     const UdfStats& u = figures.own[i];
@@ -527,6 +613,9 @@ void serve_order(const Order& o, Run& run) {
 struct PartitionWorker::Runs {
   std::mutex mu;
   std::map<uint64_t, std::unique_ptr<Run>> by_query;  // guarded by mu
+  uint64_t newest = 0;  // guarded by mu: the latest query whose order came (ids only grow)
+  /// Shares that came before their query's order (another rank may start first).
+  std::map<uint64_t, std::vector<Incoming>> early;  // guarded by mu
 };
 
 PartitionWorker::PartitionWorker(Transport& transport)
@@ -552,6 +641,13 @@ void PartitionWorker::handle(Incoming message) {
     if (auto it = all.find(query); it != all.end()) it->second->granted.granted(in);
     return;
   }
+  if (op == process::Op::Partial) {  // a share of an exchange, from any rank
+    if (auto it = all.find(query); it != all.end())
+      it->second->shares.take(message.source, in);
+    else if (query > runs_->newest)  // before its order: kept until the order comes
+      runs_->early[query].push_back(std::move(message));
+    return;  // else after its run has gone: the query has ended
+  }
   // Runs of earlier queries that have ended go now (their threads are finishing or done).
   for (auto it = all.begin(); it != all.end();) {
     bool done = false;
@@ -569,6 +665,15 @@ void PartitionWorker::handle(Incoming message) {
   Order order = read_order(message);
   auto run = std::make_unique<Run>(transport_, order.done_key);
   Run* r = run.get();
+  runs_->newest = std::max(runs_->newest, query);
+  if (auto early = runs_->early.find(query); early != runs_->early.end()) {
+    for (const Incoming& m : early->second) {
+      process::MessageReader share(m.bytes());
+      share.get<uint64_t>();
+      r->shares.take(m.source, share);
+    }
+    runs_->early.erase(early);
+  }
   r->thread = std::thread([r, order = std::move(order)] {
     serve_order(order, *r);
     std::lock_guard lock(r->mu);

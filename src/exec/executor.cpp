@@ -163,7 +163,8 @@ void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spre
     }
   });
   try {
-    run_pipeline(query, p, *p.source, sink, state, threads, spread.local_supply());
+    // With an exchange, this rank's partitions split their states into the ranks' shares.
+    run_pipeline(query, p, *p.source, spread.own_sink(sink), state, threads, spread.local_supply());
     // What this rank's join builds spilled, joined with what its own partitions spilled (other
     // ranks build their joins in memory and spill nothing).
     if (!query.cancelled()) run_tails(query, p, *p.source, sink, state, threads);
@@ -205,7 +206,10 @@ Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputS
     if (std::exception_ptr e = query.error()) std::rethrow_exception(e);
     ended(static_cast<size_t>(&p - plan.pipelines.data()));
     if (p.breaker) {
-      carried = p.breaker->finalize(*state);
+      const bool exchanged =
+          spread != nullptr && &p == &plan.pipelines[spread_at] && spread->exchanges();
+      carried = exchanged ? p.breaker->finalize_shares(*state, spread->take_shares())
+                          : p.breaker->finalize(*state);
       if (save_write_input && &p + 1 == &plan.pipelines.back())
         carried = save_write_input(std::move(carried));
     } else {
@@ -228,6 +232,10 @@ QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContex
   stats.ranks[0].bytes_read = query.bytes_read.load();
   stats.ranks[0].bytes_written = query.bytes_written.load();
   // Under the cluster runner the first pipeline's partitions ran on several ranks.
+  for (size_t r = 0; r < spread.size() && r < stats.ranks.size(); ++r) {
+    stats.ranks[r].rows_shuffled_out = spread[r].rows_shuffled_out;
+    stats.ranks[r].rows_shuffled_in = spread[r].rows_shuffled_in;
+  }
   for (size_t r = 1; r < spread.size() && r < stats.ranks.size(); ++r) {
     stats.ranks[r].partitions = spread[r].partitions;
     stats.ranks[r].rows = spread[r].rows;

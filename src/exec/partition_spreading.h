@@ -94,6 +94,17 @@ class SpreadRun {
   /// The partitions that run nowhere, as earlier runs finished them (SpreadOutput::finished):
   /// the caller ends them in its sink itself.
   virtual const std::vector<int>& kept() const = 0;
+  /// The sink this rank's own partitions run into: `sink` itself, or, when the pipeline's
+  /// breaker exchanges its partial states (exchanges()), one that splits each partition's
+  /// state into the ranks' shares when it ends, keeping this rank's share in `sink`'s state
+  /// and sending the others to their ranks.
+  virtual const Sink& own_sink(const Sink& sink) = 0;
+  /// Whether the breaker's partial states are exchanged (Sink::exchanges_partials): each rank
+  /// merges and finalizes a share of the keys, and the breaker's state here holds this rank's
+  /// share only; take_shares() has the others'.
+  virtual bool exchanges() const = 0;
+  /// After finish(), with exchanges(): every other rank's finalized share, in rank order.
+  virtual std::vector<Batch> take_shares() = 0;
   /// Tells the other ranks to stop early (the sink is satisfied, or this rank failed); from
   /// then on no partition is handed out, to them or to local_supply(). Any thread; idempotent.
   virtual void cancel() = 0;

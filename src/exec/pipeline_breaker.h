@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "exec/sink.h"
 #include "plan/source.h"
@@ -15,6 +16,15 @@ class PipelineBreaker : public Sink {
   /// After every partition ended without error, on the driver thread: the next pipeline's
   /// source. Called once per global state.
   virtual std::shared_ptr<const Source> finalize(GlobalSinkState& global) const = 0;
+  /// With exchanges_partials(), instead of finalize() where the partial states were exchanged:
+  /// `global` holds this rank's share of the keys, `others` the other ranks' shares as each
+  /// finalized them (finalize()'s rows, read in order); the next pipeline reads them all as
+  /// finalize() would have read one state holding every key.
+  virtual std::shared_ptr<const Source> finalize_shares(GlobalSinkState& global,
+                                                        std::vector<Batch> others) const {
+    (void)global, (void)others;
+    throw Error("internal: this breaker exchanges no partial states");
+  }
 };
 
 }  // namespace ember

@@ -134,6 +134,23 @@ class Sink {
     (void)global, (void)local, (void)bytes;
     throw Error("internal: this sink adopts no partial states");
   }
+  /// With ships_partials(): whether the partial states can instead be split into shares by
+  /// key, each share merged and finalized on a rank of its own (a hash exchange between ranks)
+  /// and the shares' results merged by finalize_shares(). False by default.
+  virtual bool exchanges_partials() const { return false; }
+  /// With exchanges_partials(), once the partition's input ended (instead of combine()): its
+  /// state as `shares` encodings, share q holding the keys that rank q merges, each the bytes
+  /// adopt_partial() takes (the same for every rank's copy of the sink), and the number of
+  /// groups (rows) in each.
+  struct Share {
+    std::string bytes;
+    int64_t rows = 0;
+  };
+  virtual std::vector<Share> encode_partial_shares(GlobalSinkState& global, LocalSinkState& local,
+                                                   int shares) const {
+    (void)global, (void)local, (void)shares;
+    throw Error("internal: this sink exchanges no partial states");
+  }
   /// True when the whole pipeline needs no more input (a global limit was met): partitions
   /// stop without combining. Any thread.
   virtual bool satisfied(const GlobalSinkState&) const { return false; }

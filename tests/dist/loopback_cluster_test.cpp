@@ -40,6 +40,17 @@ struct Thrower {
 };
 EMBER_REGISTER_UDF(Thrower);
 
+/// id, but fails on the batch holding id 9000 (the 10th partition of 12 of 12000 rows).
+struct ThrowsAt {
+  explicit ThrowsAt(const InitArgs&) {}
+  Column operator()(const Batch& in) const {
+    for (int64_t i = 0; i < in.num_rows(); ++i)
+      if (in.column(0).value<int64_t>(i) == 9000) throw std::runtime_error("row 9000");
+    return in.column(0);
+  }
+};
+EMBER_REGISTER_UDF(ThrowsAt);
+
 NodePtr range_source(int64_t n, int parts) {
   return make_source(std::make_shared<RangeSource>(n, parts));
 }
@@ -88,19 +99,88 @@ TEST(LoopbackCluster, AUdfQuerySpreadsOverThreeRanksAndEqualsTheLocalRun) {
   EXPECT_EQ(spread.stats.udfs[0].rows, 20000);
 }
 
-TEST(LoopbackCluster, AGroupByMergesEachRanksPartialStatesIntoTheLocalResult) {
-  test::LoopbackCluster cluster(3);
-  NodePtr keyed =
-      make_project(range_source(30000, 9), {tree(col("id")), tree((col("id") % 101).alias("k"))});
-  NodePtr grouped = make_group_by(keyed, {tree(col("k"))},
-                                  {tree(col("id").sum().alias("s")), tree(col("id").count())});
-  NodePtr root = make_sort(grouped, {SortSpec{tree(col("k"))}});
-  const QueryResult local = execute_plan(root, two_threads(), QueryOutput{}, nullptr);
-  const QueryResult spread = execute_plan(root, two_threads(), QueryOutput{}, cluster.runtime());
-  EXPECT_EQ(local.table.num_rows(), 101);
+/// Runs `root` locally and on `cluster`; the same rows in the same order.
+QueryResult same_as_local(test::LoopbackCluster& cluster, const NodePtr& root,
+                          RunOptions options = two_threads()) {
+  const QueryResult local = execute_plan(root, options, QueryOutput{}, nullptr);
+  QueryResult spread = execute_plan(root, options, QueryOutput{}, cluster.runtime());
   EXPECT_EQ(rows_of(spread.table), rows_of(local.table));
-  ASSERT_EQ(spread.stats.ranks.size(), 3u);
-  for (const RankStats& r : spread.stats.ranks) EXPECT_GT(r.partitions, 0) << "rank " << r.rank;
+  return spread;
+}
+
+/// Every rank sent and received groups in the exchange, and what went out came in.
+void expect_exchanged(const QueryResult& r) {
+  ASSERT_EQ(r.stats.ranks.size(), 3u);
+  int64_t out = 0, in = 0;
+  for (const RankStats& rank : r.stats.ranks) {
+    EXPECT_GT(rank.partitions, 0) << "rank " << rank.rank;
+    EXPECT_GT(rank.rows_shuffled_out, 0) << "rank " << rank.rank;
+    EXPECT_GT(rank.rows_shuffled_in, 0) << "rank " << rank.rank;
+    out += rank.rows_shuffled_out;
+    in += rank.rows_shuffled_in;
+  }
+  EXPECT_EQ(out, in);
+}
+
+NodePtr keyed(int64_t rows, int parts, int64_t keys) {
+  return make_project(range_source(rows, parts),
+                      {tree(col("id")), tree((col("id") % lit(keys)).alias("k"))});
+}
+
+TEST(LoopbackCluster, AGroupByExchangesItsStatesByKeyAndEqualsTheLocalResult) {
+  test::LoopbackCluster cluster(3);
+  NodePtr grouped = make_group_by(keyed(30000, 9, 1001), {tree(col("k"))},
+                                  {tree(col("id").sum().alias("s")), tree(col("id").count())});
+  const QueryResult r = same_as_local(cluster, grouped);
+  EXPECT_EQ(r.table.num_rows(), 1001);
+  expect_exchanged(r);
+}
+
+TEST(LoopbackCluster, OrderSensitiveAggregatesSeeTheInputOrderAfterTheExchange) {
+  test::LoopbackCluster cluster(3);
+  // first() and min/max of a shifted key: what a partition-order merge gives, on every rank.
+  NodePtr grouped =
+      make_group_by(keyed(20000, 10, 97), {tree(col("k"))},
+                    {tree(col("id").first().alias("f")), tree(col("id").min().alias("lo")),
+                     tree(col("id").max().alias("hi"))});
+  expect_exchanged(same_as_local(cluster, grouped));
+}
+
+TEST(LoopbackCluster, ADistinctAndAGroupByPastTheMemoryBudgetExchangeToo) {
+  test::LoopbackCluster cluster(3);
+  NodePtr distinct = make_distinct(make_project(keyed(20000, 8, 5000), {tree(col("k"))}), {"k"});
+  expect_exchanged(same_as_local(cluster, make_sort(distinct, {SortSpec{tree(col("k"))}})));
+  // A budget far below the groups: partitions spill where they run, and their shares carry
+  // what they spilled.
+  RunOptions tight = two_threads();
+  tight.memory_budget_bytes = 64 << 10;
+  NodePtr grouped =
+      make_group_by(keyed(60000, 6, 20000), {tree(col("k"))}, {tree(col("id").sum().alias("s"))});
+  const QueryResult r = same_as_local(cluster, grouped, tight);
+  EXPECT_EQ(r.table.num_rows(), 20000);
+  expect_exchanged(r);
+}
+
+TEST(LoopbackCluster, AGlobalAggregateIsNotExchanged) {
+  test::LoopbackCluster cluster(3);
+  NodePtr total = make_aggregate(range_source(9000, 9), {tree(col("id").sum().alias("s"))});
+  const QueryResult r = same_as_local(cluster, total);
+  ASSERT_EQ(r.table.num_rows(), 1);
+  for (const RankStats& rank : r.stats.ranks) EXPECT_EQ(rank.rows_shuffled_out, 0);
+}
+
+TEST(LoopbackCluster, AQueryFailingDuringAnExchangeEndsOnEveryRank) {
+  test::LoopbackCluster cluster(3);
+  // The UDF fails on one partition only, after others have sent their shares.
+  const Udf udf = Udf::cls<ThrowsAt>("throws_at").returns(int64()).concurrency(3).num_cpus(0.25);
+  NodePtr chain = make_project(range_source(12000, 12),
+                               {tree(udf(col("id")).alias("v")), tree((col("id") % 7).alias("k"))});
+  NodePtr grouped = make_group_by(chain, {tree(col("k"))}, {tree(col("v").sum().alias("s"))});
+  EXPECT_THROW(execute_plan(grouped, two_threads(), QueryOutput{}, cluster.runtime()), UdfError);
+  // Nothing of it is left waiting on any rank: the next exchange runs.
+  NodePtr again =
+      make_group_by(keyed(3000, 6, 10), {tree(col("k"))}, {tree(col("id").sum().alias("s"))});
+  expect_exchanged(same_as_local(cluster, again));
 }
 
 TEST(LoopbackCluster, AUdfFailingOnAnotherRanksActorFailsTheQueryWithItsError) {

@@ -59,6 +59,9 @@ size_t merge_partition_of(uint64_t hash) {
   return static_cast<size_t>(hash >> 60) % GroupBySink::kMergePartitions;
 }
 
+/// The share (rank) that merges hash partition `r` when the states are exchanged.
+int share_of_merge_partition(int r, int shares) { return r % shares; }
+
 /// Runs `work(i)` for i in [0, n) on up to `threads` threads; rethrows the first error.
 template <class Work>
 void parallel_for(size_t n, unsigned threads, Work work) {
@@ -198,21 +201,43 @@ bool GroupBySink::partial_full(GlobalSinkState&, LocalSinkState& local) const {
   return !part.spilled.files.empty() || part.table.estimated_bytes() > kMostPartialBytes;
 }
 
-std::string GroupBySink::encode_partial(GlobalSinkState&, LocalSinkState& local) const {
+std::vector<GroupTable> GroupBySink::shipped_split(LocalSinkState& local) const {
   auto& part = local.as<PartitionTable>();
   Split split = this->split(part.table);
-  process::MessageWriter out;
-  for (int r = 0; r < kMergePartitions; ++r) {
-    // The rows past the partition's budget, aggregated after its table's (input order).
-    if (!part.spilled.files.empty()) {
+  // The rows past the partition's budget, aggregated after its table's (input order).
+  if (!part.spilled.files.empty())
+    for (int r = 0; r < kMergePartitions; ++r) {
       GroupTable later = replay(*part.spilled.files[static_cast<size_t>(r)], part.spilled.types,
                                 keys_.size(), prototype_);
       part.spilled.files[static_cast<size_t>(r)].reset();
       split[static_cast<size_t>(r)].merge(later, [](uint64_t) { return true; });
     }
-    split[static_cast<size_t>(r)].encode(out);
-  }
+  return split;
+}
+
+std::string GroupBySink::encode_partial(GlobalSinkState&, LocalSinkState& local) const {
+  process::MessageWriter out;
+  for (const GroupTable& table : shipped_split(local)) table.encode(out);
   return out.bytes();
+}
+
+std::vector<Sink::Share> GroupBySink::encode_partial_shares(GlobalSinkState&, LocalSinkState& local,
+                                                            int shares) const {
+  if (shares < 1) throw Error("internal: a partition's state split into no shares");
+  const Split split = shipped_split(local);
+  const GroupTable empty(prototype_);
+  std::vector<Share> out(static_cast<size_t>(shares));
+  std::vector<process::MessageWriter> writers(static_cast<size_t>(shares));
+  // Every share holds all kMergePartitions tables, empty but for the hash partitions it owns,
+  // so that adopt_partial() takes it as it takes a whole partition's state.
+  for (int r = 0; r < kMergePartitions; ++r) {
+    const auto owner = static_cast<size_t>(share_of_merge_partition(r, shares));
+    for (size_t q = 0; q < writers.size(); ++q)
+      (q == owner ? split[static_cast<size_t>(r)] : empty).encode(writers[q]);
+    out[owner].rows += static_cast<int64_t>(split[static_cast<size_t>(r)].size());
+  }
+  for (size_t q = 0; q < out.size(); ++q) out[q].bytes = writers[q].bytes();
+  return out;
 }
 
 void GroupBySink::adopt_partial(GlobalSinkState&, LocalSinkState& local,
@@ -308,6 +333,33 @@ std::shared_ptr<const Source> GroupBySink::finalize(GlobalSinkState& global) con
   const int parts = static_cast<int>(std::clamp<int64_t>(rows / (64 * 1024), 1, 16));
   return std::make_shared<TableSource>(Table(result_, {groups.rows}), parts,
                                        keys_.empty() ? "Aggregate" : "GroupBy");
+}
+
+std::shared_ptr<const Source> GroupBySink::finalize_shares(GlobalSinkState& global,
+                                                           std::vector<Batch> others) const {
+  // This rank's share, finalized as finalize() would, is one sorted input; each other rank's
+  // finalized share (in key order too) is another; a key lives in one share only, so the
+  // merge puts every group once, in key order.
+  std::shared_ptr<const Source> own = finalize(global);
+  std::vector<std::unique_ptr<RunChunks>> runs;
+  int64_t rows = 0;
+  const auto add = [&](Batch batch) {
+    if (batch.num_rows() == 0) return;
+    SortedRun run;
+    for (size_t k = 0; k < keys_.size(); ++k) run.keys.push_back(batch.column(static_cast<int>(k)));
+    rows += batch.num_rows();
+    run.rows = std::move(batch);
+    runs.push_back(std::make_unique<RunInMemory>(std::move(run)));
+  };
+  for (int p = 0; p < own->num_partitions(); ++p) {
+    std::unique_ptr<BatchReader> reader = own->open(p, 64 * 1024);
+    std::vector<Batch> pieces;
+    while (std::optional<Batch> b = reader->next()) pieces.push_back(std::move(*b));
+    if (!pieces.empty()) add(Batch::concat(pieces));
+  }
+  for (Batch& b : others) add(std::move(b));
+  return std::make_shared<MergeSource>(
+      result_, std::move(runs), std::vector<KeyOrder>(keys_.size(), KeyOrder{}), rows, "GroupBy");
 }
 
 }  // namespace ember

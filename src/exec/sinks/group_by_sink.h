@@ -38,6 +38,11 @@ class GroupBySink final : public PipelineBreaker {
   void sink_after_partial(GlobalSinkState& global, LocalSinkState& local,
                           const Batch& batch) const override;
   std::string encode_partial(GlobalSinkState& global, LocalSinkState& local) const override;
+  /// With keys: the hash partitions are dealt out to the shares (hash partition r to share
+  /// r mod shares), so each rank merges about 1/shares of the groups.
+  bool exchanges_partials() const override { return !keys_.empty(); }
+  std::vector<Share> encode_partial_shares(GlobalSinkState& global, LocalSinkState& local,
+                                           int shares) const override;
   void adopt_partial(GlobalSinkState& global, LocalSinkState& local,
                      std::string_view bytes) const override;
   /// Merges each hash partition's tables in partition order (so float sums are reproducible),
@@ -46,11 +51,18 @@ class GroupBySink final : public PipelineBreaker {
   /// partition), so the groups never have to fit in memory together. InvalidArgument when an
   /// int64 sum overflows.
   std::shared_ptr<const Source> finalize(GlobalSinkState& global) const override;
+  /// This rank's groups and the other ranks' (each in key order), merged in key order: one
+  /// partition.
+  std::shared_ptr<const Source> finalize_shares(GlobalSinkState& global,
+                                                std::vector<Batch> others) const override;
 
   /// Hash partitions the partials are merged in.
   static constexpr int kMergePartitions = 16;
 
  private:
+  /// The partition's groups by hash partition, its spilled rows aggregated in (they are read
+  /// back and removed): the state another rank adopts.
+  std::vector<GroupTable> shipped_split(LocalSinkState& local) const;
   /// The partition's table split by hash partition.
   std::vector<GroupTable> split(const GroupTable& table) const;
   /// Hash partition r's groups from every input partition (its table, then what it spilled),

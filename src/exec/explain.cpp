@@ -36,7 +36,10 @@ std::string describe_pipelines(const LogicalNode& optimized, const PhysicalPlan&
     if (cluster) {
       if (k == spread.pipeline && spread.ranks > 1)
         out << "\n     spread: on " << spread.ranks << " ranks"
-            << (spread.partials ? ", into the breaker on each rank, partial states sent to rank 0"
+            << (spread.partials && p.breaker && p.breaker->exchanges_partials()
+                    ? ", into the breaker on each rank, groups exchanged by key: each rank "
+                      "merges its share, rank 0 merges the shares"
+                : spread.partials ? ", into the breaker on each rank, partial states sent to rank 0"
                 : p.breaker
                     ? ", its rows sent to rank 0 for the breaker"
                     : ", its rows sent to rank 0 (collect) or written on each rank (write_*)");

@@ -39,11 +39,15 @@ struct Partials final : GlobalSinkState {
   explicit Partials(int num_partitions)
       : partitions(num_partitions),
         by_partition(static_cast<size_t>(num_partitions)),
+        later(static_cast<size_t>(num_partitions)),
         spilled(static_cast<size_t>(num_partitions)) {}
   int partitions;
   std::mutex mu;
   std::vector<std::optional<Split>> by_partition;  ///< guarded by mu
-  std::vector<Spilled> spilled;                    ///< guarded by mu
+  /// A partition aggregated on another rank: the groups of the rows it spilled there, merged
+  /// after its table's, as this rank merges what its own partitions spilled.
+  std::vector<std::optional<Split>> later;  ///< guarded by mu
+  std::vector<Spilled> spilled;             ///< guarded by mu
 };
 
 struct PartitionTable final : LocalSinkState {
@@ -52,7 +56,8 @@ struct PartitionTable final : LocalSinkState {
   GroupTable table;
   EncodedKeys keys;  ///< scratch, reused batch after batch
   Spilled spilled;
-  std::optional<Split> shipped;  ///< the partition's groups, aggregated on another rank
+  std::optional<Split> shipped;        ///< the partition's groups, aggregated on another rank
+  std::optional<Split> shipped_later;  ///< and the groups of the rows it spilled there
 };
 
 size_t merge_partition_of(uint64_t hash) {
@@ -191,6 +196,7 @@ void GroupBySink::combine(GlobalSinkState& global, LocalSinkState& local) const 
   auto& partials = global.as<Partials>();
   std::lock_guard<std::mutex> lock(partials.mu);
   partials.by_partition[static_cast<size_t>(part.partition)] = std::move(split);
+  partials.later[static_cast<size_t>(part.partition)] = std::move(part.shipped_later);
   partials.spilled[static_cast<size_t>(part.partition)] = std::move(part.spilled);
 }
 
@@ -201,30 +207,37 @@ bool GroupBySink::partial_full(GlobalSinkState&, LocalSinkState& local) const {
   return !part.spilled.files.empty() || part.table.estimated_bytes() > kMostPartialBytes;
 }
 
-std::vector<GroupTable> GroupBySink::shipped_split(LocalSinkState& local) const {
+GroupBySink::Shipped GroupBySink::shipped(LocalSinkState& local) const {
   auto& part = local.as<PartitionTable>();
-  Split split = this->split(part.table);
-  // The rows past the partition's budget, aggregated after its table's (input order).
-  if (!part.spilled.files.empty())
-    for (int r = 0; r < kMergePartitions; ++r) {
-      GroupTable later = replay(*part.spilled.files[static_cast<size_t>(r)], part.spilled.types,
-                                keys_.size(), prototype_);
-      part.spilled.files[static_cast<size_t>(r)].reset();
-      split[static_cast<size_t>(r)].merge(later, [](uint64_t) { return true; });
+  Shipped out{split(part.table), {}};
+  // The rows past the partition's budget, aggregated on their own: the adopting rank merges
+  // them after the table's, where a local run merges what it spilled (the same float sums).
+  for (int r = 0; r < kMergePartitions; ++r) {
+    if (part.spilled.files.empty()) {
+      out.later.emplace_back(prototype_);
+      continue;
     }
-  return split;
+    out.later.push_back(replay(*part.spilled.files[static_cast<size_t>(r)], part.spilled.types,
+                               keys_.size(), prototype_));
+    part.spilled.files[static_cast<size_t>(r)].reset();
+  }
+  return out;
 }
 
 std::string GroupBySink::encode_partial(GlobalSinkState&, LocalSinkState& local) const {
+  const Shipped tables = shipped(local);
   process::MessageWriter out;
-  for (const GroupTable& table : shipped_split(local)) table.encode(out);
+  for (int r = 0; r < kMergePartitions; ++r) {
+    tables.table[static_cast<size_t>(r)].encode(out);
+    tables.later[static_cast<size_t>(r)].encode(out);
+  }
   return out.bytes();
 }
 
 std::vector<Sink::Share> GroupBySink::encode_partial_shares(GlobalSinkState&, LocalSinkState& local,
                                                             int shares) const {
   if (shares < 1) throw Error("internal: a partition's state split into no shares");
-  const Split split = shipped_split(local);
+  const Shipped tables = shipped(local);
   const GroupTable empty(prototype_);
   std::vector<Share> out(static_cast<size_t>(shares));
   std::vector<process::MessageWriter> writers(static_cast<size_t>(shares));
@@ -232,9 +245,13 @@ std::vector<Sink::Share> GroupBySink::encode_partial_shares(GlobalSinkState&, Lo
   // so that adopt_partial() takes it as it takes a whole partition's state.
   for (int r = 0; r < kMergePartitions; ++r) {
     const auto owner = static_cast<size_t>(share_of_merge_partition(r, shares));
-    for (size_t q = 0; q < writers.size(); ++q)
-      (q == owner ? split[static_cast<size_t>(r)] : empty).encode(writers[q]);
-    out[owner].rows += static_cast<int64_t>(split[static_cast<size_t>(r)].size());
+    const GroupTable& table = tables.table[static_cast<size_t>(r)];
+    const GroupTable& later = tables.later[static_cast<size_t>(r)];
+    for (size_t q = 0; q < writers.size(); ++q) {
+      (q == owner ? table : empty).encode(writers[q]);
+      (q == owner ? later : empty).encode(writers[q]);
+    }
+    out[owner].rows += static_cast<int64_t>(table.size() + later.size());
   }
   for (size_t q = 0; q < out.size(); ++q) out[q].bytes = writers[q].bytes();
   return out;
@@ -243,10 +260,15 @@ std::vector<Sink::Share> GroupBySink::encode_partial_shares(GlobalSinkState&, Lo
 void GroupBySink::adopt_partial(GlobalSinkState&, LocalSinkState& local,
                                 std::string_view bytes) const {
   auto in = process::MessageReader::unframed(bytes);
-  Split split;
-  for (int r = 0; r < kMergePartitions; ++r) split.push_back(GroupTable::decode(in, prototype_));
+  Split split, later;
+  for (int r = 0; r < kMergePartitions; ++r) {
+    split.push_back(GroupTable::decode(in, prototype_));
+    later.push_back(GroupTable::decode(in, prototype_));
+  }
   if (in.remaining() != 0) throw Error("a partition's groups followed by stray bytes");
-  local.as<PartitionTable>().shipped = std::move(split);
+  auto& part = local.as<PartitionTable>();
+  part.shipped = std::move(split);
+  part.shipped_later = std::move(later);
 }
 
 GroupTable GroupBySink::merge_hash_partition(GlobalSinkState& global, size_t r) const {
@@ -256,6 +278,7 @@ GroupTable GroupBySink::merge_hash_partition(GlobalSinkState& global, size_t r) 
   for (size_t p = 0; p < partials.by_partition.size(); ++p) {
     if (partials.by_partition[p])
       merged.merge((*partials.by_partition[p])[r], [](uint64_t) { return true; });
+    if (partials.later[p]) merged.merge((*partials.later[p])[r], [](uint64_t) { return true; });
     Spilled& spilled = partials.spilled[p];
     if (spilled.files.empty()) continue;
     GroupTable later = replay(*spilled.files[r], spilled.types, keys_.size(), prototype_);

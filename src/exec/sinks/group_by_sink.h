@@ -60,9 +60,12 @@ class GroupBySink final : public PipelineBreaker {
   static constexpr int kMergePartitions = 16;
 
  private:
-  /// The partition's groups by hash partition, its spilled rows aggregated in (they are read
-  /// back and removed): the state another rank adopts.
-  std::vector<GroupTable> shipped_split(LocalSinkState& local) const;
+  /// A partition's state as another rank adopts it, by hash partition: its table's groups,
+  /// and the groups of the rows it spilled (read back and removed; empty tables if none).
+  struct Shipped {
+    std::vector<GroupTable> table, later;
+  };
+  Shipped shipped(LocalSinkState& local) const;
   /// The partition's table split by hash partition.
   std::vector<GroupTable> split(const GroupTable& table) const;
   /// Hash partition r's groups from every input partition (its table, then what it spilled),

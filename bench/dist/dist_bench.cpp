@@ -15,7 +15,8 @@
 //                                       rank given it: seconds for the query (partitions per
 //                                       rank on stderr)
 //   ember_bench_dist groupby GROUPS     a group-by of 10M rows (30 partitions) into GROUPS groups
-//                                       (sum, count): seconds for the query
+//                                       (sum, count): seconds for the query, and a line
+//                                       "shuffled <rows>": the groups the ranks exchanged
 // Prints a line "result <number>".
 #include <ember/ember.h>
 
@@ -149,6 +150,9 @@ double groupby(int64_t groups) {
           .agg({ember::col("id").sum().alias("s"), ember::col("id").count().alias("n")})
           .execute();
   if (r.table.num_rows() != groups) return -1;
+  int64_t shuffled = 0;
+  for (const ember::RankStats& rank : r.stats.ranks) shuffled += rank.rows_shuffled_out;
+  std::printf("shuffled %lld\n", static_cast<long long>(shuffled));
   return r.stats.wall_seconds;
 }
 

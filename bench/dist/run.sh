@@ -12,9 +12,11 @@
 #       handed out as ranks ask keep it near the ideal 1.36x, a fixed split would take 5x)
 #   (e) rank 0's share of the bytes read and written over all ranks in (a)'s 3-rank runs (each
 #       rank reads and writes its own partitions: ideal 1/3)
-#   (f) a group-by of 10M rows into 1K and into 100K groups: the local executor, 3 ranks each aggregating
-#       its own partitions (partial states to rank 0), and 3 ranks sending their rows to rank 0
-#       to aggregate (EMBER_DIST_GATHER_ROWS=1, the old path): time ratios
+#   (f) a group-by of 10M rows into 1K, 100K and 10M groups: the local executor; 3 ranks each
+#       aggregating its own partitions and exchanging the groups by key (each rank merging its
+#       share), with the groups exchanged per second; 3 ranks sending every partition's partial
+#       state to rank 0 to merge (EMBER_DIST_NO_EXCHANGE=1, the path before the exchange); and
+#       3 ranks sending their rows to rank 0 (EMBER_DIST_GATHER_ROWS=1): time ratios
 # Usage: bench/dist/run.sh [--build-dir DIR] [--no-build] [PART...]
 #   builds Release in build-bench/ by default; --no-build uses DIR's binaries as they are;
 #   PART: a, b, c, d, e or f, to run only those (all by default; e runs a's 3-rank job alone)
@@ -109,11 +111,14 @@ echo "    (target <= 0.4; ideal 0.333)"
 fi
 
 if part f; then
-for groups in 1000 100000; do
+for groups in 1000 100000 10000000; do
 f_local=$(for i in 1 2 3; do "$bench" groupby $groups | result; done | median)
-f_partial=$(for i in 1 2 3; do mpi -np 3 "$bench" groupby $groups | result; done | median)
+f_runs=$(for i in 1 2 3; do mpi -np 3 "$bench" groupby $groups | tr '\n' ' '; echo; done)
+f_exchange=$(echo "$f_runs" | awk '{print $4}' | median)
+f_shuffled=$(echo "$f_runs" | awk '{print $2}' | median)
+f_partial=$(for i in 1 2 3; do mpi -x EMBER_DIST_NO_EXCHANGE=1 -np 3 "$bench" groupby $groups | result; done | median)
 f_rows=$(for i in 1 2 3; do mpi -x EMBER_DIST_GATHER_ROWS=1 -np 3 "$bench" groupby $groups | result; done | median)
-echo "(f) group-by, 10M rows into $groups groups: local $f_local s, 3 ranks sending partial states $f_partial s, 3 ranks sending rows $f_rows s"
-echo "    rows / partial states: $(echo "$f_rows / $f_partial" | bc -l | xargs printf '%.2f')x the time; 3 ranks (partial states) / local: $(echo "$f_partial / $f_local" | bc -l | xargs printf '%.2f')x"
+echo "(f) group-by, 10M rows into $groups groups: local $f_local s; 3 ranks exchanging groups $f_exchange s ($f_shuffled groups exchanged, $(echo "$f_shuffled / $f_exchange" | bc -l | xargs printf '%.0f') a second); partial states to rank 0 $f_partial s; rows to rank 0 $f_rows s"
+echo "    exchange / local: $(echo "$f_exchange / $f_local" | bc -l | xargs printf '%.2f')x; exchange / states to rank 0: $(echo "$f_exchange / $f_partial" | bc -l | xargs printf '%.2f')x; exchange / rows to rank 0: $(echo "$f_exchange / $f_rows" | bc -l | xargs printf '%.2f')x"
 done
 fi

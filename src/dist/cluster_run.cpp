@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <deque>
 #include <filesystem>
 #include <functional>
@@ -38,6 +39,13 @@ int first_partitions_per_rank(int n, int ranks) {
 
 namespace {
 
+/// The path before the exchange, for benchmarks (bench/dist/run.sh): every partition's
+/// partial state to rank 0, which merges them all.
+bool states_to_rank_0() {
+  const char* v = std::getenv("EMBER_DIST_NO_EXCHANGE");
+  return v != nullptr && *v == '1';
+}
+
 /// A partition another rank runs, as rank 0 takes its rows.
 struct Arriving {
   int partition = 0;
@@ -70,7 +78,7 @@ class ClusterRun final : public SpreadRun {
         files_(output.files),
         partials_(partials),
         exchange_(partials && plan.pipelines.at(at).breaker &&
-                  plan.pipelines.at(at).breaker->exchanges_partials()),
+                  plan.pipelines.at(at).breaker->exchanges_partials() && !states_to_rank_0()),
         query_(query),
         box_(reply_key_open()),
         own_(*this),

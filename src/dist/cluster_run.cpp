@@ -114,7 +114,9 @@ class ClusterRun final : public SpreadRun {
     std::vector<bool> own_everywhere(plan.pools.size(), true);
     for (int r = 1; r < ranks; ++r) {
       const auto& mine = share[static_cast<size_t>(r)];
-      if (mine.empty()) continue;  // fewer partitions than ranks: nothing to ask for either
+      // Fewer partitions than ranks: nothing to ask for either, unless the rank merges a share
+      // of an exchange (it owns some of the keys whichever ranks run the partitions).
+      if (mine.empty() && !exchange_) continue;
       const uint64_t done = reply_key_open_into(box_, r);
       done_keys_[done] = r;
       const auto own = own_actor_keys(plan, r);

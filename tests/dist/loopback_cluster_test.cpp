@@ -137,6 +137,32 @@ TEST(LoopbackCluster, AGroupByExchangesItsStatesByKeyAndEqualsTheLocalResult) {
   expect_exchanged(r);
 }
 
+TEST(LoopbackCluster, ARankWithoutPartitionsStillMergesItsShareOfTheGroups) {
+  test::LoopbackCluster cluster(3);
+  // Two partitions on three ranks: rank 2 runs none, but owns a share of the keys.
+  NodePtr grouped =
+      make_group_by(keyed(4000, 2, 300), {tree(col("k"))}, {tree(col("id").sum().alias("s"))});
+  const QueryResult r = same_as_local(cluster, grouped);
+  EXPECT_EQ(r.table.num_rows(), 300);
+  ASSERT_EQ(r.stats.ranks.size(), 3u);
+  EXPECT_EQ(r.stats.ranks[2].partitions, 0);
+  EXPECT_GT(r.stats.ranks[2].rows_shuffled_in, 0);
+}
+
+TEST(LoopbackCluster, NullKeysAndASkewedKeyGoToOneRankEach) {
+  test::LoopbackCluster cluster(3);
+  // Every fifth row has a null key, the other even ids key 0 (skew), the odd ones id % 50.
+  const Expr null_key = lit(std::string("none")).cast(int64());
+  const Expr k = when(col("id") % 5 == lit(0), null_key,
+                      when(col("id") % 2 == lit(0), lit(int64_t{0}), col("id") % 50));
+  NodePtr chain = make_project(range_source(24000, 8), {tree(col("id")), tree(k.alias("k"))});
+  NodePtr grouped = make_group_by(chain, {tree(col("k"))},
+                                  {tree(col("id").sum().alias("s")), tree(col("id").count())});
+  const QueryResult r = same_as_local(cluster, grouped);
+  EXPECT_EQ(r.table.num_rows(), 22);  // null, 0, and the 20 odd keys below 50 not 5k
+  expect_exchanged(r);
+}
+
 TEST(LoopbackCluster, OrderSensitiveAggregatesSeeTheInputOrderAfterTheExchange) {
   test::LoopbackCluster cluster(3);
   // first() and min/max of a shifted key: what a partition-order merge gives, on every rank.

@@ -205,37 +205,73 @@ std::unique_ptr<FileSink> part_files(const Order& o, Run& run, const Schema& sch
 }
 
 /// An exchange's second half on this rank: every partition's share for it, adopted as rank 0
-/// adopts another rank's partition state (in partition order when merged), finalized, and its
-/// rows sent to rank 0 under the rank's done key. Returns the rows that came from other ranks.
-/// Cancelled once the query ends early.
-int64_t merge_share(const Order& o, Run& run, const PipelineBreaker& breaker, int partitions) {
-  std::unique_ptr<GlobalSinkState> share = breaker.global_state(partitions);
-  share->memory_budget_bytes = o.memory_budget;
-  int64_t rows_in = 0;
-  for (int got = 0; got < o.partitions; ++got) {
-    std::optional<ShareInbox::Piece> piece = run.shares.next();
-    if (!piece) throw Cancelled("rank 0 ended the query");
-    std::unique_ptr<LocalSinkState> local = breaker.local_state(*share, piece->partition);
-    breaker.adopt_partial(*share, *local, piece->bytes);
-    breaker.combine(*share, *local);
-    if (piece->source != run.transport.rank()) rows_in += piece->rows;
+/// adopts another rank's partition state as it arrives (on a thread of its own, while this
+/// rank's partitions run, so that shares past the memory budget go to disk instead of waiting
+/// in memory), then finalized, and its rows sent to rank 0 under the rank's done key.
+class ShareMerge {
+ public:
+  ShareMerge(const Order& o, Run& run, const PipelineBreaker& breaker, int partitions)
+      : order_(o), run_(run), breaker_(breaker), share_(breaker.global_state(partitions)) {
+    share_->memory_budget_bytes = o.memory_budget;
+    thread_ = std::thread([this] { adopt_all(); });
   }
-  std::shared_ptr<const Source> groups = breaker.finalize(*share);
-  for (int p = 0; p < groups->num_partitions(); ++p) {
-    std::unique_ptr<BatchReader> reader = groups->open(p, 64 * 1024);
-    while (std::optional<Batch> batch = reader->next()) {
-      if (run.cancelled_now()) throw Cancelled("rank 0 ended the query");
-      process::MessageWriter head;
-      head.begin(process::Op::Result);
-      head.put(o.done_key);
-      head.put(batch->num_rows());
-      std::vector<std::string> names;
-      for (int i = 0; i < batch->num_columns(); ++i) names.push_back(batch->schema().field(i).name);
-      run.transport.send(0, kTagData, gather_columns(head, batch->columns(), names));
+  /// A run that failed before finish(): its query has ended, and so does the merge.
+  ~ShareMerge() {
+    if (!thread_.joinable()) return;
+    run_.shares.cancel();
+    thread_.join();
+  }
+  ShareMerge(const ShareMerge&) = delete;
+  ShareMerge& operator=(const ShareMerge&) = delete;
+
+  /// Once this rank's partitions have ended: waits for the other shares, sends the finalized
+  /// share to rank 0, and returns the rows that came from other ranks. Cancelled once the query
+  /// ends early; the merge's error otherwise.
+  int64_t finish() {
+    thread_.join();
+    if (error_) std::rethrow_exception(error_);
+    std::shared_ptr<const Source> groups = breaker_.finalize(*share_);
+    for (int p = 0; p < groups->num_partitions(); ++p) {
+      std::unique_ptr<BatchReader> reader = groups->open(p, 64 * 1024);
+      while (std::optional<Batch> batch = reader->next()) {
+        if (run_.cancelled_now()) throw Cancelled("rank 0 ended the query");
+        process::MessageWriter head;
+        head.begin(process::Op::Result);
+        head.put(order_.done_key);
+        head.put(batch->num_rows());
+        std::vector<std::string> names;
+        for (int i = 0; i < batch->num_columns(); ++i)
+          names.push_back(batch->schema().field(i).name);
+        run_.transport.send(0, kTagData, gather_columns(head, batch->columns(), names));
+      }
+    }
+    return rows_in_;
+  }
+
+ private:
+  void adopt_all() {
+    try {
+      for (int got = 0; got < order_.partitions; ++got) {
+        std::optional<ShareInbox::Piece> piece = run_.shares.next();
+        if (!piece) throw Cancelled("rank 0 ended the query");
+        std::unique_ptr<LocalSinkState> local = breaker_.local_state(*share_, piece->partition);
+        breaker_.adopt_partial(*share_, *local, piece->bytes);
+        breaker_.combine(*share_, *local);
+        if (piece->source != run_.transport.rank()) rows_in_ += piece->rows;
+      }
+    } catch (...) {
+      error_ = std::current_exception();
     }
   }
-  return rows_in;
-}
+
+  const Order& order_;
+  Run& run_;
+  const PipelineBreaker& breaker_;
+  std::unique_ptr<GlobalSinkState> share_;
+  int64_t rows_in_ = 0;       // the thread's until it is joined
+  std::exception_ptr error_;  // likewise
+  std::thread thread_;
+};
 
 Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   NodePtr chain = decode_first_pipeline(o.pipeline);
@@ -267,6 +303,9 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   // As many as rank 0's state for the pipeline spans (a join's tails too): the same share of the
   // budget per partition.
   auto state = sink.global_state(pipeline_partitions(pipeline, *pipeline.source));
+  std::optional<ShareMerge> merge;
+  if (o.exchange && partials != nullptr)
+    merge.emplace(o, run, *pipeline.breaker, pipeline_partitions(pipeline, *pipeline.source));
   {
     std::jthread reporter([&](std::stop_token stop) { report_progress(o, run, context, stop); });
     run_pipeline(context, pipeline, *pipeline.source, sink, *state, worker_threads(), run.granted);
@@ -283,10 +322,9 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   }
   if (std::exception_ptr e = context.error()) std::rethrow_exception(e);
   Figures figures;
-  if (o.exchange && partials != nullptr) {
+  if (merge) {
     try {
-      figures.shuffled_in =
-          merge_share(o, run, *pipeline.breaker, pipeline_partitions(pipeline, *pipeline.source));
+      figures.shuffled_in = merge->finish();
     } catch (const Cancelled&) {
       throw;
     } catch (...) {

@@ -5,7 +5,8 @@
 //   rank -> rank q > 0 (kTagQuery): Partial (query, partition, rows, the share's bytes)
 //   rank -> rank 0: its partitions' share 0 travels as the partition's Partial (rows after the
 //                   bytes), before the partition's end (partition_worker.h)
-//   rank q > 0 -> rank 0 (kTagData, under its done key), after every partition's share q came:
+//   rank q > 0 -> rank 0 (kTagData, under its done key), once every partition's share q came
+//                   (each adopted as it came) and the rank's own partitions have ended:
 //                   Result (rows, columns) per batch of its finalized share, then its Ready
 #pragma once
 
@@ -32,7 +33,7 @@ int64_t send_shares(Transport& transport, uint64_t query, int partition,
                     const std::vector<Sink::Share>& shares, int self);
 
 /// The shares a worker rank receives for one query, from any rank, as they come (the
-/// transport's thread), until its pipeline has ended and it merges them.
+/// transport's thread), until its merge takes them (as they come too, on a thread of its own).
 class ShareInbox {
  public:
   struct Piece {

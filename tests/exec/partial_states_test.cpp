@@ -4,6 +4,7 @@
 // whose value depends on the merge order.
 #include <gtest/gtest.h>
 
+#include "exec/relational/spill_file.h"
 #include "exec/sinks/aggregate_sink.h"
 #include "exec/sinks/group_by_sink.h"
 #include "exec/sinks/sort_sink.h"
@@ -101,6 +102,48 @@ Rows group_by(const std::vector<int>& shipped, int64_t budget, int* travelled = 
     here.combine(*global, *local);
   }
   return read_all(*here.finalize(*global));
+}
+
+/// As a cluster's exchange runs it: every partition sunk into another copy of the sink (with an
+/// unlimited budget there), its state shipped as one share holding every key, and adopted here
+/// under `budget`.
+Rows exchanged(int64_t budget) {
+  const Expr k = col("k"), v = col("v"), s = col("s");
+  std::vector<ExprPtr> aggregates{node(v.sum().alias("sum")), node(s.first().alias("first")),
+                                  node(v.list().alias("list"))};
+  Schema result({{"k", int64()}, {"sum", float64()}, {"first", utf8()}, {"list", list(float64())}});
+  GroupBySink here({node(k)}, aggregates, kInput, result);
+  GroupBySink there({node(k)}, aggregates, kInput, result);
+  auto global = here.global_state(4);
+  auto elsewhere = there.global_state(4);
+  global->memory_budget_bytes = budget;
+  for (int p : {2, 0, 3, 1}) {
+    auto remote = there.local_state(*elsewhere, p);
+    for (const Batch& b : partition_rows(p)) there.sink(*elsewhere, *remote, b);
+    const std::vector<Sink::Share> shares = there.encode_partial_shares(*elsewhere, *remote, 1);
+    auto local = here.local_state(*global, p);
+    here.adopt_partial(*global, *local, shares.at(0).bytes);
+    here.combine(*global, *local);
+  }
+  return read_all(*here.finalize(*global));
+}
+
+TEST(PartialStates, AdoptedSharesPastTheBudgetWaitOnDiskAndMergeInPartitionOrder) {
+  const int64_t before = SpillFile::files_created();
+  const Rows in_memory = exchanged(0);
+  ASSERT_EQ(in_memory.size(), 38u);
+  EXPECT_EQ(SpillFile::files_created(), before);  // no budget: nothing on disk
+  // A budget below one partition's groups: every adopted share goes to disk, one file per
+  // hash partition, and is merged from there in partition order (the float sums and first()
+  // tell), one hash partition at a time.
+  EXPECT_EQ(exchanged(1024), in_memory);
+  EXPECT_GE(SpillFile::files_created() - before, GroupBySink::kMergePartitions);
+  // About one partition's groups: the first adopted (partition 2) stays in memory, the others
+  // go to disk, and partition 2 is still merged after 0 and 1.
+  const int64_t mixed = SpillFile::files_created();
+  EXPECT_EQ(exchanged(12 << 10), in_memory);
+  EXPECT_GT(SpillFile::files_created(), mixed);
+  EXPECT_EQ(SpillFile::files_open(), 0);
 }
 
 TEST(PartialStates, AGroupByOfShippedPartitionsEqualsTheLocalOneForEveryAggregate) {

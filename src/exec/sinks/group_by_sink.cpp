@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -48,6 +49,12 @@ struct Partials final : GlobalSinkState {
   /// after its table's, as this rank merges what its own partitions spilled.
   std::vector<std::optional<Split>> later;  ///< guarded by mu
   std::vector<Spilled> spilled;             ///< guarded by mu
+  /// Bytes of the adopted partitions' tables held in by_partition and later.
+  int64_t adopted_bytes = 0;  ///< guarded by mu
+  /// Adopted partitions past the memory budget, per hash partition: one group of columns each
+  /// (partition, its table, the groups it spilled where it ran; encoded), read back one hash
+  /// partition at a time when merged. Empty while none went there.
+  std::vector<std::unique_ptr<SpillFile>> adopted_spill;  ///< guarded by mu
 };
 
 struct PartitionTable final : LocalSinkState {
@@ -128,6 +135,41 @@ GroupTable replay(SpillFile& file, const std::vector<DataType>& types, size_t nu
   return table;
 }
 
+/// Writes an adopted partition's tables to the state's files, one group per hash partition.
+void spill_adopted(Partials& partials, int partition, const Split& table, const Split& later) {
+  if (partials.adopted_spill.empty())
+    for (int r = 0; r < GroupBySink::kMergePartitions; ++r)
+      partials.adopted_spill.push_back(std::make_unique<SpillFile>());
+  const auto encoded = [](const GroupTable& t) {
+    process::MessageWriter out;
+    t.encode(out);
+    const std::string& bytes = out.bytes();
+    return std::vector<uint8_t>(bytes.begin(), bytes.end());
+  };
+  for (size_t r = 0; r < table.size(); ++r)
+    partials.adopted_spill[r]->write(
+        {Column::from(std::vector<int64_t>{partition}),
+         Column::from(std::vector<std::vector<uint8_t>>{encoded(table[r])}),
+         Column::from(std::vector<std::vector<uint8_t>>{encoded(later[r])})});
+}
+
+/// Hash partition `r`'s adopted tables that went to disk, by partition: (table, later).
+std::map<int64_t, std::pair<GroupTable, GroupTable>> read_adopted(
+    Partials& partials, size_t r, const std::vector<GroupedAggregate>& prototype) {
+  std::map<int64_t, std::pair<GroupTable, GroupTable>> out;
+  if (partials.adopted_spill.empty()) return out;
+  const auto decoded = [&](const Column& c) {
+    auto in = process::MessageReader::unframed(c.value<std::string_view>(0));
+    return GroupTable::decode(in, prototype);
+  };
+  SpillFile& file = *partials.adopted_spill[r];
+  while (auto group = file.read_next({int64(), binary(), binary()}))
+    out.emplace((*group)[0].value<int64_t>(0),
+                std::pair{decoded((*group)[1]), decoded((*group)[2])});
+  partials.adopted_spill[r].reset();  // removes the file
+  return out;
+}
+
 }  // namespace
 
 GroupBySink::GroupBySink(std::vector<ExprPtr> keys, std::vector<ExprPtr> aggregates,
@@ -195,6 +237,20 @@ void GroupBySink::combine(GlobalSinkState& global, LocalSinkState& local) const 
   Split split = part.shipped ? std::move(*part.shipped) : this->split(part.table);
   auto& partials = global.as<Partials>();
   std::lock_guard<std::mutex> lock(partials.mu);
+  if (part.shipped_later) {
+    // Adopted from another rank (an exchange's share, or a partial state): past the budget
+    // it waits on disk, as this rank's own partitions' rows past their share of it do.
+    int64_t bytes = 0;
+    for (size_t r = 0; r < split.size(); ++r)
+      bytes += split[r].estimated_bytes() + (*part.shipped_later)[r].estimated_bytes();
+    if (partials.memory_budget_bytes > 0 &&
+        partials.adopted_bytes + bytes > partials.memory_budget_bytes) {
+      spill_adopted(partials, part.partition, split, *part.shipped_later);
+      partials.spilled[static_cast<size_t>(part.partition)] = std::move(part.spilled);
+      return;
+    }
+    partials.adopted_bytes += bytes;
+  }
   partials.by_partition[static_cast<size_t>(part.partition)] = std::move(split);
   partials.later[static_cast<size_t>(part.partition)] = std::move(part.shipped_later);
   partials.spilled[static_cast<size_t>(part.partition)] = std::move(part.spilled);
@@ -274,11 +330,17 @@ void GroupBySink::adopt_partial(GlobalSinkState&, LocalSinkState& local,
 GroupTable GroupBySink::merge_hash_partition(GlobalSinkState& global, size_t r) const {
   auto& partials = global.as<Partials>();
   GroupTable merged(prototype_);
+  auto on_disk = read_adopted(partials, r, prototype_);
   // Partition by partition (its table, then its spilled rows), so first() sees the input order.
   for (size_t p = 0; p < partials.by_partition.size(); ++p) {
     if (partials.by_partition[p])
       merged.merge((*partials.by_partition[p])[r], [](uint64_t) { return true; });
     if (partials.later[p]) merged.merge((*partials.later[p])[r], [](uint64_t) { return true; });
+    if (auto it = on_disk.find(static_cast<int64_t>(p)); it != on_disk.end()) {
+      merged.merge(it->second.first, [](uint64_t) { return true; });
+      merged.merge(it->second.second, [](uint64_t) { return true; });
+      on_disk.erase(it);
+    }
     Spilled& spilled = partials.spilled[p];
     if (spilled.files.empty()) continue;
     GroupTable later = replay(*spilled.files[r], spilled.types, keys_.size(), prototype_);
@@ -324,7 +386,8 @@ SortedRun GroupBySink::groups_in_key_order(const std::vector<GroupTable>& tables
 std::shared_ptr<const Source> GroupBySink::finalize(GlobalSinkState& global) const {
   auto& partials = global.as<Partials>();
   const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
-  const bool spilled = std::any_of(partials.spilled.begin(), partials.spilled.end(),
+  const bool spilled = !partials.adopted_spill.empty() ||
+                       std::any_of(partials.spilled.begin(), partials.spilled.end(),
                                    [](const Spilled& s) { return !s.files.empty(); });
   if (spilled) {
     // Past the budget the groups are not all gathered in memory: each hash partition's groups

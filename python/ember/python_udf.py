@@ -178,6 +178,30 @@ class _FunctionCall:
         return _as_series(result, self.returns, num_rows, self.name)
 
 
+def _function_payload(call):
+    """The function, its return type and name, pickled by value with the driver's sys.path: the
+    cluster runner rebuilds it on the other ranks (_load_function), so that a query calling it
+    runs on every rank. None when it cannot be pickled: such a query stays on rank 0."""
+    try:
+        import cloudpickle
+        blob = cloudpickle.dumps((call.function, call.returns, call.name))
+    except Exception:  # noqa: BLE001  (any pickling failure)
+        return None
+    return pickle.dumps((list(sys.path), blob))
+
+
+def _load_function(payload):
+    """Called by the engine (under the GIL) on another rank: the function _function_payload
+    pickled, as the engine calls it for each batch."""
+    path, blob = pickle.loads(payload)
+    for entry in path:
+        if entry not in sys.path:
+            sys.path.append(entry)
+    import cloudpickle  # noqa: F401  (cloudpickle's reducers)
+    function, returns, name = pickle.loads(blob)
+    return _FunctionCall(function, returns, name)
+
+
 class FunctionUdf:
     """A function decorated with @ember.fn: call it on expressions (or column names)."""
 
@@ -187,7 +211,8 @@ class FunctionUdf:
         self.name = name
         functools.update_wrapper(self, function, updated=())
         settings = {} if batch_size is None else {"batch_size": batch_size}
-        self._udf = _ember._function_udf(name, _FunctionCall(function, returns, name),
+        call = _FunctionCall(function, returns, name)
+        self._udf = _ember._function_udf(name, call, _function_payload(call),
                                          returns=returns, **settings)
 
     def __call__(self, *exprs):

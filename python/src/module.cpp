@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 
 #include "bindings.h"
+#include "python_function.h"
 #include "series.h"
 
 PYBIND11_MODULE(_ember, m) {
@@ -16,5 +17,6 @@ PYBIND11_MODULE(_ember, m) {
   ember::python::bind_dataframe(m);
   ember::python::bind_udf(m);
   ember::python::bind_arrow(m);
+  ember::python::register_python_function_maker();
   m.attr("__version__") = ember::version();
 }

@@ -11,6 +11,7 @@
 #include "deferred_gil.h"
 #include "padded_numpy.h"
 #include "series.h"
+#include "udf/portable_function.h"
 
 namespace ember::python {
 
@@ -32,11 +33,9 @@ std::shared_ptr<py::object> hold(py::object call) {
   });
 }
 
-}  // namespace
-
-Udf python_function_udf(std::string name, py::object call) {
-  std::shared_ptr<py::object> held = hold(std::move(call));
-  return Udf::fn(std::move(name), [held](const Batch& args) -> Column {
+/// Calls `held` for each batch, under the GIL.
+std::function<Column(const Batch&)> calling(std::shared_ptr<py::object> held) {
+  return [held](const Batch& args) -> Column {
     std::string failure;
     {
       // A thread that holds the GIL already (Python's own, evaluating inline) keeps it.
@@ -59,6 +58,22 @@ Udf python_function_udf(std::string name, py::object call) {
     }
     // The engine names the UDF and its arguments around this message.
     throw std::runtime_error(failure.size() > 4000 ? failure.substr(0, 4000) + "..." : failure);
+  };
+}
+
+}  // namespace
+
+Udf python_function_udf(std::string name, py::object call) {
+  return Udf::fn(std::move(name), calling(hold(std::move(call))));
+}
+
+void register_python_function_maker() {
+  register_function_maker(kPythonFunctionKind, [](std::string_view payload) {
+    // A rank's thread decoding its order: the GIL for the unpickling.
+    std::optional<ActorGil> gil;
+    if (!PyGILState_Check()) gil.emplace();
+    py::object load = py::module_::import("ember.python_udf").attr("_load_function");
+    return calling(hold(load(py::bytes(payload.data(), payload.size()))));
   });
 }
 

@@ -16,4 +16,12 @@ namespace ember::python {
 /// Udf goes, whichever thread that is.
 Udf python_function_udf(std::string name, pybind11::object call);
 
+/// The kind of portable function (udf/portable_function.h) a pickled Python function is: its
+/// payload is what ember.python_udf._function_payload made.
+inline constexpr char kPythonFunctionKind[] = "python";
+
+/// Registers the maker of kPythonFunctionKind functions in this process (at module load): it
+/// unpickles a payload into the call python_function_udf makes.
+void register_python_function_maker();
+
 }  // namespace ember::python

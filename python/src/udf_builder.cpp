@@ -16,6 +16,7 @@
 #include "python_function.h"
 #include "python_udf.h"
 #include "python_values.h"
+#include "udf/portable_function.h"
 
 namespace ember::python {
 
@@ -113,10 +114,13 @@ void bind_udf(py::module_& m) {
       py::arg("name"), py::arg("payload"), py::arg("token"));
   m.def(
       "_function_udf",
-      [](std::string name, py::object call, py::kwargs settings) {
-        return configured(python_function_udf(std::move(name), std::move(call)), settings);
+      [](std::string name, py::object call, std::optional<py::bytes> payload, py::kwargs settings) {
+        Udf udf = python_function_udf(std::move(name), std::move(call));
+        // Picklable: the cluster runner rebuilds it on the other ranks.
+        if (payload) udf = with_portable_function(udf, kPythonFunctionKind, std::string(*payload));
+        return configured(std::move(udf), settings);
       },
-      py::arg("name"), py::arg("call"));
+      py::arg("name"), py::arg("call"), py::arg("payload"));
   m.def(
       "_native_udf",
       [](std::string name, std::string class_name, std::string library, py::dict init_args,

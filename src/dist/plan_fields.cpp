@@ -2,6 +2,7 @@
 #include "dist/plan_fields.h"
 
 #include "udf/data_type_codec.h"
+#include "udf/udf_spec_codec.h"
 #include "udf/value_codec.h"
 
 namespace ember::dist {
@@ -28,7 +29,13 @@ Schema get_schema(MessageReader& in) {
 }
 
 void put_expr(MessageWriter& out, const ExprNode& e, bool aggregate) {
-  if (e.kind == ExprKind::UdfCall) throw NotSpreadable{"a stateless UDF call"};
+  std::shared_ptr<const UdfSpec> udf;
+  if (e.kind == ExprKind::UdfCall) {
+    udf = spec_of(e.udf);
+    if (udf->portable_kind.empty())
+      throw NotSpreadable{"a stateless UDF call (udf '" + udf->name +
+                          "': a C++ function exists only in rank 0's program)"};
+  }
   if (e.kind == ExprKind::Aggregate && !aggregate)
     throw NotSpreadable{"an aggregate below a breaker"};
   out.put(static_cast<uint8_t>(e.kind));
@@ -44,6 +51,7 @@ void put_expr(MessageWriter& out, const ExprNode& e, bool aggregate) {
   for (const Value& p : e.params) put_value(out, p);
   out.put(static_cast<uint32_t>(e.children.size()));
   for (const auto& c : e.children) put_expr(out, *c, aggregate && e.kind == ExprKind::Alias);
+  if (udf) out.put_string(encode_udf_spec(*udf));  // its function, pickled (portable_kind)
 }
 
 void put_exprs(MessageWriter& out, const std::vector<ExprPtr>& exprs, bool aggregates) {
@@ -70,6 +78,7 @@ ExprPtr get_expr(MessageReader& in) {
   for (uint32_t i = 0; i < num_params; ++i) e->params.push_back(get_value(in));
   const auto n = in.get<uint32_t>();
   for (uint32_t i = 0; i < n; ++i) e->children.push_back(get_expr(in));
+  if (e->kind == ExprKind::UdfCall) e->udf = decode_udf_spec(in.get_string());
   return e;
 }
 

@@ -13,6 +13,8 @@ struct UdfAccess {
   using Spec = Udf::Spec;
   /// The settings of `u`.
   static const std::shared_ptr<const Spec>& spec(const Udf& u) { return u.spec_; }
+  /// A Udf with settings `spec`.
+  static Udf make(std::shared_ptr<const Spec> spec) { return Udf(std::move(spec)); }
 };
 
 }  // namespace ember::detail

@@ -21,6 +21,11 @@ struct Udf::Spec final : UdfHandle {
   detail::UdfFactory factory;                    ///< stateful
   std::string class_name;                        ///< registered name ("" if not registered)
   std::function<Column(const Batch&)> function;  ///< stateless
+  /// Stateless, when another process can rebuild `function`: the maker registered under this
+  /// kind turns `portable_payload` back into it (udf/portable_function.h); "" when it cannot,
+  /// and a query calling it stays on rank 0 under the cluster runner.
+  std::string portable_kind;
+  std::string portable_payload;
   std::optional<DataType> return_type;
   InitArgs init_args;
   int64_t batch_size = 4096;

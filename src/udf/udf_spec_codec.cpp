@@ -9,19 +9,20 @@
 #include "udf/data_type_codec.h"
 #include "udf/failure_policy.h"
 #include "udf/init_args_codec.h"
+#include "udf/portable_function.h"
 
 namespace ember {
 
 namespace {
 
 /// Bumped whenever the layout below changes.
-constexpr uint8_t kSpecVersion = 1;
+constexpr uint8_t kSpecVersion = 2;
 
 // Every field of Udf::Spec must be written by encode_udf_spec and read by decode_udf_spec, and
 // round-tripped by tests/udf/udf_spec_codec_test.cpp. The size is a tripwire for a field added
 // to Udf::Spec and forgotten here (checked where the standard library's sizes are known).
 #if defined(__GLIBCXX__) && defined(__x86_64__)
-static_assert(sizeof(UdfSpec) == 344,
+static_assert(sizeof(UdfSpec) == 408,
               "Udf::Spec changed: encode/decode/describe the new field in udf_spec_codec.cpp, "
               "round-trip it in tests/udf/udf_spec_codec_test.cpp, then update this size");
 #endif
@@ -81,39 +82,47 @@ void find_factory(UdfSpec& s) {
 }  // namespace
 
 std::string encode_udf_spec(const UdfSpec& spec) {
-  if (!spec.stateful)
+  if (!spec.stateful && spec.portable_kind.empty())
     throw UdfError("udf '" + spec.name +
                    "' is stateless (Udf::fn): its function cannot leave this process; make it "
                    "a registered class (Udf::cls with EMBER_REGISTER_UDF) to run it elsewhere");
   process::MessageWriter out;
   out.put(kSpecVersion);
+  out.put(static_cast<uint8_t>(spec.stateful));
   out.put_string(spec.name);
   out.put_string(spec.class_name);
   out.put(static_cast<uint8_t>(spec.return_type.has_value()));
   if (spec.return_type) put_data_type(out, *spec.return_type);
   out.put_string(serialize_init_args(spec.init_args));
   put_settings(out, spec);
+  out.put_string(spec.portable_kind);
+  out.put_string(spec.portable_payload);
   return out.bytes();
 }
 
 std::shared_ptr<UdfSpec> decode_udf_spec(std::string_view bytes) {
   auto spec = std::make_shared<UdfSpec>();
-  spec->stateful = true;
   try {
     auto in = process::MessageReader::unframed(bytes);
     if (const auto version = in.get<uint8_t>(); version != kSpecVersion)
       throw Error("version " + std::to_string(version) + ", expected " +
                   std::to_string(kSpecVersion));
+    spec->stateful = in.get<uint8_t>() != 0;
     spec->name = std::string(in.get_string());
     spec->class_name = std::string(in.get_string());
     if (in.get<uint8_t>()) spec->return_type = get_data_type(in);
     spec->init_args = deserialize_init_args(in.get_string());
     get_settings(in, *spec);
+    spec->portable_kind = std::string(in.get_string());
+    spec->portable_payload = std::string(in.get_string());
     if (in.remaining() != 0) throw Error(std::to_string(in.remaining()) + " bytes left over");
   } catch (const Error& e) {
     throw Error(std::string("a UDF's settings could not be decoded: ") + e.what());
   }
-  find_factory(*spec);
+  if (spec->stateful)
+    find_factory(*spec);
+  else
+    spec->function = make_portable_function(spec->portable_kind, spec->portable_payload);
   return spec;
 }
 

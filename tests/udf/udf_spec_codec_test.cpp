@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "ember/udf.h"
+#include "udf/portable_function.h"
 
 namespace ember_spec_codec_test {
 
@@ -30,7 +31,7 @@ using ember_spec_codec_test::UnregisteredProbe;
 // A field added to Udf::Spec changes its size: add it to udf_spec_codec.cpp, to every_field()
 // and to expect_same_settings() below, then update this size (and the one in the codec).
 #if defined(__GLIBCXX__) && defined(__x86_64__)
-static_assert(sizeof(UdfSpec) == 344,
+static_assert(sizeof(UdfSpec) == 408,
               "Udf::Spec changed: encode the new field in udf_spec_codec.cpp and round-trip it "
               "here with a value that is not its default, then update this size");
 #endif
@@ -86,6 +87,8 @@ void expect_same_settings(const UdfSpec& a, const UdfSpec& b) {
   EXPECT_EQ(a.max_failed_rows, b.max_failed_rows);
   EXPECT_EQ(a.timeout, b.timeout);
   EXPECT_EQ(a.max_concurrency, b.max_concurrency);
+  EXPECT_EQ(a.portable_kind, b.portable_kind);
+  EXPECT_EQ(a.portable_payload, b.portable_payload);
 }
 
 TEST(UdfSpecCodec, EveryFieldRoundTripsWithValuesThatAreNotTheDefaults) {
@@ -117,6 +120,43 @@ TEST(UdfSpecCodec, EveryFieldRoundTripsWithValuesThatAreNotTheDefaults) {
   // Encoding again gives the same bytes and the same pool key.
   EXPECT_EQ(encode_udf_spec(*decoded), encode_udf_spec(original));
   EXPECT_EQ(udf_pool_key(*decoded), udf_pool_key(original));
+}
+
+TEST(UdfSpecCodec, APortableFunctionTravelsAndIsRebuiltByTheMakerOfItsKind) {
+  // The maker of a kind, as the Python module registers one for pickled functions: here the
+  // payload says what to add.
+  register_function_maker("test-add", [](std::string_view payload) {
+    const int64_t add = std::stoll(std::string(payload));
+    return PortableFunction([add](const Batch& b) {
+      std::vector<int64_t> out;
+      for (int64_t i = 0; i < b.num_rows(); ++i) out.push_back(b.column(0).value<int64_t>(i) + add);
+      return Column::from(std::move(out));
+    });
+  });
+  const Udf plain =
+      Udf::fn("add", [](const Batch& b) { return b.column(0); }).returns(int64()).batch_size(77);
+  const UdfSpec s = *detail::UdfAccess::spec(with_portable_function(plain, "test-add", "40"));
+  EXPECT_FALSE(s.stateful);
+  const std::shared_ptr<UdfSpec> decoded = decode_udf_spec(encode_udf_spec(s));
+  EXPECT_FALSE(decoded->stateful);
+  EXPECT_EQ(decoded->name, "add");
+  ASSERT_TRUE(decoded->return_type.has_value());
+  EXPECT_TRUE(*decoded->return_type == int64());
+  EXPECT_EQ(decoded->batch_size, 77);
+  EXPECT_EQ(decoded->portable_kind, "test-add");
+  EXPECT_EQ(decoded->portable_payload, "40");
+  ASSERT_TRUE(decoded->function);
+  const Batch two(Schema({{"x", int64()}}), {Column::from(std::vector<int64_t>{1, 2})});
+  const Column out = decoded->function(two);
+  EXPECT_EQ(out.value<int64_t>(0), 41);
+  EXPECT_EQ(out.value<int64_t>(1), 42);
+  // A process without the maker says so instead of running something else.
+  UdfSpec unknown = s;
+  unknown.portable_kind = "no-such-kind";
+  EXPECT_THROW(decode_udf_spec(encode_udf_spec(unknown)), InvalidArgument);
+  // A class is no function.
+  EXPECT_THROW(with_portable_function(Udf::cls<SpecCodecProbe>("c"), "test-add", "1"),
+               InvalidArgument);
 }
 
 TEST(UdfSpecCodec, NoReturnTypeAndNoInitArgsRoundTrip) {

@@ -178,10 +178,25 @@ class _FunctionCall:
         return _as_series(result, self.returns, num_rows, self.name)
 
 
+def _launched_ranks():
+    """How many ranks the launcher (mpirun, a PMI launcher, srun) started, as ember.init reads
+    it; 1 when none did."""
+    env = os.environ
+    for size in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE"):
+        if env.get(size, "").isdigit():
+            return int(env[size])
+    if env.get("SLURM_STEP_ID") is not None and env.get("SLURM_NTASKS", "").isdigit():
+        return int(env["SLURM_NTASKS"])
+    return 1
+
+
 def _function_payload(call):
     """The function, its return type and name, pickled by value with the driver's sys.path: the
     cluster runner rebuilds it on the other ranks (_load_function), so that a query calling it
-    runs on every rank. None when it cannot be pickled: such a query stays on rank 0."""
+    runs on every rank. None on one machine (nothing to pickle for), and when it cannot be
+    pickled: such a query stays on rank 0."""
+    if _launched_ranks() <= 1:
+        return None
     try:
         import cloudpickle
         blob = cloudpickle.dumps((call.function, call.returns, call.name))

@@ -30,20 +30,24 @@ print("processes", len(set(res.table.to_pydict()["pid"])), "rows", res.table.num
 """
 
 
-@pytest.mark.skipif(shutil.which("mpirun") is None or not hasattr(os, "getuid"),
-                    reason="mpirun not installed (openmpi-bin)")
-@pytest.mark.parametrize("isolation", ["thread", "process"])
-def test_python_udf_on_three_ranks(tmp_path, isolation):
-    script = tmp_path / "ranks.py"
-    script.write_text(SCRIPT)
+def on_three_ranks(script, text, *args):
+    """Writes `text` to `script` and runs it under `mpirun -np 3` with the package importable."""
+    script.write_text(text)
     flags = ["--oversubscribe", "--bind-to", "none"]
     if os.getuid() == 0:
         flags.append("--allow-run-as-root")
     env = dict(os.environ, OMPI_MCA_btl_base_warn_component_unused="0",
                PYTHONPATH=PACKAGE_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    r = subprocess.run(["timeout", "-k", "10", "120", "mpirun", *flags, "-np", "3",
-                        "-x", "PYTHONPATH", sys.executable, str(script), isolation],
-                       capture_output=True, text=True, env=env, timeout=180)
+    return subprocess.run(["timeout", "-k", "10", "120", "mpirun", *flags, "-np", "3",
+                           "-x", "PYTHONPATH", sys.executable, str(script), *args],
+                          capture_output=True, text=True, env=env, timeout=180)
+
+
+@pytest.mark.skipif(shutil.which("mpirun") is None or not hasattr(os, "getuid"),
+                    reason="mpirun not installed (openmpi-bin)")
+@pytest.mark.parametrize("isolation", ["thread", "process"])
+def test_python_udf_on_three_ranks(tmp_path, isolation):
+    r = on_three_ranks(tmp_path / "ranks.py", SCRIPT, isolation)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "ranks 3" in r.stdout
     assert "inits_per_rank [1, 1, 1]" in r.stdout
@@ -83,16 +87,7 @@ print("explain", ember.range(60, partitions=6).select(shifted("id")).explain().c
 def test_python_function_runs_on_every_rank(tmp_path):
     """An @ember.fn function travels pickled with the pipeline: each rank calls it on its own
     partitions (three processes), and the rows come back in input order."""
-    script = tmp_path / "fn.py"
-    script.write_text(FN_SCRIPT)
-    flags = ["--oversubscribe", "--bind-to", "none"]
-    if os.getuid() == 0:
-        flags.append("--allow-run-as-root")
-    env = dict(os.environ, OMPI_MCA_btl_base_warn_component_unused="0",
-               PYTHONPATH=PACKAGE_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    r = subprocess.run(["timeout", "-k", "10", "120", "mpirun", *flags, "-np", "3",
-                        "-x", "PYTHONPATH", sys.executable, str(script)],
-                       capture_output=True, text=True, env=env, timeout=180)
+    r = on_three_ranks(tmp_path / "fn.py", FN_SCRIPT)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "partitions_per_rank [2, 2, 2]" in r.stdout, r.stdout
     assert "processes 3 rows 6000 wrong 0" in r.stdout, r.stdout

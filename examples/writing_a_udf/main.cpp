@@ -45,6 +45,21 @@ class Scorer {
 };
 EMBER_REGISTER_UDF(Scorer);
 
+// A stateless UDF is a function of the batch, run inline by the pipeline threads. Registered, a
+// plain function runs on every rank of a cluster too (a lambda keeps its query on rank 0).
+ember::Column exclaim(const ember::Batch& in) {
+  ember::ColumnBuilder out(ember::utf8(), in.num_rows());
+  for (int64_t row = 0; row < in.num_rows(); ++row) {
+    if (in.column(0).is_null(row)) {
+      out.append_null();
+    } else {
+      out.append(std::string(in.column(0).value<std::string_view>(row)) + "!");
+    }
+  }
+  return out.finish();
+}
+EMBER_REGISTER_FN(exclaim);
+
 int main(int argc, char** argv) {
   ember::init(argc, argv);
   ember::Table words = ember::Table::from_columns(
@@ -76,18 +91,7 @@ int main(int argc, char** argv) {
     ok = ok && constructions == expected && stats.inits == 2 && stats.batches == 3;
   }
 
-  // A stateless UDF is a function of the batch, run inline by the pipeline threads.
-  auto shout = ember::Udf::fn("shout", [](const ember::Batch& in) {
-                 ember::ColumnBuilder out(ember::utf8(), in.num_rows());
-                 for (int64_t row = 0; row < in.num_rows(); ++row) {
-                   if (in.column(0).is_null(row)) {
-                     out.append_null();
-                   } else {
-                     out.append(std::string(in.column(0).value<std::string_view>(row)) + "!");
-                   }
-                 }
-                 return out.finish();
-               }).returns(ember::utf8());
+  auto shout = ember::Udf::fn("shout", exclaim).returns(ember::utf8());
   ember::Table loud =
       ember::from_table(words).select({shout(ember::col("word")).alias("loud")}).collect();
   std::printf("%s\n", loud.to_string().c_str());

@@ -133,6 +133,11 @@ bool register_udf_class(std::string class_name, std::type_index type, UdfFactory
 std::string registered_udf_name(std::type_index type);
 /// The factory registered under `class_name`, or nullptr.
 const UdfFactory* find_udf_factory(const std::string& class_name);
+/// A stateless UDF's function as EMBER_REGISTER_FN takes it.
+using UdfFunctionPointer = Column (*)(const Batch&);
+/// Registers a plain function under `name`; returns true (for static initialisation). Two
+/// functions under one name are an InvalidArgument at the Udf::fn of either.
+bool register_udf_function(std::string name, UdfFunctionPointer function);
 }  // namespace detail
 
 #define EMBER_DETAIL_CONCAT2(a, b) a##b
@@ -143,6 +148,16 @@ const UdfFactory* find_udf_factory(const std::string& class_name);
   static const bool EMBER_DETAIL_CONCAT(ember_udf_registered_, __LINE__) =                \
       ::ember::detail::register_udf_class(#ClassName, std::type_index(typeid(ClassName)), \
                                           ::ember::detail::make_factory<ClassName>())
+
+/// Makes a stateless UDF's function (a plain function `ember::Column f(const ember::Batch&)`)
+/// known by name to every process of the program, so that a query calling `Udf::fn(name, f)` is
+/// spread over the ranks of a cluster instead of staying on rank 0 (a lambda or a std::function
+/// holding state cannot travel). Use at namespace scope in a .cpp file of the binary that runs
+/// the query.
+#define EMBER_REGISTER_FN(function)                                       \
+  static const bool EMBER_DETAIL_CONCAT(ember_fn_registered_, __LINE__) = \
+      ::ember::detail::register_udf_function(                             \
+          #function, static_cast<::ember::detail::UdfFunctionPointer>(&function))
 
 class Udf;
 namespace detail {
@@ -162,7 +177,8 @@ class Udf {
     return make_stateful(std::move(name), detail::make_factory<T>(),
                          detail::registered_udf_name(std::type_index(typeid(T))));
   }
-  /// A stateless function, run inline by the pipeline threads.
+  /// A stateless function, run inline by the pipeline threads. A plain function registered
+  /// with EMBER_REGISTER_FN also runs on every rank of a cluster.
   static Udf fn(std::string name, std::function<Column(const Batch&)> f);
 
   /// The type of the column each call returns (not Null). Calling a UDF without one is an

@@ -33,8 +33,10 @@ void put_expr(MessageWriter& out, const ExprNode& e, bool aggregate) {
   if (e.kind == ExprKind::UdfCall) {
     udf = spec_of(e.udf);
     if (udf->portable_kind.empty())
-      throw NotSpreadable{"a stateless UDF call (udf '" + udf->name +
-                          "': a C++ function exists only in rank 0's program)"};
+      throw NotSpreadable{
+          "a stateless UDF call (udf '" + udf->name +
+          "': a C++ lambda or unregistered function exists only in rank 0's program; "
+          "EMBER_REGISTER_FN makes a plain function travel)"};
   }
   if (e.kind == ExprKind::Aggregate && !aggregate)
     throw NotSpreadable{"an aggregate below a breaker"};

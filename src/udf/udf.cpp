@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "udf/function_registry.h"
 #include "udf/udf_registry.h"
 #include "udf/udf_spec.h"
 
@@ -59,6 +60,14 @@ Udf Udf::fn(std::string name, std::function<Column(const Batch&)> f) {
     throw InvalidArgument("udf '" + name + "': Udf::fn needs a callable, got an empty function");
   auto spec = std::make_shared<UdfSpec>();
   spec->name = std::move(name);
+  // A registered plain function is known by name to every process: it can run on any rank.
+  if (const auto* plain = f.target<detail::UdfFunctionPointer>()) {
+    std::string registered = registered_function_name(*plain, spec->name);
+    if (!registered.empty()) {
+      spec->portable_kind = kRegisteredFunctionKind;
+      spec->portable_payload = std::move(registered);
+    }
+  }
   spec->function = std::move(f);
   spec->num_cpus = 0;  // runs on the pipeline threads, holds nothing of its own
   return Udf(std::move(spec));

@@ -75,6 +75,35 @@ bool downloads(const fs::path& dir) {
   return every && wrong == 0 && rejected_wrong == 0;
 }
 
+/// A stateless UDF whose plain function is registered runs on every rank, with the same rows as
+/// on one machine; a lambda keeps the query on rank 0, and explain() says how to make it travel.
+bool functions() {
+  const ember::Udf five = ember::Udf::fn("five", quintuple).returns(ember::int64());
+  ember::QueryResult r = ember::range(6000, 6).with_column("y", five(ember::col("id"))).execute();
+  const bool every = show_ranks("registered function", r.stats);
+  int64_t wrong = r.table.num_rows() == 6000 ? 0 : 1;
+  for (int64_t i = 0; wrong == 0 && i < r.table.num_rows(); ++i)
+    wrong += r.table.column("id").value<int64_t>(i) != i ||
+             r.table.column("y").value<int64_t>(i) != 5 * i;
+  std::cout << "registered function: " << r.table.num_rows() << " rows, " << wrong << " wrong\n";
+  const ember::Udf lambda = ember::Udf::fn("lambda", [](const ember::Batch& in) {
+                              return quintuple(in);
+                            }).returns(ember::int64());
+  auto on_rank_0 = ember::range(6000, 6).with_column("y", lambda(ember::col("id")));
+  ember::QueryResult kept = on_rank_0.execute();
+  int ranks_ran = 0;
+  for (const ember::RankStats& rank : kept.stats.ranks) ranks_ran += rank.partitions > 0;
+  std::cout << "lambda: partitions ran on " << ranks_ran << " rank(s), " << kept.table.num_rows()
+            << " rows\n";
+  const std::string plan = on_rank_0.explain();
+  const auto at = plan.find("== Cluster partitions ==\n");
+  std::cout << "explain lambda:"
+            << (at == std::string::npos ? "(none)"
+                                        : plan.substr(at + 25, plan.find('\n', at + 25) - at - 25))
+            << "\n";
+  return every && wrong == 0 && ranks_ran == 1 && kept.table.num_rows() == 6000;
+}
+
 }  // namespace
 
 /// Source partitions spread over the ranks: each rank scans its share and runs the operators
@@ -118,6 +147,7 @@ int spread(const fs::path& dir) {
             << " rows wrong or out of order\n";
   ok = ok && ranks_ran >= 2 && wrong == 0;
   ok = downloads(dir) && ok;
+  ok = functions() && ok;
   ember::QueryResult summed = ember::range(6000, 6)
                                   .with_column("y", triple(3)(ember::col("id")))
                                   .agg({ember::col("y").sum()})

@@ -220,4 +220,8 @@ struct Straggler {
   int64_t fail_id;
 };
 
+/// x * 5 for int64: a stateless UDF's plain function, registered (EMBER_REGISTER_FN) so that
+/// every rank can call it.
+ember::Column quintuple(const ember::Batch& in);
+
 }  // namespace cluster_app

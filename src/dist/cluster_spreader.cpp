@@ -83,9 +83,8 @@ std::string ClusterSpreader::explain(const LogicalNode& optimized, const Physica
         "partition's groups by key to the rank that merges them, each rank finalizes its "
         "share, and rank 0 merges the shares in key order";
   else if (partials)
-    out +=
-        "), each rank running its partitions into the breaker and sending rank 0 their "
-        "partial states (aggregates, a top-k's best rows), merged there in partition order";
+    out += "), each rank running its partitions into the breaker and sending rank 0 their " +
+           p->breaker->partials_summary() + ", merged there in partition order";
   else
     out += "), their rows gathered on rank 0 in partition order";
   if (plan.pipelines.size() > at + 1) out += "; the pipelines after its breaker run on rank 0";

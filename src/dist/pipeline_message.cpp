@@ -32,7 +32,9 @@ enum class NodeKind : uint8_t {
 };
 /// The breaker that ends the first pipeline, when other ranks run it too (their partitions
 /// then come back to rank 0 as partial states: aggregates, a top-k's best rows).
-enum class BreakerKind : uint8_t { None = 0, GroupBy = 1, Aggregate = 2, TopK = 3 };
+/// JoinTail: the first pipeline ends in a right or full join's tail, which its join node plans
+/// itself on every rank (each rank's matched right rows go to rank 0 as its partial states).
+enum class BreakerKind : uint8_t { None = 0, GroupBy = 1, Aggregate = 2, TopK = 3, JoinTail = 4 };
 
 /// The most a join's right side may hold (its files' bytes) for every rank to read it whole and
 /// build its own hash table, rather than the query staying on rank 0 (docs/cluster.md): a
@@ -164,12 +166,18 @@ class FirstPipelineEncoder final : NodeVisitor {
   /// A join streams when every rank can build its right side itself: each reads the right
   /// side whole (a small table, no UDF, no breaker) and probes it with its own partitions of
   /// the left. A right or full join's unmatched right rows are known only once every rank's
-  /// probe has ended: it stays on rank 0.
+  /// probe has ended: it ends the first pipeline (its tail is the breaker), every rank sending
+  /// rank 0 its rows and the right rows it matched, and rank 0 adding the unmatched ones.
   void visit(const JoinNode& n) override {
-    if (n.type == JoinType::Right || n.type == JoinType::Full)
-      throw NotSpreadable{std::string("a ") + join_type_name(n.type) +
-                          " join keeps the right side's unmatched rows on rank 0"};
+    const bool tail = n.type == JoinType::Right || n.type == JoinType::Full;
+    if (tail && broadcast_) throw NotSpreadable{"a breaker on the right side of a join"};
     if (!streams(n)) return;
+    if (tail) {
+      broken_ = true;
+      MessageWriter kind;
+      kind.put(BreakerKind::JoinTail);
+      breaker_ = kind.bytes();
+    }
     MessageWriter right;
     FirstPipelineEncoder side(right, true);
     side.encode(n.right());
@@ -250,6 +258,8 @@ NodePtr with_breaker(NodePtr chain, std::string_view bytes) {
       }
       return make_top_k(std::move(chain), k, std::move(keys));
     }
+    case BreakerKind::JoinTail:
+      return chain;  // the join node below plans its tail itself
     case BreakerKind::None:
       break;
   }

@@ -198,7 +198,10 @@ Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputS
     if (p.breaker) sink = p.breaker.get();
     if (!p.breaker) query.rows_out = 0;  // count the query's output only
     std::unique_ptr<GlobalSinkState> state = sink->global_state(pipeline_partitions(p, source));
-    state->memory_budget_bytes = memory_budget;
+    // Before a spread pipeline come its joins' right sides, which every rank builds in memory
+    // (small, docs/cluster.md): rank 0 too, so that every rank numbers their rows alike.
+    const bool right_side = spread != nullptr && &p < &plan.pipelines[spread_at];
+    state->memory_budget_bytes = right_side ? 0 : memory_budget;
     if (spread != nullptr && &p == &plan.pipelines[spread_at])
       run_spread_pipeline(query, p, *spread, *sink, *state, threads, spread_stats, spread_udfs);
     else

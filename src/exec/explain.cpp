@@ -39,7 +39,8 @@ std::string describe_pipelines(const LogicalNode& optimized, const PhysicalPlan&
             << (spread.partials && p.breaker && p.breaker->exchanges_partials()
                     ? ", into the breaker on each rank, groups exchanged by key: each rank "
                       "merges its share, rank 0 merges the shares"
-                : spread.partials ? ", into the breaker on each rank, partial states sent to rank 0"
+                : spread.partials ? ", into the breaker on each rank, " +
+                                        p.breaker->partials_summary() + " sent to rank 0"
                 : p.breaker
                     ? ", its rows sent to rank 0 for the breaker"
                     : ", its rows sent to rank 0 (collect) or written on each rank (write_*)");

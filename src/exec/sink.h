@@ -134,6 +134,10 @@ class Sink {
     (void)global, (void)local, (void)bytes;
     throw Error("internal: this sink adopts no partial states");
   }
+  /// With ships_partials(), what the other ranks send for a partition (explain()).
+  virtual std::string partials_summary() const {
+    return "partial states (aggregates, a top-k's best rows)";
+  }
   /// With ships_partials(): whether the partial states can instead be split into shares by
   /// key, each share merged and finalized on a rank of its own (a hash exchange between ranks)
   /// and the shares' results merged by finalize_shares(). False by default.

@@ -15,6 +15,7 @@
 #include "exec/sources/range_source.h"
 #include "expr/expr_access.h"
 #include "plan/logical_plan.h"
+#include "plan/nodes/join_node.h"
 
 namespace ember::dist {
 namespace {
@@ -193,6 +194,62 @@ TEST(LoopbackCluster, ADistinctAndAGroupByPastTheMemoryBudgetExchangeToo) {
   const QueryResult r = same_as_local(cluster, grouped, tight);
   EXPECT_EQ(r.table.num_rows(), 2000);
   expect_exchanged(r);
+}
+
+/// The left side: ids 0..rows-1 in `parts` partitions, key id % 1000 (0..999), and a value.
+/// The right side: keys 500..1499 in 3 partitions, each twice (duplicate matches), and a value:
+/// half the left keys match, and half the right keys match nothing.
+NodePtr join_of(JoinType type, int64_t rows, int parts) {
+  NodePtr left = make_project(range_source(rows, parts),
+                              {tree((col("id") % 1000).alias("k")), tree(col("id").alias("l"))});
+  NodePtr right = make_project(range_source(2000, 3), {tree((col("id") % 1000 + 500).alias("k")),
+                                                       tree((col("id") * 3).alias("r"))});
+  return make_join(left, right, {"k"}, type);
+}
+
+/// Every rank ran probe partitions.
+void expect_spread(const QueryResult& r) {
+  ASSERT_EQ(r.stats.ranks.size(), 3u);
+  for (const RankStats& rank : r.stats.ranks) EXPECT_GT(rank.partitions, 0) << "rank " << rank.rank;
+}
+
+TEST(LoopbackCluster, RightAndFullJoinsSpreadAndAddTheRightRowsNoRankMatched) {
+  test::LoopbackCluster cluster(3);
+  for (JoinType type : {JoinType::Right, JoinType::Full}) {
+    SCOPED_TRACE(join_type_name(type));
+    const QueryResult r = same_as_local(cluster, join_of(type, 12000, 9));
+    // Matched: 6,000 left rows x 2 right rows; unmatched right: 1,000 (keys 1000..1499, twice);
+    // a full join adds the 6,000 unmatched left rows.
+    EXPECT_EQ(r.table.num_rows(), 12000 + 1000 + (type == JoinType::Full ? 6000 : 0));
+    expect_spread(r);
+  }
+  // A right row that one rank's probe alone matches is matched: 9 left rows in 9 partitions,
+  // keys 1000..1008, each matching 2 right rows; the other 1,982 right rows come unmatched.
+  NodePtr few = make_project(range_source(9, 9),
+                             {tree((col("id") + 1000).alias("k")), tree(col("id").alias("l"))});
+  NodePtr right = make_project(range_source(2000, 3), {tree((col("id") % 1000 + 500).alias("k")),
+                                                       tree((col("id") * 3).alias("r"))});
+  const QueryResult r = same_as_local(cluster, make_join(few, right, {"k"}, JoinType::Right));
+  EXPECT_EQ(r.table.num_rows(), 9 * 2 + 2000 - 9 * 2);
+  expect_spread(r);
+}
+
+TEST(LoopbackCluster, WhatFollowsARightJoinRunsOnRankZeroOverEveryRanksRows) {
+  test::LoopbackCluster cluster(3);
+  // A filter and a group-by above the join: the pipeline after the join's tail, on rank 0.
+  NodePtr joined = join_of(JoinType::Full, 9000, 6);
+  NodePtr filtered = make_filter(joined, tree(col("r").is_null() || col("r") % lit(2) == lit(0)));
+  NodePtr grouped = make_group_by(filtered, {tree(col("k"))},
+                                  {tree(col("l").sum().alias("ls")), tree(col("r").count())});
+  expect_spread(same_as_local(cluster, grouped));
+  // Past a tight memory budget each rank still builds the small right side in memory (a local
+  // run spills it, and its join's order is then not defined: compared sorted).
+  RunOptions tight = two_threads();
+  tight.memory_budget_bytes = 16 << 10;
+  NodePtr sorted =
+      make_sort(join_of(JoinType::Right, 9000, 6),
+                {SortSpec{tree(col("k"))}, SortSpec{tree(col("l"))}, SortSpec{tree(col("r"))}});
+  expect_spread(same_as_local(cluster, sorted, tight));
 }
 
 TEST(LoopbackCluster, AGlobalAggregateIsNotExchanged) {

@@ -148,6 +148,22 @@ TEST(PipelineMessage, AJoinTravelsWithItsWholeRightSideForEveryRankToBuild) {
   }
 }
 
+TEST(PipelineMessage, ARightOrFullJoinEndsTheFirstPipelineInItsTail) {
+  // The unmatched right rows are known once every probe has ended: the join's tail is the
+  // first breaker (its partial states: the right rows each rank matched), and what follows it
+  // (the filter) runs on rank 0.
+  for (JoinType type : {JoinType::Right, JoinType::Full}) {
+    NodePtr joined = make_join(range_source(100, 4), range_source(5, 1), {"id"}, type);
+    NodePtr filtered = make_filter(joined, tree(col("id") > lit(int64_t{3})));
+    std::string why;
+    bool partials = false;
+    const std::string bytes = encode_first_pipeline(*filtered, &why, &partials);
+    ASSERT_FALSE(bytes.empty()) << why;
+    EXPECT_TRUE(partials);
+    EXPECT_EQ(to_string(*decode_first_pipeline(bytes)), to_string(*joined));
+  }
+}
+
 TEST(PipelineMessage, AJoinStaysOnRankZeroWhenItsRightSideIsNotASmallTable) {
   auto why_not = [](const NodePtr& root) {
     std::string why;
@@ -155,11 +171,10 @@ TEST(PipelineMessage, AJoinStaysOnRankZeroWhenItsRightSideIsNotASmallTable) {
     return why;
   };
   NodePtr left = range_source(100, 4);
-  // The unmatched right rows of a right or full join are known once every probe has ended.
-  EXPECT_EQ(why_not(make_join(left, range_source(5, 1), {"id"}, JoinType::Right)),
-            "a right join keeps the right side's unmatched rows on rank 0");
-  EXPECT_EQ(why_not(make_join(left, range_source(5, 1), {"id"}, JoinType::Full)),
-            "a full join keeps the right side's unmatched rows on rank 0");
+  // A right join on the right side of another: every rank would need every probe's matches.
+  NodePtr right_join = make_join(range_source(5, 1), range_source(5, 1), {"id"}, JoinType::Right);
+  EXPECT_EQ(why_not(make_join(left, right_join, {"id"}, JoinType::Inner)),
+            "a breaker on the right side of a join");
   // Every rank would read 80 MB again.
   const std::string big =
       why_not(make_join(left, range_source(10'000'000, 4), {"id"}, JoinType::Inner));

@@ -57,6 +57,10 @@ class JoinHashTable {
   void mark_matched(int64_t row) const {
     matched_[static_cast<size_t>(row)].store(1, std::memory_order_relaxed);
   }
+  /// Whether build row `row` has matched so far (any thread).
+  bool matched(int64_t row) const {
+    return matched_[static_cast<size_t>(row)].load(std::memory_order_relaxed) != 0;
+  }
   /// The build rows nothing matched, in build order. After the probe pipeline ended.
   std::vector<int64_t> unmatched_rows() const;
 

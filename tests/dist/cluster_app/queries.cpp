@@ -105,9 +105,9 @@ void files_queries(const fs::path& dir, Show& show) {
            .execute());
   show("parquet distinct",
        ember::read_parquet(parquet).with_column("k", x % 17).distinct({"k"}).execute());
-  // Every join type, null keys on the left (x) and each right key five times (skew): inner,
-  // left, semi and anti joins spread (each rank builds the right side itself), right and full
-  // joins stay on rank 0. Rows come out in the left side's order, matches in the right's.
+  // Every join type, null keys on the left (x) and each right key five times (skew), spread
+  // (each rank builds the right side itself; a right or full join's unmatched right rows are
+  // those no rank matched). Rows come out in the left side's order, matches in the right's.
   const auto dim = ember::range(40, 2)
                        .with_column("x", (ember::col("id") % 8) * 50)
                        .with_column("w", ember::col("id"))

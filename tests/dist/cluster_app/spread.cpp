@@ -197,6 +197,24 @@ int spread(const fs::path& dir) {
                   joined_rows.table.column("y").value<int64_t>(i) != 6 * i;
   std::cout << "join: " << joined_rows.table.num_rows() << " rows, " << join_wrong << " wrong\n";
   ok = ok && join_wrong == 0;
+  // A right join: each rank probes its partitions and tells rank 0 which right rows matched;
+  // rank 0 adds those no rank matched (keys 10..18) after every left row, in order.
+  ember::QueryResult right_rows =
+      ember::range(6000, 6)
+          .with_column("k", ember::col("id") % 10)
+          .join(
+              ember::range(10, 1).with_column("k", ember::col("id") * 2).select({ember::col("k")}),
+              {"k"}, ember::JoinType::Right)
+          .execute();
+  ok = show_ranks("right join", right_rows.stats) && ok;
+  const ember::Table& rt = right_rows.table;
+  int64_t right_wrong = rt.num_rows() == 3005 ? 0 : 1;
+  for (int64_t i = 0; right_wrong == 0 && i < rt.num_rows(); ++i)
+    right_wrong += i < 3000 ? rt.column("id").value<int64_t>(i) != 2 * i
+                            : !rt.column("id").is_null(i) ||
+                                  rt.column("k").value<int64_t>(i) != 10 + 2 * (i - 3000);
+  std::cout << "right join: " << rt.num_rows() << " rows, " << right_wrong << " wrong\n";
+  ok = ok && right_wrong == 0;
   // Past its share of a small memory budget a partition spills where it runs, and its shares
   // carry what it spilled: no row travels.
   ember::RunOptions small;

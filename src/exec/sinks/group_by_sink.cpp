@@ -263,52 +263,53 @@ bool GroupBySink::partial_full(GlobalSinkState&, LocalSinkState& local) const {
   return !part.spilled.files.empty() || part.table.estimated_bytes() > kMostPartialBytes;
 }
 
-GroupBySink::Shipped GroupBySink::shipped(LocalSinkState& local) const {
+void GroupBySink::ship(LocalSinkState& local,
+                       const std::function<void(int r, const GroupTable& table,
+                                                const GroupTable& later)>& ship) const {
   auto& part = local.as<PartitionTable>();
-  Shipped out{split(part.table), {}};
+  const std::vector<GroupTable> tables = split(part.table);
+  const GroupTable none(prototype_);
   // The rows past the partition's budget, aggregated on their own: the adopting rank merges
   // them after the table's, where a local run merges what it spilled (the same float sums).
+  // One hash partition's at a time, so that no more than that is held besides the table.
   for (int r = 0; r < kMergePartitions; ++r) {
+    const auto at = static_cast<size_t>(r);
     if (part.spilled.files.empty()) {
-      out.later.emplace_back(prototype_);
+      ship(r, tables[at], none);
       continue;
     }
-    out.later.push_back(replay(*part.spilled.files[static_cast<size_t>(r)], part.spilled.types,
-                               keys_.size(), prototype_));
-    part.spilled.files[static_cast<size_t>(r)].reset();
+    const GroupTable later =
+        replay(*part.spilled.files[at], part.spilled.types, keys_.size(), prototype_);
+    part.spilled.files[at].reset();
+    ship(r, tables[at], later);
   }
-  return out;
 }
 
 std::string GroupBySink::encode_partial(GlobalSinkState&, LocalSinkState& local) const {
-  const Shipped tables = shipped(local);
   process::MessageWriter out;
-  for (int r = 0; r < kMergePartitions; ++r) {
-    tables.table[static_cast<size_t>(r)].encode(out);
-    tables.later[static_cast<size_t>(r)].encode(out);
-  }
+  ship(local, [&](int, const GroupTable& table, const GroupTable& later) {
+    table.encode(out);
+    later.encode(out);
+  });
   return out.bytes();
 }
 
 std::vector<Sink::Share> GroupBySink::encode_partial_shares(GlobalSinkState&, LocalSinkState& local,
                                                             int shares) const {
   if (shares < 1) throw Error("internal: a partition's state split into no shares");
-  const Shipped tables = shipped(local);
   const GroupTable empty(prototype_);
   std::vector<Share> out(static_cast<size_t>(shares));
   std::vector<process::MessageWriter> writers(static_cast<size_t>(shares));
   // Every share holds all kMergePartitions tables, empty but for the hash partitions it owns,
   // so that adopt_partial() takes it as it takes a whole partition's state.
-  for (int r = 0; r < kMergePartitions; ++r) {
+  ship(local, [&](int r, const GroupTable& table, const GroupTable& later) {
     const auto owner = static_cast<size_t>(share_of_merge_partition(r, shares));
-    const GroupTable& table = tables.table[static_cast<size_t>(r)];
-    const GroupTable& later = tables.later[static_cast<size_t>(r)];
     for (size_t q = 0; q < writers.size(); ++q) {
       (q == owner ? table : empty).encode(writers[q]);
       (q == owner ? later : empty).encode(writers[q]);
     }
     out[owner].rows += static_cast<int64_t>(table.size() + later.size());
-  }
+  });
   for (size_t q = 0; q < out.size(); ++q) out[q].bytes = writers[q].bytes();
   return out;
 }

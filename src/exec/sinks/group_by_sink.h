@@ -2,6 +2,7 @@
 // tables are split by key hash, and each hash partition merges on its own thread.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "exec/pipeline_breaker.h"
@@ -60,12 +61,12 @@ class GroupBySink final : public PipelineBreaker {
   static constexpr int kMergePartitions = 16;
 
  private:
-  /// A partition's state as another rank adopts it, by hash partition: its table's groups,
-  /// and the groups of the rows it spilled (read back and removed; empty tables if none).
-  struct Shipped {
-    std::vector<GroupTable> table, later;
-  };
-  Shipped shipped(LocalSinkState& local) const;
+  /// A partition's state as another rank adopts it, one hash partition r at a time, in order:
+  /// `ship(r, table, later)` gets its table's groups of r and the groups of the rows of r it
+  /// spilled (read back and removed, one hash partition's at a time; empty if none).
+  void ship(LocalSinkState& local,
+            const std::function<void(int r, const GroupTable& table, const GroupTable& later)>&
+                ship) const;
   /// The partition's table split by hash partition.
   std::vector<GroupTable> split(const GroupTable& table) const;
   /// Hash partition r's groups from every input partition (its table, then what it spilled),

@@ -114,5 +114,59 @@ TEST(JoinSinks, BuildProbeAndTailOfAFullJoin) {
   EXPECT_EQ(all.column(2).get(5), Value(int64_t{22}));
 }
 
+TEST(JoinTailSink, AnotherRanksMatchesTravelAsNewRowNumbersOnly) {
+  // The same right side on two ranks: the other rank's probe matches key 2; rank 0 adopts its
+  // list and adds only keys 1 and 3 as unmatched.
+  const Schema right({{"k", int64()}, {"r", int64()}});
+  const Batch rows(right, {Column::from(std::vector<int64_t>{1, 2, 3}),
+                           Column::from(std::vector<int64_t>{10, 20, 30})});
+  auto here = std::make_shared<JoinHashTable>(std::vector<int>{0});
+  auto there = std::make_shared<JoinHashTable>(std::vector<int>{0});
+  here->build(rows);
+  there->build(rows);
+  JoinLayout layout;
+  layout.type = JoinType::Right;
+  layout.output = Schema({{"k", int64()}, {"l", int64()}, {"r", int64()}});
+  layout.left_keys = {0};
+  layout.right_keys = {0};
+  layout.left_columns = 2;
+  layout.right_columns = {1};
+  const Schema left({{"k", int64()}, {"l", int64()}});
+  JoinProbeOperator(there, layout)
+      .execute(Batch(
+          left, {Column::from(std::vector<int64_t>{2}), Column::from(std::vector<int64_t>{200})}));
+  const JoinTailSink sender(there, layout);
+  auto sent = sender.global_state(2);
+  auto part = sender.local_state(*sent, 0);
+  const std::string first = sender.encode_partial(*sent, *part);
+  // The build side's size and one row number; a later partition with no new match: the size.
+  EXPECT_EQ(first.size(), 2 * sizeof(int64_t));
+  EXPECT_EQ(sender.encode_partial(*sent, *sender.local_state(*sent, 1)).size(), sizeof(int64_t));
+
+  const JoinTailSink receiver(here, layout);
+  auto g = receiver.global_state(1);
+  auto local = receiver.local_state(*g, 0);
+  receiver.adopt_partial(*g, *local, first);
+  receiver.combine(*g, *local);
+  const Batch all = read_one(*receiver.finalize(*g));
+  ASSERT_EQ(all.num_rows(), 2);
+  EXPECT_EQ(all.column(0).get(0), Value(int64_t{1}));
+  EXPECT_EQ(all.column(0).get(1), Value(int64_t{3}));
+
+  // A right side of another size where it is adopted: every rank must read the same rows.
+  auto fewer = std::make_shared<JoinHashTable>(std::vector<int>{0});
+  fewer->build(rows.slice(0, 2));
+  const JoinTailSink other(fewer, layout);
+  auto og = other.global_state(1);
+  try {
+    other.adopt_partial(*og, *other.local_state(*og, 0), first);
+    FAIL() << "a list for another right side was adopted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("3 rows on another rank and 2 on rank 0"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace ember

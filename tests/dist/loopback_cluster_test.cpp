@@ -252,6 +252,21 @@ TEST(LoopbackCluster, WhatFollowsARightJoinRunsOnRankZeroOverEveryRanksRows) {
   expect_spread(same_as_local(cluster, sorted, tight));
 }
 
+TEST(LoopbackCluster, ARightJoinFailingOnAnotherRankEndsTheQueryEverywhere) {
+  test::LoopbackCluster cluster(3);
+  // The UDF fails on the 10th of 12 probe partitions, whichever rank runs it.
+  const Udf udf = Udf::cls<ThrowsAt>("throws_at").returns(int64()).concurrency(3).num_cpus(0.25);
+  NodePtr left = make_project(range_source(12000, 12), {tree((col("id") % 1000).alias("k")),
+                                                        tree(udf(col("id")).alias("l"))});
+  NodePtr right = make_project(range_source(2000, 3), {tree((col("id") % 1000 + 500).alias("k")),
+                                                       tree((col("id") * 3).alias("r"))});
+  EXPECT_THROW(execute_plan(make_join(left, right, {"k"}, JoinType::Right), two_threads(),
+                            QueryOutput{}, cluster.runtime()),
+               UdfError);
+  // Nothing of it is left on any rank: the next right join runs and matches as before.
+  expect_spread(same_as_local(cluster, join_of(JoinType::Right, 6000, 6)));
+}
+
 TEST(LoopbackCluster, AGlobalAggregateIsNotExchanged) {
   test::LoopbackCluster cluster(3);
   NodePtr total = make_aggregate(range_source(9000, 9), {tree(col("id").sum().alias("s"))});

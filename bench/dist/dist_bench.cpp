@@ -17,6 +17,8 @@
 //   ember_bench_dist groupby GROUPS     a group-by of 10M rows (30 partitions) into GROUPS groups
 //                                       (sum, count): seconds for the query, and a line
 //                                       "shuffled <rows>": the groups the ranks exchanged
+//   ember_bench_dist sort               a sort of 10M rows (30 partitions) on a shuffled key,
+//                                       collected: seconds for the query
 // Prints a line "result <number>".
 #include <ember/ember.h>
 
@@ -156,6 +158,20 @@ double groupby(int64_t groups) {
   return r.stats.wall_seconds;
 }
 
+double sort() {
+  constexpr int64_t kRows = 10'000'000;
+  // id * 7919 mod 10M: every key once, in an order unrelated to the partitions'.
+  ember::QueryResult r = ember::range(kRows, 30)
+                             .with_column("k", ember::col("id") * 7919 % kRows)
+                             .sort({{ember::col("k")}})
+                             .execute();
+  const ember::Column& k = r.table.column("k");
+  if (r.table.num_rows() != kRows || k.value<int64_t>(0) != 0 ||
+      k.value<int64_t>(kRows - 1) != kRows - 1)
+    return -1;
+  return r.stats.wall_seconds;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -172,8 +188,11 @@ int main(int argc, char** argv) {
     result = straggler();
   } else if (mode == "groupby" && argc > 2) {
     result = groupby(std::atoll(argv[2]));
+  } else if (mode == "sort") {
+    result = sort();
   } else {
-    std::fprintf(stderr, "usage: %s parquet ACTORS DIR | transfer | straggler | groupby GROUPS\n",
+    std::fprintf(stderr,
+                 "usage: %s parquet ACTORS DIR | transfer | straggler | groupby GROUPS | sort\n",
                  argv[0]);
     return 2;
   }

@@ -17,9 +17,12 @@
 #       share), with the groups exchanged per second; 3 ranks sending every partition's partial
 #       state to rank 0 to merge (EMBER_DIST_NO_EXCHANGE=1, the path before the exchange); and
 #       3 ranks sending their rows to rank 0 (EMBER_DIST_GATHER_ROWS=1): time ratios
+#   (g) a sort of 10M rows: the local executor; 3 ranks each sorting its partitions and sending
+#       them sorted (rank 0 merging); 3 ranks sending their rows unsorted for rank 0 to sort
+#       (EMBER_DIST_GATHER_ROWS=1, the path before): time ratios
 # Usage: bench/dist/run.sh [--build-dir DIR] [--no-build] [PART...]
 #   builds Release in build-bench/ by default; --no-build uses DIR's binaries as they are;
-#   PART: a, b, c, d, e or f, to run only those (all by default; e runs a's 3-rank job alone)
+#   PART: a, b, c, d, e, f or g, to run only those (all by default; e runs a's 3-rank job alone)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build="${EMBER_BENCH_BUILD_DIR:-$root/build-bench}"
@@ -29,12 +32,12 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --build-dir) build="$2"; shift ;;
     --no-build) compile=no ;;
-    a|b|c|d|e|f) parts+=("$1") ;;
-    *) echo "usage: $0 [--build-dir DIR] [--no-build] [a|b|c|d|e|f...]" >&2; exit 2 ;;
+    a|b|c|d|e|f|g) parts+=("$1") ;;
+    *) echo "usage: $0 [--build-dir DIR] [--no-build] [a|b|c|d|e|f|g...]" >&2; exit 2 ;;
   esac
   shift
 done
-((${#parts[@]})) || parts=(a b c d e f)
+((${#parts[@]})) || parts=(a b c d e f g)
 part() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 if [[ $compile == yes ]]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_TESTS=OFF \
@@ -121,4 +124,12 @@ f_rows=$(for i in 1 2 3; do mpi -x EMBER_DIST_GATHER_ROWS=1 -np 3 "$bench" group
 echo "(f) group-by, 10M rows into $groups groups: local $f_local s; 3 ranks exchanging groups $f_exchange s ($f_shuffled groups exchanged, $(echo "$f_shuffled / $f_exchange" | bc -l | xargs printf '%.0f') a second); partial states to rank 0 $f_partial s; rows to rank 0 $f_rows s"
 echo "    exchange / local: $(echo "$f_exchange / $f_local" | bc -l | xargs printf '%.2f')x; exchange / states to rank 0: $(echo "$f_exchange / $f_partial" | bc -l | xargs printf '%.2f')x; exchange / rows to rank 0: $(echo "$f_exchange / $f_rows" | bc -l | xargs printf '%.2f')x"
 done
+fi
+
+if part g; then
+g_local=$(for i in 1 2 3; do "$bench" sort | result; done | median)
+g_sorted=$(for i in 1 2 3; do mpi -np 3 "$bench" sort | result; done | median)
+g_rows=$(for i in 1 2 3; do mpi -x EMBER_DIST_GATHER_ROWS=1 -np 3 "$bench" sort | result; done | median)
+echo "(g) sort, 10M rows: local $g_local s; 3 ranks sorting their partitions $g_sorted s; rows to rank 0 unsorted $g_rows s"
+echo "    sorted on each rank / local: $(echo "$g_sorted / $g_local" | bc -l | xargs printf '%.2f')x; sorted on each rank / rows to rank 0: $(echo "$g_sorted / $g_rows" | bc -l | xargs printf '%.2f')x"
 fi

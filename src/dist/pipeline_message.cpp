@@ -34,7 +34,14 @@ enum class NodeKind : uint8_t {
 /// then come back to rank 0 as partial states: aggregates, a top-k's best rows).
 /// JoinTail: the first pipeline ends in a right or full join's tail, which its join node plans
 /// itself on every rank (each rank's matched right rows go to rank 0 as its partial states).
-enum class BreakerKind : uint8_t { None = 0, GroupBy = 1, Aggregate = 2, TopK = 3, JoinTail = 4 };
+enum class BreakerKind : uint8_t {
+  None = 0,
+  GroupBy = 1,
+  Aggregate = 2,
+  TopK = 3,
+  JoinTail = 4,
+  Sort = 5
+};
 
 /// The most a join's right side may hold (its files' bytes) for every rank to read it whole and
 /// build its own hash table, rather than the query staying on rank 0 (docs/cluster.md): a
@@ -71,6 +78,25 @@ NodePtr get_download(MessageReader& in, NodePtr input) {
   options.on_error = in.get<uint8_t>() != 0 ? OnError::Null : OnError::Raise;
   return make_url_download(std::move(input), std::move(url_column), std::move(url_name),
                            std::move(output), options);
+}
+
+void put_sort_keys(MessageWriter& out, const std::vector<SortSpec>& keys) {
+  out.put(static_cast<uint32_t>(keys.size()));
+  for (const SortSpec& key : keys) {
+    put_expr(out, *key.expr);
+    out.put(static_cast<uint8_t>(key.descending));
+    out.put(static_cast<uint8_t>(key.nulls_first));
+  }
+}
+
+std::vector<SortSpec> get_sort_keys(MessageReader& in) {
+  std::vector<SortSpec> keys(in.get<uint32_t>());
+  for (SortSpec& key : keys) {
+    key.expr = get_expr(in);
+    key.descending = in.get<uint8_t>() != 0;
+    key.nulls_first = in.get<uint8_t>() != 0;
+  }
+  return keys;
 }
 
 /// Writes a query's first pipeline, source first: walking down from the root, each kind of
@@ -147,7 +173,14 @@ class FirstPipelineEncoder final : NodeVisitor {
       put_exprs(out, n.aggregates, true);
     });
   }
-  void visit(const SortNode& n) override { breaks(n); }
+  /// A full sort: each rank sorts its partitions and sends them sorted; rank 0 merges.
+  void visit(const SortNode& n) override {
+    if (!breaks(n)) return;
+    breaker_ = partial([&](MessageWriter& out) {
+      out.put(BreakerKind::Sort);
+      put_sort_keys(out, n.keys);
+    });
+  }
   void visit(const TopKNode& n) override {
     // A top-k's best rows travel value by value: past this many, its rows travel as rows.
     constexpr int64_t kMostPartialTopK = 100'000;
@@ -155,12 +188,7 @@ class FirstPipelineEncoder final : NodeVisitor {
     breaker_ = partial([&](MessageWriter& out) {
       out.put(BreakerKind::TopK);
       out.put(n.k);
-      out.put(static_cast<uint32_t>(n.keys.size()));
-      for (const SortSpec& key : n.keys) {
-        put_expr(out, *key.expr);
-        out.put(static_cast<uint8_t>(key.descending));
-        out.put(static_cast<uint8_t>(key.nulls_first));
-      }
+      put_sort_keys(out, n.keys);
     });
   }
   /// A join streams when every rank can build its right side itself: each reads the right
@@ -250,14 +278,10 @@ NodePtr with_breaker(NodePtr chain, std::string_view bytes) {
       return make_aggregate(std::move(chain), get_exprs(in));
     case BreakerKind::TopK: {
       const auto k = in.get<int64_t>();
-      std::vector<SortSpec> keys(in.get<uint32_t>());
-      for (SortSpec& key : keys) {
-        key.expr = get_expr(in);
-        key.descending = in.get<uint8_t>() != 0;
-        key.nulls_first = in.get<uint8_t>() != 0;
-      }
-      return make_top_k(std::move(chain), k, std::move(keys));
+      return make_top_k(std::move(chain), k, get_sort_keys(in));
     }
+    case BreakerKind::Sort:
+      return make_sort(std::move(chain), get_sort_keys(in));
     case BreakerKind::JoinTail:
       return chain;  // the join node below plans its tail itself
     case BreakerKind::None:

@@ -92,12 +92,12 @@ TEST(PipelineMessage, ATopKTravelsWithItsKeysAndDirections) {
   ASSERT_FALSE(bytes.empty()) << why;
   EXPECT_TRUE(partials);
   EXPECT_EQ(to_string(*decode_first_pipeline(bytes)), to_string(*top));
-  // A full sort does not travel: its rows would all come back anyway.
-  NodePtr sorted = make_sort(chain, {{tree(col("id")), true}});
-  partials = true;
+  // A full sort travels too: each rank sorts its partitions, which go to rank 0 sorted.
+  NodePtr sorted = make_sort(chain, {{tree(col("id")), true, true}, {tree(col("id") % 5)}});
+  partials = false;
   EXPECT_EQ(to_string(*decode_first_pipeline(encode_first_pipeline(*sorted, &why, &partials))),
-            to_string(*chain));
-  EXPECT_FALSE(partials);
+            to_string(*sorted));
+  EXPECT_TRUE(partials);
 }
 
 TEST(PipelineMessage, AGroupByOtherRanksCannotEvaluateLeavesThemSendingRows) {

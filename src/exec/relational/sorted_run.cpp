@@ -56,6 +56,16 @@ SortedRun RunBuilder::finish(const std::vector<KeyOrder>& order, int64_t limit) 
   return run;
 }
 
+SortedRun RunBuilder::finish_sorted() {
+  SortedRun run;
+  run.rows = concat_or_empty(schema_, batches_);
+  if (!batches_.empty()) run.keys = concat_keys(keys_, key_exprs_.size());
+  batches_.clear();
+  keys_.clear();
+  rows_ = 0;
+  return run;
+}
+
 Batch merge_runs(const std::vector<SortedRun>& runs, const Schema& schema,
                  const std::vector<KeyOrder>& order, int64_t limit) {
   std::vector<Batch> parts;

@@ -25,6 +25,9 @@ class RunBuilder {
   int64_t rows() const { return rows_; }
   /// The rows so far, sorted (stable), only the first `limit` (< 0: all); resets the builder.
   SortedRun finish(const std::vector<KeyOrder>& order, int64_t limit);
+  /// The rows so far as they came, already in key order (a run sorted elsewhere); resets the
+  /// builder.
+  SortedRun finish_sorted();
 
  private:
   const Schema& schema_;

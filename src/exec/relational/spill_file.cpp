@@ -1,5 +1,5 @@
-// Spill files: a small header per column (length, null count, offset, buffer sizes) followed by
-// the buffers' bytes, so that reading back is one read per buffer and no parsing.
+// Spill files: columns as exec/relational/column_codec.h writes them, so that reading back is
+// one read per buffer and no parsing.
 #include "exec/relational/spill_file.h"
 
 #include <fcntl.h>
@@ -12,8 +12,8 @@
 #include <filesystem>
 #include <memory>
 
-#include "core/buffer_access.h"
 #include "ember/error.h"
+#include "exec/relational/column_codec.h"
 
 namespace ember {
 
@@ -21,10 +21,6 @@ namespace {
 
 std::atomic<int64_t> g_open{0};
 std::atomic<int64_t> g_created{0};
-
-constexpr int64_t kAbsent = -1;  ///< a buffer the column does not have
-
-int64_t size_of(const std::shared_ptr<Buffer>& b) { return b ? b->size() : kAbsent; }
 
 /// A read-write file in `dir` that has no name, so the kernel frees its bytes when it closes,
 /// however the process ends (a SIGKILL or an out-of-memory kill included); `shown` says what
@@ -85,32 +81,6 @@ void SpillFile::get(void* data, size_t n) {
     throw IoError(path_ + " ended early: it was changed while the query ran");
 }
 
-namespace {
-
-/// Bytes the column's buffers hold, its list items' included: more than byte_size() when the
-/// column is a slice of a larger one.
-int64_t held_bytes(const Column& c) {
-  int64_t held = 0;
-  for (const auto* b : {&c.validity_buffer(), &c.values_buffer(), &c.data_buffer()})
-    if (*b) held += (*b)->size();
-  if (c.type().is_list()) return held + held_bytes(c.child());
-  for (const Column& child : c.children()) held += held_bytes(child);
-  return held;
-}
-
-/// The column with buffers of its own rows only. (Concatenating a column with nothing copies
-/// it; Column::concat of one part would share it. A nested column is copied row by row: concat
-/// would still share a list's items or a struct field's buffers when only one part has rows.)
-Column compacted(const Column& c) {
-  if (c.offset() == 0 && held_bytes(c) <= c.byte_size() + 256) return c;
-  if (!c.type().is_nested()) return Column::concat({c, c.slice(0, 0)});
-  ColumnBuilder copy(c.type(), c.size());
-  for (int64_t i = 0; i < c.size(); ++i) copy.append_from(c, i);
-  return copy.finish();
-}
-
-}  // namespace
-
 void SpillFile::write(const std::vector<Column>& columns) {
   // A slice of a larger column is copied out first, so that only its own rows are written.
   for (const Column& c : columns) put_column(compacted(c));
@@ -118,40 +88,11 @@ void SpillFile::write(const std::vector<Column>& columns) {
 }
 
 void SpillFile::put_column(const Column& c) {
-  const int64_t head[6] = {c.size(),
-                           c.null_count(),
-                           c.offset(),
-                           size_of(c.validity_buffer()),
-                           size_of(c.values_buffer()),
-                           size_of(c.data_buffer())};
-  put(head, sizeof head);
-  for (const auto* b : {&c.validity_buffer(), &c.values_buffer(), &c.data_buffer()})
-    if (*b) put((*b)->data(), static_cast<size_t>((*b)->size()));
-  // A list's (or map's) items follow it, as one more column (itself a list for a list of
-  // lists); a struct's fields follow it, one column each, unsliced as the struct holds them.
-  if (c.type().is_list()) put_column(c.child());
-  for (const Column& child : c.children()) put_column(child);
+  ember::put_column(c, [this](const void* data, size_t n) { put(data, n); });
 }
 
 Column SpillFile::get_column(const DataType& type) {
-  int64_t head[6];
-  get(head, sizeof head);
-  std::shared_ptr<Buffer> bufs[3];
-  for (int i = 0; i < 3; ++i) {
-    if (head[3 + i] == kAbsent) continue;
-    bufs[i] = detail::BufferAccess::allocate_uninitialized(head[3 + i]);
-    get(detail::BufferAccess::mutable_data(*bufs[i]), static_cast<size_t>(head[3 + i]));
-  }
-  if (type.is_list()) {
-    Column items = get_column(type.element());
-    return Column::nested(type, head[0], head[1], bufs[0], bufs[1], std::move(items), head[2]);
-  }
-  if (type.id() == TypeId::Struct) {
-    std::vector<Column> children;
-    for (const Field& f : type.fields()) children.push_back(get_column(f.type));
-    return Column::nested(type, head[0], head[1], bufs[0], std::move(children), head[2]);
-  }
-  return Column::from_buffers(type, head[0], head[1], bufs[0], bufs[1], bufs[2], head[2]);
+  return ember::get_column(type, [this](void* data, size_t n) { get(data, n); });
 }
 
 void SpillFile::rewind() {

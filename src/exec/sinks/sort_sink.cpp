@@ -2,24 +2,27 @@
 #include "exec/sinks/sort_sink.h"
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
 
+#include "exec/relational/column_codec.h"
 #include "exec/relational/run_merge.h"
 #include "exec/relational/sorted_run.h"
 #include "exec/relational/spilled_run.h"
 #include "exec/sources/merge_source.h"
 #include "exec/sources/sorted_ranges_source.h"
 #include "exec/sources/table_source.h"
-#include "udf/value_codec.h"
 
 namespace ember {
 
 namespace {
 
-/// A partition's runs in the order its rows came: the spilled ones, then the last in memory.
+/// A partition's runs in the order its rows came: the one another rank sorted (its first rows,
+/// when it ran there), the spilled ones, then the last in memory.
 struct PartitionRuns {
+  std::optional<SortedRun> first;
   std::vector<SpilledRun> spilled;
   SortedRun last;
   int64_t rows = 0;  ///< in all of them
@@ -39,8 +42,11 @@ struct PartitionRows final : LocalSinkState {
   int partition;
   RunBuilder builder;
   std::optional<SortedRun> kept;  ///< top-k: the best k rows of the batches before builder's
-  int64_t bytes = 0;              ///< held by builder
-  int64_t rows = 0;               ///< sunk so far
+  /// A full sort's partition another rank sorted (its partial state): its first rows, before
+  /// any that came as rows (which arrive before it).
+  std::optional<SortedRun> adopted;
+  int64_t bytes = 0;  ///< held by builder
+  int64_t rows = 0;   ///< sunk so far
   std::vector<SpilledRun> spilled;
 };
 
@@ -91,38 +97,72 @@ void SortSink::sink(GlobalSinkState& global, LocalSinkState& local, const Batch&
 
 void SortSink::combine(GlobalSinkState& global, LocalSinkState& local) const {
   auto& part = local.as<PartitionRows>();
-  PartitionRuns done{std::move(part.spilled), best_rows(local), part.rows};
+  PartitionRuns done{std::move(part.adopted), std::move(part.spilled), best_rows(local), part.rows};
   auto& runs = global.as<Runs>();
   std::lock_guard<std::mutex> lock(runs.mu);
   runs.by_partition[static_cast<size_t>(part.partition)] = std::move(done);
 }
 
+bool SortSink::partial_full(GlobalSinkState& global, LocalSinkState& local) const {
+  // A top-k's state stays at k rows. A full sort's rows travel sorted until the partition holds
+  // half its share of the budget (so that it does not spill where it runs); rows after that
+  // travel unsorted, and the receiving rank sorts them in.
+  auto& runs = global.as<Runs>();
+  const auto& part = local.as<PartitionRows>();
+  return limit_ < 0 && runs.memory_budget_bytes > 0 &&
+         (!part.spilled.empty() ||
+          2 * part.bytes > runs.memory_budget_bytes / std::max(1, runs.partitions));
+}
+
 std::string SortSink::encode_partial(GlobalSinkState&, LocalSinkState& local) const {
-  // At most `limit` rows, value by value: a top-k's k is small next to its input.
-  const SortedRun best = best_rows(local);
-  process::MessageWriter out;
-  out.put(best.rows.num_rows());
-  for (int c = 0; c < best.rows.num_columns(); ++c)
-    for (int64_t i = 0; i < best.rows.num_rows(); ++i) put_value(out, best.rows.column(c).get(i));
-  return out.bytes();
+  // The partition's rows in key order (a top-k's best `limit`), their columns as they are.
+  auto& part = local.as<PartitionRows>();
+  Batch rows;
+  if (part.spilled.empty()) {
+    rows = best_rows(local).rows;
+  } else {  // a batch larger than the budget's share spilled here: merged back from disk
+    std::vector<std::unique_ptr<RunChunks>> chunks;
+    for (SpilledRun& s : part.spilled) chunks.push_back(s.read(schema_));
+    chunks.push_back(std::make_unique<RunInMemory>(best_rows(local)));
+    part.spilled.clear();
+    RunMergeReader merged(std::move(chunks), order_, 64 * 1024);
+    std::vector<Batch> batches;
+    while (std::optional<Batch> b = merged.next()) batches.push_back(std::move(*b));
+    rows = batches.empty() ? best_rows(local).rows : Batch::concat(batches);
+  }
+  std::string out(sizeof(int64_t), '\0');
+  const int64_t n = rows.num_rows();
+  std::memcpy(out.data(), &n, sizeof n);
+  append_columns(rows.columns(), out);
+  return out;
 }
 
 void SortSink::adopt_partial(GlobalSinkState&, LocalSinkState& local,
                              std::string_view bytes) const {
-  auto in = process::MessageReader::unframed(bytes);
-  const auto rows = in.get<int64_t>();
-  if (rows < 0 || (limit_ >= 0 && rows > limit_)) throw Error("a top-k partial of a broken length");
-  std::vector<Column> columns;
-  for (const Field& f : schema_.fields()) {
-    ColumnBuilder column(f.type, rows);
-    for (int64_t i = 0; i < rows; ++i) column.append_value(get_value(in));
-    columns.push_back(column.finish());
-  }
-  if (in.remaining() != 0) throw Error("a top-k partial followed by stray bytes");
+  int64_t rows = 0;
+  if (bytes.size() < sizeof rows) throw Error("a sort's partial state cut short");
+  std::memcpy(&rows, bytes.data(), sizeof rows);
+  bytes.remove_prefix(sizeof rows);
+  if (rows < 0 || (limit_ >= 0 && rows > limit_))
+    throw Error("a sort's partial of a broken length");
+  std::vector<DataType> types;
+  for (const Field& f : schema_.fields()) types.push_back(f.type);
+  std::vector<Column> columns = read_columns(bytes, types);
+  if (!bytes.empty()) throw Error("a sort's partial state followed by stray bytes");
+  for (const Column& c : columns)
+    if (c.size() != rows) throw Error("a sort's partial state with columns of other lengths");
+  const Batch batch = columns.empty() ? Batch::empty_with_rows(rows) : Batch(schema_, columns);
   auto& part = local.as<PartitionRows>();
-  // Already in order: combine() sorts them again (stable), which keeps them as they are.
-  part.builder.add(columns.empty() ? Batch::empty_with_rows(rows) : Batch(schema_, columns));
   part.rows += rows;
+  if (limit_ >= 0) {
+    // Already in order: combine() sorts them again (stable), which keeps them as they are.
+    part.builder.add(batch);
+    return;
+  }
+  // Sorted where it ran: the partition's first run, not sorted again.
+  RunBuilder sorted(schema_, keys_);
+  sorted.add(batch);
+  part.adopted = sorted.finish_sorted();
 }
 
 std::shared_ptr<const Source> SortSink::finalize(GlobalSinkState& global) const {
@@ -137,6 +177,7 @@ std::shared_ptr<const Source> SortSink::finalize(GlobalSinkState& global) const 
     int64_t rows = 0;
     for (auto& p : by_partition) {
       if (!p) continue;
+      if (p->first) chunks.push_back(std::make_unique<RunInMemory>(std::move(*p->first)));
       for (SpilledRun& s : p->spilled) chunks.push_back(s.read(schema_));
       rows += p->rows;
       chunks.push_back(std::make_unique<RunInMemory>(std::move(p->last)));
@@ -147,6 +188,10 @@ std::shared_ptr<const Source> SortSink::finalize(GlobalSinkState& global) const 
   int64_t rows = 0;
   for (auto& p : by_partition) {
     if (!p) continue;
+    if (p->first) {
+      rows += p->first->rows.num_rows();
+      runs.push_back(std::move(*p->first));
+    }
     rows += p->last.rows.num_rows();
     runs.push_back(std::move(p->last));
   }

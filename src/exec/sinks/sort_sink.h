@@ -23,12 +23,17 @@ class SortSink final : public PipelineBreaker {
   void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const override;
   /// Sorts the partition's rows into a run, on the partition's pipeline thread.
   void combine(GlobalSinkState& global, LocalSinkState& local) const override;
-  /// A top-k's partition travels as its best `limit` rows (a full sort's do not: its rows would
-  /// all travel anyway).
-  bool ships_partials() const override { return limit_ >= 0; }
+  /// A partition run on another rank travels sorted: a top-k's as its best `limit` rows, a full
+  /// sort's as all its rows in key order (until they pass half the partition's share of the
+  /// budget; later rows travel as rows), so that the rank that merges does not sort them again.
+  bool ships_partials() const override { return true; }
+  bool partial_full(GlobalSinkState& global, LocalSinkState& local) const override;
   std::string encode_partial(GlobalSinkState& global, LocalSinkState& local) const override;
   void adopt_partial(GlobalSinkState& global, LocalSinkState& local,
                      std::string_view bytes) const override;
+  std::string partials_summary() const override {
+    return limit_ >= 0 ? "best rows (a top-k)" : "rows, sorted";
+  }
   /// The runs merged (ties to the earlier partition), cut into contiguous partitions.
   std::shared_ptr<const Source> finalize(GlobalSinkState& global) const override;
 

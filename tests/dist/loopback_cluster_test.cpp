@@ -281,8 +281,11 @@ TEST(LoopbackCluster, ARightJoinFailingOnAnotherRankEndsTheQueryEverywhere) {
 
 /// No rank but 0 sent rows back as row batches: only partial states travelled.
 void expect_no_row_batches(const QueryResult& r) {
-  for (const RankStats& rank : r.stats.ranks)
-    if (rank.rank > 0) EXPECT_EQ(rank.peak_results_in_flight, 0) << "rank " << rank.rank;
+  for (const RankStats& rank : r.stats.ranks) {
+    if (rank.rank > 0) {
+      EXPECT_EQ(rank.peak_results_in_flight, 0) << "rank " << rank.rank;
+    }
+  }
 }
 
 TEST(LoopbackCluster, ASortRunsOnEveryRankAndRankZeroMergesTheSortedPartitions) {

@@ -87,6 +87,9 @@ std::string ClusterSpreader::explain(const LogicalNode& optimized, const Physica
            p->breaker->partials_summary() + ", merged there in partition order";
   else
     out += "), their rows gathered on rank 0 in partition order";
+  if (!partials && p->breaker && p->breaker->rows_per_partition() >= 0)
+    out += ", each rank ending a partition once it has sent " +
+           std::to_string(p->breaker->rows_per_partition()) + " rows (the limit)";
   if (plan.pipelines.size() > at + 1) out += "; the pipelines after its breaker run on rank 0";
   return out;
 }

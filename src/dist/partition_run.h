@@ -106,9 +106,11 @@ class ForwardSink final : public Sink {
   /// `uploads`: with `files`, a write to an object store, where each part goes up once
   /// committed; its upload travels with the partition's end.
   /// `exchange`: the partials' shares go to the ranks that merge them (share_exchange.h).
+  /// `row_cap` >= 0: rank 0's breaker needs no more than this many rows of a partition (a
+  /// limit), so each partition ends once it has sent them.
   ForwardSink(Run& run, QueryContext& context, std::unique_ptr<FileSink> files,
               PartUploads* uploads, const Sink* partials, int64_t memory_budget, uint64_t query,
-              bool exchange)
+              bool exchange, int64_t row_cap = -1)
       : run_(run),
         context_(context),
         files_(std::move(files)),
@@ -116,7 +118,8 @@ class ForwardSink final : public Sink {
         partials_(partials),
         memory_budget_(memory_budget),
         query_(query),
-        exchange_(exchange) {}
+        exchange_(exchange),
+        row_cap_(row_cap) {}
 
   struct Global final : GlobalSinkState {
     std::mutex mu;
@@ -128,6 +131,7 @@ class ForwardSink final : public Sink {
     int partition = 0;
     uint64_t key = 0;
     int64_t rows = 0;  ///< written into the part file
+    int64_t sent = 0;  ///< rows sent to rank 0
     std::unique_ptr<LocalSinkState> file;
     std::unique_ptr<LocalSinkState> partial;
   };
@@ -153,8 +157,12 @@ class ForwardSink final : public Sink {
   }
   bool ready(GlobalSinkState& global, LocalSinkState& local,
              const std::function<void()>& wake) const override {
-    if (files_ || aggregating(global, local)) return true;
+    if (files_ || aggregating(global, local) || full(local)) return true;
     return run_.reserve_result(wake);  // at most kResultWindow batches out to rank 0
+  }
+  /// The partition has sent all the rows rank 0's breaker can use (a limit's n).
+  bool full(const LocalSinkState& local) const override {
+    return row_cap_ >= 0 && local.as<Local>().sent >= row_cap_;
   }
   /// Whether the partition's rows go into its partial state here, which has room for them.
   /// With an exchange, always: the state spills past its budget here, and its shares carry
@@ -173,14 +181,19 @@ class ForwardSink final : public Sink {
       partials_->sink(*global.as<Global>().partials, *local.as<Local>().partial, batch);
       return;
     }
+    if (full(local)) return;  // no room was taken for it (ready())
+    // Past a limit's n rows nothing of the partition can reach the output.
+    const int64_t room = row_cap_ < 0 ? batch.num_rows() : row_cap_ - local.as<Local>().sent;
+    const Batch rows = batch.num_rows() > room ? batch.slice(0, room) : batch;
+    local.as<Local>().sent += rows.num_rows();
     process::MessageWriter head;
     head.begin(process::Op::Result);
     head.put(local.as<Local>().key);
-    head.put(batch.num_rows());
+    head.put(rows.num_rows());
     std::vector<std::string> names;
-    for (int i = 0; i < batch.num_columns(); ++i) names.push_back(batch.schema().field(i).name);
+    for (int i = 0; i < rows.num_columns(); ++i) names.push_back(rows.schema().field(i).name);
     if (run_.cancelled_now()) throw Cancelled("rank 0 ended the query");
-    run_.transport.send(0, kTagData, gather_columns(head, batch.columns(), names));
+    run_.transport.send(0, kTagData, gather_columns(head, rows.columns(), names));
   }
   // A resumable write's checkpoints, kept by the part files' sink.
   PartitionStart start_of(const GlobalSinkState& global, int partition) const override {
@@ -272,6 +285,7 @@ class ForwardSink final : public Sink {
   int64_t memory_budget_;
   uint64_t query_;
   bool exchange_;
+  int64_t row_cap_;
 };
 
 }  // namespace ember::dist

@@ -299,7 +299,8 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
       run, context,
       o.files ? part_files(o, run, pipeline.schema, staged ? staged->dir() : o.dir) : nullptr,
       staged ? staged->uploads() : nullptr, partials, o.memory_budget, o.query,
-      o.exchange && partials != nullptr);
+      o.exchange && partials != nullptr,
+      pipeline.breaker && partials == nullptr ? pipeline.breaker->rows_per_partition() : -1);
   // As many as rank 0's state for the pipeline spans (a join's tails too): the same share of the
   // budget per partition.
   auto state = sink.global_state(pipeline_partitions(pipeline, *pipeline.source));

@@ -40,7 +40,8 @@ enum class BreakerKind : uint8_t {
   Aggregate = 2,
   TopK = 3,
   JoinTail = 4,
-  Sort = 5
+  Sort = 5,
+  Limit = 6  ///< travels so that other ranks stop each partition at the limit; rows still travel
 };
 
 /// The most a join's right side may hold (its files' bytes) for every rank to read it whole and
@@ -116,7 +117,7 @@ class FirstPipelineEncoder final : NodeVisitor {
     out_.put_string(breaker_);
   }
   /// After encode(): whether the first breaker travelled (other ranks send partial states).
-  bool partials() const { return !breaker_.empty(); }
+  bool partials() const { return !breaker_.empty() && !row_cap_; }
 
  private:
   void visit(const SourceNode& n) override {
@@ -156,7 +157,15 @@ class FirstPipelineEncoder final : NodeVisitor {
     out_.put(NodeKind::Explode);
     out_.put_string(n.column);
   }
-  void visit(const LimitNode& n) override { breaks(n); }
+  /// A limit: other ranks send their rows, but stop each partition once it has n rows.
+  void visit(const LimitNode& n) override {
+    if (!breaks(n)) return;
+    breaker_ = partial([&](MessageWriter& out) {
+      out.put(BreakerKind::Limit);
+      out.put(n.limit);
+    });
+    row_cap_ = true;
+  }
   void visit(const RepartitionNode& n) override { breaks(n); }
   void visit(const AggregateNode& n) override {
     if (!breaks(n)) return;
@@ -260,7 +269,8 @@ class FirstPipelineEncoder final : NodeVisitor {
   MessageWriter& out_;
   const LogicalNode* last_ = nullptr;  ///< the first pipeline's last node so far
   bool broken_ = false;                ///< a breaker lies below the node being visited
-  std::string breaker_;  ///< the first breaker, when other ranks run it (BreakerKind first)
+  std::string breaker_;   ///< the first breaker, when other ranks run it (BreakerKind first)
+  bool row_cap_ = false;  ///< breaker_ only caps each partition's rows (a limit): no partials
   const bool broadcast_;
   int64_t broadcast_bytes_ = 0;  ///< what the sources read (a join's right side: every rank)
 };
@@ -282,6 +292,8 @@ NodePtr with_breaker(NodePtr chain, std::string_view bytes) {
     }
     case BreakerKind::Sort:
       return make_sort(std::move(chain), get_sort_keys(in));
+    case BreakerKind::Limit:
+      return make_limit(std::move(chain), in.get<int64_t>());
     case BreakerKind::JoinTail:
       return chain;  // the join node below plans its tail itself
     case BreakerKind::None:

@@ -103,6 +103,9 @@ class Sink {
   }
   /// True when this partition needs no more rows (it met a limit alone): it ends, combined.
   virtual bool full(const LocalSinkState&) const { return false; }
+  /// At most this many rows of each partition can matter (a limit's n), or -1: a partition that
+  /// runs on another rank and sends its rows may stop after that many.
+  virtual int64_t rows_per_partition() const { return -1; }
   /// Whether a partition may run on another rank, into that rank's copy of this sink, and come
   /// here as its state (encode_partial there, adopt_partial here) instead of as its rows: an
   /// aggregate's partial states are a fraction of its input. False by default.

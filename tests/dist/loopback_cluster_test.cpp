@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <set>
+#include <thread>
 
 #include "ember/udf.h"
 #include "exec/executor.h"
@@ -51,6 +53,18 @@ struct ThrowsAt {
   }
 };
 EMBER_REGISTER_UDF(ThrowsAt);
+
+/// id, after 300 ms for a batch of the first partition of 3 of 600,000 rows (ids below 200,000):
+/// rank 0's partition, so that other ranks run theirs meanwhile.
+struct SlowStart {
+  explicit SlowStart(const InitArgs&) {}
+  Column operator()(const Batch& in) const {
+    if (in.num_rows() > 0 && in.column(0).value<int64_t>(0) < 200000)
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    return in.column(0);
+  }
+};
+EMBER_REGISTER_UDF(SlowStart);
 
 NodePtr range_source(int64_t n, int parts) {
   return make_source(std::make_shared<RangeSource>(n, parts));
@@ -312,6 +326,30 @@ TEST(LoopbackCluster, ASortRunsOnEveryRankAndRankZeroMergesTheSortedPartitions) 
       make_project(range_source(600000, 3), {tree(col("id")), tree((col("id") % 1000).alias("a"))}),
       {SortSpec{tree(col("a")), true}});
   expect_spread(same_as_local(cluster, big, tight));
+}
+
+TEST(LoopbackCluster, ALimitStopsEachPartitionOnEveryRankOnceItHasSentItsRows) {
+  test::LoopbackCluster cluster(3);
+  // Partition p on rank p. While rank 0's slow first batch keeps the limit from being met,
+  // ranks 1 and 2 would run their 200,000 rows each through the UDF; capped at the limit, each
+  // ends its partition once it has sent 10 rows (with what its UDF stage had in flight).
+  const Udf udf = Udf::cls<SlowStart>("slow_start")
+                      .returns(int64())
+                      .batch_size(16384)
+                      .concurrency(3)
+                      .num_cpus(0.25);
+  // (A filter on the UDF's result keeps the limit above the UDF.)
+  NodePtr limited = make_limit(
+      make_filter(
+          make_project(range_source(600000, 3), {tree(col("id")), tree(udf(col("id")).alias("v"))}),
+          tree(col("v") % lit(int64_t{2}) == lit(int64_t{0}))),
+      10);
+  const QueryResult r = same_as_local(cluster, limited);
+  EXPECT_EQ(r.table.num_rows(), 10);
+  ASSERT_EQ(r.stats.ranks.size(), 3u);
+  for (int rank : {1, 2})
+    EXPECT_LT(r.stats.ranks[static_cast<size_t>(rank)].rows, 200000)
+        << "rank " << rank << " read its whole partition past the limit";
 }
 
 TEST(LoopbackCluster, AGlobalAggregateIsNotExchanged) {

@@ -34,10 +34,14 @@ TEST(PipelineMessage, FiltersAndProjectionsTravelUpToTheFirstBreaker) {
   std::string why;
   const std::string bytes = encode_first_pipeline(*root, &why);
   ASSERT_FALSE(bytes.empty()) << why;
+  bool partials = true;
+  encode_first_pipeline(*root, &why, &partials);
   NodePtr again = decode_first_pipeline(bytes);
-  // The limit is a breaker: it stays on rank 0; everything below it travels, unchanged.
-  EXPECT_EQ(to_string(*again), to_string(*chain));
+  // Everything below the limit travels, unchanged, and the limit with it, so that each rank
+  // stops a partition at 7 rows; its rows still go to rank 0's limit (no partial states).
+  EXPECT_EQ(to_string(*again), to_string(*root));
   EXPECT_EQ(again->schema, chain->schema);
+  EXPECT_FALSE(partials);
 }
 
 TEST(PipelineMessage, ADownloadTravelsWithItsOptionsSoThatRanksFetchTheirOwnFiles) {
@@ -53,7 +57,7 @@ TEST(PipelineMessage, ADownloadTravelsWithItsOptionsSoThatRanksFetchTheirOwnFile
   const std::string bytes = encode_first_pipeline(*root, &why);
   ASSERT_FALSE(bytes.empty()) << why;
   NodePtr again = decode_first_pipeline(bytes);
-  EXPECT_EQ(to_string(*again), to_string(*chain));
+  EXPECT_EQ(to_string(*again), to_string(*root));
   EXPECT_NE(to_string(*again).find("max_connections=7, on_error=null"), std::string::npos)
       << to_string(*again);
   EXPECT_EQ(again->schema, chain->schema);

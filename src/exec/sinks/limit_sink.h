@@ -19,6 +19,7 @@ class LimitSink final : public PipelineBreaker {
   void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const override;
   void combine(GlobalSinkState& global, LocalSinkState& local) const override;
   bool full(const LocalSinkState& local) const override;
+  int64_t rows_per_partition() const override { return limit_; }
   bool satisfied(const GlobalSinkState& global) const override;
   std::shared_ptr<const Source> finalize(GlobalSinkState& global) const override;
 

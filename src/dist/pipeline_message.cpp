@@ -31,9 +31,10 @@ enum class NodeKind : uint8_t {
   UrlDownload = 6
 };
 /// The breaker that ends the first pipeline, when other ranks run it too (their partitions
-/// then come back to rank 0 as partial states: aggregates, a top-k's best rows).
-/// JoinTail: the first pipeline ends in a right or full join's tail, which its join node plans
-/// itself on every rank (each rank's matched right rows go to rank 0 as its partial states).
+/// then come back to rank 0 as partial states: aggregates, a top-k's best rows, a sort's
+/// sorted rows). JoinTail: the first pipeline ends in a right or full join's tail, which its
+/// join node plans itself on every rank (each rank's matched right rows go to rank 0 as its
+/// partial states).
 enum class BreakerKind : uint8_t {
   None = 0,
   GroupBy = 1,

@@ -1,13 +1,13 @@
 // Right/full join tail: the probe output unchanged, plus the unmatched build rows.
 #include "exec/sinks/join_tail_sink.h"
 
-#include <cstring>
 #include <mutex>
 #include <vector>
 
 #include "exec/sinks/collected_partitions.h"
 #include "exec/sources/table_source.h"
 #include "plan/nodes/join_node.h"
+#include "udf/process/wire_message.h"
 
 namespace ember {
 
@@ -47,37 +47,29 @@ std::string JoinTailSink::encode_partial(GlobalSinkState& global, LocalSinkState
   // A row another partition still probing matched may go now too: the receiver only ORs.
   auto& tail = global.as<TailState>();
   const int64_t n = table_->rows().num_rows();
-  std::vector<int64_t> fresh;
-  {
-    std::lock_guard lock(tail.mu);
-    tail.reported.resize(static_cast<size_t>(n), 0);
-    for (int64_t r = 0; r < n; ++r) {
-      if (tail.reported[static_cast<size_t>(r)] || !table_->matched(r)) continue;
-      tail.reported[static_cast<size_t>(r)] = 1;
-      fresh.push_back(r);
-    }
+  process::MessageWriter out;
+  out.put(n);
+  std::lock_guard lock(tail.mu);
+  tail.reported.resize(static_cast<size_t>(n), 0);
+  for (int64_t r = 0; r < n; ++r) {
+    if (tail.reported[static_cast<size_t>(r)] || !table_->matched(r)) continue;
+    tail.reported[static_cast<size_t>(r)] = 1;
+    out.put(r);
   }
-  std::string out(sizeof(int64_t) * (fresh.size() + 1), '\0');
-  std::memcpy(out.data(), &n, sizeof n);
-  if (!fresh.empty())
-    std::memcpy(out.data() + sizeof n, fresh.data(), fresh.size() * sizeof(int64_t));
-  return out;
+  return out.bytes();
 }
 
 void JoinTailSink::adopt_partial(GlobalSinkState&, LocalSinkState&, std::string_view bytes) const {
-  int64_t n = 0;
-  if (bytes.size() < sizeof n || bytes.size() % sizeof n != 0)
-    throw Error("distributed runner: a malformed list of a join's matched right rows");
-  std::memcpy(&n, bytes.data(), sizeof n);
+  auto in = process::MessageReader::unframed(bytes);
+  const auto n = in.get<int64_t>();
   const int64_t here = table_->rows().num_rows();
   if (n != here)
     throw Error("distributed runner: the right side of a " +
                 std::string(join_type_name(layout_.type)) + " join has " + std::to_string(n) +
                 " rows on another rank and " + std::to_string(here) +
                 " on rank 0; every rank must see the same files");
-  for (size_t at = sizeof n; at < bytes.size(); at += sizeof n) {
-    int64_t row = 0;
-    std::memcpy(&row, bytes.data() + at, sizeof row);
+  while (in.remaining() > 0) {
+    const auto row = in.get<int64_t>();
     if (row < 0 || row >= here) throw Error("distributed runner: a matched right row out of range");
     table_->mark_matched(row);
   }

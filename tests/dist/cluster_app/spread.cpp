@@ -75,6 +75,15 @@ bool downloads(const fs::path& dir) {
   return every && wrong == 0 && rejected_wrong == 0;
 }
 
+/// The line under explain()'s "Cluster partitions" heading: how the first pipeline's partitions
+/// are spread, or why they stay on rank 0.
+std::string explain_line(const std::string& text) {
+  const auto at = text.find("== Cluster partitions ==\n");
+  if (at == std::string::npos) return "(none)";
+  const auto from = at + 25;
+  return text.substr(from, text.find('\n', from) - from);
+}
+
 /// A stateless UDF whose plain function is registered runs on every rank, with the same rows as
 /// on one machine; a lambda keeps the query on rank 0, and explain() says how to make it travel.
 bool functions() {
@@ -95,12 +104,7 @@ bool functions() {
   for (const ember::RankStats& rank : kept.stats.ranks) ranks_ran += rank.partitions > 0;
   std::cout << "lambda: partitions ran on " << ranks_ran << " rank(s), " << kept.table.num_rows()
             << " rows\n";
-  const std::string plan = on_rank_0.explain();
-  const auto at = plan.find("== Cluster partitions ==\n");
-  std::cout << "explain lambda:"
-            << (at == std::string::npos ? "(none)"
-                                        : plan.substr(at + 25, plan.find('\n', at + 25) - at - 25))
-            << "\n";
+  std::cout << "explain lambda:" << explain_line(on_rank_0.explain()) << "\n";
   return every && wrong == 0 && ranks_ran == 1 && kept.table.num_rows() == 6000;
 }
 
@@ -305,12 +309,6 @@ int spread(const fs::path& dir) {
                    .execute()
                    .table.num_rows()
             << " rows\n";
-  auto explain_line = [](const std::string& text) {
-    const auto at = text.find("== Cluster partitions ==\n");
-    if (at == std::string::npos) return std::string("(none)");
-    const auto from = at + 25;
-    return text.substr(from, text.find('\n', from) - from);
-  };
   std::cout << "explain csv:" << explain_line(csv.explain()) << "\n";
   // Per pipeline: the first spread over the ranks, what follows its breaker on rank 0.
   const std::string grouped = csv.group_by({"name"}).agg({ember::col("y").sum()}).explain();

@@ -138,6 +138,9 @@ double straggler() {
   std::fprintf(stderr, "partitions per rank");
   for (const ember::RankStats& rank : r.stats.ranks)
     std::fprintf(stderr, " %lld", static_cast<long long>(rank.partitions));
+  std::fprintf(stderr, "\nbatches on other ranks' idle actors");
+  for (const ember::RankStats& rank : r.stats.ranks)
+    std::fprintf(stderr, " %lld", static_cast<long long>(rank.udf_batches_elsewhere));
   std::fprintf(stderr, "\n");
   if (r.table.num_rows() != int64_t{kPartitions} * 40) return -1;
   return r.stats.wall_seconds;

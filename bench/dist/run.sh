@@ -9,7 +9,9 @@
 #       every message packed into one buffer first (EMBER_DIST_PACKED_MESSAGES=1, the old path)
 #   (d) a straggler: 60 partitions through one actor per rank (20 ms per call) with rank 2's
 #       calls 5 times as slow, against the same job with no rank slow (time ratio; partitions
-#       handed out as ranks ask keep it near the ideal 1.36x, a fixed split would take 5x)
+#       handed out as ranks ask, and batches lent to idle ranks' actors at the end, keep it near
+#       the ideal 1.36x of three actors one of which works at a fifth of the pace; a fixed split
+#       would take 5x); beside it, the slow job with no actor lent (EMBER_DIST_NO_LENDING=1)
 #   (e) rank 0's share of the bytes read and written over all ranks in (a)'s 3-rank runs (each
 #       rank reads and writes its own partitions: ideal 1/3)
 #   (f) a group-by of 10M rows into 1K, 100K and 10M groups: the local executor; 3 ranks each
@@ -104,8 +106,12 @@ d_even=$(for i in 1 2 3; do mpi -np 3 "$bench" straggler 2>"$d_log.even" | resul
 d_slow=$(for i in 1 2 3; do
   mpi -np 2 "$bench" straggler : -np 1 -x EMBER_BENCH_SLOW_RANK_FACTOR=5 "$bench" straggler \
     2>"$d_log.slow" | result; done | median)
-echo "(d) straggler, 60 partitions: no rank slow $d_even s ($(grep -m1 '^partitions per rank' "$d_log.even")), rank 2 5x slow $d_slow s ($(grep -m1 '^partitions per rank' "$d_log.slow"))"
+echo "(d) straggler, 60 partitions: no rank slow $d_even s ($(grep -m1 '^partitions per rank' "$d_log.even")), rank 2 5x slow $d_slow s ($(grep -m1 '^partitions per rank' "$d_log.slow"); $(grep -m1 "^batches on other ranks' idle actors" "$d_log.slow"))"
+d_own=$(for i in 1 2 3; do
+  mpi -np 2 -x EMBER_DIST_NO_LENDING=1 "$bench" straggler : -np 1 -x EMBER_DIST_NO_LENDING=1 \
+    -x EMBER_BENCH_SLOW_RANK_FACTOR=5 "$bench" straggler 2>/dev/null | result; done | median)
 echo "    ratio $(echo "$d_slow / $d_even" | bc -l | xargs printf '%.2f')x (target <= 1.5x; ideal 1.36x, a fixed split 5x)"
+echo "    with no idle actor lent (EMBER_DIST_NO_LENDING=1, the path before): $d_own s, ratio $(echo "$d_own / $d_even" | bc -l | xargs printf '%.2f')x"
 fi
 
 if part e; then

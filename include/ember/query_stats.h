@@ -75,6 +75,10 @@ struct RankStats {
   int64_t rows_shuffled_out = 0;
   /// Rows this rank received from other ranks in exchanges, as above.
   int64_t rows_shuffled_in = 0;
+  /// UDF batches of this rank's partitions that ran on another rank's actors: once the
+  /// partitions have run out, a rank whose actors are idle takes batches from a rank whose
+  /// actors are all busy (docs/cluster.md).
+  int64_t udf_batches_elsewhere = 0;
 };
 
 /// What a query reports about itself (QueryResult::stats).

@@ -82,7 +82,10 @@ void bind_stats(py::module_& m) {
       .def_readonly("rows", &RankStats::rows)
       .def_readonly("busy_seconds", &RankStats::busy_seconds)
       .def_readonly("bytes_read", &RankStats::bytes_read)
-      .def_readonly("bytes_written", &RankStats::bytes_written);
+      .def_readonly("bytes_written", &RankStats::bytes_written)
+      .def_readonly("rows_shuffled_out", &RankStats::rows_shuffled_out)
+      .def_readonly("rows_shuffled_in", &RankStats::rows_shuffled_in)
+      .def_readonly("udf_batches_elsewhere", &RankStats::udf_batches_elsewhere);
   py::class_<QueryStats>(m, "QueryStats", "What a query reports about itself.")
       .def_readonly("udfs", &QueryStats::udfs)
       .def_readonly("wall_seconds", &QueryStats::wall_seconds)

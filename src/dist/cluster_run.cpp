@@ -46,6 +46,13 @@ bool states_to_rank_0() {
   return v != nullptr && *v == '1';
 }
 
+/// The path before idle actors were lent, for benchmarks (bench/dist/run.sh): every rank's
+/// batches stay on its own actors to the end.
+bool no_lending() {
+  const char* v = std::getenv("EMBER_DIST_NO_LENDING");
+  return v != nullptr && *v == '1';
+}
+
 /// A partition another rank runs, as rank 0 takes its rows.
 struct Arriving {
   int partition = 0;
@@ -106,6 +113,9 @@ class ClusterRun final : public SpreadRun {
     own_first_.assign(share[0].begin(), share[0].end());
     open_pool_service(id_, &query);
     reported_.resize(static_cast<size_t>(ranks));
+    running_.assign(static_cast<size_t>(ranks), false);
+    idle_.assign(static_cast<size_t>(ranks), false);
+    told_.assign(static_cast<size_t>(ranks), false);
     pace_.resize(static_cast<size_t>(ranks));
     deferred_.resize(static_cast<size_t>(ranks));
     stats_.resize(static_cast<size_t>(ranks));
@@ -123,6 +133,7 @@ class ClusterRun final : public SpreadRun {
       for (size_t i = 0; i < own.size(); ++i)
         if (own[i].empty()) own_everywhere[i] = false;
       ++ranks_running_;
+      running_[static_cast<size_t>(r)] = true;
       transport_.send(r, kTagQuery, order(done, r, plan, own, pipeline, output));
       grant(r, mine, queue_.empty());  // after the order: the rank reads them in this order
     }
@@ -133,7 +144,18 @@ class ClusterRun final : public SpreadRun {
       if (own_everywhere[i] && !own_first_.empty()) {
         query_.pool(static_cast<int>(i)).keep_to_own_actors(true);
         kept_.push_back(static_cast<int>(i));
+        lent_before_.push_back(query_.pool(static_cast<int>(i)).batches_lent());
       }
+    // A rank with nothing to run (no order: fewer partitions than ranks) has idle actors
+    // throughout; one that ran out at its first grant, from the start.
+    for (int r = 1; r < ranks; ++r) {
+      if (running_[static_cast<size_t>(r)]) {
+        check_idle(r);
+      } else {
+        std::lock_guard lock(mu_);
+        rank_idle_locked(r);
+      }
+    }
   }
 
   ~ClusterRun() override {
@@ -181,6 +203,10 @@ class ClusterRun final : public SpreadRun {
     while (ranks_running_ > 0) take(reply_wait(box_));
     sink_ = nullptr;
   }
+  void own_partitions_ended() override {
+    std::lock_guard lock(mu_);
+    rank_idle_locked(0);
+  }
   std::vector<RankStats> finish() override {
     finished_ = true;
     sink_ = nullptr;  // what receive() left is taken and dropped
@@ -191,7 +217,11 @@ class ClusterRun final : public SpreadRun {
     for (const auto& [key, a] : arriving_) reply_key_close(key);
     arriving_.clear();
     reply_key_close(box_);
-    for (int i : kept_) query_.pool(i).keep_to_own_actors(false);
+    for (size_t k = 0; k < kept_.size(); ++k) {
+      ActorPool& pool = query_.pool(kept_[k]);
+      stats_[0].udf_batches_elsewhere += pool.batches_lent() - lent_before_[k];
+      pool.keep_to_own_actors(false);  // and the loans end
+    }
     if (sharing_) stats_[0].rows_shuffled_out = sharing_->rows_sent();
     stats_[0].rows_shuffled_in = shares_in_;
     return stats_;
@@ -249,6 +279,14 @@ class ClusterRun final : public SpreadRun {
   int hold_limit(int r) const;
   /// One of rank r's partitions ended (or failed): a request it has held back may be answered.
   void partition_ended(int r);
+  /// Worker rank r: once it holds no partition and the queue is empty, its actors are idle
+  /// (rank_idle_locked). Receiving thread (the constructor's before it starts).
+  void check_idle(int r);
+  /// Rank r's actors are idle from now on (rank 0: its own run has ended): rank
+  /// 0's kept pools lend them to its batches and to the other ranks' (ActorPool::lend_spares,
+  /// the pool service), and each worker rank still running is told once (Op::Lend) that its
+  /// batches may come here while its own actors are busy. Requires mu_.
+  void rank_idle_locked(int r);
   /// One message from a rank: its partitions' rows, ends and errors, its progress, its
   /// requests for partitions, its end.
   void take(const Incoming& m);
@@ -286,6 +324,11 @@ class ClusterRun final : public SpreadRun {
   int ranks_running_ = 0;                  ///< receiving thread (set before it starts)
   std::vector<Reported> reported_;         ///< per rank; receiving thread
   std::vector<int> kept_;                  ///< pools kept to rank 0's own actors
+  std::vector<int64_t> lent_before_;       ///< per kept pool: batches_lent() at the start
+  const bool no_lending_ = no_lending();   ///< EMBER_DIST_NO_LENDING=1: idle actors lend nothing
+  std::vector<bool> running_;              ///< per rank: runs partitions (it got an order)
+  std::vector<bool> idle_;                 // guarded by mu_: per rank, rank_idle_locked
+  std::vector<bool> told_;                 // guarded by mu_: per rank, sent Op::Lend
   const Sink* sink_ = nullptr;             ///< receive()'s, while it runs
   GlobalSinkState* state_ = nullptr;
   std::mutex mu_;
@@ -404,6 +447,27 @@ void ClusterRun::partition_ended(int r) {
   --pace.held;
   ++pace.ended;
   answer(r);
+  check_idle(r);
+}
+
+void ClusterRun::check_idle(int r) {
+  std::lock_guard lock(mu_);
+  if (queue_.empty() && pace_[static_cast<size_t>(r)].held == 0) rank_idle_locked(r);
+}
+
+void ClusterRun::rank_idle_locked(int r) {
+  if (cancelled_ || idle_[static_cast<size_t>(r)] || no_lending_) return;
+  idle_[static_cast<size_t>(r)] = true;
+  if (r != 0)
+    for (int i : kept_) query_.pool(i).lend_spares(r);
+  process::MessageWriter out;
+  out.begin(process::Op::Lend);
+  out.put(id_);
+  for (size_t w = 1; w < idle_.size(); ++w) {
+    if (!running_[w] || idle_[w] || told_[w]) continue;
+    told_[w] = true;
+    transport_.send(static_cast<int>(w), kTagQuery, out.bytes());
+  }
 }
 
 void ClusterRun::take(const Incoming& m) {
@@ -572,6 +636,7 @@ void ClusterRun::rank_ended(int rank, process::MessageReader& in) {
   stats.bytes_written = in.get<int64_t>();
   stats.rows_shuffled_out = in.get<int64_t>();
   stats.rows_shuffled_in = in.get<int64_t>();
+  stats.udf_batches_elsewhere = in.get<int64_t>();
   const auto pools = in.get<uint32_t>();
   if (udfs_.size() < pools) udfs_.resize(pools);
   for (uint32_t i = 0; i < pools; ++i) {

@@ -50,6 +50,24 @@ struct Run {
   ShareInbox shares;                     ///< an exchange's shares for this rank, from every rank
   std::atomic<int64_t> shuffled_out{0};  ///< rows of shares sent to other ranks
   bool share_failed = false;             ///< its run thread: the end went to rank 0 as a failure
+  bool lent = false;                     // guarded by mu: rank 0 said other ranks' actors idle
+
+  /// Rank 0 says another rank's actors are idle (the partitions ran out): this rank's pools
+  /// may hand batches to them while its own actors are busy (ActorPool::lend_spares), now or
+  /// as soon as its pools are up (lend_if_told).
+  void lend() {
+    std::lock_guard lock(mu);
+    lent = true;
+    if (context)
+      for (const auto& pool : context->pools()) pool->lend_spares();
+  }
+  /// The run thread, once `context`'s pools are up and set: lends their spares if rank 0
+  /// said so before.
+  void lend_if_told() {
+    std::lock_guard lock(mu);
+    if (lent && context)
+      for (const auto& pool : context->pools()) pool->lend_spares();
+  }
 
   void cancel() {
     std::vector<std::function<void()>> wake;

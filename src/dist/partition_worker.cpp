@@ -102,8 +102,9 @@ int worker_threads() {
 struct Figures {
   int64_t partitions = 0, rows = 0, rows_out = 0;
   int64_t bytes_read = 0, bytes_written = 0;
-  int64_t shuffled_in = 0;    ///< rows of other ranks' shares merged here
-  std::vector<UdfStats> own;  ///< per pool: calls to this rank's own actors (else zeros)
+  int64_t shuffled_in = 0;        ///< rows of other ranks' shares merged here
+  int64_t batches_elsewhere = 0;  ///< UDF batches that ran on other ranks' idle actors
+  std::vector<UdfStats> own;      ///< per pool: calls to this rank's own actors (else zeros)
   /// Per pool: each own actor's key and constructions as its calls from here last saw them.
   std::vector<std::vector<std::pair<uint64_t, int64_t>>> own_inits;
 };
@@ -148,6 +149,18 @@ std::vector<std::unique_ptr<ActorPool>> make_pools(const Order& o, Transport& tr
       makers.push_back([&transport, q = o.query, pool = static_cast<int>(i)](std::stop_token) {
         return make_pool_service_actor(transport, q, pool);
       });
+    // A rank that hosts actors of the pool calls the pool's actors on other ranks only once
+    // they are idle (rank 0 says so: Op::Lend), and only while its own are all busy: as many
+    // spare proxies to rank 0's pool as there are actors elsewhere.
+    std::vector<int> spares;
+    const int elsewhere = physical.pools[i]->concurrency - static_cast<int>(o.own.at(i).size());
+    if (!o.own.at(i).empty())
+      for (int a = 0; a < elsewhere; ++a) {
+        spares.push_back(static_cast<int>(makers.size()));
+        makers.push_back([&transport, q = o.query, pool = static_cast<int>(i)](std::stop_token) {
+          return make_pool_service_actor(transport, q, pool);
+        });
+      }
     std::vector<ActorContext> actors(makers.size());
     for (size_t a = 0; a < actors.size(); ++a) actors[a].actor_id = static_cast<int>(a);
     auto spec = physical.pools[i];
@@ -161,6 +174,7 @@ std::vector<std::unique_ptr<ActorPool>> make_pools(const Order& o, Transport& tr
       spec = std::move(once);
     }
     pools.push_back(std::make_unique<ActorPool>(std::move(spec), std::move(actors), makers));
+    pools.back()->set_spares(spares);
   }
   return pools;
 }
@@ -286,6 +300,7 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
     run.context = &context;
     if (run.cancelled) context.fail(std::make_exception_ptr(Cancelled("rank 0 ended the query")));
   }
+  run.lend_if_told();
   const Pipeline& pipeline = physical.pipelines.at(at);
   // A breaker came with the pipeline only when it aggregates: the partitions' states go back.
   const Sink* partials =
@@ -344,10 +359,19 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   figures.bytes_written = sink.bytes_written(*state);
   for (size_t i = 0; i < pools.size(); ++i) {
     figures.own.push_back(o.own.at(i).empty() ? UdfStats{} : pools[i]->stats());
-    // The own actors' slots come first, in o.own's order (see the makers above).
+    // The own actors' slots come first, in o.own's order, then the spares (see the makers
+    // above), whose batches ran on other ranks' actors: counted there, not here.
     const auto slots = pools[i]->actor_figures();
     auto& inits = figures.own_inits.emplace_back();
     for (size_t a = 0; a < o.own.at(i).size(); ++a) inits.emplace_back(o.own[i][a], slots[a].inits);
+    figures.batches_elsewhere += pools[i]->batches_lent();
+    if (o.own.at(i).empty()) continue;
+    UdfStats& u = figures.own.back();
+    u.batches -= pools[i]->batches_lent();
+    for (size_t a = o.own.at(i).size(); a < slots.size(); ++a) {
+      u.rows -= slots[a].rows;
+      u.busy_seconds -= slots[a].busy_seconds;
+    }
   }
   return figures;
 }
@@ -384,6 +408,7 @@ void serve_order(const Order& o, Run& run) {
   out.put(figures.bytes_written);
   out.put(run.shuffled_out.load());
   out.put(figures.shuffled_in);
+  out.put(figures.batches_elsewhere);
   out.put(static_cast<uint32_t>(figures.own.size()));
   for (size_t i = 0; i < figures.own.size(); ++i) {
     const UdfStats& u = figures.own[i];
@@ -432,6 +457,10 @@ void PartitionWorker::handle(Incoming message) {
   }
   if (op == process::Op::Grant) {
     if (auto it = all.find(query); it != all.end()) it->second->granted.granted(in);
+    return;
+  }
+  if (op == process::Op::Lend) {
+    if (auto it = all.find(query); it != all.end()) it->second->lend();
     return;
   }
   if (op == process::Op::Partial) {  // a share of an exchange, from any rank

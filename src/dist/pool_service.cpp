@@ -52,8 +52,17 @@ class PoolServiceActor final : public Actor {
     Incoming reply = reply_wait(reply_key.key());
     process::MessageReader in(reply.bytes());
     in.get<uint64_t>();
-    // The pool on rank 0 already named the rank of the actor that failed.
-    if (in.header().op == process::Op::Failed) raise_failure(in, -1);
+    // The pool on rank 0 already named the rank of the actor that failed, and ran the call
+    // again as often as the UDF allows: this pool must not run it again.
+    if (in.header().op == process::Op::Failed) {
+      try {
+        raise_failure(in, -1);
+      } catch (const Cancelled&) {
+        throw;
+      } catch (const UdfError& e) {
+        throw SettledCallError(e.what());
+      }
+    }
     if (in.header().op != process::Op::Result || !reply.data)
       throw Error("rank 0: unexpected reply to a pool call");
     in.get<int64_t>();
@@ -143,17 +152,18 @@ void serve_pool_call(Transport& transport, Incoming message) {
     std::shared_lock lock(service().mu);
     auto it = service().queries.find(query);
     if (it == service().queries.end()) throw Cancelled("the query has ended");
-    it->second->pool(pool).dispatch(std::move(args), [&transport, from, key](CallResult result) {
-      if (auto* error = std::get_if<std::exception_ptr>(&result)) {
-        reply_failure(transport, from, key, *error);
-        return;
-      }
-      process::MessageWriter head;
-      head.begin(process::Op::Result);
-      head.put(key);
-      head.put(int64_t{0});
-      transport.send(from, kTagData, gather_columns(head, {std::get<Column>(result)}, {""}));
-    });
+    it->second->pool(pool).dispatch_foreign(
+        std::move(args), [&transport, from, key](CallResult result) {
+          if (auto* error = std::get_if<std::exception_ptr>(&result)) {
+            reply_failure(transport, from, key, *error);
+            return;
+          }
+          process::MessageWriter head;
+          head.begin(process::Op::Result);
+          head.put(key);
+          head.put(int64_t{0});
+          transport.send(from, kTagData, gather_columns(head, {std::get<Column>(result)}, {""}));
+        });
   } catch (...) {
     reply_failure(transport, from, key, std::current_exception());
   }

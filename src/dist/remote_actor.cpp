@@ -255,6 +255,7 @@ class RemoteActor final : public Actor {
   }
 
   int64_t inits() const override { return inits_.load(std::memory_order_relaxed); }
+  int host() const override { return rank_; }
 
  private:
   Transport& transport_;

@@ -168,6 +168,7 @@ void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spre
     // What this rank's join builds spilled, joined with what its own partitions spilled (other
     // ranks build their joins in memory and spill nothing).
     if (!query.cancelled()) run_tails(query, p, *p.source, sink, state, threads);
+    spread.own_partitions_ended();
   } catch (...) {
     query.fail(std::current_exception());
   }
@@ -238,6 +239,7 @@ QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContex
   for (size_t r = 0; r < spread.size() && r < stats.ranks.size(); ++r) {
     stats.ranks[r].rows_shuffled_out = spread[r].rows_shuffled_out;
     stats.ranks[r].rows_shuffled_in = spread[r].rows_shuffled_in;
+    stats.ranks[r].udf_batches_elsewhere = spread[r].udf_batches_elsewhere;
   }
   for (size_t r = 1; r < spread.size() && r < stats.ranks.size(); ++r) {
     stats.ranks[r].partitions = spread[r].partitions;

@@ -88,6 +88,9 @@ class SpreadRun {
   /// cancels the others. Returns once every rank has ended. Called once, on one thread,
   /// concurrently with this rank's own pipeline.
   virtual void receive(const Sink& sink, GlobalSinkState& state) = 0;
+  /// This rank's own run of the pipeline has ended (every partition it took, its tails too):
+  /// its actors are idle for what the other ranks still run. Driver thread, at most once.
+  virtual void own_partitions_ended() {}
   /// True when other ranks write their partitions' files themselves (SpreadOutput): receive()
   /// then sees no rows, only each partition's end (or its error).
   virtual bool writes_files() const = 0;

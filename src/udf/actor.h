@@ -19,6 +19,14 @@ class CallTimedOut final : public UdfError {
   using UdfError::UdfError;
 };
 
+/// A call that failed for good where it ran: another rank's pool ran it, with that pool's
+/// retries, and this is its last outcome. The pool that handed it over runs it no more (its
+/// rows are still isolated under OnError::Null and Skip).
+class SettledCallError final : public UdfError {
+ public:
+  using UdfError::UdfError;
+};
+
 /// An actor backend. The ActorPool drives each actor from threads of its own: start and stop
 /// from one of them, never concurrently with anything else; call from up to
 /// spec.max_concurrency of them at once.
@@ -44,6 +52,9 @@ class Actor {
   /// Whether the instance could serve a call now without a restart: false for a process
   /// actor whose worker has died or been killed. Only while no call runs on it.
   virtual bool alive() { return true; }
+  /// Where the instance lives when that is another machine of a cluster: its rank; -1 for an
+  /// actor of this process or of a worker process here. Any thread.
+  virtual int host() const { return -1; }
 };
 
 /// Makes the backend of one actor of a pool, on that actor's thread; `doomed` is the pool's

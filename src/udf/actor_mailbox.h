@@ -17,6 +17,9 @@ struct ActorTask {
   Batch args;
   std::function<void(CallResult)> done;
   int retries = 0;  ///< times the pool has run it again after a failed call
+  /// Dispatched for another rank's partition (ActorPool::dispatch_foreign): not counted among
+  /// the pool's batches that moved to a lent actor.
+  bool foreign = false;
   /// When it went to the pool's backlog (no actor had room): how long batches wait for an
   /// actor, which is what makes an autoscaling pool grow.
   std::chrono::steady_clock::time_point queued{};

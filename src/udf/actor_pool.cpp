@@ -113,16 +113,24 @@ void ActorPool::Impl::fail_pool(const std::exception_ptr& error) {
 
 // ---- dispatch
 
-ActorSlot* ActorPool::Impl::least_loaded() {
-  ActorSlot* best = nullptr;
+ActorSlot* ActorPool::Impl::least_loaded(bool foreign) {
+  ActorSlot* own = nullptr;
+  ActorSlot* lent = nullptr;
   const size_t n = slots.size();
   for (size_t i = 0; i < n; ++i) {
     ActorSlot* s = slots[(next_pick + i) % n].get();
-    if (takes_work(*s) && s->load < s->mailbox.capacity() && (!best || s->load < best->load))
-      best = s;
+    if (!takes_work(*s) || s->load >= s->mailbox.capacity()) continue;
+    ActorSlot*& best = is_spare(*s) ? lent : own;
+    if (!best || s->load < best->load) best = s;
   }
   next_pick = (next_pick + 1) % n;
-  return best;
+  // Local first: a lent actor takes a batch only when no own actor could start it now.
+  if (own != nullptr && own->load < static_cast<int>(own->lanes.size())) return own;
+  if (lent != nullptr) return lent;
+  // Another rank's batch lent here (a pool kept to its own actors serves other ranks' only
+  // so) does not queue behind this rank's busy actors: it waits in the pool for whichever
+  // actor frees first.
+  return foreign && own_actors_only ? nullptr : own;
 }
 
 void ActorPool::Impl::refuse(ActorTask& task, const std::exception_ptr& failure) {
@@ -229,27 +237,35 @@ bool ActorPool::failed() const {
 }
 
 void ActorPool::dispatch(Batch args, std::function<void(CallResult)> done, bool ahead) {
-  Impl& p = *impl_;
-  p.in_flight.fetch_add(1, std::memory_order_acq_rel);
+  impl_->dispatch_task(ActorTask{std::move(args), std::move(done)}, ahead);
+}
+
+void ActorPool::dispatch_foreign(Batch args, std::function<void(CallResult)> done) {
   ActorTask task{std::move(args), std::move(done)};
-  std::unique_lock lock(p.mu);
-  if (p.stopping || p.failure) {
-    std::exception_ptr failure = p.failure;
+  task.foreign = true;
+  impl_->dispatch_task(std::move(task), false);
+}
+
+void ActorPool::Impl::dispatch_task(ActorTask task, bool ahead) {
+  in_flight.fetch_add(1, std::memory_order_acq_rel);
+  std::unique_lock lock(mu);
+  if (stopping || failure) {
+    std::exception_ptr failed = failure;
     lock.unlock();
-    p.refuse(task, failure);
+    refuse(task, failed);
     return;
   }
-  if (ActorSlot* target = p.least_loaded()) {
+  if (ActorSlot* target = least_loaded(task.foreign)) {
     target->mailbox.push(std::move(task));
     ++target->load;
     lock.unlock();
     target->wake.notify_one();
   } else if (ahead) {
     task.queued = Clock::now();
-    p.backlog.push_front(std::move(task));
+    backlog.push_front(std::move(task));
   } else {
     task.queued = Clock::now();
-    p.backlog.push_back(std::move(task));
+    backlog.push_back(std::move(task));
   }
 }
 
@@ -259,9 +275,33 @@ void ActorPool::keep_to_own_actors(bool on) {
   const bool has_own =
       std::any_of(slots.begin(), slots.end(), [](const auto& s) { return s->maker == nullptr; });
   impl_->own_actors_only = on && has_own;
+  for (const auto& s : slots) s->lent = false;
   // Every actor may take what waits in the pool again.
   if (!impl_->own_actors_only)
     for (const auto& s : slots) s->wake.notify_all();
+}
+
+void ActorPool::set_spares(const std::vector<int>& actor_ids) {
+  std::lock_guard lock(impl_->mu);
+  for (int id : actor_ids) impl_->slots.at(static_cast<size_t>(id))->spare = true;
+}
+
+void ActorPool::lend_spares(int host) {
+  std::lock_guard lock(impl_->mu);
+  for (const auto& s : impl_->slots) {
+    if (!impl_->is_spare(*s) || s->lent) continue;
+    if (host != kAnyHost) {
+      const Actor* actor = s->actor ? s->actor.get() : s->starting.get();
+      if (actor == nullptr || actor->host() != host) continue;
+    }
+    s->lent = true;
+    // It may take what waits in the pool now.
+    s->wake.notify_all();
+  }
+}
+
+int64_t ActorPool::batches_lent() const {
+  return impl_->lent_batches.load(std::memory_order_relaxed);
 }
 
 void ActorPool::cancel() { impl_->cancel(); }

@@ -75,6 +75,9 @@ class ActorPool {
   /// actor was already handed): for the pieces of a failed batch being isolated, which hold up
   /// their query's output until they are back.
   void dispatch(Batch args, std::function<void(CallResult)> done, bool ahead = false);
+  /// dispatch() for a batch of another rank's partition (a cluster's pool service): the same
+  /// in every way but that batches_lent() does not count it.
+  void dispatch_foreign(Batch args, std::function<void(CallResult)> done);
   /// Ends the pool's service without waiting, for a query that has failed: queued work
   /// completes (on this thread) as dispatch() describes, later dispatches are refused the same
   /// way, process actors start no worker and retry nothing, and each actor destroys its
@@ -131,6 +134,21 @@ class ActorPool {
   /// query whose other ranks call only their own actors, so that each rank serves its own
   /// partitions. Any thread; idempotent.
   void keep_to_own_actors(bool on);
+
+  /// Lending idle actors (a cluster whose partitions ran out): spares are actors that take new
+  /// work only once lent, and then only when none of the others has a call lane free (local
+  /// first: a batch waits for a busy own actor's queue only when no lent one has room either).
+  /// While keep_to_own_actors is on, the actors made by an ActorMaker are spares; set_spares
+  /// makes `actor_ids` spares too (a pool made for one query, before launch()).
+  void set_spares(const std::vector<int>& actor_ids);
+  /// Every host (Actor::host) in lend_spares().
+  static constexpr int kAnyHost = -2;
+  /// The spares whose actors run on `host` (kAnyHost: every spare) take work from now on, as
+  /// above; keep_to_own_actors (either way) takes every loan back. Any thread; idempotent.
+  void lend_spares(int host = kAnyHost);
+  /// Batches dispatched here (not by dispatch_foreign) that a lent spare ran, since the pool
+  /// was made. Any thread.
+  int64_t batches_lent() const;
 
   /// Whether the pool can serve another query as it is: started, not cancelled, stopped nor
   /// failed, nothing in flight, and every actor constructed and alive (no dead worker).

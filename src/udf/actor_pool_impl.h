@@ -58,6 +58,8 @@ struct alignas(64) ActorSlot {
   bool active = true;
   bool retiring = false;
   bool grown = false;                ///< its resources came from Growth::acquire
+  bool spare = false;                ///< set_spares: takes work only once lent
+  bool lent = false;                 ///< lend_spares: a spare taking work
   PoolClock::time_point idle_since;  ///< when its load last fell to 0
   // Figures written by this actor's lanes; stats() sums them over actors.
   std::atomic<int64_t> batches{0}, rows{0}, busy_ns{0}, init_ns{0};
@@ -114,8 +116,9 @@ struct ActorPool::Impl : std::enable_shared_from_this<ActorPool::Impl> {
 
   alignas(64) std::atomic<int64_t> in_flight{0};
   std::atomic<int> busy{0};
-  std::atomic<int64_t> retries{0};   // calls the pool ran again
-  std::atomic<int64_t> timeouts{0};  // calls that ran past spec->timeout
+  std::atomic<int64_t> retries{0};       // calls the pool ran again
+  std::atomic<int64_t> timeouts{0};      // calls that ran past spec->timeout
+  std::atomic<int64_t> lent_batches{0};  // batches_lent()
 
   /// Starts the thread of lane `i` of `slot`, in the lane's current generation. Requires mu.
   void spawn_lane_locked(ActorSlot& slot, size_t i);
@@ -168,10 +171,20 @@ struct ActorPool::Impl : std::enable_shared_from_this<ActorPool::Impl> {
   /// lanes of thread actors still calling or constructing. Requires mu.
   void give_up_running_locked(std::vector<ActorTask>& orphans,
                               std::vector<std::shared_ptr<Actor>>& dropped);
-  ActorSlot* least_loaded();
-  /// Whether `slot` may be handed new work now (active, and own if own_actors_only). Requires mu.
+  /// Where a new batch goes: an actor that is not a spare with a call lane free; else the
+  /// least-loaded lent spare with room; else the least-loaded other actor with room (not for
+  /// a `foreign` batch while own_actors_only); null when none has room. Requires mu.
+  ActorSlot* least_loaded(bool foreign);
+  /// Queues `task` (dispatch, dispatch_foreign).
+  void dispatch_task(ActorTask task, bool ahead);
+  /// Whether `slot` is a spare now (set_spares, or made by a maker while own_actors_only).
+  /// Requires mu.
+  bool is_spare(const ActorSlot& slot) const {
+    return slot.spare || (own_actors_only && slot.maker != nullptr);
+  }
+  /// Whether `slot` may be handed new work now (active, and lent if a spare). Requires mu.
   bool takes_work(const ActorSlot& slot) const {
-    return slot.active && (!own_actors_only || slot.maker == nullptr);
+    return slot.active && (!is_spare(slot) || slot.lent);
   }
   /// Moves every queued task (mailboxes, backlog and delayed) out. Requires mu.
   std::vector<ActorTask> take_queued_locked();

@@ -209,6 +209,7 @@ void ActorPool::Impl::serve(ActorSlot& slot, size_t i, uint64_t generation) {
       }
       continue;
     }
+    if (!task.foreign && is_spare(slot)) lent_batches.fetch_add(1, std::memory_order_relaxed);
     Lane& lane = slot.lanes[i];
     Batch args = task.args;
     lane.current = std::move(task);

@@ -21,6 +21,8 @@ FailureKind FailureKind::of(const std::exception_ptr& error) {
     k.retryable = true;
     k.retry_after = r.delay();
     k.message = r.what();
+  } catch (const SettledCallError& e) {
+    k.message = e.what();  // retried where it ran
   } catch (const CallTimedOut& e) {
     k.timeout = k.retryable = true;
     k.message = e.what();

@@ -419,6 +419,76 @@ TEST_F(ActorPoolTest, KeptToItsOwnActorsItServesNoOtherUntilReleased) {
   pool.stop();
 }
 
+TEST_F(ActorPoolTest, ASpareTakesWorkOnlyLentAndOnlyWhileTheOthersAreBusy) {
+  // Actor 1 is a spare (as a rank's proxies to other ranks' idle actors are).
+  auto spec = doubler(2, {{"sleep_us", int64_t{2000}}});
+  ActorPool pool(spec, {{0, {}, 1, 0}, {1, {}, 1, 0}});
+  pool.set_spares({1});
+  pool.start();
+  Outcomes unlent;
+  for (int i = 0; i < 10; ++i) pool.dispatch(numbers(i, 1), unlent.callback());
+  ASSERT_TRUE(unlent.wait_for(10));
+  EXPECT_EQ(counts.served[0], 10);
+  EXPECT_EQ(counts.served[1], 0);
+  // Lent: local first, so a lone batch still goes to the idle own actor (idle once its last
+  // batch has been delivered and counted off, which follows the outcome)...
+  pool.lend_spares();
+  for (int i = 0; i < 3000 && pool.in_flight() > 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_EQ(pool.in_flight(), 0);
+  Outcomes lone;
+  pool.dispatch(numbers(0, 1), lone.callback());
+  ASSERT_TRUE(lone.wait_for(1));
+  EXPECT_EQ(counts.served[0], 11);
+  EXPECT_EQ(counts.served[1], 0);
+  // ...and a burst overflows to the spare once the own actor is busy.
+  Outcomes burst;
+  for (int i = 0; i < 20; ++i) pool.dispatch(numbers(i, 1), burst.callback());
+  ASSERT_TRUE(burst.wait_for(20));
+  for (const CallResult& r : burst.take()) EXPECT_TRUE(std::holds_alternative<Column>(r));
+  EXPECT_GT(counts.served[1], 0);
+  EXPECT_EQ(pool.batches_lent(), counts.served[1]);
+  // Another rank's batches (the pool service) are not counted as this pool's lent ones.
+  Outcomes foreign;
+  for (int i = 0; i < 20; ++i) pool.dispatch_foreign(numbers(i, 1), foreign.callback());
+  ASSERT_TRUE(foreign.wait_for(20));
+  const int64_t lent = pool.batches_lent();
+  EXPECT_LE(lent, counts.served[1]);
+  EXPECT_EQ(counts.served[0] + counts.served[1], 51);
+  // keep_to_own_actors takes the loan back: the spare serves nothing more.
+  pool.keep_to_own_actors(false);
+  const int spare_served = counts.served[1];
+  Outcomes after;
+  for (int i = 0; i < 20; ++i) pool.dispatch(numbers(i, 1), after.callback());
+  ASSERT_TRUE(after.wait_for(20));
+  EXPECT_EQ(counts.served[1], spare_served);
+  EXPECT_EQ(pool.batches_lent(), lent);
+  pool.stop();
+}
+
+TEST_F(ActorPoolTest, SparesAreLentByHost) {
+  // A kept pool's maker-made actors are its spares; these run here (host -1), not on rank 3.
+  auto spec = doubler(2, {{"sleep_us", int64_t{2000}}});
+  std::vector<ActorContext> contexts{{0, {}, 1, 0}, {1, {}, 1, 0}};
+  std::vector<ActorMaker> makers{
+      nullptr, [spec, ctx = contexts[1]](std::stop_token) { return make_thread_actor(spec, ctx); }};
+  ActorPool pool(spec, contexts, makers);
+  pool.start();
+  pool.keep_to_own_actors(true);
+  pool.lend_spares(3);
+  Outcomes other_host;
+  for (int i = 0; i < 20; ++i) pool.dispatch(numbers(i, 1), other_host.callback());
+  ASSERT_TRUE(other_host.wait_for(20));
+  EXPECT_EQ(counts.served[1], 0);
+  pool.lend_spares(-1);
+  Outcomes this_host;
+  for (int i = 0; i < 20; ++i) pool.dispatch(numbers(i, 1), this_host.callback());
+  ASSERT_TRUE(this_host.wait_for(20));
+  EXPECT_GT(counts.served[1], 0);
+  EXPECT_EQ(pool.batches_lent(), counts.served[1]);
+  pool.stop();
+}
+
 TEST_F(ActorPoolTest, APoolWithoutOwnActorsIsNotKeptToThem) {
   // Every actor made by a maker (a pool whose actors all live elsewhere): still served.
   auto spec = doubler(2);

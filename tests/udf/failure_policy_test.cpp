@@ -115,6 +115,12 @@ TEST(PolicyRetries, ClassifiesFailures) {
   ASSERT_TRUE(asked.retry_after);
   EXPECT_EQ(*asked.retry_after, milliseconds(7));
 
+  // Retried already where it ran (another rank's pool): run no more here, still isolated.
+  const FailureKind settled = FailureKind::of(error_of(SettledCallError("gave up there")));
+  EXPECT_FALSE(settled.retryable);
+  EXPECT_FALSE(settled.cancelled);
+  EXPECT_EQ(policy(OnError::Null).isolated_message(error_of(SettledCallError("there"))), "there");
+
   const FailureKind cancelled = FailureKind::of(error_of(Cancelled()));
   EXPECT_TRUE(cancelled.cancelled);
   EXPECT_FALSE(cancelled.retryable);

@@ -41,7 +41,10 @@ enum class Op : uint8_t {
   // A worker rank to rank 0: a piece of a partition's output the rank committed (a resumable
   // write's checkpoint, or the partition's last piece), for rank 0 to journal; sent before the
   // partition's end.
-  Piece = 15
+  Piece = 15,
+  // Rank 0 to a worker rank: another rank's actors are idle now (the partitions have run out),
+  // so the worker's batches may go to them while its own actors are busy.
+  Lend = 16
 };
 
 /// Message flags (a bit set in the header).

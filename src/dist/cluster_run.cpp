@@ -46,13 +46,6 @@ bool states_to_rank_0() {
   return v != nullptr && *v == '1';
 }
 
-/// The path before idle actors were lent, for benchmarks (bench/dist/run.sh): every rank's
-/// batches stay on its own actors to the end.
-bool no_lending() {
-  const char* v = std::getenv("EMBER_DIST_NO_LENDING");
-  return v != nullptr && *v == '1';
-}
-
 /// A partition another rank runs, as rank 0 takes its rows.
 struct Arriving {
   int partition = 0;
@@ -325,11 +318,12 @@ class ClusterRun final : public SpreadRun {
   std::vector<Reported> reported_;         ///< per rank; receiving thread
   std::vector<int> kept_;                  ///< pools kept to rank 0's own actors
   std::vector<int64_t> lent_before_;       ///< per kept pool: batches_lent() at the start
-  const bool no_lending_ = no_lending();   ///< EMBER_DIST_NO_LENDING=1: idle actors lend nothing
-  std::vector<bool> running_;              ///< per rank: runs partitions (it got an order)
-  std::vector<bool> idle_;                 // guarded by mu_: per rank, rank_idle_locked
-  std::vector<bool> told_;                 // guarded by mu_: per rank, sent Op::Lend
-  const Sink* sink_ = nullptr;             ///< receive()'s, while it runs
+  const bool no_lending_ =
+      lending_disabled();       ///< EMBER_DIST_NO_LENDING=1: idle actors lend nothing
+  std::vector<bool> running_;   ///< per rank: runs partitions (it got an order)
+  std::vector<bool> idle_;      // guarded by mu_: per rank, rank_idle_locked
+  std::vector<bool> told_;      // guarded by mu_: per rank, sent Op::Lend
+  const Sink* sink_ = nullptr;  ///< receive()'s, while it runs
   GlobalSinkState* state_ = nullptr;
   std::mutex mu_;
   bool cancelled_ = false;          // guarded by mu_
@@ -658,6 +652,11 @@ void ClusterRun::rank_ended(int rank, process::MessageReader& in) {
 }
 
 }  // namespace
+
+bool lending_disabled() {
+  const char* v = std::getenv("EMBER_DIST_NO_LENDING");
+  return v != nullptr && *v == '1';
+}
 
 std::unique_ptr<SpreadRun> start_cluster_run(Transport& transport, uint64_t id,
                                              const PhysicalPlan& plan, size_t at,

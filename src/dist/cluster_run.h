@@ -21,6 +21,10 @@ int first_partitions_per_rank(int n, int ranks);
 /// `transport` (rank 0's): the orders go out at once. `partials`: its breaker travelled with it
 /// (the other ranks send their partitions' partial states). `output`: see SpreadOutput. Rank 0, the
 /// driver thread.
+/// EMBER_DIST_NO_LENDING=1: no rank's idle actors are lent to the others (the path before,
+/// for benchmarks: bench/dist/run.sh).
+bool lending_disabled();
+
 std::unique_ptr<SpreadRun> start_cluster_run(Transport& transport, uint64_t id,
                                              const PhysicalPlan& plan, size_t at,
                                              const std::string& pipeline, bool partials,

@@ -90,6 +90,10 @@ std::string ClusterSpreader::explain(const LogicalNode& optimized, const Physica
   if (!partials && p->breaker && p->breaker->rows_per_partition() >= 0)
     out += ", each rank ending a partition once it has sent " +
            std::to_string(p->breaker->rows_per_partition()) + " rows (the limit)";
+  if (!plan.pools.empty() && !lending_disabled())
+    out +=
+        "; its UDF batches run on their own rank's actors, and once every partition is "
+        "handed out, on idle ranks' actors too while their own rank's are busy";
   if (plan.pipelines.size() > at + 1) out += "; the pipelines after its breaker run on rank 0";
   return out;
 }

@@ -23,7 +23,7 @@ _SETTINGS = ("batch_size", "concurrency", "num_cpus", "num_gpus", "memory_bytes"
              "max_retries", "on_error", "timeout", "max_concurrency", "max_failed_rows",
              "retry_backoff")
 
-_registry = weakref.WeakValueDictionary()  # token -> BoundUdf, for actors of this process
+_registry = weakref.WeakValueDictionary()  # token -> _Binding, for actors of this process
 _tokens = itertools.count(1)
 _lock = threading.Lock()
 _current = threading.local()  # .context: the ActorContext of the actor this thread runs
@@ -248,7 +248,7 @@ class ClassUdf:
         self.name = name
         functools.update_wrapper(self, klass, updated=())
         # Validated now, not when a query runs: a bad setting raises here.
-        _ember._python_udf(name, b"", 0, returns=returns, **self.settings)
+        _ember._python_udf(name, b"", 0, None, returns=returns, **self.settings)
 
     def __call__(self, *args, **kwargs):
         """Binds init args; constructs nothing (each actor constructs its own instance)."""
@@ -271,6 +271,19 @@ class ClassUdf:
             ", ".join("%s=%r" % kv for kv in sorted(self.settings.items())))
 
 
+class _Binding:
+    """What a thread actor of this process constructs from: held by the engine's Udf while it
+    lives (not by the BoundUdf alone, which may go first), found by token in _registry."""
+
+    __slots__ = ("cls", "args", "kwargs", "returns", "__weakref__")
+
+    def __init__(self, cls, args, kwargs, returns):
+        self.cls = cls
+        self.args = args
+        self.kwargs = kwargs
+        self.returns = returns
+
+
 class BoundUdf:
     """A Python UDF class with its init args bound: call it on expressions."""
 
@@ -289,14 +302,19 @@ class BoundUdf:
         with _lock:
             if self._udf is None:
                 token = next(_tokens)
-                _registry[token] = self
-                self._udf = _ember._python_udf(self.spec.name, self._payload(), token,
+                binding = _Binding(self.spec.cls, self.args, self.kwargs, self.spec.returns)
+                _registry[token] = binding
+                self._udf = _ember._python_udf(self.spec.name, self._payload(), token, binding,
                                                returns=self.spec.returns, **self.spec.settings)
             return self._udf
 
     def _payload(self):
         """The class, its init args and return type, pickled by value, with the driver's
-        sys.path (so that modules the class refers to import in a worker)."""
+        sys.path (so that modules the class refers to import in a worker). Thread actors on one
+        machine take them from the registry instead: nothing is pickled for them (a class in
+        __main__ is pickled with every global it names, a loaded model say)."""
+        if self.spec.settings.get("isolation", "thread") != "process" and _launched_ranks() <= 1:
+            return pickle.dumps((list(sys.path), None))
         try:
             import cloudpickle
             blob = cloudpickle.dumps((self.spec.cls, self.args, self.kwargs, self.spec.returns))
@@ -357,7 +375,7 @@ def _construct_actor(payload, token, pid, actor):
     """Called by the engine (under the GIL) once per actor: builds the instance."""
     bound = _registry.get(token) if pid == os.getpid() else None
     if bound is not None:
-        klass, args, kwargs, returns = bound.spec.cls, bound.args, bound.kwargs, bound.spec.returns
+        klass, args, kwargs, returns = bound.cls, bound.args, bound.kwargs, bound.returns
     else:
         path, blob = pickle.loads(payload)
         if blob is None:

@@ -19,20 +19,6 @@ namespace py = pybind11;
 
 namespace {
 
-/// The callable, shared by every copy of the Udf; let go of under the GIL, never waited for.
-std::shared_ptr<py::object> hold(py::object call) {
-  return std::shared_ptr<py::object>(new py::object(std::move(call)), [](py::object* o) {
-    if (!interpreter_alive()) {  // at exit: left to the process's end
-      o->release();
-      delete o;
-    } else if (PyGILState_Check()) {
-      delete o;
-    } else {
-      run_under_gil([o] { delete o; });
-    }
-  });
-}
-
 /// Calls `held` for each batch, under the GIL.
 std::function<Column(const Batch&)> calling(std::shared_ptr<py::object> held) {
   return [held](const Batch& args) -> Column {
@@ -62,6 +48,19 @@ std::function<Column(const Batch&)> calling(std::shared_ptr<py::object> held) {
 }
 
 }  // namespace
+
+std::shared_ptr<py::object> hold(py::object object) {
+  return std::shared_ptr<py::object>(new py::object(std::move(object)), [](py::object* o) {
+    if (!interpreter_alive()) {  // at exit: left to the process's end
+      o->release();
+      delete o;
+    } else if (PyGILState_Check()) {
+      delete o;
+    } else {
+      run_under_gil([o] { delete o; });
+    }
+  });
+}
 
 Udf python_function_udf(std::string name, py::object call) {
   return Udf::fn(std::move(name), calling(hold(std::move(call))));

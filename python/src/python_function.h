@@ -4,6 +4,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <memory>
 #include <string>
 
 #include "ember/ember.h"
@@ -15,6 +16,10 @@ namespace ember::python {
 /// Series) for each batch. The callable is let go of under the GIL when the last copy of the
 /// Udf goes, whichever thread that is.
 Udf python_function_udf(std::string name, pybind11::object call);
+
+/// `object`, let go of under the GIL when the last copy of the pointer goes, whichever thread
+/// that is (at interpreter exit, never).
+std::shared_ptr<pybind11::object> hold(pybind11::object object);
 
 /// The kind of portable function (udf/portable_function.h) a pickled Python function is: its
 /// payload is what ember.python_udf._function_payload made.

@@ -17,6 +17,7 @@
 #include "python_udf.h"
 #include "python_values.h"
 #include "udf/portable_function.h"
+#include "udf/udf_spec.h"
 
 namespace ember::python {
 
@@ -103,15 +104,20 @@ void bind_udf(py::module_& m) {
       .def("__repr__", [](const Udf& u) { return "ember.Udf('" + u.name() + "')"; });
   m.def(
       "_python_udf",
-      [](std::string name, py::bytes payload, int64_t token, py::kwargs settings) {
+      [](std::string name, py::bytes payload, int64_t token, py::object binding,
+         py::kwargs settings) {
         const std::string bytes = payload;
         std::map<std::string, Value> items{
             {"payload", Value{bytes}},  // a str: init args carry bytes as strings
             {"token", Value{token}},
             {"pid", Value{static_cast<int64_t>(::getpid())}}};
-        return configured(python_udf(std::move(name), InitArgs(std::move(items))), settings);
+        // The binding (class and init args) stays in this process's registry while the Udf
+        // lives: its thread actors here construct from it, not from the payload.
+        return configured(with_keep_alive(python_udf(std::move(name), InitArgs(std::move(items))),
+                                          hold(std::move(binding))),
+                          settings);
       },
-      py::arg("name"), py::arg("payload"), py::arg("token"));
+      py::arg("name"), py::arg("payload"), py::arg("token"), py::arg("binding"));
   m.def(
       "_function_udf",
       [](std::string name, py::object call, std::optional<py::bytes> payload, py::kwargs settings) {

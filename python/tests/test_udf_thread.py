@@ -168,6 +168,52 @@ def test_unpicklable_init_args_work_on_threads():
         proc(lock)("id")
 
 
+class _CountsPickling:
+    """Stands for a large global a UDF class refers to (a loaded model): counts its pickling."""
+
+    pickled = 0
+
+    def __reduce__(self):
+        type(self).pickled += 1
+        return (_CountsPickling, ())
+
+
+_MODEL = _CountsPickling()
+
+
+def test_a_thread_udf_is_not_pickled_on_one_machine():
+    # A class in __main__ (as in a script or a notebook) is pickled by value, with the globals
+    # it names: thread actors of this process need none of it.
+    class UsesModel:
+        def __call__(self, x):
+            assert _MODEL is not None
+            return x.to_numpy()
+
+    UsesModel.__module__ = "__main__"
+    _CountsPickling.pickled = 0
+    udf = ember.cls(returns=ember.int64())(UsesModel)
+    assert ember.range(5).select(udf()("id").alias("id")).collect().num_rows == 5
+    assert _CountsPickling.pickled == 0
+    # The engine's Udf holds what its actors construct from, and only while it lives.
+    import gc
+    import weakref
+    from ember import python_udf
+    expr = udf()("id")
+    gc.collect()
+    binding = weakref.ref(python_udf._registry[max(python_udf._registry.keys())])
+    assert binding() is not None
+    assert ember.range(2).select(expr.alias("id")).collect().num_rows == 2
+    del expr
+    gc.collect()
+    assert binding() is None
+    # A process actor does need it (shipped to its worker).
+    try:
+        udf.options(isolation="process")()("id")
+    except ember.InvalidArgument:
+        pass  # a class defined in a test function need not unpickle in a worker
+    assert _CountsPickling.pickled == 1
+
+
 def test_numpy_udf_over_float64_is_vectorised():
     @ember.cls(returns=ember.float64(), batch_size=4096)
     class Scale:

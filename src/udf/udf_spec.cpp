@@ -13,4 +13,10 @@ std::shared_ptr<const UdfSpec> spec_of(const std::shared_ptr<const UdfHandle>& h
   return spec;
 }
 
+Udf with_keep_alive(const Udf& udf, std::shared_ptr<const void> keep) {
+  auto copy = std::make_shared<UdfSpec>(*detail::UdfAccess::spec(udf));
+  copy->keep_alive = std::move(keep);
+  return detail::UdfAccess::make(std::move(copy));
+}
+
 }  // namespace ember

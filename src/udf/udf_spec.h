@@ -43,6 +43,9 @@ struct Udf::Spec final : UdfHandle {
   int64_t max_failed_rows = std::numeric_limits<int64_t>::max();  ///< Null/Skip; max = none
   std::chrono::milliseconds timeout{0};                           ///< per call; 0 = none
   int max_concurrency = 1;                                        ///< calls per actor at once
+  /// What the UDF's definition needs alive while any copy of the spec exists (a Python class
+  /// binding that its thread actors read from this process's registry); not a setting.
+  std::shared_ptr<const void> keep_alive;
 
   const std::string& udf_name() const override { return name; }
   const std::optional<DataType>& declared_type() const override { return return_type; }
@@ -57,5 +60,8 @@ using UdfSpec = detail::UdfAccess::Spec;
 /// The settings behind the UDF a call expression names. Every handle in a query comes from a
 /// Udf, so this is an Error only for a handle made elsewhere (a test double).
 std::shared_ptr<const UdfSpec> spec_of(const std::shared_ptr<const UdfHandle>& handle);
+
+/// `udf` with `keep` held by its spec (UdfSpec::keep_alive) for as long as any copy lives.
+Udf with_keep_alive(const Udf& udf, std::shared_ptr<const void> keep);
 
 }  // namespace ember

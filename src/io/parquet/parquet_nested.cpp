@@ -109,6 +109,8 @@ class Mapper {
     const SchemaElement& r = take();
     if (r.repetition != kRepeated)
       throw std::invalid_argument("a LIST group whose field is not repeated");
+    if (!r.type && r.num_children <= 0)
+      throw std::invalid_argument("a LIST group whose repeated field is a group without fields");
     const int item_def = present + 1;
     if (r.type || r.num_children > 1 || r.name == "array" || r.name == e.name + "_tuple")
       list.children.push_back(value(r, rep + 1, item_def, item_def, false, name));  // two-level

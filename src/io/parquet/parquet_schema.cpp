@@ -31,8 +31,8 @@ int count_leaves(const std::vector<SchemaElement>& s, size_t* i, int depth) {
 }
 
 // The field at schema[top] as a nested column, or an unsupported one with the reason.
-void add_nested(const std::vector<SchemaElement>& s, size_t top, int first_leaf,
-                const std::string& name, FileSchema* out) {
+void add_nested(const std::vector<SchemaElement>& s, size_t top, size_t end, int first_leaf,
+                int leaves, const std::string& name, FileSchema* out) {
   LeafColumn c;
   size_t i = top;
   try {
@@ -43,6 +43,10 @@ void add_nested(const std::vector<SchemaElement>& s, size_t top, int first_leaf,
     out->unsupported.emplace_back(name, e.what());
     return;
   }
+  // The field's subtree as its children counts say, and no more: its leaves' indices are
+  // those of the row groups' column chunks.
+  if (i != end || static_cast<int>(c.leaves.size()) != leaves || c.leaves.empty())
+    throw std::runtime_error("schema tree is malformed (field '" + name + "')");
   c.leaf_index = first_leaf;
   c.element = c.leaves.front().element;
   out->columns.push_back(std::move(c));
@@ -156,10 +160,10 @@ FileSchema map_schema(const FileMetaData& meta) {
         c.field.type = list(leaf_type(*item));
         out.columns.push_back(c);
       } else {
-        add_nested(s, top, leaf, name, &out);
+        add_nested(s, top, walk, leaf, leaves, name, &out);
       }
     } else {
-      add_nested(s, top, leaf, name, &out);
+      add_nested(s, top, walk, leaf, leaves, name, &out);
     }
     i = walk;
     leaf += leaves;

@@ -139,7 +139,7 @@ void decompress_into(int32_t codec, std::string_view in, char* out, size_t out_s
     case kLz4: {  // rare codecs, through their string forms
       const std::string page =
           codec == kGzip ? inflate_gzip(in, out_size) : lz4_legacy(in, out_size);
-      std::memcpy(out, page.data(), out_size);
+      if (out_size > 0) std::memcpy(out, page.data(), out_size);  // out may be null when 0
       return;
     }
     case kLz4Raw: {

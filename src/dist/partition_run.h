@@ -58,13 +58,15 @@ struct Run {
   void lend() {
     std::lock_guard lock(mu);
     lent = true;
-    if (context)
-      for (const auto& pool : context->pools()) pool->lend_spares();
+    lend_if_told_locked();
   }
   /// The run thread, once `context`'s pools are up and set: lends their spares if rank 0
   /// said so before.
   void lend_if_told() {
     std::lock_guard lock(mu);
+    lend_if_told_locked();
+  }
+  void lend_if_told_locked() {
     if (lent && context)
       for (const auto& pool : context->pools()) pool->lend_spares();
   }

@@ -145,10 +145,11 @@ std::vector<std::unique_ptr<ActorPool>> make_pools(const Order& o, Transport& tr
     for (uint64_t key : o.own.at(i))
       makers.push_back(
           [&transport, key](std::stop_token) { return make_own_actor_proxy(transport, key); });
-    for (int a = 0; a < o.proxies.at(i); ++a)
-      makers.push_back([&transport, q = o.query, pool = static_cast<int>(i)](std::stop_token) {
-        return make_pool_service_actor(transport, q, pool);
-      });
+    const ActorMaker to_rank_0 = [&transport, q = o.query,
+                                  pool = static_cast<int>(i)](std::stop_token) {
+      return make_pool_service_actor(transport, q, pool);
+    };
+    for (int a = 0; a < o.proxies.at(i); ++a) makers.push_back(to_rank_0);
     // A rank that hosts actors of the pool calls the pool's actors on other ranks only once
     // they are idle (rank 0 says so: Op::Lend), and only while its own are all busy: as many
     // spare proxies to rank 0's pool as there are actors elsewhere.
@@ -157,9 +158,7 @@ std::vector<std::unique_ptr<ActorPool>> make_pools(const Order& o, Transport& tr
     if (!o.own.at(i).empty())
       for (int a = 0; a < elsewhere; ++a) {
         spares.push_back(static_cast<int>(makers.size()));
-        makers.push_back([&transport, q = o.query, pool = static_cast<int>(i)](std::stop_token) {
-          return make_pool_service_actor(transport, q, pool);
-        });
+        makers.push_back(to_rank_0);
       }
     std::vector<ActorContext> actors(makers.size());
     for (size_t a = 0; a < actors.size(); ++a) actors[a].actor_id = static_cast<int>(a);

@@ -5,8 +5,10 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <functional>
 #include <mutex>
+#include <thread>
 
 namespace ember {
 namespace {
@@ -119,6 +121,65 @@ TEST_P(TaskSchedulerTest, ManyTasksAllFinish) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, TaskSchedulerTest, testing::Values(1, 2, 4));
+
+/// Two tasks that each wait (up to 2 s) until the other has started: they finish only when
+/// they run at the same time, on two workers.
+struct Rendezvous {
+  std::mutex mu;
+  std::condition_variable cv;
+  int started = 0;
+  int met = 0;  // tasks that saw the other start while they waited
+  Task::Step arrive() {
+    std::unique_lock lock(mu);
+    ++started;
+    cv.notify_all();
+    if (cv.wait_for(lock, std::chrono::seconds(2), [&] { return started >= 2; })) ++met;
+    return Task::Step::Done;
+  }
+};
+
+TEST(TaskSchedulerSpinTest, TasksQueuedWhileAWorkerSpinsStillRunInParallel) {
+  // A long spin: a push while a worker spins wakes no one, so when two pushes land in one spin
+  // the worker that takes the first task must wake a sleeping one for the second, or the two
+  // never meet. Whether both land in one spin is up to timing: tried 20 times.
+  DoneLatch latch;
+  TaskScheduler s(2, latch.callback(), std::chrono::seconds(30));
+  for (int round = 0; round < 20; ++round) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));  // one worker spins, one sleeps
+    Rendezvous r;
+    ScriptedTask a([&](int) { return r.arrive(); });
+    ScriptedTask b([&](int) { return r.arrive(); });
+    s.wake(&a);
+    s.wake(&b);
+    ASSERT_TRUE(latch.wait(2 * (round + 1)));
+    ASSERT_EQ(r.met, 2) << "round " << round << ": the second task waited for the first";
+  }
+}
+
+TEST(TaskSchedulerSpinTest, ASpinningWorkerTakesAWakeAndTheDestructorEndsTheSpin) {
+  DoneLatch latch;
+  const auto t0 = std::chrono::steady_clock::now();
+  {
+    TaskScheduler s(1, latch.callback(), std::chrono::seconds(30));
+    for (int i = 0; i < 3; ++i) {
+      ScriptedTask t([](int) { return Task::Step::Done; });
+      s.wake(&t);
+      ASSERT_TRUE(latch.wait(i + 1));
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));  // the worker spins now
+    }
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10))
+      << "the destructor waited for a 30 s spin";
+}
+
+TEST(TaskSchedulerSpinTest, SpinTimeIsTwoHundredMicrosecondsOrTheEnvironments) {
+  // Read once per process; this binary's environment leaves it unset unless a run sets it.
+  const char* env = std::getenv("EMBER_SCHEDULER_SPIN_US");
+  if (env != nullptr) GTEST_SKIP() << "EMBER_SCHEDULER_SPIN_US is set";
+  const auto expected = std::thread::hardware_concurrency() > 1 ? std::chrono::microseconds(200)
+                                                                : std::chrono::microseconds(0);
+  EXPECT_EQ(TaskScheduler::spin_time(), expected);
+}
 
 }  // namespace
 }  // namespace ember

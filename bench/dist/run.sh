@@ -11,7 +11,8 @@
 #       calls 5 times as slow, against the same job with no rank slow (time ratio; partitions
 #       handed out as ranks ask, and batches lent to idle ranks' actors at the end, keep it near
 #       the ideal 1.36x of three actors one of which works at a fifth of the pace; a fixed split
-#       would take 5x); beside it, the slow job with no actor lent (EMBER_DIST_NO_LENDING=1)
+#       would take 5x); beside it, the slow job with no actor lent (EMBER_DIST_NO_LENDING=1),
+#       and with rank 0 the slow rank instead of rank 2
 #   (e) rank 0's share of the bytes read and written over all ranks in (a)'s 3-rank runs (each
 #       rank reads and writes its own partitions: ideal 1/3)
 #   (f) a group-by of 10M rows into 1K, 100K and 10M groups: the local executor; 3 ranks each
@@ -111,6 +112,10 @@ d_own=$(for i in 1 2 3; do
   mpi -np 2 -x EMBER_DIST_NO_LENDING=1 "$bench" straggler : -np 1 -x EMBER_DIST_NO_LENDING=1 \
     -x EMBER_BENCH_SLOW_RANK_FACTOR=5 "$bench" straggler 2>/dev/null | result; done | median)
 echo "    ratio $(echo "$d_slow / $d_even" | bc -l | xargs printf '%.2f')x (target <= 1.5x; ideal 1.36x, a fixed split 5x)"
+d_zero=$(for i in 1 2 3; do
+  mpi -np 1 -x EMBER_BENCH_SLOW_RANK_FACTOR=5 "$bench" straggler : -np 2 "$bench" straggler \
+    2>"$d_log.zero" | result; done | median)
+echo "    rank 0 the slow one (it paces what it takes for itself): $d_zero s ($(grep -m1 '^partitions per rank' "$d_log.zero")), ratio $(echo "$d_zero / $d_even" | bc -l | xargs printf '%.2f')x"
 echo "    with no idle actor lent (EMBER_DIST_NO_LENDING=1, the path before): $d_own s, ratio $(echo "$d_own / $d_even" | bc -l | xargs printf '%.2f')x"
 fi
 

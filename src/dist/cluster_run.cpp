@@ -101,6 +101,57 @@ void ClusterRun::grant(int r, const std::vector<int>& partitions, bool last) {
   transport_.send(r, kTagQuery, out.bytes());
 }
 
+int paced_hold_limit(const Pace& pace, int64_t lead) {
+  if (pace.ended == 0 || pace.ended >= lead) return std::numeric_limits<int>::max();
+  // Every count runs from the query's start: their ratio is the ranks' ratio of paces.
+  const auto share = static_cast<double>(pace.most_held) * static_cast<double>(pace.ended) /
+                     static_cast<double>(lead);
+  return std::max(1, static_cast<int>(std::ceil(share - 1e-9)));
+}
+
+SuppliedPartition ClusterRun::take_own() {
+  std::lock_guard lock(mu_);
+  const bool set_aside = !own_first_.empty();
+  std::deque<int>& from = set_aside ? own_first_ : queue_;
+  if (cancelled_ || from.empty()) return {};
+  const int64_t lead = std::max(own_pace_.ended, workers_lead_.load(std::memory_order_relaxed));
+  if (!set_aside && own_pace_.held >= paced_hold_limit(own_pace_, lead)) {
+    own_waiting_ = true;  // own_pace_.held >= 1: that partition's end wakes the run
+    return {SuppliedPartition::Kind::Later, -1};
+  }
+  const int p = from.front();
+  from.pop_front();
+  ++own_pace_.held;
+  own_pace_.most_held = std::max(own_pace_.most_held, own_pace_.held);
+  return {SuppliedPartition::Kind::Partition, p};
+}
+
+void ClusterRun::set_own_waker(std::function<void()> wake) {
+  std::unique_lock lock(mu_);
+  own_woken_.wait(lock, [&] { return !own_waking_; });
+  own_wake_ = std::move(wake);
+}
+
+void ClusterRun::own_partition_ended() {
+  std::function<void()> wake;
+  {
+    std::lock_guard lock(mu_);
+    --own_pace_.held;
+    ++own_pace_.ended;
+    if (!own_waiting_) return;
+    own_waiting_ = false;
+    wake = own_wake_;
+    own_waking_ = static_cast<bool>(wake);
+  }
+  if (!wake) return;
+  wake();
+  {
+    std::lock_guard lock(mu_);
+    own_waking_ = false;
+  }
+  own_woken_.notify_all();
+}
+
 int ClusterRun::hold_limit(int r) const {
   const Pace& pace = pace_[static_cast<size_t>(r)];
   // Rank 0's own ended partitions: every one counted, less those the other ranks reported.
@@ -109,11 +160,7 @@ int ClusterRun::hold_limit(int r) const {
                  static_cast<int64_t>(kept_parts_.size());
   for (const Reported& other : reported_) lead -= other.partitions;
   for (const Pace& other : pace_) lead = std::max(lead, other.ended);
-  if (pace.ended == 0 || pace.ended >= lead) return std::numeric_limits<int>::max();
-  // Every count runs from the query's start: their ratio is the ranks' ratio of paces.
-  const auto share = static_cast<double>(pace.most_held) * static_cast<double>(pace.ended) /
-                     static_cast<double>(lead);
-  return std::max(1, static_cast<int>(std::ceil(share - 1e-9)));
+  return paced_hold_limit(pace, lead);
 }
 
 void ClusterRun::answer(int r) {
@@ -142,6 +189,8 @@ void ClusterRun::partition_ended(int r) {
   Pace& pace = pace_[static_cast<size_t>(r)];
   --pace.held;
   ++pace.ended;
+  if (r != 0 && pace.ended > workers_lead_.load(std::memory_order_relaxed))
+    workers_lead_.store(pace.ended, std::memory_order_relaxed);  // this thread alone writes it
   answer(r);
   check_idle(r);
 }

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <exception>
@@ -39,12 +41,17 @@ struct Reported {
   int64_t partitions = 0, rows = 0, rows_out = 0;
 };
 
-/// What rank 0 knows of a worker rank's pace, to answer its requests (receiving thread).
+/// What rank 0 knows of a rank's pace, to pace what it hands the rank.
 struct Pace {
   int held = 0;       ///< partitions handed to it that have not ended
   int most_held = 0;  ///< the most it has held at once: what it runs at once and its reserve
   int64_t ended = 0;  ///< its partitions that have ended
 };
+
+/// The most partitions a rank with `pace` may hold while the rank that has ended most has
+/// ended `lead`: the same fraction of the most it has held as its pace is of the leader's (at
+/// least one); any number while it leads or has ended none.
+int paced_hold_limit(const Pace& pace, int64_t lead);
 
 class ClusterRun final : public SpreadRun {
  public:
@@ -206,7 +213,8 @@ class ClusterRun final : public SpreadRun {
    public:
     explicit OwnShare(ClusterRun& run) : run_(run) {}
     SuppliedPartition take() override { return run_.take_own(); }
-    void set_waker(std::function<void()>) override {}  // it never says Later
+    void set_waker(std::function<void()> wake) override { run_.set_own_waker(std::move(wake)); }
+    void ended(int) override { run_.own_partition_ended(); }
     /// One of those set aside for rank 0 (a queued one may go to another rank first).
     int peek() override {
       std::lock_guard lock(run_.mu_);
@@ -228,14 +236,12 @@ class ClusterRun final : public SpreadRun {
   std::string order(uint64_t done, int r, const PhysicalPlan& plan,
                     const std::vector<std::vector<uint64_t>>& own, const std::string& pipeline,
                     const SpreadOutput& output);
-  SuppliedPartition take_own() {
-    std::lock_guard lock(mu_);
-    std::deque<int>& from = own_first_.empty() ? queue_ : own_first_;
-    if (cancelled_ || from.empty()) return {};
-    const int p = from.front();
-    from.pop_front();
-    return {SuppliedPartition::Kind::Partition, p};
-  }
+  /// Rank 0's next partition: one set aside for it, else from the queue as its pace allows
+  /// (paced as the other ranks are: Later while it holds as many as that, until one ends).
+  SuppliedPartition take_own();
+  void set_own_waker(std::function<void()> wake);
+  /// One of rank 0's partitions ended: it may take another (its run's waker, after a Later).
+  void own_partition_ended();
   /// Hands `partitions` to rank r, each under a key of its own for its rows and its end;
   /// `last`: the queue is empty, so the rank asks for no more. Receiving thread (the
   /// constructor's before it starts), but for an empty grant, which any thread may send.
@@ -311,10 +317,17 @@ class ClusterRun final : public SpreadRun {
   std::deque<int> queue_;           // guarded by mu_: handed to no rank yet, ascending
   std::vector<uint32_t> deferred_;  // guarded by mu_: per rank, a request not answered yet
   std::vector<Pace> pace_;          ///< per rank; receiving thread
-  bool finished_ = false;           // driver thread only
-  std::vector<RankStats> stats_;    ///< per rank; receiving thread, then the driver's
-  std::vector<UdfStats> udfs_;      ///< per pool; likewise
-  std::vector<int> kept_parts_;     ///< finished by earlier runs: run nowhere, ascending
+  /// The most partitions a worker rank has ended (pace_[r].ended): rank 0's lead to keep.
+  std::atomic<int64_t> workers_lead_{0};
+  Pace own_pace_;                      // guarded by mu_: rank 0's own run
+  bool own_waiting_ = false;           // guarded by mu_: take_own() said Later
+  bool own_waking_ = false;            // guarded by mu_: own_wake_ is running
+  std::function<void()> own_wake_;     // guarded by mu_: the run's waker
+  std::condition_variable own_woken_;  // own_wake_ has returned
+  bool finished_ = false;              // driver thread only
+  std::vector<RankStats> stats_;       ///< per rank; receiving thread, then the driver's
+  std::vector<UdfStats> udfs_;         ///< per pool; likewise
+  std::vector<int> kept_parts_;        ///< finished by earlier runs: run nowhere, ascending
   std::function<void(int, int64_t)> part_written_;          ///< SpreadOutput::part_written
   int64_t checkpoint_rows_;                                 ///< SpreadOutput::checkpoint_rows
   std::function<void(const JournalPiece&)> piece_written_;  ///< SpreadOutput::piece_written

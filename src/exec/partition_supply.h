@@ -41,6 +41,10 @@ class PartitionSupply {
   /// in this run (not handed to another rank meanwhile); -1 otherwise. Under the run's lock,
   /// like take(). The run fetches that partition's input ahead (Source::prefetch).
   virtual int peek() { return -1; }
+  /// A partition this supply gave has ended in the run (or failed). Called on the thread that
+  /// ran its last step, not under the run's lock: a supply that said Later because its caller
+  /// held enough may call its waker from here.
+  virtual void ended(int /*partition*/) {}
 };
 
 /// The partitions of a list, in its order; or, without one, 0 .. count - 1. Never Later.

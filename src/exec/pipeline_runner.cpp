@@ -26,7 +26,7 @@ class Activation {
         supply_(supply),
         // Enough partitions to keep every thread and actor fed; few enough to bound memory.
         max_active_(std::max(4, 2 * threads)),
-        scheduler_(threads, [this](Task*) { on_done(); }) {
+        scheduler_(threads, [this](Task* task) { on_done(*static_cast<PartitionDriver*>(task)); }) {
     query_.on_cancel([this] {
       std::lock_guard<std::mutex> lock(mu_);
       cv_.notify_all();
@@ -100,7 +100,8 @@ class Activation {
         if (auto fetched = source_.prefetch(next)) ahead_.emplace(next, std::move(fetched));
   }
 
-  void on_done() {
+  void on_done(const PartitionDriver& ended) {
+    supply_.ended(ended.partition());  // before the lock: the supply may call its waker
     std::lock_guard<std::mutex> lock(mu_);
     --active_;
     activate();

@@ -8,6 +8,7 @@
 #   cluster_test.sh straggler APP RE...          MPMD: scenario `straggler` on 3 ranks, rank 2
 #                                                alone with EMBER_TEST_SLOW_RANK_FACTOR=5 (its UDF
 #                                                calls 5 times as slow); as `run` above
+#   cluster_test.sh straggler0 APP RE...         the same with rank 0 the slow one
 #   cluster_test.sh resume_breaker APP NP RE...  the same for scenario `resume_breaker`
 #   cluster_test.sh resume_join APP NP RE...     the same for scenario `resume_join`
 #   cluster_test.sh resume APP NP RE...       scenario `resume` on 3 ranks with rank 2 killed
@@ -123,13 +124,20 @@ case "$mode" in
       "on_gpu: rank 1 x2"
 
     ;;
-  straggler)
+  straggler | straggler0)
+    mode=$1
     shift 2
-    # No rank slow but the one that -x makes so, whatever this environment has.
+    # No rank slow but the one that -x makes so, whatever this environment has: rank 2, or
+    # rank 0 (straggler0).
     unset EMBER_TEST_SLOW_RANK_FACTOR
-    mpi -np 2 "$app" straggler "$work/dist" \
-      : -np 1 -x EMBER_TEST_SLOW_RANK_FACTOR=5 "$app" straggler "$work/dist" \
-      >"$work/stdout" 2>"$work/stderr"
+    if [[ $mode == straggler ]]; then
+      mpi -np 2 "$app" straggler "$work/dist" \
+        : -np 1 -x EMBER_TEST_SLOW_RANK_FACTOR=5 "$app" straggler "$work/dist" \
+        >"$work/stdout" 2>"$work/stderr"
+    else
+      mpi -np 1 -x EMBER_TEST_SLOW_RANK_FACTOR=5 "$app" straggler "$work/dist" \
+        : -np 2 "$app" straggler "$work/dist" >"$work/stdout" 2>"$work/stderr"
+    fi
     rc=$?
     cat "$work/stdout" "$work/stderr" >"$work/out"
     check $rc "$work/out" zero "$@"

@@ -35,6 +35,7 @@ class ActorMailbox {
       : slots_(static_cast<size_t>(kPerCall * calls_at_once)) {}
 
   int capacity() const { return static_cast<int>(slots_.size()); }
+  int size() const { return size_; }
   bool empty() const { return size_ == 0; }
   bool full() const { return size_ == capacity(); }
 

@@ -171,9 +171,26 @@ bool ActorPool::Impl::take_task_locked(ActorSlot& slot, ActorTask& task) {
     backlog.pop_front();
     ++slot.load;
   }
-  if (slot.mailbox.empty()) return false;
+  if (slot.mailbox.empty() && !steal_locked(slot)) return false;
   task = slot.mailbox.pop();
   return true;
+}
+
+bool ActorPool::Impl::steal_locked(ActorSlot& slot) {
+  if (stopping || !takes_work(slot)) return false;
+  for (auto& other : slots) {
+    ActorSlot& v = *other;
+    if (&v == &slot || v.mailbox.empty()) continue;
+    // Only a batch that waits: every lane of its actor is running a call (one that hangs, or
+    // runs long on a slow actor), while this actor has nothing to do.
+    const int running = v.load - v.mailbox.size();
+    if (running < static_cast<int>(v.lanes.size())) continue;
+    slot.mailbox.push(v.mailbox.pop());
+    --v.load;
+    ++slot.load;
+    return true;
+  }
+  return false;
 }
 
 void ActorPool::Impl::serve(ActorSlot& slot, size_t i, uint64_t generation) {

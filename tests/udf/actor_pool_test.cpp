@@ -419,6 +419,46 @@ TEST_F(ActorPoolTest, KeptToItsOwnActorsItServesNoOtherUntilReleased) {
   pool.stop();
 }
 
+/// x after 20 ms, but a batch starting at 0 waits (at most 10 s) until every other batch has
+/// been served: its call runs long while the pool's other work goes on.
+std::atomic<int> others_served{0};
+std::atomic<bool> long_call_saw_all{false};
+struct LongFirst {
+  explicit LongFirst(const InitArgs&) {}
+  Column operator()(const Batch& in) const {
+    if (in.column(0).value<int64_t>(0) != 0) {
+      // Long enough that both actors are busy while the batches are dispatched.
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      ++others_served;
+      return in.column(0);
+    }
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (others_served < 7 && std::chrono::steady_clock::now() < give_up)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    long_call_saw_all = others_served == 7;
+    return in.column(0);
+  }
+};
+EMBER_REGISTER_UDF(LongFirst);
+
+TEST_F(ActorPoolTest, AnIdleActorTakesABatchQueuedBehindALongCall) {
+  // Two actors, each handed two batches (one running, one queued) and the rest waiting in the
+  // pool: the actor running the long call keeps a batch queued behind it, which the other
+  // actor, once it has run out of work, takes over.
+  others_served = 0;
+  long_call_saw_all = false;
+  ActorPool pool(
+      detail::UdfAccess::spec(Udf::cls<LongFirst>("long_first").returns(int64()).concurrency(2)),
+      {});
+  pool.start();
+  Outcomes out;
+  for (int i = 0; i < 8; ++i) pool.dispatch(numbers(i * 10, 10), out.callback());
+  ASSERT_TRUE(out.wait_for(8));
+  for (const CallResult& r : out.take()) EXPECT_TRUE(std::holds_alternative<Column>(r));
+  EXPECT_TRUE(long_call_saw_all) << "a batch waited for the long call to end";
+  pool.stop();
+}
+
 TEST_F(ActorPoolTest, ASpareTakesWorkOnlyLentAndOnlyWhileTheOthersAreBusy) {
   // Actor 1 is a spare (as a rank's proxies to other ranks' idle actors are).
   auto spec = doubler(2, {{"sleep_us", int64_t{2000}}});

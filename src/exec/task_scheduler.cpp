@@ -2,7 +2,7 @@
 #include "exec/task_scheduler.h"
 
 #include <cstdlib>
-#include <string>
+#include <thread>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>

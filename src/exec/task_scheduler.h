@@ -52,8 +52,8 @@ class TaskScheduler {
  private:
   void worker();
   void push(Task* task);
-  /// Spins until a task is queued or spin_time() has passed, unless another worker spins
-  /// already. Never takes mu_.
+  /// Spins until a task is queued or `spin_` has passed, unless another worker spins already.
+  /// Never takes mu_.
   void spin_for_work();
   std::function<void(Task*)> on_done_;
   const std::chrono::nanoseconds spin_;

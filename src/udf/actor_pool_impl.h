@@ -137,9 +137,9 @@ struct ActorPool::Impl : std::enable_shared_from_this<ActorPool::Impl> {
   std::exception_ptr start_error(const ActorSlot& slot, const std::exception_ptr& error) const;
   /// A due retry, else the slot's next queued batch, else one stolen. Requires mu.
   bool take_task_locked(ActorSlot& slot, ActorTask& task);
-  /// Moves into `slot`'s empty mailbox (its actor idle and taking work) a batch queued on an
-  /// actor whose every call lane is busy: a batch never waits behind a call that hangs or runs
-  /// long while another actor of the pool has nothing to do. Requires mu.
+  /// Moves into `slot`'s empty mailbox (its actor idle and taking work, not a spare) a batch
+  /// queued on an actor whose every call lane is busy: a batch never waits behind a call that
+  /// hangs or runs long while another of the pool's own actors has nothing to do. Requires mu.
   bool steal_locked(ActorSlot& slot);
   /// Ends lane `i`'s thread: the last lane of an actor destroys it (with no lock held).
   void leave(ActorSlot& slot, size_t i, uint64_t generation, std::shared_ptr<Actor> actor,

@@ -177,7 +177,9 @@ bool ActorPool::Impl::take_task_locked(ActorSlot& slot, ActorTask& task) {
 }
 
 bool ActorPool::Impl::steal_locked(ActorSlot& slot) {
-  if (stopping || !takes_work(slot)) return false;
+  // A spare (another rank's idle actor, lent) takes only what is dispatched to it: a batch that
+  // moved to one would hold the capacity lent for the batches that find every own actor busy.
+  if (stopping || !takes_work(slot) || is_spare(slot)) return false;
   for (auto& other : slots) {
     ActorSlot& v = *other;
     if (&v == &slot || v.mailbox.empty()) continue;

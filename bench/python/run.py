@@ -32,12 +32,7 @@ WORKERS = 2
 
 
 def median_time(fn, repeat):
-    times, result = [], None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), result
+    return interleaved_medians([fn], repeat)[0]
 
 
 def interleaved_medians(fns, repeat):

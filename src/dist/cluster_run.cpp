@@ -128,8 +128,7 @@ SuppliedPartition ClusterRun::take_own() {
 
 void ClusterRun::set_own_waker(std::function<void()> wake) {
   std::unique_lock lock(mu_);
-  own_woken_.wait(lock, [&] { return !own_waking_; });
-  own_wake_ = std::move(wake);
+  own_waker_.set(std::move(wake), lock);
 }
 
 void ClusterRun::own_partition_ended() {
@@ -140,27 +139,15 @@ void ClusterRun::own_partition_ended() {
     ++own_pace_.ended;
     if (!own_waiting_) return;
     own_waiting_ = false;
-    wake = own_wake_;
-    own_waking_ = static_cast<bool>(wake);
+    wake = own_waker_.take_locked();
   }
-  if (!wake) return;
-  wake();
-  {
-    std::lock_guard lock(mu_);
-    own_waking_ = false;
-  }
-  own_woken_.notify_all();
+  own_waker_.call(wake, mu_);
 }
 
 int ClusterRun::hold_limit(int r) const {
-  const Pace& pace = pace_[static_cast<size_t>(r)];
-  // Rank 0's own ended partitions: every one counted, less those the other ranks reported.
-  // The partitions earlier runs finished count as done (the caller ends them) but ran nowhere.
-  int64_t lead = query_.partitions_done.load(std::memory_order_relaxed) -
-                 static_cast<int64_t>(kept_parts_.size());
-  for (const Reported& other : reported_) lead -= other.partitions;
+  int64_t lead = own_pace_.ended;
   for (const Pace& other : pace_) lead = std::max(lead, other.ended);
-  return paced_hold_limit(pace, lead);
+  return paced_hold_limit(pace_[static_cast<size_t>(r)], lead);
 }
 
 void ClusterRun::answer(int r) {

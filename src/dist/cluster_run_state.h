@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <exception>
@@ -250,11 +249,9 @@ class ClusterRun final : public SpreadRun {
   /// many as its pace allows (hold_limit): then it is answered at the end of one of r's
   /// partitions. Receiving thread.
   void answer(int r);
-  /// The most partitions rank r may hold now (receiving thread): a rank that has ended
-  /// partitions at a fraction of the pace of the rank that has ended most holds that fraction of
-  /// the most it has held (at least one), so that what each rank still holds when the queue
-  /// runs dry takes it about as long; a rank that leads, or has ended none yet, holds as many
-  /// as it asks for.
+  /// The most partitions worker rank r may hold now (paced_hold_limit against the rank, rank 0
+  /// included, that has ended most), so that what each rank still holds when the queue runs dry
+  /// takes it about as long. Receiving thread, mu_ held.
   int hold_limit(int r) const;
   /// One of rank r's partitions ended (or failed): a request it has held back may be answered.
   void partition_ended(int r);
@@ -319,15 +316,13 @@ class ClusterRun final : public SpreadRun {
   std::vector<Pace> pace_;          ///< per rank; receiving thread
   /// The most partitions a worker rank has ended (pace_[r].ended): rank 0's lead to keep.
   std::atomic<int64_t> workers_lead_{0};
-  Pace own_pace_;                      // guarded by mu_: rank 0's own run
-  bool own_waiting_ = false;           // guarded by mu_: take_own() said Later
-  bool own_waking_ = false;            // guarded by mu_: own_wake_ is running
-  std::function<void()> own_wake_;     // guarded by mu_: the run's waker
-  std::condition_variable own_woken_;  // own_wake_ has returned
-  bool finished_ = false;              // driver thread only
-  std::vector<RankStats> stats_;       ///< per rank; receiving thread, then the driver's
-  std::vector<UdfStats> udfs_;         ///< per pool; likewise
-  std::vector<int> kept_parts_;        ///< finished by earlier runs: run nowhere, ascending
+  Pace own_pace_;                 // guarded by mu_: rank 0's own run
+  bool own_waiting_ = false;      // guarded by mu_: take_own() said Later
+  SupplyWaker own_waker_;         // guarded by mu_: rank 0's run's
+  bool finished_ = false;         // driver thread only
+  std::vector<RankStats> stats_;  ///< per rank; receiving thread, then the driver's
+  std::vector<UdfStats> udfs_;    ///< per pool; likewise
+  std::vector<int> kept_parts_;   ///< finished by earlier runs: run nowhere, ascending
   std::function<void(int, int64_t)> part_written_;          ///< SpreadOutput::part_written
   int64_t checkpoint_rows_;                                 ///< SpreadOutput::checkpoint_rows
   std::function<void(const JournalPiece&)> piece_written_;  ///< SpreadOutput::piece_written

@@ -35,8 +35,7 @@ int GrantedPartitions::peek() {
 
 void GrantedPartitions::set_waker(std::function<void()> wake) {
   std::unique_lock lock(mu_);
-  woken_.wait(lock, [&] { return !waking_; });
-  wake_ = std::move(wake);
+  waker_.set(std::move(wake), lock);
 }
 
 void GrantedPartitions::granted(process::MessageReader& in) {
@@ -54,19 +53,12 @@ void GrantedPartitions::granted(process::MessageReader& in) {
     answered_.notify_all();
     if (waiting_ && (!ready_.empty() || exhausted_)) {
       waiting_ = false;
-      wake = wake_;
-      waking_ = static_cast<bool>(wake);
+      wake = waker_.take_locked();
     } else {
       ask();
     }
   }
-  if (!wake) return;
-  wake();
-  {
-    std::lock_guard lock(mu_);
-    waking_ = false;
-  }
-  woken_.notify_all();
+  waker_.call(wake, mu_);
 }
 
 uint64_t GrantedPartitions::key_of(int p) {

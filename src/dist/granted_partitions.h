@@ -55,15 +55,13 @@ class GrantedPartitions final : public PartitionSupply {
   const uint64_t done_key_;
   std::mutex mu_;
   std::condition_variable answered_;  // a Grant came
-  std::condition_variable woken_;     // the waker has returned
   std::deque<int> ready_;             // guarded by mu_: handed, not started, ascending
   std::map<int, uint64_t> keys_;      // guarded by mu_: every partition handed -> its key
   bool asked_ = true;                 // guarded by mu_: a Grant is on its way (the first is)
   bool exhausted_ = false;            // guarded by mu_: rank 0 has none left
   bool waiting_ = false;              // guarded by mu_: take() said Later
   bool settled_ = false;              // guarded by mu_: the pipeline has ended
-  bool waking_ = false;               // guarded by mu_: wake_ is running
-  std::function<void()> wake_;        // guarded by mu_
+  SupplyWaker waker_;                 // guarded by mu_
 };
 
 }  // namespace ember::dist

@@ -3,7 +3,10 @@
 // ranks so that a fast rank runs more of them than a slow one).
 #pragma once
 
+#include <condition_variable>
 #include <functional>
+#include <mutex>
+#include <utility>
 #include <vector>
 
 namespace ember {
@@ -45,6 +48,38 @@ class PartitionSupply {
   /// ran its last step, not under the run's lock: a supply that said Later because its caller
   /// held enough may call its waker from here.
   virtual void ended(int /*partition*/) {}
+};
+
+/// The waker a supply that says Later keeps, guarded by the supply's own mutex: set() waits for
+/// a call under way to return (set_waker's contract), and the call runs with that mutex let go.
+class SupplyWaker {
+ public:
+  /// set_waker's body; `lock` holds the supply's mutex.
+  void set(std::function<void()> wake, std::unique_lock<std::mutex>& lock) {
+    returned_.wait(lock, [&] { return !calling_; });
+    wake_ = std::move(wake);
+  }
+  /// Under the supply's mutex: the waker to call once that mutex is let go (empty when none is
+  /// set), counted as under way until call() returns.
+  std::function<void()> take_locked() {
+    calling_ = static_cast<bool>(wake_);
+    return wake_;
+  }
+  /// Calls what take_locked() gave, with the supply's mutex `mu` not held.
+  void call(const std::function<void()>& wake, std::mutex& mu) {
+    if (!wake) return;
+    wake();
+    {
+      std::lock_guard lock(mu);
+      calling_ = false;
+    }
+    returned_.notify_all();
+  }
+
+ private:
+  std::function<void()> wake_;
+  bool calling_ = false;
+  std::condition_variable returned_;
 };
 
 /// The partitions of a list, in its order; or, without one, 0 .. count - 1. Never Later.

@@ -2,7 +2,10 @@
 #include "exec/task_scheduler.h"
 
 #include <cstdlib>
+#include <string>
 #include <thread>
+
+#include "ember/error.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -43,7 +46,12 @@ std::chrono::nanoseconds TaskScheduler::spin_time() {
     if (const char* env = std::getenv("EMBER_SCHEDULER_SPIN_US"); env && *env) {
       char* end = nullptr;
       const long long us = std::strtoll(env, &end, 10);
-      if (end != env && *end == '\0' && us >= 0) return std::chrono::nanoseconds(us * 1000);
+      if (*end != '\0' || us < 0 || us > 1'000'000)
+        throw InvalidArgument(
+            std::string("EMBER_SCHEDULER_SPIN_US must be a whole number of microseconds from 0 "
+                        "to 1000000, got '") +
+            env + "'");
+      return std::chrono::nanoseconds(us * 1000);
     }
     return std::thread::hardware_concurrency() > 1 ? std::chrono::nanoseconds(200'000)
                                                    : std::chrono::nanoseconds(0);

@@ -33,7 +33,8 @@ class Task {
 class TaskScheduler {
  public:
   /// How long an idle worker looks for a new task before it sleeps: EMBER_SCHEDULER_SPIN_US
-  /// (0 turns spinning off), else 200 us on a machine with more than one CPU, else 0.
+  /// (0 turns spinning off), else 200 us on a machine with more than one CPU, else 0. A value
+  /// that is not 0 to 1,000,000 microseconds is an InvalidArgument (the query fails at start).
   static std::chrono::nanoseconds spin_time();
 
   /// `on_done` runs on a worker thread after a task returns Done. An idle worker spins for

@@ -5,10 +5,14 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <thread>
+
+#include "ember/error.h"
 
 namespace ember {
 namespace {
@@ -170,6 +174,26 @@ TEST(TaskSchedulerSpinTest, ASpinningWorkerTakesAWakeAndTheDestructorEndsTheSpin
   }
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10))
       << "the destructor waited for a 30 s spin";
+}
+
+TEST(TaskSchedulerSpinTest, AMalformedSpinTimeIsAnInvalidArgumentNamingTheVariable) {
+  // spin_time() reads the variable once per process: the check runs in a fresh one.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  for (const char* bad : {"fast", "-5", "20us", "5000000"}) {
+    EXPECT_EXIT(
+        {
+          setenv("EMBER_SCHEDULER_SPIN_US", bad, 1);
+          try {
+            (void)TaskScheduler::spin_time();
+          } catch (const InvalidArgument& e) {
+            std::fprintf(stderr, "%s\n", e.what());
+            std::_Exit(3);
+          }
+          std::_Exit(0);
+        },
+        testing::ExitedWithCode(3), std::string("EMBER_SCHEDULER_SPIN_US .*got '") + bad + "'")
+        << bad;
+  }
 }
 
 TEST(TaskSchedulerSpinTest, SpinTimeIsTwoHundredMicrosecondsOrTheEnvironments) {

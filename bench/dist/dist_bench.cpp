@@ -17,6 +17,10 @@
 //   ember_bench_dist groupby GROUPS     a group-by of 10M rows (30 partitions) into GROUPS groups
 //                                       (sum, count): seconds for the query, and a line
 //                                       "shuffled <rows>": the groups the ranks exchanged
+//   ember_bench_dist groupwrite GROUPS DIR  a group-by of 10M rows (30 partitions) into GROUPS
+//                                       groups (sum, count) written to Parquet in DIR: seconds
+//                                       for the query, and a line "share <fraction>": rank 0's
+//                                       share of the bytes written
 //   ember_bench_dist sort               a sort of 10M rows (30 partitions) on a shuffled key,
 //                                       collected: seconds for the query
 // Prints a line "result <number>".
@@ -161,6 +165,28 @@ double groupby(int64_t groups) {
   return r.stats.wall_seconds;
 }
 
+struct GroupWrite {
+  double seconds = 0;
+  double rank0_share = 0;
+};
+
+GroupWrite groupwrite(int64_t groups, const std::string& dir) {
+  constexpr int64_t kRows = 10'000'000;
+  ember::QueryResult r =
+      ember::range(kRows, 30)
+          .with_column("k", ember::col("id") % groups)
+          .group_by({"k"})
+          .agg({ember::col("id").sum().alias("s"), ember::col("id").count().alias("n")})
+          .write_parquet(dir);
+  if (r.stats.rows_out != groups) return {-1, 0};
+  int64_t all = 0;
+  for (const ember::RankStats& rank : r.stats.ranks) all += rank.bytes_written;
+  const double share =
+      all > 0 ? static_cast<double>(r.stats.ranks.at(0).bytes_written) / static_cast<double>(all)
+              : 0;
+  return {r.stats.wall_seconds, share};
+}
+
 double sort() {
   constexpr int64_t kRows = 10'000'000;
   // id * 7919 mod 10M: every key once, in an order unrelated to the partitions'.
@@ -191,11 +217,16 @@ int main(int argc, char** argv) {
     result = straggler();
   } else if (mode == "groupby" && argc > 2) {
     result = groupby(std::atoll(argv[2]));
+  } else if (mode == "groupwrite" && argc > 3) {
+    const GroupWrite job = groupwrite(std::atoll(argv[2]), argv[3]);
+    result = job.seconds;
+    std::printf("share %.6f\n", job.rank0_share);
   } else if (mode == "sort") {
     result = sort();
   } else {
     std::fprintf(stderr,
-                 "usage: %s parquet ACTORS DIR | transfer | straggler | groupby GROUPS | sort\n",
+                 "usage: %s parquet ACTORS DIR | transfer | straggler | groupby GROUPS | "
+                 "groupwrite GROUPS DIR | sort\n",
                  argv[0]);
     return 2;
   }

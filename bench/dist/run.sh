@@ -23,9 +23,13 @@
 #   (g) a sort of 10M rows: the local executor; 3 ranks each sorting its partitions and sending
 #       them sorted (rank 0 merging); 3 ranks sending their rows unsorted for rank 0 to sort
 #       (EMBER_DIST_GATHER_ROWS=1, the path before): time ratios
+#   (h) a group-by of 10M rows into 3M groups written to Parquet: the local executor; 3 ranks
+#       each writing one key range of the groups; 3 ranks sending their finalized shares to rank
+#       0, which writes them all (EMBER_DIST_NO_RANGES=1, the path before): time ratios, and
+#       rank 0's share of the bytes written (ideal 1/3)
 # Usage: bench/dist/run.sh [--build-dir DIR] [--no-build] [PART...]
 #   builds Release in build-bench/ by default; --no-build uses DIR's binaries as they are;
-#   PART: a, b, c, d, e, f or g, to run only those (all by default; e runs a's 3-rank job alone)
+#   PART: a, b, c, d, e, f, g or h, to run only those (all by default; e runs a's 3-rank job alone)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build="${EMBER_BENCH_BUILD_DIR:-$root/build-bench}"
@@ -35,12 +39,12 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --build-dir) build="$2"; shift ;;
     --no-build) compile=no ;;
-    a|b|c|d|e|f|g) parts+=("$1") ;;
-    *) echo "usage: $0 [--build-dir DIR] [--no-build] [a|b|c|d|e|f|g...]" >&2; exit 2 ;;
+    a|b|c|d|e|f|g|h) parts+=("$1") ;;
+    *) echo "usage: $0 [--build-dir DIR] [--no-build] [a|b|c|d|e|f|g|h...]" >&2; exit 2 ;;
   esac
   shift
 done
-((${#parts[@]})) || parts=(a b c d e f g)
+((${#parts[@]})) || parts=(a b c d e f g h)
 part() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 if [[ $compile == yes ]]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_TESTS=OFF \
@@ -143,4 +147,16 @@ g_sorted=$(for i in 1 2 3; do mpi -np 3 "$bench" sort | result; done | median)
 g_rows=$(for i in 1 2 3; do mpi -x EMBER_DIST_GATHER_ROWS=1 -np 3 "$bench" sort | result; done | median)
 echo "(g) sort, 10M rows: local $g_local s; 3 ranks sorting their partitions $g_sorted s; rows to rank 0 unsorted $g_rows s"
 echo "    sorted on each rank / local: $(echo "$g_sorted / $g_local" | bc -l | xargs printf '%.2f')x; sorted on each rank / rows to rank 0: $(echo "$g_sorted / $g_rows" | bc -l | xargs printf '%.2f')x"
+fi
+
+if part h; then
+h_dir=$(mktemp -d)
+h_local=$(for i in 1 2 3; do "$bench" groupwrite 3000000 "$h_dir/out" | result; done | median)
+h_runs=$(for i in 1 2 3; do mpi -np 3 "$bench" groupwrite 3000000 "$h_dir/out" | tr '\n' ' '; echo; done)
+h_ranges=$(echo "$h_runs" | awk '{print $4}' | median)
+h_share=$(echo "$h_runs" | awk '{print $2}' | median)
+h_rank0=$(for i in 1 2 3; do mpi -x EMBER_DIST_NO_RANGES=1 -np 3 "$bench" groupwrite 3000000 "$h_dir/out" | result; done | median)
+rm -rf "$h_dir"
+echo "(h) group-by of 10M rows into 3M groups written to Parquet: local $h_local s; 3 ranks each writing a key range $h_ranges s (rank 0's share of the bytes written $(printf '%.3f' "$h_share")); rank 0 writing every group $h_rank0 s"
+echo "    by key range / rank 0 writing: $(echo "$h_ranges / $h_rank0" | bc -l | xargs printf '%.2f')x; by key range / local: $(echo "$h_ranges / $h_local" | bc -l | xargs printf '%.2f')x"
 fi

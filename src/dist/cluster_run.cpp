@@ -62,12 +62,13 @@ std::string ClusterRun::order(uint64_t done, int r, const PhysicalPlan& plan,
   }
   out.put_string(pipeline);
   out.put(static_cast<uint8_t>(output.files));
+  out.put(static_cast<uint8_t>(ranges_));
   out.put(static_cast<uint8_t>(output.format));
   out.put(static_cast<uint8_t>(output.parquet.compression));
   out.put(output.parquet.row_group_rows);
   out.put(static_cast<uint8_t>(output.arrow.compression));
   // Absolute: a rank's working directory need not be rank 0's.
-  out.put_string(output.files ? std::filesystem::absolute(output.dir).string() : "");
+  out.put_string(output.files || ranges_ ? std::filesystem::absolute(output.dir).string() : "");
   out.put(output.memory_budget_bytes);
   // A resumable write with checkpoints: where the unfinished partitions resume, on any rank.
   out.put(output.checkpoint_rows);
@@ -94,6 +95,7 @@ void ClusterRun::grant(int r, const std::vector<int>& partitions, bool last) {
   }
   out.put(static_cast<uint8_t>(last));
   if (!partitions.empty()) {
+    handed_.fetch_add(static_cast<int64_t>(partitions.size()));
     Pace& pace = pace_[static_cast<size_t>(r)];
     pace.held += static_cast<int>(partitions.size());
     pace.most_held = std::max(pace.most_held, pace.held);
@@ -173,6 +175,11 @@ void ClusterRun::answer(int r) {
 }
 
 void ClusterRun::partition_ended(int r) {
+  {
+    std::lock_guard lock(mu_);
+    worker_ends_.fetch_add(1);
+  }
+  changed_.notify_all();
   Pace& pace = pace_[static_cast<size_t>(r)];
   --pace.held;
   ++pace.ended;
@@ -200,6 +207,11 @@ void ClusterRun::rank_idle_locked(int r) {
     told_[w] = true;
     transport_.send(static_cast<int>(w), kTagQuery, out.bytes());
   }
+}
+
+bool ranges_disabled() {
+  const char* v = std::getenv("EMBER_DIST_NO_RANGES");
+  return v != nullptr && *v == '1';
 }
 
 bool lending_disabled() {

@@ -25,6 +25,14 @@ int first_partitions_per_rank(int n, int ranks);
 /// for benchmarks: bench/dist/run.sh).
 bool lending_disabled();
 
+/// The path before the exchange, for benchmarks (bench/dist/run.sh): every partition's
+/// partial state to rank 0, which merges them all (EMBER_DIST_NO_EXCHANGE=1).
+bool states_to_rank_0();
+
+/// EMBER_DIST_NO_RANGES=1: a write after an exchanged group-by is written by rank 0 from the
+/// ranks' finalized shares, not by every rank by key range (the path before, for benchmarks).
+bool ranges_disabled();
+
 std::unique_ptr<SpreadRun> start_cluster_run(Transport& transport, uint64_t id,
                                              const PhysicalPlan& plan, size_t at,
                                              const std::string& pipeline, bool partials,

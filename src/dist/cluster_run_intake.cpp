@@ -31,6 +31,12 @@ void ClusterRun::take(const Incoming& m) {
       answer(done->second);
     } else if (op == process::Op::Ready) {
       rank_ended(done->second, in);
+    } else if (op == process::Op::Range) {
+      try {
+        take_range(done->second, in);
+      } catch (...) {
+        fail(std::current_exception());
+      }
     } else if (op == process::Op::Result) {
       // A batch of the rank's finalized share of an exchanged breaker's keys.
       const auto rows = in.get<int64_t>();
@@ -179,6 +185,10 @@ void ClusterRun::rank_ended(int rank, process::MessageReader& in) {
   stats.rows_shuffled_out = in.get<int64_t>();
   stats.rows_shuffled_in = in.get<int64_t>();
   stats.udf_batches_elsewhere = in.get<int64_t>();
+  // A write by key range: the rows the rank wrote of its range (its own partitions' rows went
+  // into the breaker, not out).
+  const auto range_rows = in.get<int64_t>();
+  if (ranges_) query_.rows_out.fetch_add(range_rows, std::memory_order_relaxed);
   const auto pools = in.get<uint32_t>();
   if (udfs_.size() < pools) udfs_.resize(pools);
   for (uint32_t i = 0; i < pools; ++i) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <exception>
@@ -12,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,10 +24,6 @@
 #include "dist/share_exchange.h"
 
 namespace ember::dist {
-
-/// The path before the exchange, for benchmarks (bench/dist/run.sh): every partition's
-/// partial state to rank 0, which merges them all (EMBER_DIST_NO_EXCHANGE=1).
-bool states_to_rank_0();
 
 /// A partition another rank runs, as rank 0 takes its rows.
 struct Arriving {
@@ -65,6 +63,8 @@ class ClusterRun final : public SpreadRun {
         partials_(partials),
         exchange_(partials && plan.pipelines.at(at).breaker &&
                   plan.pipelines.at(at).breaker->exchanges_partials() && !states_to_rank_0()),
+        ranges_(output.ranges && exchange_ && plan.pipelines.at(at).breaker->range_keys() > 0 &&
+                !ranges_disabled()),
         query_(query),
         box_(reply_key_open()),
         own_(*this),
@@ -157,6 +157,11 @@ class ClusterRun final : public SpreadRun {
     return *sharing_;
   }
   bool exchanges() const override { return exchange_; }
+  bool writes_ranges() const override { return ranges_; }
+  int ranks() const override { return transport_.ranks(); }
+  bool wait_partitions_ended() override;
+  std::vector<Batch> exchange_ranges(const Batch& splitters, const std::vector<Batch>& ranges,
+                                     const Schema& schema) override;
   std::vector<Batch> take_shares() override {
     std::vector<Batch> out;
     for (size_t r = 1; r < shares_.size(); ++r)
@@ -168,6 +173,7 @@ class ClusterRun final : public SpreadRun {
     std::lock_guard lock(mu_);
     if (cancelled_) return;
     cancelled_ = true;
+    changed_.notify_all();
     process::MessageWriter out;
     out.begin(process::Op::Stop);
     out.put(id_);
@@ -184,6 +190,7 @@ class ClusterRun final : public SpreadRun {
   }
   void own_partitions_ended() override {
     std::lock_guard lock(mu_);
+    own_run_ended_ = true;
     rank_idle_locked(0);
   }
   std::vector<RankStats> finish() override {
@@ -202,7 +209,8 @@ class ClusterRun final : public SpreadRun {
       pool.keep_to_own_actors(false);  // and the loans end
     }
     if (sharing_) stats_[0].rows_shuffled_out = sharing_->rows_sent();
-    stats_[0].rows_shuffled_in = shares_in_;
+    stats_[0].rows_shuffled_out += range_rows_out_;
+    stats_[0].rows_shuffled_in = shares_in_ + range_rows_in_;
     return stats_;
   }
 
@@ -271,6 +279,8 @@ class ClusterRun final : public SpreadRun {
   void take_rejected(Arriving& a, process::MessageReader& in, const Incoming& m);
   void count(int rank, const Reported& now);
   void rank_ended(int rank, process::MessageReader& in);
+  /// Rank r's rows of key range 0 (exchange_ranges).
+  void take_range(int r, process::MessageReader& in);
   /// Whether `a`'s rows still go to the sink; a met limit tells the other ranks to stop.
   bool accepting(const Arriving& a);
   LocalSinkState& local(Arriving& a) {
@@ -288,6 +298,7 @@ class ClusterRun final : public SpreadRun {
   bool files_;
   bool partials_;
   bool exchange_;                           ///< the partial states are exchanged (exchanges())
+  bool ranges_;                             ///< the write is spread by key range (writes_ranges())
   int partitions_ = 0;                      ///< run on some rank: shares each rank merges
   std::unique_ptr<SharingSink> sharing_;    ///< rank 0's own partitions' sink, exchanging
   std::vector<std::vector<Batch>> shares_;  ///< per rank: its finalized share; receiving thread
@@ -323,6 +334,19 @@ class ClusterRun final : public SpreadRun {
   std::vector<RankStats> stats_;  ///< per rank; receiving thread, then the driver's
   std::vector<UdfStats> udfs_;    ///< per pool; likewise
   std::vector<int> kept_parts_;   ///< finished by earlier runs: run nowhere, ascending
+  // What wait_partitions_ended() waits for: partitions handed to other ranks (grant(), on the
+  // receiving thread or in the constructor) and those of them ended (partition_ended()).
+  std::atomic<int64_t> handed_{0};
+  std::atomic<int64_t> worker_ends_{0};
+  bool own_run_ended_ = false;       // guarded by mu_: own_partitions_ended() came
+  std::condition_variable changed_;  // with mu_: a partition or a range piece came, or cancel()
+  /// A write by key range: per rank, its rows of range 0 (receiving thread, under mu_), their
+  /// columns' types, and how many ranks' came.
+  std::vector<std::optional<Batch>> range_pieces_;  // guarded by mu_
+  Schema range_schema_;                             // guarded by mu_
+  int ranges_in_ = 0;                               // guarded by mu_
+  int64_t range_rows_out_ = 0;  ///< rows of this rank's ranges sent to other ranks (driver)
+  int64_t range_rows_in_ = 0;   ///< rows of range 0 from other ranks (driver, after the wait)
   std::function<void(int, int64_t)> part_written_;          ///< SpreadOutput::part_written
   int64_t checkpoint_rows_;                                 ///< SpreadOutput::checkpoint_rows
   std::function<void(const JournalPiece&)> piece_written_;  ///< SpreadOutput::piece_written

@@ -8,6 +8,7 @@
 #include "dist/cluster_run.h"
 #include "dist/pipeline_message.h"
 #include "exec/physical_planner.h"
+#include "exec/range_write.h"
 
 namespace ember::dist {
 
@@ -38,9 +39,12 @@ std::unique_ptr<SpreadRun> ClusterSpreader::spread(const LogicalNode& optimized,
   if (ranks_ < 2 || !p || p->source->num_partitions() < 2) return nullptr;
   std::string why;
   bool partials = false;
-  const std::string pipeline = encode_first_pipeline(optimized, &why, &partials);
+  bool tail = false;
+  const std::string pipeline = encode_first_pipeline(optimized, &why, &partials, &tail);
   if (pipeline.empty()) return nullptr;
-  return start_cluster_run(transport_, next_query_++, plan, at, pipeline, partials, query, output);
+  SpreadOutput where = output;
+  where.ranges = output.ranges && tail;  // the ranks run the last pipeline over their ranges
+  return start_cluster_run(transport_, next_query_++, plan, at, pipeline, partials, query, where);
 }
 
 PartitionSpreader::Spread ClusterSpreader::spread_ranks(const LogicalNode& optimized,
@@ -51,8 +55,9 @@ PartitionSpreader::Spread ClusterSpreader::spread_ranks(const LogicalNode& optim
   const int n = p->source->num_partitions();
   std::string why;
   bool partials = false;
-  if (n < 2 || encode_first_pipeline(optimized, &why, &partials).empty()) return {};
-  return {std::min(n, ranks_), partials, at};
+  bool tail = false;
+  if (n < 2 || encode_first_pipeline(optimized, &why, &partials, &tail).empty()) return {};
+  return {std::min(n, ranks_), partials, at, tail && !states_to_rank_0() && !ranges_disabled()};
 }
 
 std::string ClusterSpreader::explain(const LogicalNode& optimized, const PhysicalPlan& plan) {
@@ -63,7 +68,8 @@ std::string ClusterSpreader::explain(const LogicalNode& optimized, const Physica
   const std::string name = pipeline_name(at);
   std::string why;
   bool partials = false;
-  if (encode_first_pipeline(optimized, &why, &partials).empty())
+  bool tail = false;
+  if (encode_first_pipeline(optimized, &why, &partials, &tail).empty())
     return name + " runs on rank 0 alone: " + why;
   if (n < 2) return name + " runs on rank 0 alone: its source has one partition";
   const int first = first_partitions_per_rank(n, ranks_);
@@ -94,7 +100,13 @@ std::string ClusterSpreader::explain(const LogicalNode& optimized, const Physica
     out +=
         "; its UDF batches run on their own rank's actors, and once every partition is "
         "handed out, on idle ranks' actors too while their own rank's are busy";
-  if (plan.pipelines.size() > at + 1) out += "; the pipelines after its breaker run on rank 0";
+  if (exchange && tail && !states_to_rank_0() && !ranges_disabled() && writes_by_range(plan, at))
+    out +=
+        "; a write after its breaker (write_*) is spread by key range: rank 0 cuts the groups "
+        "at keys from its share, each rank sends each range's groups to its rank, and rank r "
+        "runs the last pipeline over range r and writes part r";
+  else if (plan.pipelines.size() > at + 1)
+    out += "; the pipelines after its breaker run on rank 0";
   return out;
 }
 

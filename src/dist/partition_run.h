@@ -46,8 +46,11 @@ struct Run {
   /// Partitions blocked on the window, woken when rank 0 takes a batch (or the run ends).
   std::vector<std::function<void()>> waiting;  // guarded by mu
   std::thread thread;
-  GrantedPartitions granted;             ///< the partitions it runs, as rank 0 hands them out
-  ShareInbox shares;                     ///< an exchange's shares for this rank, from every rank
+  GrantedPartitions granted;  ///< the partitions it runs, as rank 0 hands them out
+  ShareInbox shares;          ///< an exchange's shares for this rank, from every rank
+  /// A write by key range: rank 0's splitters (partition -1) and the other ranks' rows of this
+  /// rank's range (partition: the sender), as they come.
+  ShareInbox ranges;
   std::atomic<int64_t> shuffled_out{0};  ///< rows of shares sent to other ranks
   bool share_failed = false;             ///< its run thread: the end went to rank 0 as a failure
   bool lent = false;                     // guarded by mu: rank 0 said other ranks' actors idle
@@ -80,6 +83,7 @@ struct Run {
       wake.swap(waiting);
     }
     shares.cancel();
+    ranges.cancel();
     for (auto& w : wake) w();
   }
   /// Takes room in the window for one more result batch to rank 0, or (false) keeps `wake` to

@@ -24,6 +24,7 @@
 #include "dist/piece_message.h"
 #include "dist/pipeline_message.h"
 #include "dist/pool_service.h"
+#include "dist/range_worker.h"
 #include "dist/rank_protocol.h"
 #include "dist/share_exchange.h"
 #include "dist/storage_message.h"
@@ -46,6 +47,9 @@ struct Order {
   std::vector<std::vector<uint64_t>> own;  ///< per pool: this rank's actors' keys
   std::string pipeline;
   bool files = false;  ///< write the partitions' parts into `dir` here
+  /// Write this rank's key range of the exchanged groups into `dir` as part `rank`
+  /// (SpreadOutput::ranges): the pipeline after the breaker came with the order.
+  bool ranges = false;
   FileFormat format = FileFormat::Csv;
   ParquetWriteOptions parquet;
   ArrowWriteOptions arrow;
@@ -78,6 +82,7 @@ Order read_order(const Incoming& message) {
   }
   o.pipeline = std::string(in.get_string());
   o.files = in.get<uint8_t>() != 0;
+  o.ranges = in.get<uint8_t>() != 0;
   o.format = static_cast<FileFormat>(in.get<uint8_t>());
   o.parquet.compression = static_cast<Compression>(in.get<uint8_t>());
   o.parquet.row_group_rows = in.get<int64_t>();
@@ -104,6 +109,8 @@ struct Figures {
   int64_t bytes_read = 0, bytes_written = 0;
   int64_t shuffled_in = 0;        ///< rows of other ranks' shares merged here
   int64_t batches_elsewhere = 0;  ///< UDF batches that ran on other ranks' idle actors
+  int64_t range_rows = 0;         ///< a write by key range: the rows of this rank's part
+  int64_t range_bytes = 0;        ///< and its bytes
   std::vector<UdfStats> own;      ///< per pool: calls to this rank's own actors (else zeros)
   /// Per pool: each own actor's key and constructions as its calls from here last saw them.
   std::vector<std::vector<std::pair<uint64_t, int64_t>>> own_inits;
@@ -241,9 +248,7 @@ class ShareMerge {
   /// share to rank 0, and returns the rows that came from other ranks. Cancelled once the query
   /// ends early; the merge's error otherwise.
   int64_t finish() {
-    thread_.join();
-    if (error_) std::rethrow_exception(error_);
-    std::shared_ptr<const Source> groups = breaker_.finalize(*share_);
+    std::shared_ptr<const Source> groups = finalized();
     for (int p = 0; p < groups->num_partitions(); ++p) {
       std::unique_ptr<BatchReader> reader = groups->open(p, 64 * 1024);
       while (std::optional<Batch> batch = reader->next()) {
@@ -260,6 +265,15 @@ class ShareMerge {
     }
     return rows_in_;
   }
+  /// Once this rank's partitions have ended: waits for the other shares and returns the share
+  /// finalized (in key order), sending nothing. Throws as finish() does.
+  std::shared_ptr<const Source> finalized() {
+    thread_.join();
+    if (error_) std::rethrow_exception(error_);
+    return breaker_.finalize(*share_);
+  }
+  /// After finalized(): rows of the shares that came from other ranks.
+  int64_t rows_in() const { return rows_in_; }
 
  private:
   void adopt_all() {
@@ -339,7 +353,18 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   Figures figures;
   if (merge) {
     try {
-      figures.shuffled_in = merge->finish();
+      if (o.ranges) {
+        const RangeWritten range = write_key_range(
+            run,
+            RangeTarget{o.query, o.done_key, o.dir, o.format, FileWriteOptions{o.parquet, o.arrow}},
+            physical, at, merge->finalized(), worker_threads());
+        figures.shuffled_in = merge->rows_in() + range.rows_in;
+        figures.range_rows = range.rows;
+        figures.range_bytes = range.bytes;
+        run.shuffled_out += range.rows_out;
+      } else {
+        figures.shuffled_in = merge->finish();
+      }
     } catch (const Cancelled&) {
       throw;
     } catch (...) {
@@ -355,7 +380,7 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   figures.rows = context.rows_read.load();
   figures.rows_out = context.rows_out.load();
   figures.bytes_read = context.bytes_read.load() + built_bytes;
-  figures.bytes_written = sink.bytes_written(*state);
+  figures.bytes_written = sink.bytes_written(*state) + figures.range_bytes;
   for (size_t i = 0; i < pools.size(); ++i) {
     figures.own.push_back(o.own.at(i).empty() ? UdfStats{} : pools[i]->stats());
     // The own actors' slots come first, in o.own's order, then the spares (see the makers
@@ -408,6 +433,7 @@ void serve_order(const Order& o, Run& run) {
   out.put(run.shuffled_out.load());
   out.put(figures.shuffled_in);
   out.put(figures.batches_elsewhere);
+  out.put(figures.range_rows);
   out.put(static_cast<uint32_t>(figures.own.size()));
   for (size_t i = 0; i < figures.own.size(); ++i) {
     const UdfStats& u = figures.own[i];
@@ -462,9 +488,10 @@ void PartitionWorker::handle(Incoming message) {
     if (auto it = all.find(query); it != all.end()) it->second->lend();
     return;
   }
-  if (op == process::Op::Partial) {  // a share of an exchange, from any rank
+  const bool range = op == process::Op::Splitters || op == process::Op::Range;
+  if (op == process::Op::Partial || range) {  // a share of an exchange, or a key range
     if (auto it = all.find(query); it != all.end())
-      it->second->shares.take(message.source, in);
+      (range ? it->second->ranges : it->second->shares).take(message.source, in);
     else if (query > runs_->newest)  // before its order: kept until the order comes
       runs_->early[query].push_back(std::move(message));
     return;  // else after its run has gone: the query has ended
@@ -491,7 +518,8 @@ void PartitionWorker::handle(Incoming message) {
     for (const Incoming& m : early->second) {
       process::MessageReader share(m.bytes());
       share.get<uint64_t>();
-      r->shares.take(m.source, share);
+      const bool partial = share.header().op == process::Op::Partial;
+      (partial ? r->shares : r->ranges).take(m.source, share);
     }
     runs_->early.erase(early);
   }

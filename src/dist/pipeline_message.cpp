@@ -116,9 +116,19 @@ class FirstPipelineEncoder final : NodeVisitor {
     out_.put(NodeKind::End);
     put_schema(out_, last_->schema);
     out_.put_string(breaker_);
+    // What follows the breaker, when it is filters and projections only (the pipeline a write
+    // spread by key range runs on every rank).
+    out_.put(static_cast<uint8_t>(tail()));
+    if (!tail()) return;
+    tail_.put(NodeKind::End);
+    out_.put_string(tail_.bytes());
+    put_schema(out_, root.schema);
   }
   /// After encode(): whether the first breaker travelled (other ranks send partial states).
   bool partials() const { return !breaker_.empty() && !row_cap_; }
+  /// After encode(): whether the nodes above the first breaker, up to the root, travelled too
+  /// (a breaker travelled, and they are filters and projections only).
+  bool tail() const { return !breaker_.empty() && !row_cap_ && tail_ok_; }
 
  private:
   void visit(const SourceNode& n) override {
@@ -128,15 +138,15 @@ class FirstPipelineEncoder final : NodeVisitor {
     last_ = &n;
   }
   void visit(const FilterNode& n) override {
-    if (!streams(n)) return;
-    out_.put(NodeKind::Filter);
-    put_expr(out_, *n.predicate);
+    MessageWriter& out = streams(n, true) ? out_ : tail_;
+    out.put(NodeKind::Filter);
+    put_expr(out, *n.predicate);
   }
   void visit(const ProjectNode& n) override {
-    if (!streams(n)) return;
-    out_.put(NodeKind::Project);
-    out_.put(static_cast<uint32_t>(n.exprs.size()));
-    for (const auto& e : n.exprs) put_expr(out_, *e);
+    MessageWriter& out = streams(n, true) ? out_ : tail_;
+    out.put(NodeKind::Project);
+    out.put(static_cast<uint32_t>(n.exprs.size()));
+    for (const auto& e : n.exprs) put_expr(out, *e);
   }
   void visit(const ActorPoolProjectNode& n) override {
     if (broadcast_) throw NotSpreadable{"a UDF on the right side of a join"};
@@ -237,9 +247,14 @@ class FirstPipelineEncoder final : NodeVisitor {
   }
 
   /// Walks below `n`; true when `n` belongs to the first pipeline (no breaker below it).
-  bool streams(const LogicalNode& n) {
+  /// Above the breaker, only a node that `travels_after` (a filter, a projection) keeps the
+  /// nodes above it travelling too (tail()).
+  bool streams(const LogicalNode& n, bool travels_after = false) {
     n.child().accept(*this);
-    if (broken_) return false;
+    if (broken_) {
+      if (!travels_after) tail_ok_ = false;
+      return false;
+    }
     last_ = &n;
     return true;
   }
@@ -248,6 +263,7 @@ class FirstPipelineEncoder final : NodeVisitor {
     if (broadcast_) throw NotSpreadable{"a breaker on the right side of a join"};
     n.child().accept(*this);
     const bool first = !broken_;
+    if (!first) tail_ok_ = false;  // a second breaker: what follows runs on rank 0
     broken_ = true;
     return first;
   }
@@ -274,6 +290,8 @@ class FirstPipelineEncoder final : NodeVisitor {
   bool row_cap_ = false;  ///< breaker_ only caps each partition's rows (a limit): no partials
   const bool broadcast_;
   int64_t broadcast_bytes_ = 0;  ///< what the sources read (a join's right side: every rank)
+  MessageWriter tail_;           ///< the filters and projections above the first breaker
+  bool tail_ok_ = true;          ///< nothing else lies above it
 };
 
 /// `chain` under the breaker `bytes` describe (none: `chain`).
@@ -319,15 +337,8 @@ NodePtr get_join(MessageReader& in, NodePtr left) {
   return make_join(std::move(left), std::move(right), std::move(on), type, names);
 }
 
-/// A chain FirstPipelineEncoder wrote: its source, its nodes, its breaker.
-NodePtr decode_chain(MessageReader& in) {
-  NodePtr node = get_source(in);
-  const auto partitions = in.get<int32_t>();
-  const Source& source = *static_cast<const SourceNode&>(*node).source;
-  if (source.num_partitions() != partitions)
-    throw Error("distributed runner: this rank reads " + source.describe() + " as " +
-                std::to_string(source.num_partitions()) + " partitions, rank 0 as " +
-                std::to_string(partitions) + "; every rank must see the same files");
+/// The nodes a chain's encoder wrote after its source, up to NodeKind::End, over `node`.
+NodePtr get_nodes(MessageReader& in, NodePtr node) {
   for (;;) {
     const auto kind = in.get<NodeKind>();
     if (kind == NodeKind::End) break;
@@ -358,23 +369,46 @@ NodePtr decode_chain(MessageReader& in) {
         throw Error("distributed runner: a pipeline message holds an unknown node");
     }
   }
+  return node;
+}
+
+/// A chain FirstPipelineEncoder wrote: its source, its nodes, its breaker.
+NodePtr decode_chain(MessageReader& in) {
+  NodePtr node = get_source(in);
+  const auto partitions = in.get<int32_t>();
+  const Source& source = *static_cast<const SourceNode&>(*node).source;
+  if (source.num_partitions() != partitions)
+    throw Error("distributed runner: this rank reads " + source.describe() + " as " +
+                std::to_string(source.num_partitions()) + " partitions, rank 0 as " +
+                std::to_string(partitions) + "; every rank must see the same files");
+  node = get_nodes(in, std::move(node));
   const Schema expected = get_schema(in);
   if (!(node->schema == expected))
     throw Error("distributed runner: this rank reads the source with other columns (" +
                 node->schema.to_string() + ") than rank 0 (" + expected.to_string() +
                 "); every rank must see the same files");
-  return with_breaker(std::move(node), in.get_string());
+  node = with_breaker(std::move(node), in.get_string());
+  if (in.get<uint8_t>() == 0) return node;
+  auto tail = MessageReader::unframed(in.get_string());
+  node = get_nodes(tail, std::move(node));
+  const Schema output = get_schema(in);
+  if (!(node->schema == output))
+    throw Error("distributed runner: the pipeline after the breaker yields other columns (" +
+                node->schema.to_string() + ") here than on rank 0 (" + output.to_string() + ")");
+  return node;
 }
 
 }  // namespace
 
-std::string encode_first_pipeline(const LogicalNode& root, std::string* why, bool* partials) {
+std::string encode_first_pipeline(const LogicalNode& root, std::string* why, bool* partials,
+                                  bool* tail) {
   try {
     MessageWriter out;
     out.begin(process::Op::Init);
     FirstPipelineEncoder encoder(out);
     encoder.encode(root);
     if (partials) *partials = encoder.partials();
+    if (tail) *tail = encoder.tail();
     return out.bytes();
   } catch (const NotSpreadable& e) {
     *why = e.why;

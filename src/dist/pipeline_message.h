@@ -20,13 +20,16 @@ namespace ember::dist {
 /// and statistics; a table in memory whole. When the breaker is a group-by, agg() or top-k whose
 /// expressions other ranks can evaluate, it travels too, and `*partials` (when given) is set:
 /// the ranks then send their partitions' partial states (aggregates, a top-k's best rows), not
-/// their rows.
+/// their rows. When the breaker travelled and only filters and projections lie above it, they
+/// travel too (the pipeline after the breaker: a write spread by key range runs it on every
+/// rank), and `*tail` (when given) is set.
 std::string encode_first_pipeline(const LogicalNode& root, std::string* why,
-                                  bool* partials = nullptr);
+                                  bool* partials = nullptr, bool* tail = nullptr);
 
 /// The chain again, made through the node factories (types are checked again), under its
-/// breaker when one travelled. Its actor-pool nodes carry specs fit for the receiving rank's
-/// pools of proxies: name, class, return type, batch size and retries.
+/// breaker when one travelled, and under the nodes after it when they travelled. Its actor-pool
+/// nodes carry specs fit for the receiving rank's pools of proxies: name, class, return type, batch
+/// size and retries.
 NodePtr decode_first_pipeline(std::string_view bytes);
 
 }  // namespace ember::dist

@@ -19,6 +19,7 @@
 #include "exec/pool_growth.h"
 #include "exec/pool_set.h"
 #include "exec/progress_bar.h"
+#include "exec/range_write.h"
 #include "exec/resumable_write.h"
 #include "exec/saved_breaker_result.h"
 #include "exec/sinks/collect_sink.h"
@@ -64,12 +65,18 @@ std::vector<int> last_pipeline_of_pools(const PhysicalPlan& plan) {
 }
 
 /// Other ranks write their own part files when the spread pipeline is the last and the query
-/// writes files (after a breaker, the rows are rank 0's to write).
-SpreadOutput spread_output(const QueryOutput& out, const PhysicalPlan& plan, size_t spread_at) {
+/// writes files, or each a key range of the groups when the last pipeline follows an
+/// exchanged group-by (`by_range`: the write allows it); else the rows are rank 0's to write.
+SpreadOutput spread_output(const QueryOutput& out, const PhysicalPlan& plan, size_t spread_at,
+                           bool by_range) {
   SpreadOutput files;
-  if (out.kind == QueryOutput::Kind::Collect || spread_at + 1 != plan.pipelines.size())
+  if (out.kind == QueryOutput::Kind::Collect) return files;
+  if (spread_at + 1 == plan.pipelines.size())
+    files.files = true;
+  else if (by_range && writes_by_range(plan, spread_at))
+    files.ranges = true;
+  else
     return files;
-  files.files = true;
   files.dir = out.dir;
   switch (out.kind) {
     case QueryOutput::Kind::Csv:
@@ -142,9 +149,12 @@ class AdoptingSink final : public Sink {
 /// holds only what it has not taken yet. The query's counters (and so the progress bar) count
 /// every rank's partitions and rows as the ranks report them; the total is every partition of
 /// the source, counted once here, whichever rank runs it.
+/// `own_range` (a write spread by key range): rank 0's write of its range, once its own
+/// partitions have ended, while the receiver takes the other ranks' messages.
 void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spread,
                          const Sink& sink, GlobalSinkState& state, int threads,
-                         std::vector<RankStats>* stats, std::vector<UdfStats>* udfs) {
+                         std::vector<RankStats>* stats, std::vector<UdfStats>* udfs,
+                         const std::function<void()>& own_range) {
   query.partitions_total += p.source->num_partitions();
   // What earlier runs finished ends here at once, as a local run's would: nothing is read.
   for (int kept : spread.kept()) {
@@ -169,6 +179,7 @@ void run_spread_pipeline(QueryContext& query, const Pipeline& p, SpreadRun& spre
     // ranks build their joins in memory and spill nothing).
     if (!query.cancelled()) run_tails(query, p, *p.source, sink, state, threads);
     spread.own_partitions_ended();
+    if (own_range) own_range();
   } catch (...) {
     query.fail(std::current_exception());
   }
@@ -203,12 +214,31 @@ Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputS
     // (small, docs/cluster.md): rank 0 too, so that every rank numbers their rows alike.
     const bool right_side = spread != nullptr && &p < &plan.pipelines[spread_at];
     state->memory_budget_bytes = right_side ? 0 : memory_budget;
+    // A write spread by key range: the last pipeline runs on every rank, this one's range
+    // while the other ranks write theirs (write_own_range), into this state.
+    const bool ranged =
+        spread != nullptr && &p == &plan.pipelines[spread_at] && spread->writes_ranges();
+    std::unique_ptr<GlobalSinkState> output_state;
+    if (ranged) output_state = output.global_state(spread->ranks());
     if (spread != nullptr && &p == &plan.pipelines[spread_at])
-      run_spread_pipeline(query, p, *spread, *sink, *state, threads, spread_stats, spread_udfs);
+      run_spread_pipeline(query, p, *spread, *sink, *state, threads, spread_stats, spread_udfs,
+                          ranged ? std::function<void()>([&] {
+                            write_own_range(query, plan, spread_at, *state, *spread, output,
+                                            *output_state, threads);
+                          })
+                                 : nullptr);
     else
       run_pipeline_and_tails(query, p, source, *sink, *state, threads);
     if (std::exception_ptr e = query.error()) std::rethrow_exception(e);
     ended(static_cast<size_t>(&p - plan.pipelines.data()));
+    if (ranged) {  // every other rank's part was written and committed where it ran
+      const auto& files = dynamic_cast<const FileSink&>(output);
+      for (int r = 1; r < spread->ranks(); ++r) files.adopt_part(*output_state);
+      result = output.finalize(*output_state);
+      query.bytes_written.fetch_add(output.bytes_written(*output_state), std::memory_order_relaxed);
+      ended(plan.pipelines.size() - 1);
+      break;
+    }
     if (p.breaker) {
       const bool exchanged =
           spread != nullptr && &p == &plan.pipelines[spread_at] && spread->exchanges();
@@ -413,7 +443,9 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
     // A rerun that loaded a saved breaker result runs the write pipeline alone, here (after a
     // breaker the rows are rank 0's to write); the other ranks host its actors only.
     if (cluster && placement.ranks > 1 && !full_plan) {
-      SpreadOutput where = spread_output(writing, physical, spread_at);
+      // Not for a resumable write (its journal counts partitions, not ranges) nor to an object
+      // store (the ranks' uploads travel with partitions' ends): rank 0 writes those.
+      SpreadOutput where = spread_output(writing, physical, spread_at, !resume && !remote_output);
       where.memory_budget_bytes = budget;
       // An s3:// output: each rank uploads its own parts; rank 0 completes them all.
       if (remote_output && where.files) {

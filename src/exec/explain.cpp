@@ -7,6 +7,7 @@
 #include "exec/executor.h"
 #include "exec/partition_spreading.h"
 #include "exec/physical_planner.h"
+#include "exec/range_write.h"
 #include "exec/resumable_write.h"
 #include "exec/session_access.h"
 #include "plan/optimizer.h"
@@ -27,6 +28,8 @@ std::string describe_pipelines(const LogicalNode& optimized, const PhysicalPlan&
   const bool cluster = runtime && runtime->ranks() > 1;
   const PartitionSpreader::Spread spread =
       cluster ? runtime->spreader().spread_ranks(optimized, physical) : PartitionSpreader::Spread{};
+  const bool by_range = spread.ranks > 1 && spread.partials && spread.tail &&
+                        writes_by_range(physical, spread.pipeline);
   for (size_t k = 0; k < physical.pipelines.size(); ++k) {
     const Pipeline& p = physical.pipelines[k];
     out << "  " << k + 1 << ". ";
@@ -37,13 +40,19 @@ std::string describe_pipelines(const LogicalNode& optimized, const PhysicalPlan&
       if (k == spread.pipeline && spread.ranks > 1)
         out << "\n     spread: on " << spread.ranks << " ranks"
             << (spread.partials && p.breaker && p.breaker->exchanges_partials()
-                    ? ", into the breaker on each rank, groups exchanged by key: each rank "
-                      "merges its share, rank 0 merges the shares"
+                    ? std::string(", into the breaker on each rank, groups exchanged by key: "
+                                  "each rank merges its share, rank 0 merges the shares") +
+                          (by_range ? " (collect) or they are cut into one key range per rank "
+                                      "(write_*)"
+                                    : "")
                 : spread.partials ? ", into the breaker on each rank, " +
                                         p.breaker->partials_summary() + " sent to rank 0"
                 : p.breaker
                     ? ", its rows sent to rank 0 for the breaker"
                     : ", its rows sent to rank 0 (collect) or written on each rank (write_*)");
+      else if (by_range && k == spread.pipeline + 1)
+        out << "\n     on rank 0 (collect), or on every rank, rank r writing key range r as part "
+               "r (write_*)";
       else if (k < spread.pipeline && spread.ranks > 1)
         out << "\n     on every rank that runs pipeline " << spread.pipeline + 1
             << ", each building this right side itself";

@@ -27,6 +27,11 @@ namespace ember {
 /// (on a cluster, shared storage), which rank 0 commits once every rank has ended.
 struct SpreadOutput {
   bool files = false;  ///< false: the rows come back to rank 0's sink
+  /// With `files` false: the pipeline after the spread one is the query's last and writes files
+  /// (`dir` and the format and options below), and the spread pipeline's breaker exchanges its
+  /// states and finalizes them in key order (PipelineBreaker::range_keys): every rank writes
+  /// one key range of the groups, when that pipeline can travel (SpreadRun::writes_ranges).
+  bool ranges = false;
   std::string dir;
   FileFormat format = FileFormat::Csv;
   ParquetWriteOptions parquet;  ///< for FileFormat::Parquet
@@ -108,6 +113,30 @@ class SpreadRun {
   virtual bool exchanges() const = 0;
   /// After finish(), with exchanges(): every other rank's finalized share, in rank order.
   virtual std::vector<Batch> take_shares() = 0;
+  /// Whether the other ranks write the pipeline after the exchanged breaker, one key range
+  /// each (SpreadOutput::ranges, and that pipeline travelled with the order): they then send
+  /// take_shares() nothing, and this rank, while receive() runs, waits for every partition to
+  /// end (wait_partitions_ended), finalizes its share, cuts it into one key range per rank,
+  /// exchanges the ranges (exchange_ranges) and writes range 0 as the output's partition 0;
+  /// rank r writes range r as partition r, which counts as written once its end has come.
+  virtual bool writes_ranges() const { return false; }
+  /// The ranks the query runs on (every one a key range's writer).
+  virtual int ranks() const { return 1; }
+  /// Blocks until every partition has ended, on every rank (the breaker's state here then
+  /// holds this rank's whole share of the keys), after this rank's own run has ended; false
+  /// when the query ended (failed or was cancelled) first. Not on receive()'s thread.
+  virtual bool wait_partitions_ended() { return false; }
+  /// With writes_ranges(), after wait_partitions_ended(): sends every other rank `splitters`
+  /// (the keys that end each rank's range but the last; range_splitters) and `ranges[r]`, this
+  /// rank's rows of range r, to rank r; returns the rows of range 0 that the other ranks cut
+  /// from their shares (rows of `schema`), in rank order, once every rank's have come. Throws
+  /// Cancelled when the query ends first. Not on receive()'s thread.
+  virtual std::vector<Batch> exchange_ranges(const Batch& splitters,
+                                             const std::vector<Batch>& ranges,
+                                             const Schema& schema) {
+    (void)splitters, (void)ranges, (void)schema;
+    throw Error("internal: this run writes no key ranges");
+  }
   /// Tells the other ranks to stop early (the sink is satisfied, or this rank failed); from
   /// then on no partition is handed out, to them or to local_supply(). Any thread; idempotent.
   virtual void cancel() = 0;
@@ -141,6 +170,9 @@ class PartitionSpreader {
     int ranks = 1;
     bool partials = false;
     size_t pipeline = 0;  ///< the spread pipeline (leftmost_pipeline)
+    /// The pipeline after its breaker travels with it: a write after an exchange may be spread
+    /// by key range (writes_by_range tells whether the plan allows it).
+    bool tail = false;
   };
   virtual Spread spread_ranks(const LogicalNode& optimized, const PhysicalPlan& plan) = 0;
 };

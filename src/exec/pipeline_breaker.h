@@ -25,6 +25,10 @@ class PipelineBreaker : public Sink {
     (void)global, (void)others;
     throw Error("internal: this breaker exchanges no partial states");
   }
+  /// With exchanges_partials(): how many leading columns of finalize()'s rows are keys that
+  /// put them in order (each KeyOrder{}), each key once, so that the ranks' finalized shares
+  /// can be cut into key ranges, one per rank (a write spread by key range); 0: they cannot.
+  virtual int range_keys() const { return 0; }
 };
 
 }  // namespace ember

@@ -13,6 +13,7 @@
 #include "ember/error.h"
 #include "exec/relational/column_gather.h"
 #include "exec/relational/group_table.h"
+#include "exec/relational/key_ranges.h"
 #include "exec/relational/row_order.h"
 #include "exec/relational/spill_file.h"
 #include "exec/relational/spilled_run.h"
@@ -427,26 +428,11 @@ std::shared_ptr<const Source> GroupBySink::finalize_shares(GlobalSinkState& glob
   // This rank's share, finalized as finalize() would, is one sorted input; each other rank's
   // finalized share (in key order too) is another; a key lives in one share only, so the
   // merge puts every group once, in key order.
-  std::shared_ptr<const Source> own = finalize(global);
-  std::vector<std::unique_ptr<RunChunks>> runs;
-  int64_t rows = 0;
-  const auto add = [&](Batch batch) {
-    if (batch.num_rows() == 0) return;
-    SortedRun run;
-    for (size_t k = 0; k < keys_.size(); ++k) run.keys.push_back(batch.column(static_cast<int>(k)));
-    rows += batch.num_rows();
-    run.rows = std::move(batch);
-    runs.push_back(std::make_unique<RunInMemory>(std::move(run)));
-  };
-  for (int p = 0; p < own->num_partitions(); ++p) {
-    std::unique_ptr<BatchReader> reader = own->open(p, 64 * 1024);
-    std::vector<Batch> pieces;
-    while (std::optional<Batch> b = reader->next()) pieces.push_back(std::move(*b));
-    if (!pieces.empty()) add(Batch::concat(pieces));
-  }
-  for (Batch& b : others) add(std::move(b));
-  return std::make_shared<MergeSource>(
-      result_, std::move(runs), std::vector<KeyOrder>(keys_.size(), KeyOrder{}), rows, "GroupBy");
+  Batch own = read_whole(*finalize(global));
+  if (own.num_rows() > 0) others.insert(others.begin(), std::move(own));
+  return merge_key_ordered(result_, static_cast<int>(keys_.size()),
+                           std::vector<KeyOrder>(keys_.size(), KeyOrder{}), std::move(others),
+                           "GroupBy");
 }
 
 }  // namespace ember

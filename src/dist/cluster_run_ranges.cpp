@@ -1,0 +1,90 @@
+// Rank 0's side of a write spread by key range (SpreadRun::writes_ranges): waiting for every
+// partition's end, sending the splitters and the ranks' ranges of its share, and taking the
+// other ranks' pieces of range 0.
+#include <chrono>
+
+#include "core/cancelled.h"
+#include "dist/cluster_run_state.h"
+#include "exec/relational/column_codec.h"
+
+namespace ember::dist {
+
+namespace {
+
+std::string range_message(process::Op op, uint64_t query, int32_t from, const Batch& rows) {
+  std::string bytes;
+  append_columns(rows.columns(), bytes);
+  process::MessageWriter out;
+  out.begin(op);
+  out.put(query);
+  out.put(from);
+  out.put(rows.num_rows());
+  out.put_string(bytes);
+  return out.bytes();
+}
+
+}  // namespace
+
+bool ClusterRun::wait_partitions_ended() {
+  std::unique_lock lock(mu_);
+  // A query failed elsewhere (Ctrl-C, say) tells no one here: look again now and then.
+  while (!cancelled_ && !query_.cancelled()) {
+    if (own_run_ended_ && queue_.empty() && worker_ends_.load() == handed_.load()) return true;
+    changed_.wait_for(lock, std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+std::vector<Batch> ClusterRun::exchange_ranges(const Batch& splitters,
+                                               const std::vector<Batch>& ranges,
+                                               const Schema& schema) {
+  const int ranks = transport_.ranks();
+  {
+    std::lock_guard lock(mu_);
+    range_schema_ = schema;
+    range_pieces_.assign(static_cast<size_t>(ranks), std::nullopt);
+    ranges_in_ = 0;
+  }
+  int expected = 0;
+  for (int r = 1; r < ranks; ++r) {
+    if (!running_[static_cast<size_t>(r)]) continue;  // every rank runs with an exchange
+    ++expected;
+    transport_.send(r, kTagQuery, range_message(process::Op::Splitters, id_, -1, splitters));
+    const Batch& mine = ranges.at(static_cast<size_t>(r));
+    transport_.send(r, kTagQuery, range_message(process::Op::Range, id_, 0, mine));
+    range_rows_out_ += mine.num_rows();
+  }
+  std::unique_lock lock(mu_);
+  while (ranges_in_ < expected) {
+    if (cancelled_ || query_.cancelled()) throw Cancelled("the query ended");
+    changed_.wait_for(lock, std::chrono::milliseconds(50));
+  }
+  std::vector<Batch> out;
+  for (int r = 1; r < ranks; ++r) {
+    std::optional<Batch>& piece = range_pieces_[static_cast<size_t>(r)];
+    if (!piece) continue;
+    range_rows_in_ += piece->num_rows();
+    out.push_back(std::move(*piece));
+  }
+  return out;
+}
+
+void ClusterRun::take_range(int r, process::MessageReader& in) {
+  in.get<int32_t>();  // the sender's rank, which its key says already
+  const auto rows = in.get<int64_t>();
+  std::string_view bytes = in.get_string();
+  std::lock_guard lock(mu_);
+  if (range_pieces_.empty() || range_pieces_[static_cast<size_t>(r)])
+    throw Error("rank " + std::to_string(r) + ": a key range that was not asked for");
+  std::vector<DataType> types;
+  for (const Field& f : range_schema_.fields()) types.push_back(f.type);
+  Batch piece(range_schema_, read_columns(bytes, types));
+  if (piece.num_rows() != rows)
+    throw Error("rank " + std::to_string(r) + ": a key range of " +
+                std::to_string(piece.num_rows()) + " rows said " + std::to_string(rows));
+  range_pieces_[static_cast<size_t>(r)] = std::move(piece);
+  ++ranges_in_;
+  changed_.notify_all();
+}
+
+}  // namespace ember::dist

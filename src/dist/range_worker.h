@@ -1,0 +1,43 @@
+// A worker rank's part of a write spread by key range (SpreadRun::writes_ranges): once its
+// share of the exchanged groups is finalized, it waits for rank 0's splitters, sends each rank
+// its rows of that rank's range, gathers the other ranks' rows of its own range and writes it
+// through the pipeline after the breaker as the output's part `rank`.
+//   rank 0 -> rank (kTagQuery): Splitters (query, -1, rows, the splitter keys' columns)
+//   rank -> rank q > 0 (kTagQuery): Range (query, sender, rows, columns of range q)
+//   rank -> rank 0 (kTagData):      Range (done key, sender, rows, columns of range 0)
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "dist/partition_run.h"
+#include "exec/physical_plan.h"
+#include "io/output/partition_writer.h"
+
+namespace ember::dist {
+
+/// Where a rank writes its range, and the keys its messages travel under.
+struct RangeTarget {
+  uint64_t query = 0;
+  uint64_t done_key = 0;
+  std::string dir;  ///< the query's staging directory (shared storage)
+  FileFormat format = FileFormat::Csv;
+  FileWriteOptions options;
+};
+
+/// What a rank's range write did.
+struct RangeWritten {
+  int64_t rows = 0;      ///< rows written into its part
+  int64_t bytes = 0;     ///< the part's bytes
+  int64_t rows_out = 0;  ///< rows of its share sent to other ranks' ranges
+  int64_t rows_in = 0;   ///< rows of its range from other ranks
+};
+
+/// `groups`: this rank's finalized share (in key order) of pipeline `at`'s breaker, of
+/// `physical` (the decoded chain, the pipeline after the breaker its last). Throws Cancelled
+/// once the query ends early; a failed write throws its error.
+RangeWritten write_key_range(Run& run, const RangeTarget& target, const PhysicalPlan& physical,
+                             size_t at, std::shared_ptr<const Source> groups, int threads);
+
+}  // namespace ember::dist

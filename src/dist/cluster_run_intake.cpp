@@ -37,6 +37,15 @@ void ClusterRun::take(const Incoming& m) {
       } catch (...) {
         fail(std::current_exception());
       }
+    } else if (op == process::Op::Stop) {
+      // A write by key range to an object store: the rank's part is up, not completed; rank 0
+      // completes it at commit (or aborts it), whether or not the query succeeds.
+      if (!part_uploaded_ || !ranges_) {
+        fail(std::make_exception_ptr(
+            Error("rank " + std::to_string(done->second) + ": an upload nothing asked for")));
+        return;
+      }
+      part_uploaded_(get_uploaded(in));
     } else if (op == process::Op::Result) {
       // A batch of the rank's finalized share of an exchanged breaker's keys.
       const auto rows = in.get<int64_t>();

@@ -356,7 +356,8 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
       if (o.ranges) {
         const RangeWritten range = write_key_range(
             run,
-            RangeTarget{o.query, o.done_key, o.dir, o.format, FileWriteOptions{o.parquet, o.arrow}},
+            RangeTarget{o.query, o.done_key, o.dir, o.format, FileWriteOptions{o.parquet, o.arrow},
+                        o.object_store, o.storage},
             physical, at, merge->finalized(), worker_threads());
         figures.shuffled_in = merge->rows_in() + range.rows_in;
         figures.range_rows = range.rows;

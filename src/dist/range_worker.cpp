@@ -99,12 +99,25 @@ RangeWritten write_key_range(Run& run, const RangeTarget& target, const Physical
     run.context = &context;
   }
   const Attached attached{run};
-  FileSink part(target.dir, physical.schema, target.format, target.options);
+  // An object store's part goes up from a local directory of this rank's (its destructor aborts
+  // an upload that was not handed to rank 0).
+  std::optional<StagedOutput> staged;
+  if (!target.object_store.empty())
+    staged.emplace(StagedOutput::open(target.object_store, target.storage));
+  FileSink part(staged ? staged->dir() : target.dir, physical.schema, target.format,
+                target.options);
   std::unique_ptr<GlobalSinkState> state = part.global_state(ranks);
   write_range(context, physical.pipelines.back(),
               merge_key_ordered(share.schema(), keys, order, std::move(pieces), "GroupBy"), self,
               ranks, part, *state, threads);
   if (std::exception_ptr e = context.error()) std::rethrow_exception(e);
+  if (staged) {
+    process::MessageWriter out;
+    out.begin(process::Op::Stop);
+    out.put(target.done_key);
+    put_uploaded(out, staged->uploads()->take(part.part_name(self)));
+    run.transport.send(0, kTagData, MessageBuffer(out.bytes()));
+  }
   written.rows = context.rows_out.load();
   written.bytes = part.bytes_written(*state);
   return written;

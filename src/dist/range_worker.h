@@ -4,7 +4,8 @@
 // through the pipeline after the breaker as the output's part `rank`.
 //   rank 0 -> rank (kTagQuery): Splitters (query, -1, rows, the splitter keys' columns)
 //   rank -> rank q > 0 (kTagQuery): Range (query, sender, rows, columns of range q)
-//   rank -> rank 0 (kTagData):      Range (done key, sender, rows, columns of range 0)
+//   rank -> rank 0 (kTagData):      Range (done key, sender, rows, columns of range 0); for an
+//                                   object store, once its part is up, Stop (done key, upload)
 #pragma once
 
 #include <cstdint>
@@ -24,6 +25,11 @@ struct RangeTarget {
   std::string dir;  ///< the query's staging directory (shared storage)
   FileFormat format = FileFormat::Csv;
   FileWriteOptions options;
+  /// A write to an object store: its s3:// prefix and storage. The part is then written into a
+  /// local staging directory of this rank's and uploaded, not completed; the upload goes to
+  /// rank 0 (Stop under the done key, before the rank's end), which completes it at commit.
+  std::string object_store;
+  StorageOptions storage;
 };
 
 /// What a rank's range write did.

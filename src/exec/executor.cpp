@@ -443,12 +443,12 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
     // A rerun that loaded a saved breaker result runs the write pipeline alone, here (after a
     // breaker the rows are rank 0's to write); the other ranks host its actors only.
     if (cluster && placement.ranks > 1 && !full_plan) {
-      // Not for a resumable write (its journal counts partitions, not ranges) nor to an object
-      // store (the ranks' uploads travel with partitions' ends): rank 0 writes those.
-      SpreadOutput where = spread_output(writing, physical, spread_at, !resume && !remote_output);
+      // Not for a resumable write (its journal counts partitions, not ranges): rank 0 writes
+      // those.
+      SpreadOutput where = spread_output(writing, physical, spread_at, !resume);
       where.memory_budget_bytes = budget;
       // An s3:// output: each rank uploads its own parts; rank 0 completes them all.
-      if (remote_output && where.files) {
+      if (remote_output && (where.files || where.ranges)) {
         where.object_store = out.dir;
         where.storage = out.storage;
         where.part_uploaded = [uploads = output->uploads()](UploadedParts parts) {

@@ -87,6 +87,37 @@ TEST(PipelineMessage, AGroupByTravelsWithItsChainSoThatRanksAggregateTheirOwnPar
   EXPECT_EQ(to_string(*total), to_string(*summed));
 }
 
+TEST(PipelineMessage, TheFiltersAndProjectionsAfterAGroupByTravelForAWriteByKeyRange) {
+  NodePtr chain =
+      make_project(range_source(100, 4), {tree(col("id")), tree((col("id") % 7).alias("k"))});
+  NodePtr grouped = make_group_by(chain, {tree(col("k"))}, {tree(col("id").sum().alias("s"))});
+  NodePtr root = make_project(make_filter(grouped, tree(col("s") > lit(int64_t{10}))),
+                              {tree(col("k")), tree((col("s") * lit(2)).alias("twice"))});
+  std::string why;
+  bool partials = false, tail = false;
+  const std::string bytes = encode_first_pipeline(*root, &why, &partials, &tail);
+  ASSERT_FALSE(bytes.empty()) << why;
+  EXPECT_TRUE(partials);
+  EXPECT_TRUE(tail);
+  // Every rank gets the whole plan: the group-by's chain, then what follows it.
+  NodePtr again = decode_first_pipeline(bytes);
+  EXPECT_EQ(to_string(*again), to_string(*root));
+  EXPECT_EQ(again->schema, root->schema);
+  // A group-by written as it is: nothing follows, and the tail (empty) travels.
+  tail = false;
+  EXPECT_EQ(
+      to_string(*decode_first_pipeline(encode_first_pipeline(*grouped, &why, &partials, &tail))),
+      to_string(*grouped));
+  EXPECT_TRUE(tail);
+  // A second breaker above it (a sort): what follows the group-by runs on rank 0.
+  NodePtr sorted = make_sort(make_filter(grouped, tree(col("s") > lit(int64_t{10}))),
+                             {SortSpec{tree(col("s"))}});
+  tail = true;
+  NodePtr first = decode_first_pipeline(encode_first_pipeline(*sorted, &why, &partials, &tail));
+  EXPECT_FALSE(tail);
+  EXPECT_EQ(to_string(*first), to_string(*grouped));
+}
+
 TEST(PipelineMessage, ATopKTravelsWithItsKeysAndDirections) {
   NodePtr chain = range_source(100, 4);
   NodePtr top = make_top_k(chain, 7, {{tree(col("id") % 3), true, true}, {tree(col("id"))}});

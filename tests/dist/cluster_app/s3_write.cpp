@@ -79,7 +79,21 @@ int s3_write() {
     std::cout << "failed s3 write: UdfError, output "
               << (listing() == after && wrong_rows(6000) == 0 ? "unchanged" : "CHANGED") << "\n";
   }
-  return ok && every ? 0 : 1;
+  // The groups of a group-by, written by key range: each rank uploads the part of its range.
+  auto grouped = ember::range(6000, 6)
+                     .with_column("k", ember::col("id") % 300)
+                     .group_by({"k"})
+                     .agg({ember::col("id").sum().alias("s")});
+  ember::QueryResult g = grouped.write_csv("s3://data/groups/");
+  bool ranges = g.stats.rows_out == 300 && g.stats.ranks.size() == 3;
+  for (const ember::RankStats& rank : g.stats.ranks) ranges = ranges && rank.bytes_written > 0;
+  const std::string read = ember::read_csv("s3://data/groups/*.csv").collect().to_string(1000);
+  const std::string collected = grouped.execute().table.to_string(1000);
+  std::cout << "s3 group-by write: "
+            << (ranges ? "every rank uploaded its key range" : "NOT every rank uploaded") << ", "
+            << (read == collected ? "read back in key order as collected" : "NOT as collected")
+            << "\n";
+  return ok && every && ranges && read == collected ? 0 : 1;
 }
 
 }  // namespace cluster_app

@@ -300,6 +300,37 @@ class ShareMerge {
   std::thread thread_;
 };
 
+/// An exchange's end on this rank, once its partitions have ended: its finalized share goes to
+/// rank 0, or (a write by key range) its ranges to their ranks and its own range into its part.
+/// A failure here fails the query through the rank's end (Run::share_failed).
+void end_exchange(const Order& o, Run& run, ShareMerge& merge, const PhysicalPlan& physical,
+                  size_t at, Figures& figures) {
+  try {
+    if (o.ranges) {
+      const RangeWritten range = write_key_range(
+          run,
+          RangeTarget{o.query, o.done_key, o.dir, o.format, FileWriteOptions{o.parquet, o.arrow},
+                      o.object_store, o.storage},
+          physical, at, merge.finalized(), worker_threads());
+      figures.shuffled_in = merge.rows_in() + range.rows_in;
+      figures.range_rows = range.rows;
+      figures.range_bytes = range.bytes;
+      run.shuffled_out += range.rows_out;
+    } else {
+      figures.shuffled_in = merge.finish();
+    }
+  } catch (const Cancelled&) {
+    throw;
+  } catch (...) {
+    // Every partition has ended here, so no partition's end can carry it: the rank's own
+    // end does, in place of its Ready, and fails the query.
+    run.transport.send(0, kTagData,
+                       MessageBuffer(failure_message(o.done_key, std::current_exception())));
+    run.share_failed = true;
+    throw;
+  }
+}
+
 Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   NodePtr chain = decode_first_pipeline(o.pipeline);
   PhysicalPlan physical = plan_physical(*chain);
@@ -351,32 +382,7 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   }
   if (std::exception_ptr e = context.error()) std::rethrow_exception(e);
   Figures figures;
-  if (merge) {
-    try {
-      if (o.ranges) {
-        const RangeWritten range = write_key_range(
-            run,
-            RangeTarget{o.query, o.done_key, o.dir, o.format, FileWriteOptions{o.parquet, o.arrow},
-                        o.object_store, o.storage},
-            physical, at, merge->finalized(), worker_threads());
-        figures.shuffled_in = merge->rows_in() + range.rows_in;
-        figures.range_rows = range.rows;
-        figures.range_bytes = range.bytes;
-        run.shuffled_out += range.rows_out;
-      } else {
-        figures.shuffled_in = merge->finish();
-      }
-    } catch (const Cancelled&) {
-      throw;
-    } catch (...) {
-      // Every partition has ended here, so no partition's end can carry it: the rank's own
-      // end does, in place of its Ready, and fails the query.
-      run.transport.send(0, kTagData,
-                         MessageBuffer(failure_message(o.done_key, std::current_exception())));
-      run.share_failed = true;
-      throw;
-    }
-  }
+  if (merge) end_exchange(o, run, *merge, physical, at, figures);
   figures.partitions = context.partitions_done.load();
   figures.rows = context.rows_read.load();
   figures.rows_out = context.rows_out.load();

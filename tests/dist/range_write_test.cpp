@@ -136,6 +136,19 @@ TEST(RangeWrite, ADistinctWithFewerKeysThanRanksAndAnEmptyResultToo) {
   EXPECT_EQ(r.stats.rows_out, 0);
 }
 
+TEST(RangeWrite, ARankThatRanNoPartitionStillWritesItsRange) {
+  test::LoopbackCluster cluster(3);
+  Scratch scratch;
+  // Two partitions on three ranks: rank 2 runs none, but merges its share of the groups and
+  // writes its range of them.
+  NodePtr grouped =
+      make_group_by(keyed(4000, 2, 300), {tree(col("k"))}, {tree(col("id").sum().alias("s"))});
+  const QueryResult r = same_write_as_local(cluster, grouped, scratch);
+  ASSERT_EQ(r.stats.ranks.size(), 3u);
+  EXPECT_EQ(r.stats.ranks[2].partitions, 0);
+  EXPECT_GT(r.stats.ranks[2].bytes_written, 0);
+}
+
 TEST(RangeWrite, AFailureOnAnyRankLeavesNoFilesAndTheNextWriteRuns) {
   test::LoopbackCluster cluster(3);
   Scratch scratch;

@@ -150,14 +150,17 @@ double straggler() {
   return r.stats.wall_seconds;
 }
 
-double groupby(int64_t groups) {
+/// 10M rows (30 partitions) grouped into `groups` groups: sum and count.
+ember::DataFrame grouped_rows(int64_t groups) {
   constexpr int64_t kRows = 10'000'000;
-  ember::QueryResult r =
-      ember::range(kRows, 30)
-          .with_column("k", ember::col("id") % groups)
-          .group_by({"k"})
-          .agg({ember::col("id").sum().alias("s"), ember::col("id").count().alias("n")})
-          .execute();
+  return ember::range(kRows, 30)
+      .with_column("k", ember::col("id") % groups)
+      .group_by({"k"})
+      .agg({ember::col("id").sum().alias("s"), ember::col("id").count().alias("n")});
+}
+
+double groupby(int64_t groups) {
+  ember::QueryResult r = grouped_rows(groups).execute();
   if (r.table.num_rows() != groups) return -1;
   int64_t shuffled = 0;
   for (const ember::RankStats& rank : r.stats.ranks) shuffled += rank.rows_shuffled_out;
@@ -171,13 +174,7 @@ struct GroupWrite {
 };
 
 GroupWrite groupwrite(int64_t groups, const std::string& dir) {
-  constexpr int64_t kRows = 10'000'000;
-  ember::QueryResult r =
-      ember::range(kRows, 30)
-          .with_column("k", ember::col("id") % groups)
-          .group_by({"k"})
-          .agg({ember::col("id").sum().alias("s"), ember::col("id").count().alias("n")})
-          .write_parquet(dir);
+  ember::QueryResult r = grouped_rows(groups).write_parquet(dir);
   if (r.stats.rows_out != groups) return {-1, 0};
   int64_t all = 0;
   for (const ember::RankStats& rank : r.stats.ranks) all += rank.bytes_written;

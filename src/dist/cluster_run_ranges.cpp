@@ -5,21 +5,19 @@
 
 #include "core/cancelled.h"
 #include "dist/cluster_run_state.h"
-#include "exec/relational/column_codec.h"
+#include "dist/range_worker.h"
 
 namespace ember::dist {
 
 namespace {
 
-std::string range_message(process::Op op, uint64_t query, int32_t from, const Batch& rows) {
-  std::string bytes;
-  append_columns(rows.columns(), bytes);
+std::string range_message(process::Op op, uint64_t query, const std::vector<TaggedRun>& runs) {
   process::MessageWriter out;
   out.begin(op);
   out.put(query);
-  out.put(from);
-  out.put(rows.num_rows());
-  out.put_string(bytes);
+  out.put(int32_t{op == process::Op::Splitters ? -1 : 0});  // the sender: rank 0
+  out.put(rows_of(runs));
+  out.put_string(encode_runs(runs));
   return out.bytes();
 }
 
@@ -35,9 +33,9 @@ bool ClusterRun::wait_partitions_ended() {
   return false;
 }
 
-std::vector<Batch> ClusterRun::exchange_ranges(const Batch& splitters,
-                                               const std::vector<Batch>& ranges,
-                                               const Schema& schema) {
+std::vector<TaggedRun> ClusterRun::exchange_ranges(
+    const Batch& splitters, const std::vector<std::vector<TaggedRun>>& ranges,
+    const Schema& schema) {
   const int ranks = transport_.ranks();
   {
     std::lock_guard lock(mu_);
@@ -45,26 +43,27 @@ std::vector<Batch> ClusterRun::exchange_ranges(const Batch& splitters,
     range_pieces_.assign(static_cast<size_t>(ranks), std::nullopt);
     ranges_in_ = 0;
   }
+  const std::string cut = range_message(process::Op::Splitters, id_, {TaggedRun{0, splitters}});
   int expected = 0;
   for (int r = 1; r < ranks; ++r) {
-    if (!running_[static_cast<size_t>(r)]) continue;  // every rank runs with an exchange
+    if (!running_[static_cast<size_t>(r)]) continue;  // every rank runs when writing by range
     ++expected;
-    transport_.send(r, kTagQuery, range_message(process::Op::Splitters, id_, -1, splitters));
-    const Batch& mine = ranges.at(static_cast<size_t>(r));
-    transport_.send(r, kTagQuery, range_message(process::Op::Range, id_, 0, mine));
-    range_rows_out_ += mine.num_rows();
+    transport_.send(r, kTagQuery, cut);
+    const std::vector<TaggedRun>& theirs = ranges.at(static_cast<size_t>(r));
+    transport_.send(r, kTagQuery, range_message(process::Op::Range, id_, theirs));
+    range_rows_out_ += rows_of(theirs);
   }
   std::unique_lock lock(mu_);
   while (ranges_in_ < expected) {
     if (cancelled_ || query_.cancelled()) throw Cancelled("the query ended");
     changed_.wait_for(lock, std::chrono::milliseconds(50));
   }
-  std::vector<Batch> out;
+  std::vector<TaggedRun> out;
   for (int r = 1; r < ranks; ++r) {
-    std::optional<Batch>& piece = range_pieces_[static_cast<size_t>(r)];
+    std::optional<std::vector<TaggedRun>>& piece = range_pieces_[static_cast<size_t>(r)];
     if (!piece) continue;
-    range_rows_in_ += piece->num_rows();
-    out.push_back(std::move(*piece));
+    range_rows_in_ += rows_of(*piece);
+    for (TaggedRun& run : *piece) out.push_back(std::move(run));
   }
   return out;
 }
@@ -72,17 +71,15 @@ std::vector<Batch> ClusterRun::exchange_ranges(const Batch& splitters,
 void ClusterRun::take_range(int r, process::MessageReader& in) {
   in.get<int32_t>();  // the sender's rank, which its key says already
   const auto rows = in.get<int64_t>();
-  std::string_view bytes = in.get_string();
+  const std::string_view bytes = in.get_string();
   std::lock_guard lock(mu_);
   if (range_pieces_.empty() || range_pieces_[static_cast<size_t>(r)])
     throw Error("rank " + std::to_string(r) + ": a key range that was not asked for");
-  std::vector<DataType> types;
-  for (const Field& f : range_schema_.fields()) types.push_back(f.type);
-  Batch piece(range_schema_, read_columns(bytes, types));
-  if (piece.num_rows() != rows)
-    throw Error("rank " + std::to_string(r) + ": a key range of " +
-                std::to_string(piece.num_rows()) + " rows said " + std::to_string(rows));
-  range_pieces_[static_cast<size_t>(r)] = std::move(piece);
+  std::vector<TaggedRun> runs = decode_runs(bytes, range_schema_);
+  if (rows_of(runs) != rows)
+    throw Error("rank " + std::to_string(r) + ": a key range of " + std::to_string(rows_of(runs)) +
+                " rows said " + std::to_string(rows));
+  range_pieces_[static_cast<size_t>(r)] = std::move(runs);
   ++ranges_in_;
   changed_.notify_all();
 }

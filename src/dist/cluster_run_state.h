@@ -63,8 +63,7 @@ class ClusterRun final : public SpreadRun {
         partials_(partials),
         exchange_(partials && plan.pipelines.at(at).breaker &&
                   plan.pipelines.at(at).breaker->exchanges_partials() && !states_to_rank_0()),
-        ranges_(output.ranges && exchange_ && plan.pipelines.at(at).breaker->range_keys() > 0 &&
-                !ranges_disabled()),
+        ranges_(by_ranges(output, partials, plan.pipelines.at(at), exchange_)),
         query_(query),
         box_(reply_key_open()),
         own_(*this),
@@ -105,7 +104,7 @@ class ClusterRun final : public SpreadRun {
       const auto& mine = share[static_cast<size_t>(r)];
       // Fewer partitions than ranks: nothing to ask for either, unless the rank merges a share
       // of an exchange (it owns some of the keys whichever ranks run the partitions).
-      if (mine.empty() && !exchange_) continue;
+      if (mine.empty() && !exchange_ && !ranges_) continue;
       const uint64_t done = reply_key_open_into(box_, r);
       done_keys_[done] = r;
       const auto own = own_actor_keys(plan, r);
@@ -160,8 +159,9 @@ class ClusterRun final : public SpreadRun {
   bool writes_ranges() const override { return ranges_; }
   int ranks() const override { return transport_.ranks(); }
   bool wait_partitions_ended() override;
-  std::vector<Batch> exchange_ranges(const Batch& splitters, const std::vector<Batch>& ranges,
-                                     const Schema& schema) override;
+  std::vector<TaggedRun> exchange_ranges(const Batch& splitters,
+                                         const std::vector<std::vector<TaggedRun>>& ranges,
+                                         const Schema& schema) override;
   std::vector<Batch> take_shares() override {
     std::vector<Batch> out;
     for (size_t r = 1; r < shares_.size(); ++r)
@@ -232,6 +232,15 @@ class ClusterRun final : public SpreadRun {
     ClusterRun& run_;
   };
 
+  /// Whether the write after `p` is spread by key range (writes_ranges()): the output asks for
+  /// it, and `p`'s breaker is a group-by whose groups are exchanged, or a sort whose partitions
+  /// stay sorted on the ranks that ran them (`partials`: it travelled).
+  static bool by_ranges(const SpreadOutput& output, bool partials, const Pipeline& p,
+                        bool exchange) {
+    if (!output.ranges || !partials || !p.breaker || ranges_disabled()) return false;
+    if (!p.breaker->range_keys()) return false;
+    return exchange || !p.breaker->exchanges_partials();
+  }
   /// Per pool: the keys of rank r's own actors of it (none: r calls rank 0's pool).
   static std::vector<std::vector<uint64_t>> own_actor_keys(const PhysicalPlan& plan, int r) {
     std::vector<std::vector<uint64_t>> own(plan.pools.size());
@@ -342,9 +351,9 @@ class ClusterRun final : public SpreadRun {
   std::condition_variable changed_;  // with mu_: a partition or a range piece came, or cancel()
   /// A write by key range: per rank, its rows of range 0 (receiving thread, under mu_), their
   /// columns' types, and how many ranks' came.
-  std::vector<std::optional<Batch>> range_pieces_;  // guarded by mu_
-  Schema range_schema_;                             // guarded by mu_
-  int ranges_in_ = 0;                               // guarded by mu_
+  std::vector<std::optional<std::vector<TaggedRun>>> range_pieces_;  // guarded by mu_
+  Schema range_schema_;                                              // guarded by mu_
+  int ranges_in_ = 0;                                                // guarded by mu_
   int64_t range_rows_out_ = 0;  ///< rows of this rank's ranges sent to other ranks (driver)
   int64_t range_rows_in_ = 0;   ///< rows of range 0 from other ranks (driver, after the wait)
   std::function<void(int, int64_t)> part_written_;          ///< SpreadOutput::part_written

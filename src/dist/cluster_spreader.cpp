@@ -57,7 +57,10 @@ PartitionSpreader::Spread ClusterSpreader::spread_ranks(const LogicalNode& optim
   bool partials = false;
   bool tail = false;
   if (n < 2 || encode_first_pipeline(optimized, &why, &partials, &tail).empty()) return {};
-  return {std::min(n, ranks_), partials, at, tail && !states_to_rank_0() && !ranges_disabled()};
+  // A group-by's write goes by range only when its groups are exchanged.
+  const bool exchanged = p->breaker && p->breaker->exchanges_partials();
+  return {std::min(n, ranks_), partials, at,
+          tail && !ranges_disabled() && !(exchanged && states_to_rank_0())};
 }
 
 std::string ClusterSpreader::explain(const LogicalNode& optimized, const PhysicalPlan& plan) {
@@ -100,11 +103,15 @@ std::string ClusterSpreader::explain(const LogicalNode& optimized, const Physica
     out +=
         "; its UDF batches run on their own rank's actors, and once every partition is "
         "handed out, on idle ranks' actors too while their own rank's are busy";
-  if (exchange && tail && !states_to_rank_0() && !ranges_disabled() && writes_by_range(plan, at))
-    out +=
-        "; a write after its breaker (write_*) is spread by key range: rank 0 cuts the groups "
-        "at keys from its share, each rank sends each range's groups to its rank, and rank r "
-        "runs the last pipeline over range r and writes part r";
+  const bool by_range = partials && tail && !ranges_disabled() && writes_by_range(plan, at) &&
+                        !(p->breaker->exchanges_partials() && states_to_rank_0());
+  if (by_range)
+    out += std::string("; a write after its breaker (write_*) is spread by key range: ") +
+           (exchange ? "rank 0 cuts the groups at keys from its share"
+                     : "each rank keeps its partitions sorted, rank 0 cuts them at keys from "
+                       "its own") +
+           ", each rank sends each range's rows to its rank, and rank r runs the last pipeline "
+           "over range r and writes part r";
   else if (plan.pipelines.size() > at + 1)
     out += "; the pipelines after its breaker run on rank 0";
   return out;

@@ -132,9 +132,11 @@ class ForwardSink final : public Sink {
   /// `exchange`: the partials' shares go to the ranks that merge them (share_exchange.h).
   /// `row_cap` >= 0: rank 0's breaker needs no more than this many rows of a partition (a
   /// limit), so each partition ends once it has sent them.
+  /// `keep`: the partials stay here, each partition's combined into the state (a sort whose
+  /// write is spread by key range: range_worker.h); only the partition's end goes to rank 0.
   ForwardSink(Run& run, QueryContext& context, std::unique_ptr<FileSink> files,
               PartUploads* uploads, const Sink* partials, int64_t memory_budget, uint64_t query,
-              bool exchange, int64_t row_cap = -1)
+              bool exchange, int64_t row_cap = -1, bool keep = false)
       : run_(run),
         context_(context),
         files_(std::move(files)),
@@ -143,7 +145,8 @@ class ForwardSink final : public Sink {
         memory_budget_(memory_budget),
         query_(query),
         exchange_(exchange),
-        row_cap_(row_cap) {}
+        row_cap_(row_cap),
+        keep_(keep) {}
 
   struct Global final : GlobalSinkState {
     std::mutex mu;
@@ -192,8 +195,9 @@ class ForwardSink final : public Sink {
   /// With an exchange, always: the state spills past its budget here, and its shares carry
   /// what it spilled (no rows travel past it).
   bool aggregating(GlobalSinkState& global, LocalSinkState& local) const {
-    return partials_ && (exchange_ || !partials_->partial_full(*global.as<Global>().partials,
-                                                               *local.as<Local>().partial));
+    return partials_ &&
+           (exchange_ || keep_ ||
+            !partials_->partial_full(*global.as<Global>().partials, *local.as<Local>().partial));
   }
   void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const override {
     if (files_) {
@@ -232,7 +236,10 @@ class ForwardSink final : public Sink {
   }
   void combine(GlobalSinkState& global, LocalSinkState& local) const override {
     if (files_) files_->combine(*global.as<Global>().files, *local.as<Local>().file);
-    if (partials_) send_partial(global.as<Global>(), local.as<Local>());
+    if (partials_ && keep_)
+      partials_->combine(*global.as<Global>().partials, *local.as<Local>().partial);
+    else if (partials_)
+      send_partial(global.as<Global>(), local.as<Local>());
     send_rejected(local.as<Local>());
     process::MessageWriter out;
     out.begin(process::Op::Stop);
@@ -310,6 +317,7 @@ class ForwardSink final : public Sink {
   uint64_t query_;
   bool exchange_;
   int64_t row_cap_;
+  bool keep_;
 };
 
 }  // namespace ember::dist

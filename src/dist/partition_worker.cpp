@@ -248,7 +248,9 @@ class ShareMerge {
   /// share to rank 0, and returns the rows that came from other ranks. Cancelled once the query
   /// ends early; the merge's error otherwise.
   int64_t finish() {
-    std::shared_ptr<const Source> groups = finalized();
+    thread_.join();
+    if (error_) std::rethrow_exception(error_);
+    std::shared_ptr<const Source> groups = breaker_.finalize(*share_);
     for (int p = 0; p < groups->num_partitions(); ++p) {
       std::unique_ptr<BatchReader> reader = groups->open(p, 64 * 1024);
       while (std::optional<Batch> batch = reader->next()) {
@@ -266,11 +268,11 @@ class ShareMerge {
     return rows_in_;
   }
   /// Once this rank's partitions have ended: waits for the other shares and returns the share
-  /// finalized (in key order), sending nothing. Throws as finish() does.
-  std::shared_ptr<const Source> finalized() {
+  /// finalized (in key order) as runs, sending nothing. Throws as finish() does.
+  std::vector<TaggedRun> key_runs() {
     thread_.join();
     if (error_) std::rethrow_exception(error_);
-    return breaker_.finalize(*share_);
+    return breaker_.key_runs(*share_);
   }
   /// After finalized(): rows of the shares that came from other ranks.
   int64_t rows_in() const { return rows_in_; }
@@ -300,24 +302,28 @@ class ShareMerge {
   std::thread thread_;
 };
 
-/// An exchange's end on this rank, once its partitions have ended: its finalized share goes to
-/// rank 0, or (a write by key range) its ranges to their ranks and its own range into its part.
-/// A failure here fails the query through the rank's end (Run::share_failed).
-void end_exchange(const Order& o, Run& run, ShareMerge& merge, const PhysicalPlan& physical,
-                  size_t at, Figures& figures) {
+/// The end of this rank's part of the breaker, once its partitions have ended: an exchange's
+/// finalized share goes to rank 0; or, for a write by key range, the rows this rank holds (its
+/// share of the groups, or its partitions' sorted runs, `kept`) go to their ranges' ranks and
+/// its own range into its part. A failure here fails the query through the rank's end
+/// (Run::share_failed).
+void end_exchange(const Order& o, Run& run, ShareMerge* merge, GlobalSinkState* kept,
+                  const PhysicalPlan& physical, size_t at, Figures& figures) {
   try {
     if (o.ranges) {
+      std::vector<TaggedRun> runs =
+          merge ? merge->key_runs() : physical.pipelines.at(at).breaker->key_runs(*kept);
       const RangeWritten range = write_key_range(
           run,
           RangeTarget{o.query, o.done_key, o.dir, o.format, FileWriteOptions{o.parquet, o.arrow},
                       o.object_store, o.storage},
-          physical, at, merge.finalized(), worker_threads());
-      figures.shuffled_in = merge.rows_in() + range.rows_in;
+          physical, at, std::move(runs), worker_threads());
+      figures.shuffled_in = (merge ? merge->rows_in() : 0) + range.rows_in;
       figures.range_rows = range.rows;
       figures.range_bytes = range.bytes;
       run.shuffled_out += range.rows_out;
     } else {
-      figures.shuffled_in = merge.finish();
+      figures.shuffled_in = merge->finish();
     }
   } catch (const Cancelled&) {
     throw;
@@ -359,7 +365,8 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
       o.files ? part_files(o, run, pipeline.schema, staged ? staged->dir() : o.dir) : nullptr,
       staged ? staged->uploads() : nullptr, partials, o.memory_budget, o.query,
       o.exchange && partials != nullptr,
-      pipeline.breaker && partials == nullptr ? pipeline.breaker->rows_per_partition() : -1);
+      pipeline.breaker && partials == nullptr ? pipeline.breaker->rows_per_partition() : -1,
+      o.ranges && !o.exchange && partials != nullptr);
   // As many as rank 0's state for the pipeline spans (a join's tails too): the same share of the
   // budget per partition.
   auto state = sink.global_state(pipeline_partitions(pipeline, *pipeline.source));
@@ -382,7 +389,9 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   }
   if (std::exception_ptr e = context.error()) std::rethrow_exception(e);
   Figures figures;
-  if (merge) end_exchange(o, run, *merge, physical, at, figures);
+  if (merge || (o.ranges && partials != nullptr))
+    end_exchange(o, run, merge ? &*merge : nullptr, state->as<ForwardSink::Global>().partials.get(),
+                 physical, at, figures);
   figures.partitions = context.partitions_done.load();
   figures.rows = context.rows_read.load();
   figures.rows_out = context.rows_out.load();

@@ -127,8 +127,9 @@ class FirstPipelineEncoder final : NodeVisitor {
   /// After encode(): whether the first breaker travelled (other ranks send partial states).
   bool partials() const { return !breaker_.empty() && !row_cap_; }
   /// After encode(): whether the nodes above the first breaker, up to the root, travelled too
-  /// (the breaker is a group-by that travelled, and they are filters and projections only).
-  bool tail() const { return grouped_ && !breaker_.empty() && tail_ok_; }
+  /// (the breaker is a group-by or a sort that travelled, and they are filters and
+  /// projections only).
+  bool tail() const { return ranged_ && !breaker_.empty() && tail_ok_; }
 
  private:
   void visit(const SourceNode& n) override {
@@ -187,7 +188,7 @@ class FirstPipelineEncoder final : NodeVisitor {
   }
   void visit(const GroupByNode& n) override {
     if (!breaks(n)) return;
-    grouped_ = true;
+    ranged_ = true;
     breaker_ = partial([&](MessageWriter& out) {
       out.put(BreakerKind::GroupBy);
       put_exprs(out, n.keys, false);
@@ -197,6 +198,7 @@ class FirstPipelineEncoder final : NodeVisitor {
   /// A full sort: each rank sorts its partitions and sends them sorted; rank 0 merges.
   void visit(const SortNode& n) override {
     if (!breaks(n)) return;
+    ranged_ = true;
     breaker_ = partial([&](MessageWriter& out) {
       out.put(BreakerKind::Sort);
       put_sort_keys(out, n.keys);
@@ -293,7 +295,7 @@ class FirstPipelineEncoder final : NodeVisitor {
   int64_t broadcast_bytes_ = 0;  ///< what the sources read (a join's right side: every rank)
   MessageWriter tail_;           ///< the filters and projections above the first breaker
   bool tail_ok_ = true;          ///< nothing else lies above it
-  bool grouped_ = false;         ///< the first breaker is a group-by (or a distinct)
+  bool ranged_ = false;          ///< the first breaker is a group-by (a distinct) or a sort
 };
 
 /// `chain` under the breaker `bytes` describe (none: `chain`).

@@ -20,8 +20,8 @@ namespace ember::dist {
 /// and statistics; a table in memory whole. When the breaker is a group-by, agg() or top-k whose
 /// expressions other ranks can evaluate, it travels too, and `*partials` (when given) is set:
 /// the ranks then send their partitions' partial states (aggregates, a top-k's best rows), not
-/// their rows. When the breaker travelled and only filters and projections lie above it, they
-/// travel too (the pipeline after the breaker: a write spread by key range runs it on every
+/// their rows. When a group-by or sort travelled and only filters and projections lie above it,
+/// they travel too (the pipeline after the breaker: a write spread by key range runs it on every
 /// rank), and `*tail` (when given) is set.
 std::string encode_first_pipeline(const LogicalNode& root, std::string* why,
                                   bool* partials = nullptr, bool* tail = nullptr);

@@ -1,87 +1,116 @@
-// A worker rank's key range: splitters, the cut of its share, the exchange, the write.
+// A worker rank's key range: splitters, the cut of its runs, the exchange, the write.
 #include "dist/range_worker.h"
 
 #include <optional>
 #include <vector>
 
-#include "exec/pipeline_breaker.h"
 #include "exec/range_write.h"
 #include "exec/relational/column_codec.h"
 #include "exec/relational/key_ranges.h"
 
 namespace ember::dist {
 
-namespace {
-
-std::string range_bytes(const Batch& rows) {
-  std::string bytes;
-  append_columns(rows.columns(), bytes);
-  return bytes;
+std::string encode_runs(const std::vector<TaggedRun>& runs) {
+  process::MessageWriter out;  // unframed: the runs travel inside a message's string
+  out.put(static_cast<uint32_t>(runs.size()));
+  for (const TaggedRun& run : runs) {
+    std::string columns;
+    append_columns(run.rows.columns(), columns);
+    out.put(run.tag);
+    out.put(run.rows.num_rows());
+    out.put_string(columns);
+  }
+  return out.bytes();
 }
 
-/// A piece's rows, which must be of `schema`.
-Batch decode(const ShareInbox::Piece& piece, const Schema& schema) {
+std::vector<TaggedRun> decode_runs(std::string_view bytes, const Schema& schema) {
+  auto in = process::MessageReader::unframed(bytes);
   std::vector<DataType> types;
   for (const Field& f : schema.fields()) types.push_back(f.type);
-  std::string_view in = piece.bytes;
-  Batch rows(schema, read_columns(in, types));
-  if (rows.num_rows() != piece.rows)
-    throw Error("rank " + std::to_string(piece.source) + ": a key range of " +
-                std::to_string(rows.num_rows()) + " rows said " + std::to_string(piece.rows));
+  std::vector<TaggedRun> runs(in.get<uint32_t>());
+  for (TaggedRun& run : runs) {
+    run.tag = in.get<int64_t>();
+    const auto rows = in.get<int64_t>();
+    std::string_view columns = in.get_string();
+    run.rows = Batch(schema, read_columns(columns, types));
+    if (run.rows.num_rows() != rows)
+      throw Error("a key range's run of " + std::to_string(run.rows.num_rows()) + " rows said " +
+                  std::to_string(rows));
+  }
+  return runs;
+}
+
+int64_t rows_of(const std::vector<TaggedRun>& runs) {
+  int64_t rows = 0;
+  for (const TaggedRun& run : runs) rows += run.rows.num_rows();
   return rows;
 }
 
-Schema leading(const Schema& schema, int keys) {
-  std::vector<Field> fields(schema.fields().begin(), schema.fields().begin() + keys);
+namespace {
+
+Schema key_schema(const Schema& schema, const RangeKeys& keys) {
+  std::vector<Field> fields;
+  for (int c : keys.columns) fields.push_back(schema.field(c));
   return Schema(std::move(fields));
 }
 
-void send_range(Run& run, const RangeTarget& target, int to, const Batch& rows) {
+void send_range(Run& run, const RangeTarget& target, int to, const std::vector<TaggedRun>& runs) {
   process::MessageWriter out;
   out.begin(process::Op::Range);
   out.put(to == 0 ? target.done_key : target.query);
   out.put(static_cast<int32_t>(run.transport.rank()));
-  out.put(rows.num_rows());
-  out.put_string(range_bytes(rows));
+  out.put(rows_of(runs));
+  out.put_string(encode_runs(runs));
   run.transport.send(to, to == 0 ? kTagData : kTagQuery, MessageBuffer(out.bytes()));
 }
 
 }  // namespace
 
 RangeWritten write_key_range(Run& run, const RangeTarget& target, const PhysicalPlan& physical,
-                             size_t at, std::shared_ptr<const Source> groups, int threads) {
+                             size_t at, std::vector<TaggedRun> runs, int threads) {
   const PipelineBreaker& breaker = *physical.pipelines.at(at).breaker;
-  const int keys = breaker.range_keys();
-  const std::vector<KeyOrder> order(static_cast<size_t>(keys), KeyOrder{});
+  const RangeKeys keys = *breaker.range_keys();
+  const Schema& schema = physical.pipelines.at(at + 1).input;
   const int ranks = run.transport.ranks();
   const int self = run.transport.rank();
-  const Batch share = read_whole(*groups);
   RangeWritten written;
 
   // Rank 0's splitters, and meanwhile what faster ranks sent of this rank's range.
   std::optional<Batch> splitters;
-  std::vector<Batch> pieces;
+  std::vector<TaggedRun> mine;
+  int pieces = 0;
   const auto next = [&] {
     std::optional<ShareInbox::Piece> piece = run.ranges.next();
     if (!piece) throw Cancelled("rank 0 ended the query");
     if (piece->partition >= 0) {
-      pieces.push_back(decode(*piece, share.schema()));
-      written.rows_in += pieces.back().num_rows();
+      std::vector<TaggedRun> got = decode_runs(piece->bytes, schema);
+      written.rows_in += rows_of(got);
+      for (TaggedRun& r : got) mine.push_back(std::move(r));
+      ++pieces;
     } else if (splitters || piece->source != 0) {
       throw Error("rank " + std::to_string(piece->source) + ": splitters not asked for");
     } else {
-      splitters = decode(*piece, leading(share.schema(), keys));
+      std::vector<TaggedRun> cut = decode_runs(piece->bytes, key_schema(schema, keys));
+      if (cut.size() != 1)
+        throw Error("rank 0: splitters in " + std::to_string(cut.size()) + " runs");
+      splitters = std::move(cut[0].rows);
     }
   };
   while (!splitters) next();
-  std::vector<Batch> cut = split_at_splitters(share, keys, order, *splitters, ranks);
-  for (int r = 0; r < ranks; ++r) {
-    if (r == self) continue;
-    send_range(run, target, r, cut[static_cast<size_t>(r)]);
-    written.rows_out += cut[static_cast<size_t>(r)].num_rows();
+  std::vector<std::vector<TaggedRun>> cut(static_cast<size_t>(ranks));
+  for (const TaggedRun& r : runs) {
+    std::vector<Batch> slices = split_at_splitters(r.rows, keys, *splitters, ranks);
+    for (int q = 0; q < ranks; ++q)
+      cut[static_cast<size_t>(q)].push_back({r.tag, std::move(slices[static_cast<size_t>(q)])});
   }
-  while (static_cast<int>(pieces.size()) < ranks - 1) next();
-  pieces.insert(pieces.begin(), std::move(cut[static_cast<size_t>(self)]));
+  runs.clear();
+  for (int q = 0; q < ranks; ++q) {
+    if (q == self) continue;
+    send_range(run, target, q, cut[static_cast<size_t>(q)]);
+    written.rows_out += rows_of(cut[static_cast<size_t>(q)]);
+  }
+  while (pieces < ranks - 1) next();
+  for (TaggedRun& r : cut[static_cast<size_t>(self)]) mine.push_back(std::move(r));
 
   std::vector<std::unique_ptr<ActorPool>> no_pools;
   QueryContext context(no_pools);
@@ -108,8 +137,8 @@ RangeWritten write_key_range(Run& run, const RangeTarget& target, const Physical
                 target.options);
   std::unique_ptr<GlobalSinkState> state = part.global_state(ranks);
   write_range(context, physical.pipelines.back(),
-              merge_key_ordered(share.schema(), keys, order, std::move(pieces), "GroupBy"), self,
-              ranks, part, *state, threads);
+              merge_key_ordered(schema, keys, std::move(mine), "KeyRange"), self, ranks, part,
+              *state, threads);
   if (std::exception_ptr e = context.error()) std::rethrow_exception(e);
   if (staged) {
     process::MessageWriter out;

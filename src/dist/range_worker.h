@@ -2,18 +2,21 @@
 // share of the exchanged groups is finalized, it waits for rank 0's splitters, sends each rank
 // its rows of that rank's range, gathers the other ranks' rows of its own range and writes it
 // through the pipeline after the breaker as the output's part `rank`.
-//   rank 0 -> rank (kTagQuery): Splitters (query, -1, rows, the splitter keys' columns)
-//   rank -> rank q > 0 (kTagQuery): Range (query, sender, rows, columns of range q)
-//   rank -> rank 0 (kTagData):      Range (done key, sender, rows, columns of range 0); for an
+//   rank 0 -> rank (kTagQuery): Splitters (query, -1, rows, the splitter keys as one run)
+//   rank -> rank q > 0 (kTagQuery): Range (query, sender, rows, its runs cut to range q)
+//   rank -> rank 0 (kTagData):      Range (done key, sender, rows, its runs cut to range 0); for an
 //                                   object store, once its part is up, Stop (done key, upload)
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "dist/partition_run.h"
 #include "exec/physical_plan.h"
+#include "exec/pipeline_breaker.h"
 #include "io/output/partition_writer.h"
 
 namespace ember::dist {
@@ -40,10 +43,17 @@ struct RangeWritten {
   int64_t rows_in = 0;   ///< rows of its range from other ranks
 };
 
-/// `groups`: this rank's finalized share (in key order) of pipeline `at`'s breaker, of
+/// `runs`: this rank's rows of pipeline `at`'s breaker (PipelineBreaker::key_runs), of
 /// `physical` (the decoded chain, the pipeline after the breaker its last). Throws Cancelled
 /// once the query ends early; a failed write throws its error.
 RangeWritten write_key_range(Run& run, const RangeTarget& target, const PhysicalPlan& physical,
-                             size_t at, std::shared_ptr<const Source> groups, int threads);
+                             size_t at, std::vector<TaggedRun> runs, int threads);
+
+/// Runs as a Range or Splitters message carries them: each run's tag and columns.
+std::string encode_runs(const std::vector<TaggedRun>& runs);
+/// The runs encode_runs() wrote, rows of `schema`. Error when they are not.
+std::vector<TaggedRun> decode_runs(std::string_view bytes, const Schema& schema);
+/// The rows of every run.
+int64_t rows_of(const std::vector<TaggedRun>& runs);
 
 }  // namespace ember::dist

@@ -46,7 +46,10 @@ std::string describe_pipelines(const LogicalNode& optimized, const PhysicalPlan&
                                       "(write_*)"
                                     : "")
                 : spread.partials ? ", into the breaker on each rank, " +
-                                        p.breaker->partials_summary() + " sent to rank 0"
+                                        p.breaker->partials_summary() + " sent to rank 0" +
+                                        (by_range ? " (collect) or kept there and cut into one "
+                                                    "key range per rank (write_*)"
+                                                  : "")
                 : p.breaker
                     ? ", its rows sent to rank 0 for the breaker"
                     : ", its rows sent to rank 0 (collect) or written on each rank (write_*)");

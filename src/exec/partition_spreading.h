@@ -14,6 +14,7 @@
 #include "exec/actor_placement.h"
 #include "exec/partition_supply.h"
 #include "exec/physical_plan.h"
+#include "exec/pipeline_breaker.h"
 #include "exec/query_context.h"
 #include "io/output/output_journal.h"
 #include "io/output/partition_writer.h"
@@ -128,12 +129,12 @@ class SpreadRun {
   virtual bool wait_partitions_ended() { return false; }
   /// With writes_ranges(), after wait_partitions_ended(): sends every other rank `splitters`
   /// (the keys that end each rank's range but the last; range_splitters) and `ranges[r]`, this
-  /// rank's rows of range r, to rank r; returns the rows of range 0 that the other ranks cut
-  /// from their shares (rows of `schema`), in rank order, once every rank's have come. Throws
+  /// rank's runs cut to range r, to rank r; returns the runs of range 0 that the other ranks
+  /// cut from theirs (rows of `schema`, with their tags), once every rank's have come. Throws
   /// Cancelled when the query ends first. Not on receive()'s thread.
-  virtual std::vector<Batch> exchange_ranges(const Batch& splitters,
-                                             const std::vector<Batch>& ranges,
-                                             const Schema& schema) {
+  virtual std::vector<TaggedRun> exchange_ranges(const Batch& splitters,
+                                                 const std::vector<std::vector<TaggedRun>>& ranges,
+                                                 const Schema& schema) {
     (void)splitters, (void)ranges, (void)schema;
     throw Error("internal: this run writes no key ranges");
   }

@@ -2,13 +2,28 @@
 // repartition; a join build or a sort would be one too).
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "exec/relational/row_order.h"
 #include "exec/sink.h"
 #include "plan/source.h"
 
 namespace ember {
+
+/// The key columns rows are ordered by (a write spread by key range).
+struct RangeKeys {
+  std::vector<int> columns;     ///< of the rows
+  std::vector<KeyOrder> order;  ///< one per column
+};
+
+/// Rows in key order; merged with others, ties go to the run of the lower tag.
+struct TaggedRun {
+  int64_t tag = 0;
+  Batch rows;
+};
 
 /// A sink whose gathered rows become the source of the next pipeline.
 class PipelineBreaker : public Sink {
@@ -25,10 +40,17 @@ class PipelineBreaker : public Sink {
     (void)global, (void)others;
     throw Error("internal: this breaker exchanges no partial states");
   }
-  /// With exchanges_partials(): how many leading columns of finalize()'s rows are keys that
-  /// put them in order (each KeyOrder{}), each key once, so that the ranks' finalized shares
-  /// can be cut into key ranges, one per rank (a write spread by key range); 0: they cannot.
-  virtual int range_keys() const { return 0; }
+  /// The columns of finalize()'s rows that put them in order, and how, when the rows each rank
+  /// holds at the end (key_runs) can be cut into key ranges, one per rank, and merged again
+  /// (a write spread by key range); nullopt when they cannot.
+  virtual std::optional<RangeKeys> range_keys() const { return std::nullopt; }
+  /// With range_keys(), once every partition that runs into `global` has ended: its rows as
+  /// runs in key order, each tagged so that, merged, ties go to the lower tag (the input
+  /// order). Spends the state.
+  virtual std::vector<TaggedRun> key_runs(GlobalSinkState& global) const {
+    (void)global;
+    throw Error("internal: this breaker's rows cannot be cut into key ranges");
+  }
 };
 
 }  // namespace ember

@@ -15,7 +15,8 @@ namespace ember {
 bool writes_by_range(const PhysicalPlan& plan, size_t spread_at) {
   if (spread_at + 2 != plan.pipelines.size()) return false;
   const Pipeline& p = plan.pipelines[spread_at];
-  if (!p.breaker || !p.breaker->exchanges_partials() || p.breaker->range_keys() == 0) return false;
+  // An exchanged group-by's groups, or a sort's runs, kept on the ranks that made them.
+  if (!p.breaker || !p.breaker->range_keys()) return false;
   const Pipeline& last = plan.pipelines.back();
   return last.tails.empty() &&
          std::none_of(last.stages.begin(), last.stages.end(), [](const auto& stage) {
@@ -47,19 +48,25 @@ void write_own_range(QueryContext& query, const PhysicalPlan& plan, size_t at,
   if (query.cancelled() || !spread.wait_partitions_ended()) return;
   try {
     const PipelineBreaker& breaker = *plan.pipelines.at(at).breaker;
-    const int keys = breaker.range_keys();
-    const std::vector<KeyOrder> order(static_cast<size_t>(keys), KeyOrder{});
+    const RangeKeys keys = *breaker.range_keys();
+    const Schema& schema = plan.pipelines.at(at + 1).input;
     const int ranks = spread.ranks();
     // From here on the output's rows are counted: the ranks' writes, this one's too.
     query.rows_out = 0;
-    const Batch own = read_whole(*breaker.finalize(breaker_state));
-    const Batch splitters = range_splitters(own, keys, order, ranks);
-    std::vector<Batch> ranges = split_at_splitters(own, keys, order, splitters, ranks);
-    std::vector<Batch> pieces = spread.exchange_ranges(splitters, ranges, own.schema());
-    pieces.insert(pieces.begin(), std::move(ranges[0]));
+    const std::vector<TaggedRun> own = breaker.key_runs(breaker_state);
+    const Batch splitters = range_splitters(own, schema, keys, ranks);
+    // Per rank: this rank's rows of its range, run by run.
+    std::vector<std::vector<TaggedRun>> ranges(static_cast<size_t>(ranks));
+    for (const TaggedRun& run : own) {
+      std::vector<Batch> cut = split_at_splitters(run.rows, keys, splitters, ranks);
+      for (int r = 0; r < ranks; ++r)
+        ranges[static_cast<size_t>(r)].push_back({run.tag, std::move(cut[static_cast<size_t>(r)])});
+    }
+    std::vector<TaggedRun> pieces = spread.exchange_ranges(splitters, ranges, schema);
+    for (TaggedRun& run : ranges[0]) pieces.push_back(std::move(run));
     write_range(query, plan.pipelines.back(),
-                merge_key_ordered(own.schema(), keys, order, std::move(pieces), "GroupBy"), 0,
-                ranks, output, state, threads);
+                merge_key_ordered(schema, keys, std::move(pieces), "KeyRange"), 0, ranks, output,
+                state, threads);
   } catch (const Cancelled&) {
     // The query ended elsewhere: its error is the one it reports.
   } catch (...) {

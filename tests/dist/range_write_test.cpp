@@ -16,6 +16,7 @@
 #include "exec/sources/range_source.h"
 #include "expr/expr_access.h"
 #include "plan/logical_plan.h"
+#include "plan/nodes/sort_node.h"
 
 namespace ember::dist {
 namespace {
@@ -169,6 +170,36 @@ TEST(RangeWrite, AFailureOnAnyRankLeavesNoFilesAndTheNextWriteRuns) {
   NodePtr again =
       make_group_by(keyed(3000, 6, 40), {tree(col("k"))}, {tree(col("id").sum().alias("s"))});
   same_write_as_local(cluster, again, scratch);
+}
+
+TEST(RangeWrite, ASortIsWrittenByKeyRangeWithItsTiesInInputOrder) {
+  test::LoopbackCluster cluster(3);
+  Scratch scratch;
+  // Two keys, one descending with nulls first; 17 x 4 key pairs over 24,000 rows: long runs
+  // of ties, which must keep the input order (the id column tells) across the ranks' ranges.
+  const Expr null_key = lit(std::string("none")).cast(int64());
+  NodePtr rows = make_project(make_source(std::make_shared<RangeSource>(24000, 12)),
+                              {tree(col("id")), tree((col("id") % lit(int64_t{17})).alias("a")),
+                               tree(when(col("id") % lit(int64_t{5}) == lit(int64_t{0}), null_key,
+                                         col("id") % lit(int64_t{3}))
+                                        .alias("b"))});
+  NodePtr sorted =
+      make_sort(rows, {SortSpec{tree(col("a"))}, SortSpec{tree(col("b")), true, true}});
+  NodePtr root =
+      make_project(make_filter(sorted, tree(col("id") % lit(int64_t{7}) != lit(int64_t{0}))),
+                   {tree(col("a")), tree(col("b")), tree(col("id"))});
+  const QueryResult r = same_write_as_local(cluster, root, scratch);
+  ASSERT_EQ(r.stats.ranks.size(), 3u);
+  for (const RankStats& rank : r.stats.ranks) {
+    EXPECT_GT(rank.partitions, 0) << "rank " << rank.rank;
+    EXPECT_GT(rank.bytes_written, 0) << "rank " << rank.rank;
+  }
+  // A sort by an expression (not a column) is written by rank 0, as before.
+  NodePtr by_expr = make_sort(rows, {SortSpec{tree(col("id") % lit(int64_t{100}))}});
+  const std::string text = explain_plan(by_expr, two_threads(), cluster.runtime());
+  EXPECT_EQ(text.find("spread by key range"), std::string::npos) << text;
+  const std::string ranged = explain_plan(sorted, two_threads(), cluster.runtime());
+  EXPECT_NE(ranged.find("each rank keeps its partitions sorted"), std::string::npos) << ranged;
 }
 
 TEST(RangeWrite, ExplainSaysTheWriteIsSpreadByKeyRange) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "exec/relational/column_gather.h"
 #include "exec/relational/run_merge.h"
 #include "exec/sources/merge_source.h"
 
@@ -10,50 +11,72 @@ namespace ember {
 
 namespace {
 
-std::vector<Column> key_columns(const Batch& batch, int keys) {
+std::vector<Column> key_columns(const Batch& batch, const RangeKeys& keys) {
   std::vector<Column> out;
-  for (int k = 0; k < keys; ++k) out.push_back(batch.column(k));
+  for (int c : keys.columns) out.push_back(batch.column(c));
   return out;
 }
 
-Schema key_schema(const Schema& schema, int keys) {
-  std::vector<Field> fields;
-  for (int k = 0; k < keys; ++k) fields.push_back(schema.field(k));
-  return Schema(std::move(fields));
-}
+/// Rows sampled from each run: at most this many per range.
+constexpr int64_t kSamplesPerRange = 256;
 
 }  // namespace
 
-Batch range_splitters(const Batch& sorted, int keys, const std::vector<KeyOrder>& order,
-                      int parts) {
-  const int64_t rows = sorted.num_rows();
-  std::vector<int64_t> ends;  // the last row of each range but the last
-  const std::vector<Column> sorted_keys = key_columns(sorted, keys);
-  for (int j = 1; j < parts && rows > 0; ++j) {
-    const int64_t end = rows * j / parts - 1;
-    if (end < 0) continue;
-    // Equal keys share a range: a splitter repeated adds nothing.
-    if (!ends.empty() && compare_rows(sorted_keys, ends.back(), sorted_keys, end, order) == 0)
-      continue;
-    ends.push_back(end);
+Batch range_splitters(const std::vector<TaggedRun>& runs, const Schema& schema,
+                      const RangeKeys& keys, int parts) {
+  std::vector<Field> fields;
+  for (int c : keys.columns) fields.push_back(schema.field(c));
+  const Schema key_schema(fields);
+  // The sample: each run's rows at evenly spaced positions, each standing for its share of the
+  // run's rows (every row of a short run).
+  std::vector<Batch> sampled;
+  std::vector<double> weight;
+  for (const TaggedRun& run : runs) {
+    const int64_t rows = run.rows.num_rows();
+    if (rows == 0) continue;
+    const int64_t n = std::min<int64_t>(rows, kSamplesPerRange * parts);
+    std::vector<int64_t> at;
+    for (int64_t i = 0; i < n; ++i) at.push_back(i * rows / n);
+    std::vector<Column> cols;
+    for (const Column& c : key_columns(run.rows, keys)) cols.push_back(gather(c, at));
+    sampled.emplace_back(key_schema, std::move(cols));
+    weight.insert(weight.end(), static_cast<size_t>(n),
+                  static_cast<double>(rows) / static_cast<double>(n));
   }
-  std::vector<Batch> picked;
-  for (int64_t end : ends) picked.push_back(sorted.slice(end, 1));
-  const Schema schema = key_schema(sorted.schema(), keys);
-  if (picked.empty()) {
+  if (sampled.empty()) {
     std::vector<Column> none;
-    for (int k = 0; k < keys; ++k) none.push_back(sorted.column(k).slice(0, 0));
-    return Batch(schema, std::move(none));
+    for (const Field& f : key_schema.fields()) none.push_back(Column::nulls(f.type, 0));
+    return Batch(key_schema, std::move(none));
   }
-  const Batch all = Batch::concat(picked);
-  return Batch(schema, key_columns(all, keys));
+  const Batch sample = sampled.size() == 1 ? sampled[0] : Batch::concat(sampled);
+  const std::vector<int64_t> order = sorted_rows(sample.columns(), sample.num_rows(), keys.order);
+  double total = 0;
+  for (double w : weight) total += w;
+  // Walk the sample in key order; a range ends at the row where the weight passes its share.
+  std::vector<int64_t> ends;
+  double seen = 0;
+  int next = 1;
+  for (size_t i = 0; i < order.size() && next < parts; ++i) {
+    seen += weight[static_cast<size_t>(order[i])];
+    if (seen + 1e-9 < total * next / parts) continue;
+    while (next < parts && seen + 1e-9 >= total * next / parts) ++next;
+    const int64_t row = order[i];
+    if (!ends.empty() &&
+        compare_rows(sample.columns(), ends.back(), sample.columns(), row, keys.order) == 0)
+      continue;  // equal keys share a range: a splitter repeated adds nothing
+    ends.push_back(row);
+  }
+  // The last row of the sample ends no range: nothing lies above it to cut off.
+  if (!ends.empty() && !order.empty() &&
+      compare_rows(sample.columns(), ends.back(), sample.columns(), order.back(), keys.order) == 0)
+    ends.pop_back();
+  return gather(sample, ends);
 }
 
-std::vector<Batch> split_at_splitters(const Batch& sorted, int keys,
-                                      const std::vector<KeyOrder>& order, const Batch& splitters,
-                                      int parts) {
+std::vector<Batch> split_at_splitters(const Batch& sorted, const RangeKeys& keys,
+                                      const Batch& splitters, int parts) {
   const std::vector<Column> sorted_keys = key_columns(sorted, keys);
-  const std::vector<Column> cut_keys = key_columns(splitters, keys);
+  const std::vector<Column> cut_keys = splitters.columns();
   std::vector<Batch> out;
   int64_t from = 0;
   for (int j = 0; j < parts; ++j) {
@@ -63,7 +86,7 @@ std::vector<Batch> split_at_splitters(const Batch& sorted, int keys,
       int64_t lo = from, hi = sorted.num_rows();
       while (lo < hi) {
         const int64_t mid = lo + (hi - lo) / 2;
-        if (compare_rows(sorted_keys, mid, cut_keys, j, order) <= 0)
+        if (compare_rows(sorted_keys, mid, cut_keys, j, keys.order) <= 0)
           lo = mid + 1;
         else
           hi = mid;
@@ -76,20 +99,21 @@ std::vector<Batch> split_at_splitters(const Batch& sorted, int keys,
   return out;
 }
 
-std::shared_ptr<const Source> merge_key_ordered(const Schema& schema, int keys,
-                                                const std::vector<KeyOrder>& order,
-                                                std::vector<Batch> pieces, std::string label) {
+std::shared_ptr<const Source> merge_key_ordered(const Schema& schema, const RangeKeys& keys,
+                                                std::vector<TaggedRun> pieces, std::string label) {
+  std::stable_sort(pieces.begin(), pieces.end(),
+                   [](const TaggedRun& a, const TaggedRun& b) { return a.tag < b.tag; });
   std::vector<std::unique_ptr<RunChunks>> runs;
   int64_t rows = 0;
-  for (Batch& batch : pieces) {
-    if (batch.num_rows() == 0) continue;
+  for (TaggedRun& piece : pieces) {
+    if (piece.rows.num_rows() == 0) continue;
     SortedRun run;
-    run.keys = key_columns(batch, keys);
-    rows += batch.num_rows();
-    run.rows = std::move(batch);
+    run.keys = key_columns(piece.rows, keys);
+    rows += piece.rows.num_rows();
+    run.rows = std::move(piece.rows);
     runs.push_back(std::make_unique<RunInMemory>(std::move(run)));
   }
-  return std::make_shared<MergeSource>(schema, std::move(runs), order, rows, std::move(label));
+  return std::make_shared<MergeSource>(schema, std::move(runs), keys.order, rows, std::move(label));
 }
 
 Batch read_whole(const Source& source) {

@@ -428,11 +428,23 @@ std::shared_ptr<const Source> GroupBySink::finalize_shares(GlobalSinkState& glob
   // This rank's share, finalized as finalize() would, is one sorted input; each other rank's
   // finalized share (in key order too) is another; a key lives in one share only, so the
   // merge puts every group once, in key order.
-  Batch own = read_whole(*finalize(global));
-  if (own.num_rows() > 0) others.insert(others.begin(), std::move(own));
-  return merge_key_ordered(result_, static_cast<int>(keys_.size()),
-                           std::vector<KeyOrder>(keys_.size(), KeyOrder{}), std::move(others),
-                           "GroupBy");
+  std::vector<TaggedRun> runs = key_runs(global);
+  for (Batch& b : others) runs.push_back({static_cast<int64_t>(runs.size()), std::move(b)});
+  return merge_key_ordered(result_, *range_keys(), std::move(runs), "GroupBy");
+}
+
+std::optional<RangeKeys> GroupBySink::range_keys() const {
+  if (keys_.empty()) return std::nullopt;
+  RangeKeys keys;
+  for (size_t k = 0; k < keys_.size(); ++k) keys.columns.push_back(static_cast<int>(k));
+  keys.order.assign(keys_.size(), KeyOrder{});
+  return keys;
+}
+
+std::vector<TaggedRun> GroupBySink::key_runs(GlobalSinkState& global) const {
+  std::vector<TaggedRun> runs;
+  runs.push_back({0, read_whole(*finalize(global))});
+  return runs;
 }
 
 }  // namespace ember

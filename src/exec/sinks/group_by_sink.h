@@ -42,7 +42,10 @@ class GroupBySink final : public PipelineBreaker {
   /// With keys: the hash partitions are dealt out to the shares (hash partition r to share
   /// r mod shares), so each rank merges about 1/shares of the groups.
   bool exchanges_partials() const override { return !keys_.empty(); }
-  int range_keys() const override { return static_cast<int>(keys_.size()); }
+  /// With keys: the groups are in key order, the keys their leading columns.
+  std::optional<RangeKeys> range_keys() const override;
+  /// The groups finalized, one run.
+  std::vector<TaggedRun> key_runs(GlobalSinkState& global) const override;
   std::vector<Share> encode_partial_shares(GlobalSinkState& global, LocalSinkState& local,
                                            int shares) const override;
   void adopt_partial(GlobalSinkState& global, LocalSinkState& local,

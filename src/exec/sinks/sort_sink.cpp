@@ -165,6 +165,44 @@ void SortSink::adopt_partial(GlobalSinkState&, LocalSinkState& local,
   part.adopted = sorted.finish_sorted();
 }
 
+std::optional<RangeKeys> SortSink::range_keys() const {
+  if (limit_ >= 0) return std::nullopt;
+  RangeKeys keys;
+  for (const ExprPtr& key : keys_) {
+    const int c = key->kind == ExprKind::Column ? schema_.index_of(key->name) : -1;
+    if (c < 0) return std::nullopt;
+    keys.columns.push_back(c);
+  }
+  keys.order = order_;
+  return keys;
+}
+
+std::vector<TaggedRun> SortSink::key_runs(GlobalSinkState& global) const {
+  // Tags: the partition in the high bits, the run's place among its partition's below.
+  constexpr int kRunBits = 20;
+  std::vector<TaggedRun> out;
+  auto& by_partition = global.as<Runs>().by_partition;
+  for (size_t p = 0; p < by_partition.size(); ++p) {
+    if (!by_partition[p]) continue;
+    PartitionRuns& runs = *by_partition[p];
+    int64_t seq = static_cast<int64_t>(p) << kRunBits;
+    const auto add = [&](Batch rows) {
+      if (rows.num_rows() > 0) out.push_back({seq++, std::move(rows)});
+    };
+    if (runs.first) add(std::move(runs.first->rows));
+    for (SpilledRun& spilled : runs.spilled) {
+      std::unique_ptr<RunChunks> chunks = spilled.read(schema_);
+      std::vector<Batch> rows;
+      while (std::optional<SortedRun> chunk = chunks->next())
+        rows.push_back(std::move(chunk->rows));
+      if (!rows.empty()) add(rows.size() == 1 ? rows[0] : Batch::concat(rows));
+    }
+    add(std::move(runs.last.rows));
+    by_partition[p].reset();
+  }
+  return out;
+}
+
 std::shared_ptr<const Source> SortSink::finalize(GlobalSinkState& global) const {
   auto& by_partition = global.as<Runs>().by_partition;
   const bool spilled = std::any_of(by_partition.begin(), by_partition.end(),

@@ -36,6 +36,11 @@ class SortSink final : public PipelineBreaker {
   }
   /// The runs merged (ties to the earlier partition), cut into contiguous partitions.
   std::shared_ptr<const Source> finalize(GlobalSinkState& global) const override;
+  /// A full sort whose every key is a column of its rows: those columns, in its orders.
+  std::optional<RangeKeys> range_keys() const override;
+  /// Each partition's runs, in the order its rows came (spilled ones read back), tagged by
+  /// partition then by their order within it.
+  std::vector<TaggedRun> key_runs(GlobalSinkState& global) const override;
 
  private:
   SortedRun best_rows(LocalSinkState& local) const;

@@ -383,7 +383,22 @@ int bytes(const fs::path& dir) {
   const bool same = read == collected && g.stats.rows_out == 3000;
   std::cout << "group-by write: " << g.stats.rows_out << " groups in " << parts << " parts, "
             << (same ? "in key order as collected" : "NOT as collected") << "\n";
-  return ok && same && written == on_disk ? 0 : 1;
+  // A sort of the same input by a key with ties, written by key range: each rank keeps its
+  // partitions sorted, and the parts read in order hold the rows as collected (ties in input
+  // order).
+  auto ordered = ember::read_parquet((dir / "in" / "*.parquet").string())
+                     .with_column("t", ember::col("id") % 1000)
+                     .sort({{ember::col("t"), true}});
+  ember::QueryResult s = ordered.write_parquet((dir / "sorted").string(), groups);
+  ok = show_shares("sort bytes written", s.stats, &ember::RankStats::bytes_written) && ok;
+  const bool sorted_same =
+      ember::read_parquet((dir / "sorted" / "*.parquet").string())
+              .execute()
+              .table.to_string(1 << 20) == ordered.execute().table.to_string(1 << 20) &&
+      s.stats.rows_out == 30000;
+  std::cout << "sort write: " << s.stats.rows_out << " rows, "
+            << (sorted_same ? "in key order as collected" : "NOT as collected") << "\n";
+  return ok && same && sorted_same && written == on_disk ? 0 : 1;
 }
 
 }  // namespace cluster_app

@@ -23,6 +23,9 @@
 //                                       share of the bytes written
 //   ember_bench_dist sort               a sort of 10M rows (30 partitions) on a shuffled key,
 //                                       collected: seconds for the query
+//   ember_bench_dist sortwrite DIR      the same sort written to Parquet in DIR: seconds for the
+//                                       query, and a line "share <fraction>": rank 0's share of
+//                                       the bytes written
 // Prints a line "result <number>".
 #include <ember/ember.h>
 
@@ -168,29 +171,45 @@ double groupby(int64_t groups) {
   return r.stats.wall_seconds;
 }
 
-struct GroupWrite {
+/// A write's seconds and rank 0's share of the bytes written.
+struct WriteJob {
   double seconds = 0;
   double rank0_share = 0;
 };
 
-GroupWrite groupwrite(int64_t groups, const std::string& dir) {
-  ember::QueryResult r = grouped_rows(groups).write_parquet(dir);
-  if (r.stats.rows_out != groups) return {-1, 0};
+/// Rank 0's share of the bytes every rank wrote for `r`.
+double rank0_share(const ember::QueryResult& r) {
   int64_t all = 0;
   for (const ember::RankStats& rank : r.stats.ranks) all += rank.bytes_written;
-  const double share =
-      all > 0 ? static_cast<double>(r.stats.ranks.at(0).bytes_written) / static_cast<double>(all)
-              : 0;
-  return {r.stats.wall_seconds, share};
+  return all > 0 ? static_cast<double>(r.stats.ranks.at(0).bytes_written) / static_cast<double>(all)
+                 : 0;
+}
+
+WriteJob groupwrite(int64_t groups, const std::string& dir) {
+  ember::QueryResult r = grouped_rows(groups).write_parquet(dir);
+  if (r.stats.rows_out != groups) return {-1, 0};
+  return {r.stats.wall_seconds, rank0_share(r)};
+}
+
+constexpr int64_t kSortRows = 10'000'000;
+
+/// 10M rows (30 partitions) sorted by k = id * 7919 mod 10M: every key once, in an order
+/// unrelated to the partitions'.
+ember::DataFrame sorted_rows() {
+  return ember::range(kSortRows, 30)
+      .with_column("k", ember::col("id") * 7919 % kSortRows)
+      .sort({{ember::col("k")}});
+}
+
+WriteJob sortwrite(const std::string& dir) {
+  ember::QueryResult r = sorted_rows().write_parquet(dir);
+  if (r.stats.rows_out != kSortRows) return {-1, 0};
+  return {r.stats.wall_seconds, rank0_share(r)};
 }
 
 double sort() {
-  constexpr int64_t kRows = 10'000'000;
-  // id * 7919 mod 10M: every key once, in an order unrelated to the partitions'.
-  ember::QueryResult r = ember::range(kRows, 30)
-                             .with_column("k", ember::col("id") * 7919 % kRows)
-                             .sort({{ember::col("k")}})
-                             .execute();
+  constexpr int64_t kRows = kSortRows;
+  ember::QueryResult r = sorted_rows().execute();
   const ember::Column& k = r.table.column("k");
   if (r.table.num_rows() != kRows || k.value<int64_t>(0) != 0 ||
       k.value<int64_t>(kRows - 1) != kRows - 1)
@@ -215,7 +234,11 @@ int main(int argc, char** argv) {
   } else if (mode == "groupby" && argc > 2) {
     result = groupby(std::atoll(argv[2]));
   } else if (mode == "groupwrite" && argc > 3) {
-    const GroupWrite job = groupwrite(std::atoll(argv[2]), argv[3]);
+    const WriteJob job = groupwrite(std::atoll(argv[2]), argv[3]);
+    result = job.seconds;
+    std::printf("share %.6f\n", job.rank0_share);
+  } else if (mode == "sortwrite" && argc > 2) {
+    const WriteJob job = sortwrite(argv[2]);
     result = job.seconds;
     std::printf("share %.6f\n", job.rank0_share);
   } else if (mode == "sort") {
@@ -223,7 +246,7 @@ int main(int argc, char** argv) {
   } else {
     std::fprintf(stderr,
                  "usage: %s parquet ACTORS DIR | transfer | straggler | groupby GROUPS | "
-                 "groupwrite GROUPS DIR | sort\n",
+                 "groupwrite GROUPS DIR | sort | sortwrite DIR\n",
                  argv[0]);
     return 2;
   }

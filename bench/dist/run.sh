@@ -27,9 +27,13 @@
 #       each writing one key range of the groups; 3 ranks sending their finalized shares to rank
 #       0, which writes them all (EMBER_DIST_NO_RANGES=1, the path before): time ratios, and
 #       rank 0's share of the bytes written (ideal 1/3)
+#   (i) (g)'s sort written to Parquet: the local executor; 3 ranks each keeping its partitions
+#       sorted and writing one key range; 3 ranks sending their sorted partitions to rank 0,
+#       which merges and writes every row (EMBER_DIST_NO_RANGES=1): time ratios, and rank 0's
+#       share of the bytes written
 # Usage: bench/dist/run.sh [--build-dir DIR] [--no-build] [PART...]
 #   builds Release in build-bench/ by default; --no-build uses DIR's binaries as they are;
-#   PART: a, b, c, d, e, f, g or h, to run only those (all by default; e runs a's 3-rank job alone)
+#   PART: a, b, c, d, e, f, g, h or i, to run only those (all by default; e runs a's 3-rank job alone)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build="${EMBER_BENCH_BUILD_DIR:-$root/build-bench}"
@@ -39,12 +43,12 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --build-dir) build="$2"; shift ;;
     --no-build) compile=no ;;
-    a|b|c|d|e|f|g|h) parts+=("$1") ;;
-    *) echo "usage: $0 [--build-dir DIR] [--no-build] [a|b|c|d|e|f|g|h...]" >&2; exit 2 ;;
+    a|b|c|d|e|f|g|h|i) parts+=("$1") ;;
+    *) echo "usage: $0 [--build-dir DIR] [--no-build] [a|b|c|d|e|f|g|h|i...]" >&2; exit 2 ;;
   esac
   shift
 done
-((${#parts[@]})) || parts=(a b c d e f g h)
+((${#parts[@]})) || parts=(a b c d e f g h i)
 part() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 if [[ $compile == yes ]]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_TESTS=OFF \
@@ -159,4 +163,16 @@ h_rank0=$(for i in 1 2 3; do mpi -x EMBER_DIST_NO_RANGES=1 -np 3 "$bench" groupw
 rm -rf "$h_dir"
 echo "(h) group-by of 10M rows into 3M groups written to Parquet: local $h_local s; 3 ranks each writing a key range $h_ranges s (rank 0's share of the bytes written $(printf '%.3f' "$h_share")); rank 0 writing every group $h_rank0 s"
 echo "    by key range / rank 0 writing: $(echo "$h_ranges / $h_rank0" | bc -l | xargs printf '%.2f')x; by key range / local: $(echo "$h_ranges / $h_local" | bc -l | xargs printf '%.2f')x"
+fi
+
+if part i; then
+i_dir=$(mktemp -d)
+i_local=$(for i in 1 2 3; do "$bench" sortwrite "$i_dir/out" | result; done | median)
+i_runs=$(for i in 1 2 3; do mpi -np 3 "$bench" sortwrite "$i_dir/out" | tr '\n' ' '; echo; done)
+i_ranges=$(echo "$i_runs" | awk '{print $4}' | median)
+i_share=$(echo "$i_runs" | awk '{print $2}' | median)
+i_rank0=$(for i in 1 2 3; do mpi -x EMBER_DIST_NO_RANGES=1 -np 3 "$bench" sortwrite "$i_dir/out" | result; done | median)
+rm -rf "$i_dir"
+echo "(i) sort of 10M rows written to Parquet: local $i_local s; 3 ranks each writing a key range $i_ranges s (rank 0's share of the bytes written $(printf '%.3f' "$i_share")); rank 0 merging and writing every row $i_rank0 s"
+echo "    by key range / rank 0 writing: $(echo "$i_ranges / $i_rank0" | bc -l | xargs printf '%.2f')x; by key range / local: $(echo "$i_ranges / $i_local" | bc -l | xargs printf '%.2f')x"
 fi

@@ -1,5 +1,5 @@
 // Rank 0's side of a write spread by key range (SpreadRun::writes_ranges): waiting for every
-// partition's end, sending the splitters and the ranks' ranges of its share, and taking the
+// partition's end, sending the splitters and the ranks' ranges of its rows, and taking the
 // other ranks' pieces of range 0.
 #include <chrono>
 

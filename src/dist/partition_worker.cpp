@@ -47,8 +47,9 @@ struct Order {
   std::vector<std::vector<uint64_t>> own;  ///< per pool: this rank's actors' keys
   std::string pipeline;
   bool files = false;  ///< write the partitions' parts into `dir` here
-  /// Write this rank's key range of the exchanged groups into `dir` as part `rank`
-  /// (SpreadOutput::ranges): the pipeline after the breaker came with the order.
+  /// Write this rank's key range of the breaker's rows (an exchanged group-by's groups, a
+  /// sort's rows) into `dir` as part `rank` (SpreadOutput::ranges): the pipeline after the
+  /// breaker came with the order.
   bool ranges = false;
   FileFormat format = FileFormat::Csv;
   ParquetWriteOptions parquet;
@@ -274,7 +275,7 @@ class ShareMerge {
     if (error_) std::rethrow_exception(error_);
     return breaker_.key_runs(*share_);
   }
-  /// After finalized(): rows of the shares that came from other ranks.
+  /// After key_runs(): rows of the shares that came from other ranks.
   int64_t rows_in() const { return rows_in_; }
 
  private:

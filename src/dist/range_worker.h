@@ -1,7 +1,8 @@
 // A worker rank's part of a write spread by key range (SpreadRun::writes_ranges): once its
-// share of the exchanged groups is finalized, it waits for rank 0's splitters, sends each rank
-// its rows of that rank's range, gathers the other ranks' rows of its own range and writes it
-// through the pipeline after the breaker as the output's part `rank`.
+// share of the exchanged groups is finalized (or its partitions of a sort have ended, sorted),
+// it waits for rank 0's splitters, sends each rank its rows of that rank's range, gathers the
+// other ranks' rows of its own range and writes it through the pipeline after the breaker as
+// the output's part `rank`.
 //   rank 0 -> rank (kTagQuery): Splitters (query, -1, rows, the splitter keys as one run)
 //   rank -> rank q > 0 (kTagQuery): Range (query, sender, rows, its runs cut to range q)
 //   rank -> rank 0 (kTagData):      Range (done key, sender, rows, its runs cut to range 0); for an

@@ -29,9 +29,10 @@ namespace ember {
 struct SpreadOutput {
   bool files = false;  ///< false: the rows come back to rank 0's sink
   /// With `files` false: the pipeline after the spread one is the query's last and writes files
-  /// (`dir` and the format and options below), and the spread pipeline's breaker exchanges its
-  /// states and finalizes them in key order (PipelineBreaker::range_keys): every rank writes
-  /// one key range of the groups, when that pipeline can travel (SpreadRun::writes_ranges).
+  /// (`dir` and the format and options below), and the spread pipeline's breaker's rows can be
+  /// cut into key ranges (PipelineBreaker::range_keys: an exchanged group-by, a sort): every
+  /// rank writes one key range of them, when that pipeline can travel
+  /// (SpreadRun::writes_ranges).
   bool ranges = false;
   std::string dir;
   FileFormat format = FileFormat::Csv;
@@ -114,12 +115,13 @@ class SpreadRun {
   virtual bool exchanges() const = 0;
   /// After finish(), with exchanges(): every other rank's finalized share, in rank order.
   virtual std::vector<Batch> take_shares() = 0;
-  /// Whether the other ranks write the pipeline after the exchanged breaker, one key range
-  /// each (SpreadOutput::ranges, and that pipeline travelled with the order): they then send
-  /// take_shares() nothing, and this rank, while receive() runs, waits for every partition to
-  /// end (wait_partitions_ended), finalizes its share, cuts it into one key range per rank,
-  /// exchanges the ranges (exchange_ranges) and writes range 0 as the output's partition 0;
-  /// rank r writes range r as partition r, which counts as written once its end has come.
+  /// Whether the other ranks write the pipeline after the breaker, one key range each
+  /// (SpreadOutput::ranges, and that pipeline travelled with the order): they then send
+  /// take_shares() nothing (nor, for a sort, their partitions' rows), and this rank, while
+  /// receive() runs, waits for every partition to end (wait_partitions_ended), cuts its rows
+  /// into one key range per rank, exchanges the ranges (exchange_ranges) and writes range 0 as
+  /// the output's partition 0; rank r writes range r as partition r, which counts as written
+  /// once its end has come.
   virtual bool writes_ranges() const { return false; }
   /// The ranks the query runs on (every one a key range's writer).
   virtual int ranks() const { return 1; }

@@ -1,8 +1,8 @@
-// A write spread by key range (docs/cluster.md): after an exchanged group-by, every rank holds
-// its finalized share of the groups in key order; the shares are cut into one key range per
-// rank at splitters rank 0 picks, each range goes to its rank, and rank r runs the last
-// pipeline over its range into the output's part r, so that the parts, read in order, hold the
-// groups in key order as one machine's write would.
+// A write spread by key range (docs/cluster.md): after an exchanged group-by every rank holds
+// its finalized share of the groups in key order, after a sort its partitions' sorted runs;
+// what each holds is cut into one key range per rank at splitters rank 0 picks, each range goes
+// to its rank, and rank r runs the last pipeline over its range into the output's part r, so
+// that the parts, read in order, hold the rows in the order one machine's write would.
 #pragma once
 
 #include <memory>
@@ -16,9 +16,9 @@
 
 namespace ember {
 
-/// Whether the pipeline after pipeline `spread_at` is the last, after a breaker that exchanges
-/// its states and finalizes them in key order, and calls no UDF: every rank may then write one
-/// key range of it (SpreadOutput::ranges).
+/// Whether the pipeline after pipeline `spread_at` is the last, after a breaker whose rows can
+/// be cut into key ranges (PipelineBreaker::range_keys), and calls no UDF: every rank may then
+/// write one key range of it (SpreadOutput::ranges).
 bool writes_by_range(const PhysicalPlan& plan, size_t spread_at);
 
 /// One rank's key range as partition `index` of `count` (the output's part `index`): the only
@@ -45,10 +45,10 @@ void write_range(QueryContext& query, const Pipeline& pipeline, std::shared_ptr<
                  int rank, int ranks, const Sink& output, GlobalSinkState& state, int threads);
 
 /// Rank 0's part of a write spread by key range (SpreadRun::writes_ranges), while the other
-/// ranks end theirs: once every partition of pipeline `at` has ended, finalizes this rank's
-/// share of `breaker_state`, cuts it at splitters picked from it (its keys are a hash sample of
-/// every rank's), exchanges the ranges and writes range 0 through the last pipeline into
-/// `output` (`state` spans one partition per rank). Returns at once when the query has ended.
+/// ranks end theirs: once every partition of pipeline `at` has ended, takes this rank's runs of
+/// `breaker_state` (PipelineBreaker::key_runs), cuts them at splitters sampled from them,
+/// exchanges the ranges and writes range 0 through the last pipeline into `output` (`state`
+/// spans one partition per rank). Returns at once when the query has ended.
 void write_own_range(QueryContext& query, const PhysicalPlan& plan, size_t at,
                      GlobalSinkState& breaker_state, SpreadRun& spread, const Sink& output,
                      GlobalSinkState& state, int threads);

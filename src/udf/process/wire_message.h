@@ -45,9 +45,9 @@ enum class Op : uint8_t {
   // Rank 0 to a worker rank: another rank's actors are idle now (the partitions have run out),
   // so the worker's batches may go to them while its own actors are busy.
   Lend = 16,
-  // A write spread by key range after an exchanged breaker (docs/cluster.md): rank 0 to every
-  // worker rank, the keys that cut the finalized groups into one range per rank; any rank to
-  // the rank that writes a range, the rows of that range from the sender's finalized share.
+  // A write spread by key range after a group-by or a sort (docs/cluster.md): rank 0 to every
+  // worker rank, the keys that cut the rows each rank holds into one range per rank; any rank
+  // to the rank that writes a range, its rows of that range.
   Splitters = 17,
   Range = 18
 };

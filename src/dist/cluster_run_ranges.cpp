@@ -9,20 +9,6 @@
 
 namespace ember::dist {
 
-namespace {
-
-std::string range_message(process::Op op, uint64_t query, const std::vector<TaggedRun>& runs) {
-  process::MessageWriter out;
-  out.begin(op);
-  out.put(query);
-  out.put(int32_t{op == process::Op::Splitters ? -1 : 0});  // the sender: rank 0
-  out.put(rows_of(runs));
-  out.put_string(encode_runs(runs));
-  return out.bytes();
-}
-
-}  // namespace
-
 bool ClusterRun::wait_partitions_ended() {
   std::unique_lock lock(mu_);
   // A query failed elsewhere (Ctrl-C, say) tells no one here: look again now and then.
@@ -43,14 +29,14 @@ std::vector<TaggedRun> ClusterRun::exchange_ranges(
     range_pieces_.assign(static_cast<size_t>(ranks), std::nullopt);
     ranges_in_ = 0;
   }
-  const std::string cut = range_message(process::Op::Splitters, id_, {TaggedRun{0, splitters}});
+  const std::string cut = range_message(process::Op::Splitters, id_, -1, {TaggedRun{0, splitters}});
   int expected = 0;
   for (int r = 1; r < ranks; ++r) {
     if (!running_[static_cast<size_t>(r)]) continue;  // every rank runs when writing by range
     ++expected;
     transport_.send(r, kTagQuery, cut);
     const std::vector<TaggedRun>& theirs = ranges.at(static_cast<size_t>(r));
-    transport_.send(r, kTagQuery, range_message(process::Op::Range, id_, theirs));
+    transport_.send(r, kTagQuery, range_message(process::Op::Range, id_, 0, theirs));
     range_rows_out_ += rows_of(theirs);
   }
   std::unique_lock lock(mu_);

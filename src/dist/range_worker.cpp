@@ -40,6 +40,17 @@ std::vector<TaggedRun> decode_runs(std::string_view bytes, const Schema& schema)
   return runs;
 }
 
+std::string range_message(process::Op op, uint64_t key, int32_t from,
+                          const std::vector<TaggedRun>& runs) {
+  process::MessageWriter out;
+  out.begin(op);
+  out.put(key);
+  out.put(from);
+  out.put(rows_of(runs));
+  out.put_string(encode_runs(runs));
+  return out.bytes();
+}
+
 int64_t rows_of(const std::vector<TaggedRun>& runs) {
   int64_t rows = 0;
   for (const TaggedRun& run : runs) rows += run.rows.num_rows();
@@ -48,20 +59,11 @@ int64_t rows_of(const std::vector<TaggedRun>& runs) {
 
 namespace {
 
-Schema key_schema(const Schema& schema, const RangeKeys& keys) {
-  std::vector<Field> fields;
-  for (int c : keys.columns) fields.push_back(schema.field(c));
-  return Schema(std::move(fields));
-}
-
 void send_range(Run& run, const RangeTarget& target, int to, const std::vector<TaggedRun>& runs) {
-  process::MessageWriter out;
-  out.begin(process::Op::Range);
-  out.put(to == 0 ? target.done_key : target.query);
-  out.put(static_cast<int32_t>(run.transport.rank()));
-  out.put(rows_of(runs));
-  out.put_string(encode_runs(runs));
-  run.transport.send(to, to == 0 ? kTagData : kTagQuery, MessageBuffer(out.bytes()));
+  run.transport.send(
+      to, to == 0 ? kTagData : kTagQuery,
+      MessageBuffer(range_message(process::Op::Range, to == 0 ? target.done_key : target.query,
+                                  static_cast<int32_t>(run.transport.rank()), runs)));
 }
 
 }  // namespace

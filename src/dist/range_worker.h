@@ -54,6 +54,10 @@ RangeWritten write_key_range(Run& run, const RangeTarget& target, const Physical
 std::string encode_runs(const std::vector<TaggedRun>& runs);
 /// The runs encode_runs() wrote, rows of `schema`. Error when they are not.
 std::vector<TaggedRun> decode_runs(std::string_view bytes, const Schema& schema);
+/// A Splitters or Range message: `key` (the query's id to a worker rank, the sender's done key
+/// to rank 0), the sender's rank (-1 for splitters) and `runs`.
+std::string range_message(process::Op op, uint64_t key, int32_t from,
+                          const std::vector<TaggedRun>& runs);
 /// The rows of every run.
 int64_t rows_of(const std::vector<TaggedRun>& runs);
 

@@ -22,11 +22,15 @@ constexpr int64_t kSamplesPerRange = 256;
 
 }  // namespace
 
-Batch range_splitters(const std::vector<TaggedRun>& runs, const Schema& schema,
-                      const RangeKeys& keys, int parts) {
+Schema key_schema(const Schema& schema, const RangeKeys& keys) {
   std::vector<Field> fields;
   for (int c : keys.columns) fields.push_back(schema.field(c));
-  const Schema key_schema(fields);
+  return Schema(std::move(fields));
+}
+
+Batch range_splitters(const std::vector<TaggedRun>& runs, const Schema& schema,
+                      const RangeKeys& keys, int parts) {
+  const Schema splitter_schema = key_schema(schema, keys);
   // The sample: each run's rows at evenly spaced positions, each standing for its share of the
   // run's rows (every row of a short run).
   std::vector<Batch> sampled;
@@ -39,14 +43,14 @@ Batch range_splitters(const std::vector<TaggedRun>& runs, const Schema& schema,
     for (int64_t i = 0; i < n; ++i) at.push_back(i * rows / n);
     std::vector<Column> cols;
     for (const Column& c : key_columns(run.rows, keys)) cols.push_back(gather(c, at));
-    sampled.emplace_back(key_schema, std::move(cols));
+    sampled.emplace_back(splitter_schema, std::move(cols));
     weight.insert(weight.end(), static_cast<size_t>(n),
                   static_cast<double>(rows) / static_cast<double>(n));
   }
   if (sampled.empty()) {
     std::vector<Column> none;
-    for (const Field& f : key_schema.fields()) none.push_back(Column::nulls(f.type, 0));
-    return Batch(key_schema, std::move(none));
+    for (const Field& f : splitter_schema.fields()) none.push_back(Column::nulls(f.type, 0));
+    return Batch(splitter_schema, std::move(none));
   }
   const Batch sample = sampled.size() == 1 ? sampled[0] : Batch::concat(sampled);
   const std::vector<int64_t> order = sorted_rows(sample.columns(), sample.num_rows(), keys.order);

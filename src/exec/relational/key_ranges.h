@@ -13,6 +13,9 @@
 
 namespace ember {
 
+/// The fields of `schema` that `keys` names, in key order: the splitters' schema.
+Schema key_schema(const Schema& schema, const RangeKeys& keys);
+
 /// Keys that end `parts` ranges of near-equal rows of `runs` (rows of `schema`, each in key
 /// order under `keys`):
 /// up to parts - 1 rows of the key columns, ascending, distinct, each the last key of its range

@@ -342,7 +342,9 @@ class ChunkDecoder {
       if (end - p < 4) throw std::runtime_error("PLAIN byte array past its page");
       std::memcpy(&len, p, 4);
       p += 4;
-      if (len > static_cast<uint64_t>(end - p))
+      // The room left is the page's bytes less a length for every value still to come: a
+      // value longer than that leaves no room for their lengths, so the page is corrupt.
+      if (len > static_cast<uint64_t>(end - p) || len > static_cast<size_t>(start + most - to))
         throw std::runtime_error("PLAIN byte array past its page");
       std::memcpy(to, p, len);
       to += len;

@@ -258,10 +258,11 @@ Column Column::nested(DataType type, int64_t length, int64_t null_count,
     }
   } else {
     offsets = nullptr;
-    if (child.size() < (offset + length) * type.list_size()) {
+    // Divided, not multiplied: sizes an imported array gives could overflow the product.
+    if (type.list_size() > 0 && offset + length > child.size() / type.list_size()) {
       throw InvalidArgument(type.to_string() + " column of " + std::to_string(offset + length) +
-                            " rows needs " + std::to_string((offset + length) * type.list_size()) +
-                            " items, the child has " + std::to_string(child.size()));
+                            " rows needs " + std::to_string(type.list_size()) +
+                            " items a row, the child has " + std::to_string(child.size()));
     }
   }
   Column c = shaped(std::move(type), length, null_count, std::move(validity), offset);

@@ -152,7 +152,9 @@ Column BatchDecoder::values(const ArrowField& f, int64_t n, int64_t nulls) {
     }
     case TypeId::FixedSizeList: {
       Column items = column(f.children[0]);
-      if (items.size() < n * t.list_size()) throw std::runtime_error("too few list items");
+      // Divided, not multiplied: a row count and list size from the file could overflow.
+      if (t.list_size() > 0 && n > items.size() / t.list_size())
+        throw std::runtime_error("too few list items");
       return Column::nested(t, n, -1, validity, nullptr, std::move(items));
     }
     case TypeId::Utf8:
@@ -297,7 +299,8 @@ Column BatchDecoder::fixed_binary(const ArrowField& f, int64_t n,
                                   std::shared_ptr<Buffer> validity) {
   auto [p, size] = buffer();
   const int64_t w = f.stored_bytes;
-  if (size < n * w) throw std::runtime_error("values buffer too small");
+  // Divided, not multiplied: a row count and width from the file could overflow.
+  if (w > 0 && n > size / w) throw std::runtime_error("values buffer too small");
   if (n * w > INT32_MAX) throw std::runtime_error("more than 2 GiB of fixed-size binary values");
   auto offsets = Buffer::allocate((n + 1) * 4);
   auto* o = reinterpret_cast<int32_t*>(detail::BufferAccess::mutable_data(*offsets));

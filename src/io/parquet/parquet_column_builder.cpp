@@ -120,6 +120,8 @@ Column leaf_values(const ChunkData& d, const LeafColumn& leaf) {
   const bool decimal =
       e.logical.kind == Logical::kDecimal || (e.converted && *e.converted == kDecimal);
   if (decimal) {
+    if (phys != kInt32 && phys != kInt64)  // leaf_type() refused the others already
+      throw std::runtime_error("a DECIMAL column that is not INT32, INT64 or a byte array");
     const double scale =
         std::pow(10.0, e.logical.kind == Logical::kDecimal ? e.logical.scale : e.scale);
     std::vector<double> out(static_cast<size_t>(n));

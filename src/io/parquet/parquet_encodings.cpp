@@ -68,9 +68,11 @@ void decode_rle(const uint8_t* data, size_t size, int bit_width, int64_t n, uint
     const uint64_t header = read_uleb(&p, end);
     if (header & 1) {  // bit-packed: (header >> 1) groups of 8 values
       const uint64_t groups = header >> 1;
-      const uint64_t bytes = groups * static_cast<uint64_t>(bit_width);
-      if (bytes > static_cast<uint64_t>(end - p))
+      // Compared by division: a count read from the page could make the product wrap.
+      if (bit_width > 0 &&
+          groups > static_cast<uint64_t>(end - p) / static_cast<uint64_t>(bit_width))
         throw std::runtime_error("bit-packed run past its page");
+      const uint64_t bytes = groups * static_cast<uint64_t>(bit_width);
       // A group of 8 values fills bit_width bytes: each group copied into a zero-padded word
       // buffer, its values read with one 64-bit load each.
       const uint64_t mask = (uint64_t{1} << bit_width) - 1;
@@ -130,7 +132,9 @@ void decode_delta_binary_packed(const uint8_t** pp, const uint8_t* end, int64_t 
     for (uint64_t m = 0; m < miniblocks && left > 0; ++m) {
       const int w = widths[m];
       if (w > 64) throw std::runtime_error("DELTA bit width above 64");
-      const uint64_t bytes = per_mini * static_cast<uint64_t>(w) / 8;
+      // Rounded up: the spec's miniblocks hold a multiple of 32 values, a corrupt one may not,
+      // and its last value's bits reach into the last byte.
+      const uint64_t bytes = (per_mini * static_cast<uint64_t>(w) + 7) / 8;
       if (bytes > static_cast<uint64_t>(end - p))
         throw std::runtime_error("DELTA miniblock past its page");
       for (uint64_t i = 0; i < per_mini && left > 0; ++i, --left) {

@@ -12,7 +12,15 @@ namespace ember::parquet {
 namespace {
 
 bool is_decimal(const SchemaElement& e) {
-  return e.logical.kind == Logical::kDecimal || (e.converted && *e.converted == kDecimal);
+  if (e.logical.kind != Logical::kDecimal && !(e.converted && *e.converted == kDecimal))
+    return false;
+  // The format puts decimals in integers and byte arrays only: a FLOAT or BOOLEAN column so
+  // marked holds values narrower than the integers they would be read as.
+  if (!e.type || (*e.type != kInt32 && *e.type != kInt64 && *e.type != kByteArray &&
+                  *e.type != kFixedLenByteArray))
+    throw std::runtime_error("a DECIMAL column '" + e.name +
+                             "' that is not INT32, INT64 or a byte array");
+  return true;
 }
 
 bool is_list_group(const SchemaElement& e) {

@@ -50,6 +50,30 @@ TEST(ParquetEncodings, CorruptRunsAreErrors) {
                std::runtime_error);
   const uint8_t empty_run[] = {0x00, 0x01};
   EXPECT_THROW(decode_rle(empty_run, sizeof(empty_run), 1, 1, out.data()), std::runtime_error);
+  // 2^61 groups of 8-bit values: their bytes, 2^64, wrap to 0 in 64 bits. The run is refused,
+  // not read past the one byte that follows it.
+  std::vector<uint8_t> wrapping;
+  uint64_t header = (uint64_t{1} << 62) | 1;  // ULEB128: 7 bits a byte, the low ones first
+  for (; header >= 0x80; header >>= 7) wrapping.push_back(static_cast<uint8_t>(header | 0x80));
+  wrapping.push_back(static_cast<uint8_t>(header));
+  wrapping.push_back(0x07);
+  EXPECT_THROW(decode_rle(wrapping.data(), wrapping.size(), 8, 40, out.data()), std::runtime_error);
+}
+
+TEST(ParquetEncodings, DeltaMiniblockWhoseBitsEndInAPartByteIsReadWhole) {
+  // Block of 1 value in 1 miniblock, 2 values: the first, then a delta of width 1, whose bit
+  // lies in a byte the page lacks. (The spec's miniblocks hold multiples of 32 values.)
+  const std::vector<uint8_t> page = {0x01, 0x01, 0x02, 0x00, 0x00, 0x01};
+  const uint8_t* p = page.data();
+  std::vector<int64_t> out;
+  EXPECT_THROW(decode_delta_binary_packed(&p, page.data() + page.size(), 2, &out),
+               std::runtime_error);
+  // With the byte there, the two values decode.
+  const std::vector<uint8_t> whole = {0x01, 0x01, 0x02, 0x0a, 0x02, 0x01, 0x01};
+  p = whole.data();
+  out.clear();
+  decode_delta_binary_packed(&p, whole.data() + whole.size(), 2, &out);
+  EXPECT_EQ(out, std::vector<int64_t>({5, 7}));  // 5, then 5 + min delta 1 + 1
 }
 
 }  // namespace

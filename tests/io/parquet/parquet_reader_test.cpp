@@ -9,6 +9,7 @@
 
 #include "interop/parquet_expectations.h"
 #include "io/parquet/parquet_scan.h"
+#include "io/parquet/rewritten_footer.h"
 #include "io/temp_dir.h"
 
 namespace ember {
@@ -120,6 +121,40 @@ TEST(ParquetReader, ErrorsInAColumnNameTheRowGroupAndColumn) {
     EXPECT_NE(std::string(e.what()).find(path + ": row group 0, column 'id': "), std::string::npos)
         << e.what();
   }
+}
+
+// DECIMAL belongs on integers and byte arrays: on a FLOAT or BOOLEAN column (4 bytes and 1 a
+// value) reading the values as 8-byte integers would read past them.
+TEST(ParquetReader, DecimalOnAColumnThatIsNoIntegerIsAParseError) {
+  testing_io::TempDir dir;
+  const Table t = Table::from_columns({{"f", Column::from(std::vector<float>{1.5f, 2.5f})},
+                                       {"b", Column::from(std::vector<bool>{true, false})}});
+  for (const std::string column : {"f", "b"}) {
+    const std::string path = testing_io::write_parquet_with_footer(
+        dir, column + ".parquet", t, [&](parquet::FileMetaData& m) {
+          testing_io::schema_element(m, column).converted = parquet::kDecimal;
+        });
+    try {
+      const Table read = read_all(path, {column});
+      FAIL() << path << " read as " << read.to_string();
+    } catch (const ParseError& e) {
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("a DECIMAL column '" + column +
+                                           "' that is not INT32, INT64 or a byte array"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  // Annotated on an integer, the values read as decimals (float64) as before.
+  const Table ints = Table::from_columns({{"d", Column::from(std::vector<int64_t>{125, -5})}});
+  const std::string path =
+      testing_io::write_parquet_with_footer(dir, "d.parquet", ints, [](parquet::FileMetaData& m) {
+        testing_io::schema_element(m, "d").converted = parquet::kDecimal;
+      });
+  const Table read = read_all(path);
+  EXPECT_EQ(read.schema().to_string(), "d: float64");
+  EXPECT_EQ(read.column("d").get(0), Value(125.0));
+  EXPECT_EQ(read.column("d").get(1), Value(-5.0));
 }
 
 }  // namespace

@@ -242,10 +242,12 @@ Column build_column(ChunkData d, const LeafColumn& leaf, int64_t rows) {
   if (static_cast<int64_t>(d.defs.size()) != n || static_cast<int64_t>(d.reps.size()) != n)
     throw std::runtime_error("list levels are missing");
   if (n > 0 && d.reps[0] != 0) throw std::runtime_error("a list continues before it starts");
+  // Each row starts a level entry: no more rows than entries, whatever the footer claims.
+  const auto most_rows = static_cast<size_t>(std::min(rows, n));
   std::vector<int32_t> offsets;
-  offsets.reserve(size_t(rows) + 1);
+  offsets.reserve(most_rows + 1);
   std::vector<uint8_t> list_valid;
-  list_valid.reserve(size_t(rows));
+  list_valid.reserve(most_rows);
   int64_t items = 0;
   const int16_t* defs = d.defs.data();
   const int16_t* reps = d.reps.data();

@@ -78,6 +78,7 @@ std::string ClusterRun::order(uint64_t done, int r, const PhysicalPlan& plan,
   // With an exchange, each rank merges a share of every partition's state: this many.
   out.put(static_cast<uint8_t>(exchange_));
   out.put(static_cast<int32_t>(partitions_));
+  out.put(static_cast<int32_t>(output.first_pool));
   return out.bytes();
 }
 

@@ -199,9 +199,11 @@ void ClusterRun::rank_ended(int rank, process::MessageReader& in) {
   const auto range_rows = in.get<int64_t>();
   if (ranges_) query_.rows_out.fetch_add(range_rows, std::memory_order_relaxed);
   const auto pools = in.get<uint32_t>();
-  if (udfs_.size() < pools) udfs_.resize(pools);
+  // The rank numbers the chain's pools from 0: the query's from first_pool_ on.
+  const size_t first = static_cast<size_t>(first_pool_);
+  if (udfs_.size() < first + pools) udfs_.resize(first + pools);
   for (uint32_t i = 0; i < pools; ++i) {
-    UdfStats& u = udfs_[i];
+    UdfStats& u = udfs_[first + i];
     u.batches += in.get<int64_t>();
     u.rows += in.get<int64_t>();
     u.retries += in.get<int64_t>();

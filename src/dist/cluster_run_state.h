@@ -60,6 +60,7 @@ class ClusterRun final : public SpreadRun {
       : transport_(transport),
         id_(id),
         files_(output.files),
+        first_pool_(output.first_pool),
         partials_(partials),
         exchange_(partials && plan.pipelines.at(at).breaker &&
                   plan.pipelines.at(at).breaker->exchanges_partials() && !states_to_rank_0()),
@@ -82,11 +83,16 @@ class ClusterRun final : public SpreadRun {
     partitions_ = n;
     const int first = first_partitions_per_rank(n, ranks);
     std::vector<std::vector<int>> share(static_cast<size_t>(ranks));
+    const Source& source = *plan.pipelines.at(at).source;
     for (int i = 0; i < n; ++i) {
-      if (i < first * ranks)
-        share[static_cast<size_t>(i % ranks)].push_back(todo[static_cast<size_t>(i)]);
+      const int p = todo[static_cast<size_t>(i)];
+      // A partition only one rank can open (a join's buckets) is that rank's from the start.
+      if (const int home = source.home_rank(p); home >= 0 && home < ranks)
+        share[static_cast<size_t>(home)].push_back(p);
+      else if (i < first * ranks)
+        share[static_cast<size_t>(i % ranks)].push_back(p);
       else
-        queue_.push_back(todo[static_cast<size_t>(i)]);
+        queue_.push_back(p);
     }
     own_first_.assign(share[0].begin(), share[0].end());
     open_pool_service(id_, &query);
@@ -305,6 +311,7 @@ class ClusterRun final : public SpreadRun {
   Transport& transport_;
   uint64_t id_;
   bool files_;
+  int first_pool_;  ///< the query's pool the chain's first UDF calls (SpreadOutput::first_pool)
   bool partials_;
   bool exchange_;                           ///< the partial states are exchanged (exchanges())
   bool ranges_;                             ///< the write is spread by key range (writes_ranges())

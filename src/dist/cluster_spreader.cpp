@@ -3,12 +3,16 @@
 #include "dist/cluster_spreader.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "dist/cluster_run.h"
 #include "dist/pipeline_message.h"
 #include "exec/physical_planner.h"
 #include "exec/range_write.h"
+#include "exec/sinks/shuffle_sink.h"
+#include "plan/nodes/join_node.h"
+#include "udf/process/wire_message.h"
 
 namespace ember::dist {
 
@@ -21,6 +25,32 @@ const Pipeline* spread_pipeline(const LogicalNode& optimized, const PhysicalPlan
   *at = leftmost_pipeline(optimized, plan);
   const Pipeline& p = plan.pipelines.at(*at);
   return p.source ? &p : nullptr;
+}
+
+/// The refs a chain that reads `output`'s joined buckets is encoded with, or null.
+std::optional<ShuffledJoinRefs> shuffled_refs(const SpreadOutput& output, int ranks) {
+  if (output.shuffled_join == nullptr) return std::nullopt;
+  return ShuffledJoinRefs{output.shuffled_join, output.left_exchange, output.right_exchange, ranks,
+                          output.buckets_per_rank};
+}
+
+/// The index in `plan.pools` of the first UDF a chain from `root` calls: what the pools it
+/// plans again are numbered from.
+int first_pool_of(const PhysicalPlan& plan, const PhysicalPlan& chain) {
+  if (chain.pools.empty()) return 0;
+  for (size_t i = 0; i < plan.pools.size(); ++i)
+    if (plan.pools[i] == chain.pools.front()) return static_cast<int>(i);
+  throw Error("internal: a spread chain calls a UDF its query does not");
+}
+
+/// The refs a plan whose join runs as a hash exchange is encoded with before its exchanges ran
+/// (explain(), spread_ranks()), or null.
+std::optional<ShuffledJoinRefs> planned_refs(const LogicalNode& optimized, const PhysicalPlan& plan,
+                                             int ranks) {
+  if (!plan.shuffle) return std::nullopt;
+  const auto& exchange =
+      static_cast<const ShuffleSink&>(*plan.pipelines.at(plan.shuffle->left).breaker);
+  return ShuffledJoinRefs{pick_shuffled_join(optimized), 0, 0, ranks, exchange.buckets_per_rank()};
 }
 
 /// The spread pipeline, as explain() names it.
@@ -40,11 +70,54 @@ std::unique_ptr<SpreadRun> ClusterSpreader::spread(const LogicalNode& optimized,
   std::string why;
   bool partials = false;
   bool tail = false;
-  const std::string pipeline = encode_first_pipeline(optimized, &why, &partials, &tail);
+  const std::optional<ShuffledJoinRefs> refs = shuffled_refs(output, ranks_);
+  const std::string pipeline =
+      encode_first_pipeline(optimized, &why, &partials, &tail, refs ? &*refs : nullptr);
   if (pipeline.empty()) return nullptr;
   SpreadOutput where = output;
   where.ranges = output.ranges && tail;  // the ranks run the last pipeline over their ranges
+  // The chain's UDFs, as the ranks plan them again: after the join sides' (the planner numbers
+  // the pools as it meets them: a join's right side, its left side, what follows the join;
+  // every right side that travels whole calls none).
+  if (refs) {
+    const auto& j = static_cast<const JoinNode&>(*refs->join);
+    where.first_pool = static_cast<int>(plan_physical(j.right()).pools.size() +
+                                        plan_physical(j.left()).pools.size());
+  }
   return start_cluster_run(transport_, next_query_++, plan, at, pipeline, partials, query, where);
+}
+
+const LogicalNode* ClusterSpreader::shuffled_join(const LogicalNode& optimized) {
+  if (ranks_ < 2 || states_to_rank_0()) return nullptr;
+  return pick_shuffled_join(optimized);
+}
+
+std::unique_ptr<SpreadRun> ClusterSpreader::spread_join_side(const LogicalNode& join, bool left,
+                                                             const PhysicalPlan& plan, size_t at,
+                                                             QueryContext& query,
+                                                             const SpreadOutput& output,
+                                                             uint64_t* id) {
+  const auto& j = static_cast<const JoinNode&>(join);
+  const auto& exchange = static_cast<const ShuffleSink&>(*plan.pipelines.at(at).breaker);
+  std::string why;
+  const std::string pipeline =
+      encode_join_side(left ? j.left() : j.right(), j.on, exchange.buckets_per_rank(), &why);
+  if (pipeline.empty()) throw Error("internal: a join side that cannot travel: " + why);
+  SpreadOutput where = output;
+  where.files = false;
+  where.ranges = false;
+  where.first_pool = first_pool_of(plan, plan_physical(left ? j.left() : j.right()));
+  *id = next_query_++;
+  return start_cluster_run(transport_, *id, plan, at, pipeline, true, query, where);
+}
+
+void ClusterSpreader::forget_exchanges(const std::vector<uint64_t>& ids) {
+  for (uint64_t id : ids) {
+    process::MessageWriter out;
+    out.begin(process::Op::Forget);
+    out.put(id);
+    for (int r = 1; r < ranks_; ++r) transport_.send(r, kTagQuery, out.bytes());
+  }
 }
 
 PartitionSpreader::Spread ClusterSpreader::spread_ranks(const LogicalNode& optimized,
@@ -56,7 +129,10 @@ PartitionSpreader::Spread ClusterSpreader::spread_ranks(const LogicalNode& optim
   std::string why;
   bool partials = false;
   bool tail = false;
-  if (n < 2 || encode_first_pipeline(optimized, &why, &partials, &tail).empty()) return {};
+  const std::optional<ShuffledJoinRefs> refs = planned_refs(optimized, plan, ranks_);
+  if (n < 2 ||
+      encode_first_pipeline(optimized, &why, &partials, &tail, refs ? &*refs : nullptr).empty())
+    return {};
   // A group-by's write goes by range only when its groups are exchanged.
   const bool exchanged = p->breaker && p->breaker->exchanges_partials();
   return {std::min(n, ranks_), partials, at,
@@ -68,23 +144,38 @@ std::string ClusterSpreader::explain(const LogicalNode& optimized, const Physica
   const Pipeline* p = spread_pipeline(optimized, plan, &at);
   if (!p) return "nothing to read";
   const int n = p->source->num_partitions();
-  const std::string name = pipeline_name(at);
+  const std::optional<ShuffledJoinRefs> refs = planned_refs(optimized, plan, ranks_);
+  const std::string name =
+      refs ? "pipeline " + std::to_string(at + 1) + " (the joined buckets)" : pipeline_name(at);
   std::string why;
   bool partials = false;
   bool tail = false;
-  if (encode_first_pipeline(optimized, &why, &partials, &tail).empty())
+  if (encode_first_pipeline(optimized, &why, &partials, &tail, refs ? &*refs : nullptr).empty())
     return name + " runs on rank 0 alone: " + why;
   if (n < 2) return name + " runs on rank 0 alone: its source has one partition";
   const int first = first_partitions_per_rank(n, ranks_);
-  std::string out = (at == 0 ? "the first pipeline's " : name + ": its ") + std::to_string(n) +
-                    " partitions run on " + std::to_string(std::min(n, ranks_)) + " ranks (";
+  std::string out;
+  if (refs)
+    out = refs->join->describe() + " runs as a hash exchange of both sides: pipelines " +
+          std::to_string(plan.shuffle->right + 1) + " (its right side) and " +
+          std::to_string(plan.shuffle->left + 1) +
+          " (its left side) run on every rank, their partitions handed out as ranks ask, each "
+          "partition's rows sent by the hash of the join keys to the rank that holds their "
+          "bucket (" +
+          std::to_string(refs->per_rank) +
+          " per rank); each rank joins its own buckets as one machine joins. Then ";
+  out += (at == 0 ? "the first pipeline's " : name + ": its ") + std::to_string(n) +
+         " partitions run on " + std::to_string(std::min(n, ranks_)) + " ranks (";
   const std::string round_robin = "partition p on rank p % " + std::to_string(ranks_);
-  if (n <= first * ranks_)
+  if (refs)
+    out += round_robin + ", which holds its bucket";
+  else if (n <= first * ranks_)
     out += round_robin + ": too few to hand out on request";
   else
     out += std::to_string(first) + " each to start with, " + round_robin + ", the other " +
            std::to_string(n - first * ranks_) + " handed out as ranks ask for more";
-  if (at > 0) out += ", each rank building the joins' right sides itself";
+  if (at > 0 && (!refs || plan.shuffle->right > 0))
+    out += ", each rank building the joins' right sides itself";
   const bool exchange = partials && p->breaker && p->breaker->exchanges_partials();
   if (exchange)
     out +=

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <vector>
 
 #include "dist/transport.h"
 #include "exec/partition_spreading.h"
@@ -37,6 +38,12 @@ class ClusterSpreader final : public PartitionSpreader {
                                     QueryContext& query, const SpreadOutput& output) override;
   std::string explain(const LogicalNode& optimized, const PhysicalPlan& plan) override;
   Spread spread_ranks(const LogicalNode& optimized, const PhysicalPlan& plan) override;
+  const LogicalNode* shuffled_join(const LogicalNode& optimized) override;
+  std::unique_ptr<SpreadRun> spread_join_side(const LogicalNode& join, bool left,
+                                              const PhysicalPlan& plan, size_t at,
+                                              QueryContext& query, const SpreadOutput& output,
+                                              uint64_t* id) override;
+  void forget_exchanges(const std::vector<uint64_t>& ids) override;
 
  private:
   Transport& transport_;

@@ -32,6 +32,8 @@ namespace ember::dist {
 /// ahead of rank 0 taking its rows.
 constexpr int64_t kResultWindow = 8;
 
+class KeptBuckets;
+
 /// One query's run on this rank.
 struct Run {
   Run(Transport& t, uint64_t done_key) : transport(t), granted(t, done_key) {}
@@ -52,8 +54,10 @@ struct Run {
   /// rank's range (partition: the sender), as they come.
   ShareInbox ranges;
   std::atomic<int64_t> shuffled_out{0};  ///< rows of shares sent to other ranks
-  bool share_failed = false;             ///< its run thread: the end went to rank 0 as a failure
-  bool lent = false;                     // guarded by mu: rank 0 said other ranks' actors idle
+  /// This rank's join buckets, of every query (set before the run starts).
+  KeptBuckets* kept = nullptr;
+  bool share_failed = false;  ///< its run thread: the end went to rank 0 as a failure
+  bool lent = false;          // guarded by mu: rank 0 said other ranks' actors idle
 
   /// Rank 0 says another rank's actors are idle (the partitions ran out): this rank's pools
   /// may hand batches to them while its own actors are busy (ActorPool::lend_spares), now or

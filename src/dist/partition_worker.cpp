@@ -20,6 +20,7 @@
 #include "core/cancelled.h"
 #include "dist/batch_message.h"
 #include "dist/granted_partitions.h"
+#include "dist/kept_buckets.h"
 #include "dist/partition_run.h"
 #include "dist/piece_message.h"
 #include "dist/pipeline_message.h"
@@ -32,6 +33,7 @@
 #include "exec/physical_planner.h"
 #include "exec/pipeline_runner.h"
 #include "exec/sinks/file_sink.h"
+#include "exec/sinks/shuffle_sink.h"
 #include "io/output/staged_output.h"
 #include "resources/resource_pool.h"
 
@@ -67,6 +69,9 @@ struct Order {
   /// (`partitions` of them, from every rank) and sends rank 0 its share finalized.
   bool exchange = false;
   int partitions = 0;
+  /// The query's pool that the chain's first UDF calls: the chain's pools are the query's from
+  /// this one on (a join side's, or the pipeline after a join run as a hash exchange).
+  int first_pool = 0;
 };
 
 Order read_order(const Incoming& message) {
@@ -96,6 +101,7 @@ Order read_order(const Incoming& message) {
   o.storage = get_storage(in);
   o.exchange = in.get<uint8_t>() != 0;
   o.partitions = in.get<int32_t>();
+  o.first_pool = in.get<int32_t>();
   return o;
 }
 
@@ -148,7 +154,8 @@ void report_progress(const Order& o, Run& run, const QueryContext& context, std:
 std::vector<std::unique_ptr<ActorPool>> make_pools(const Order& o, Transport& transport,
                                                    const PhysicalPlan& physical) {
   std::vector<std::unique_ptr<ActorPool>> pools;
-  for (size_t i = 0; i < physical.pools.size(); ++i) {
+  for (size_t p = 0; p < physical.pools.size(); ++p) {
+    const size_t i = p + static_cast<size_t>(o.first_pool);  // the query's numbering
     std::vector<ActorMaker> makers;
     for (uint64_t key : o.own.at(i))
       makers.push_back(
@@ -162,7 +169,7 @@ std::vector<std::unique_ptr<ActorPool>> make_pools(const Order& o, Transport& tr
     // they are idle (rank 0 says so: Op::Lend), and only while its own are all busy: as many
     // spare proxies to rank 0's pool as there are actors elsewhere.
     std::vector<int> spares;
-    const int elsewhere = physical.pools[i]->concurrency - static_cast<int>(o.own.at(i).size());
+    const int elsewhere = physical.pools[p]->concurrency - static_cast<int>(o.own.at(i).size());
     if (!o.own.at(i).empty())
       for (int a = 0; a < elsewhere; ++a) {
         spares.push_back(static_cast<int>(makers.size()));
@@ -170,7 +177,7 @@ std::vector<std::unique_ptr<ActorPool>> make_pools(const Order& o, Transport& tr
       }
     std::vector<ActorContext> actors(makers.size());
     for (size_t a = 0; a < actors.size(); ++a) actors[a].actor_id = static_cast<int>(a);
-    auto spec = physical.pools[i];
+    auto spec = physical.pools[p];
     if (o.own.at(i).empty()) {
       // Rank 0's pool retries its calls already: a second round here would double them. It
       // holds each call to its deadline too, from when an actor takes it: a deadline here
@@ -268,6 +275,15 @@ class ShareMerge {
     }
     return rows_in_;
   }
+  /// Once this rank's partitions have ended: waits for the other shares and finalizes the
+  /// share here, sending nothing (a join side's exchange leaves its buckets in the breaker's
+  /// JoinBuckets); returns the rows that came from other ranks. Throws as finish() does.
+  int64_t settle() {
+    thread_.join();
+    if (error_) std::rethrow_exception(error_);
+    breaker_.finalize(*share_);
+    return rows_in_;
+  }
   /// Once this rank's partitions have ended: waits for the other shares and returns the share
   /// finalized (in key order) as runs, sending nothing. Throws as finish() does.
   std::vector<TaggedRun> key_runs() {
@@ -309,9 +325,13 @@ class ShareMerge {
 /// its own range into its part. A failure here fails the query through the rank's end
 /// (Run::share_failed).
 void end_exchange(const Order& o, Run& run, ShareMerge* merge, GlobalSinkState* kept,
-                  const PhysicalPlan& physical, size_t at, Figures& figures) {
+                  const PhysicalPlan& physical, size_t at, Figures& figures,
+                  const std::shared_ptr<JoinBuckets>& buckets) {
   try {
-    if (o.ranges) {
+    if (buckets) {  // a join side's exchange: its buckets stay here for the join
+      figures.shuffled_in = merge->settle();
+      run.kept->keep(o.query, buckets);
+    } else if (o.ranges) {
       std::vector<TaggedRun> runs =
           merge ? merge->key_runs() : physical.pipelines.at(at).breaker->key_runs(*kept);
       const RangeWritten range = write_key_range(
@@ -339,9 +359,21 @@ void end_exchange(const Order& o, Run& run, ShareMerge* merge, GlobalSinkState* 
 }
 
 Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
-  NodePtr chain = decode_first_pipeline(o.pipeline);
+  const ChainContext buckets_here{[&run](uint64_t id) { return run.kept->find(id); }, o.rank,
+                                  o.memory_budget};
+  std::optional<JoinSideExchange> side;
+  NodePtr chain = decode_first_pipeline(o.pipeline, &buckets_here, &side);
   PhysicalPlan physical = plan_physical(*chain);
   const size_t at = leftmost_pipeline(*chain, physical);
+  // A join side ends in its exchange, which rank 0 planned as the side's breaker.
+  std::shared_ptr<JoinBuckets> buckets;
+  if (side) {
+    Pipeline& p = physical.pipelines.at(at);
+    std::vector<int> keys;
+    for (const auto& k : side->keys) keys.push_back(p.schema.index_of(k));
+    buckets = std::make_shared<JoinBuckets>();
+    p.breaker = std::make_shared<ShuffleSink>(std::move(keys), p.schema, side->per_rank, buckets);
+  }
   const int64_t built_bytes = build_right_sides(physical, at);
   std::vector<std::unique_ptr<ActorPool>> pools = make_pools(o, run.transport, physical);
   QueryContext context(pools, physical.downloads);
@@ -392,24 +424,25 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   Figures figures;
   if (merge || (o.ranges && partials != nullptr))
     end_exchange(o, run, merge ? &*merge : nullptr, state->as<ForwardSink::Global>().partials.get(),
-                 physical, at, figures);
+                 physical, at, figures, buckets);
   figures.partitions = context.partitions_done.load();
   figures.rows = context.rows_read.load();
   figures.rows_out = context.rows_out.load();
   figures.bytes_read = context.bytes_read.load() + built_bytes;
   figures.bytes_written = sink.bytes_written(*state) + figures.range_bytes;
   for (size_t i = 0; i < pools.size(); ++i) {
-    figures.own.push_back(o.own.at(i).empty() ? UdfStats{} : pools[i]->stats());
+    const std::vector<uint64_t>& own = o.own.at(i + static_cast<size_t>(o.first_pool));
+    figures.own.push_back(own.empty() ? UdfStats{} : pools[i]->stats());
     // The own actors' slots come first, in o.own's order, then the spares (see the makers
     // above), whose batches ran on other ranks' actors: counted there, not here.
     const auto slots = pools[i]->actor_figures();
     auto& inits = figures.own_inits.emplace_back();
-    for (size_t a = 0; a < o.own.at(i).size(); ++a) inits.emplace_back(o.own[i][a], slots[a].inits);
+    for (size_t a = 0; a < own.size(); ++a) inits.emplace_back(own[a], slots[a].inits);
     figures.batches_elsewhere += pools[i]->batches_lent();
-    if (o.own.at(i).empty()) continue;
+    if (own.empty()) continue;
     UdfStats& u = figures.own.back();
     u.batches -= pools[i]->batches_lent();
-    for (size_t a = o.own.at(i).size(); a < slots.size(); ++a) {
+    for (size_t a = own.size(); a < slots.size(); ++a) {
       u.rows -= slots[a].rows;
       u.busy_seconds -= slots[a].busy_seconds;
     }
@@ -476,6 +509,7 @@ struct PartitionWorker::Runs {
   uint64_t newest = 0;  // guarded by mu: the latest query whose order came (ids only grow)
   /// Shares that came before their query's order (another rank may start first).
   std::map<uint64_t, std::vector<Incoming>> early;  // guarded by mu
+  KeptBuckets kept;  ///< join sides' buckets, until their join has run
 };
 
 PartitionWorker::PartitionWorker(Transport& transport)
@@ -505,6 +539,10 @@ void PartitionWorker::handle(Incoming message) {
     if (auto it = all.find(query); it != all.end()) it->second->lend();
     return;
   }
+  if (op == process::Op::Forget) {  // `query`: a join side's exchange, whose join has run
+    runs_->kept.forget(query);
+    return;
+  }
   const bool range = op == process::Op::Splitters || op == process::Op::Range;
   if (op == process::Op::Partial || range) {  // a share of an exchange, or a key range
     if (auto it = all.find(query); it != all.end())
@@ -530,6 +568,7 @@ void PartitionWorker::handle(Incoming message) {
   Order order = read_order(message);
   auto run = std::make_unique<Run>(transport_, order.done_key);
   Run* r = run.get();
+  r->kept = &runs_->kept;
   runs_->newest = std::max(runs_->newest, query);
   if (auto early = runs_->early.find(query); early != runs_->early.end()) {
     for (const Incoming& m : early->second) {

@@ -8,6 +8,7 @@
 
 #include "dist/plan_fields.h"
 #include "dist/source_message.h"
+#include "exec/sources/bucket_join_source.h"
 #include "plan/logical_plan.h"
 #include "udf/data_type_codec.h"
 #include "udf/process/wire_message.h"
@@ -42,13 +43,29 @@ enum class BreakerKind : uint8_t {
   TopK = 3,
   JoinTail = 4,
   Sort = 5,
-  Limit = 6  ///< travels so that other ranks stop each partition at the limit; rows still travel
+  Limit = 6,   ///< travels so that other ranks stop each partition at the limit; rows still travel
+  Shuffle = 7  ///< a join side's exchange by key hash (encode_join_side)
 };
 
+/// What a chain starts with: a source every rank reads, or the joined buckets of a join run as
+/// a hash exchange, which each rank holds of its own.
+enum class ChainStart : uint8_t { Source = 0, Buckets = 1 };
+
 /// The most a join's right side may hold (its files' bytes) for every rank to read it whole and
-/// build its own hash table, rather than the query staying on rank 0 (docs/cluster.md): a
-/// dimension table, not a second fact table.
-constexpr int64_t kBroadcastJoinBytes = int64_t{64} << 20;
+/// build its own hash table (docs/cluster.md): a dimension table, not a second fact table. A
+/// larger one is joined by a hash exchange of both sides. EMBER_DIST_BROADCAST_JOIN_BYTES
+/// overrides it (tests and benchmarks: 0 exchanges every join it can).
+int64_t broadcast_join_bytes() {
+  constexpr int64_t kBroadcastJoinBytes = int64_t{64} << 20;
+  const char* env = std::getenv("EMBER_DIST_BROADCAST_JOIN_BYTES");
+  if (env == nullptr || *env == '\0') return kBroadcastJoinBytes;
+  char* end = nullptr;
+  const long long v = std::strtoll(env, &end, 10);
+  if (*end != '\0' || v < 0)
+    throw InvalidArgument(
+        std::string("EMBER_DIST_BROADCAST_JOIN_BYTES must be a byte count, got '") + env + "'");
+  return v;
+}
 
 void put_pool(MessageWriter& out, const ActorPoolProjectNode& n) {
   const UdfSpec& spec = *n.udf;
@@ -106,10 +123,17 @@ std::vector<SortSpec> get_sort_keys(MessageReader& in) {
 /// (what lies above it is another pipeline's) or keeps the query on rank 0.
 class FirstPipelineEncoder final : NodeVisitor {
  public:
+  /// What the chain is for.
+  enum class Mode {
+    Query,  ///< a query's first pipeline
+    Pick,   ///< likewise, picking a join to run as a hash exchange (picked())
+    Side    ///< a side of a join run as a hash exchange: no breaker, no download
+  };
   /// `broadcast`: `out` gets a join's right side, which every rank reads whole (no UDF, no
-  /// breaker).
-  explicit FirstPipelineEncoder(MessageWriter& out, bool broadcast = false)
-      : out_(out), broadcast_(broadcast) {}
+  /// breaker). `shuffled`: a join that travels as the joined buckets it reads.
+  explicit FirstPipelineEncoder(MessageWriter& out, bool broadcast = false,
+                                const ShuffledJoinRefs* shuffled = nullptr, Mode mode = Mode::Query)
+      : out_(out), broadcast_(broadcast), shuffled_(shuffled), mode_(mode) {}
   /// Writes `root`'s first pipeline; its output schema is the last node's.
   void encode(const LogicalNode& root) {
     root.accept(*this);
@@ -124,6 +148,20 @@ class FirstPipelineEncoder final : NodeVisitor {
     out_.put_string(tail_.bytes());
     put_schema(out_, root.schema);
   }
+  /// Writes `side` (a join's side) ending in its exchange by the hash of `keys`.
+  void encode_side(const LogicalNode& side, const std::vector<std::string>& keys, int per_rank) {
+    side.accept(*this);
+    out_.put(NodeKind::End);
+    put_schema(out_, last_->schema);
+    MessageWriter exchange;
+    exchange.put(BreakerKind::Shuffle);
+    put_strings(exchange, keys);
+    exchange.put(static_cast<int32_t>(per_rank));
+    out_.put_string(exchange.bytes());
+    out_.put(uint8_t{0});  // nothing travels after it
+  }
+  /// After encode() in Mode::Pick: the join it would run as a hash exchange, if any.
+  const JoinNode* picked() const { return picked_; }
   /// After encode(): whether the first breaker travelled (other ranks send partial states).
   bool partials() const { return !breaker_.empty() && !row_cap_; }
   /// After encode(): whether the nodes above the first breaker, up to the root, travelled too
@@ -133,6 +171,7 @@ class FirstPipelineEncoder final : NodeVisitor {
 
  private:
   void visit(const SourceNode& n) override {
+    out_.put(ChainStart::Source);
     put_source(out_, *n.source);
     out_.put(static_cast<int32_t>(n.source->num_partitions()));
     broadcast_bytes_ += source_bytes(*n.source);
@@ -156,6 +195,7 @@ class FirstPipelineEncoder final : NodeVisitor {
     put_pool(out_, n);
   }
   void visit(const UrlDownloadNode& n) override {
+    if (mode_ == Mode::Side) throw NotSpreadable{"a download below a join run as an exchange"};
     if (!streams(n)) return;
     out_.put(NodeKind::UrlDownload);
     out_.put_string(n.url_column);
@@ -220,8 +260,19 @@ class FirstPipelineEncoder final : NodeVisitor {
   /// probe has ended: it ends the first pipeline (its tail is the breaker), every rank sending
   /// rank 0 its rows and the right rows it matched, and rank 0 adding the unmatched ones.
   void visit(const JoinNode& n) override {
+    if (shuffled_ != nullptr && &n == shuffled_->join) return put_buckets(n, *shuffled_);
     const bool tail = n.type == JoinType::Right || n.type == JoinType::Full;
     if (tail && broadcast_) throw NotSpreadable{"a breaker on the right side of a join"};
+    if (tail && mode_ == Mode::Side)
+      throw NotSpreadable{"a right or full join below a join run as an exchange"};
+    // The lowest join of the first pipeline whose right side every rank cannot read whole is
+    // joined by a hash exchange of both sides, when both can travel as chains.
+    if (mode_ == Mode::Pick && picked_ == nullptr && !broadcast_ && !broadcastable(n) &&
+        exchangeable(n)) {
+      picked_ = &n;
+      const ShuffledJoinRefs trial{&n, 0, 0, 1, 1};
+      return put_buckets(n, trial);
+    }
     if (!streams(n)) return;
     if (tail) {
       broken_ = true;
@@ -233,11 +284,12 @@ class FirstPipelineEncoder final : NodeVisitor {
     FirstPipelineEncoder side(right, true);
     side.encode(n.right());
     broadcast_bytes_ += side.broadcast_bytes_;
-    if (side.broadcast_bytes_ > kBroadcastJoinBytes)
+    if (side.broadcast_bytes_ > broadcast_join_bytes())
       throw NotSpreadable{"the right side of " + n.describe() + " (" +
                           std::to_string(side.broadcast_bytes_ >> 20) +
                           " MiB) is larger than what every rank reads again (" +
-                          std::to_string(kBroadcastJoinBytes >> 20) + " MiB)"};
+                          std::to_string(broadcast_join_bytes() >> 20) +
+                          " MiB), and the join cannot run as a hash exchange"};
     out_.put(NodeKind::Join);
     put_strings(out_, n.on);
     out_.put(static_cast<uint8_t>(n.type));
@@ -247,6 +299,44 @@ class FirstPipelineEncoder final : NodeVisitor {
       out_.put_string(output);
     }
     out_.put_string(right.bytes());
+  }
+
+  /// Whether every rank can read `n`'s right side whole and build it itself.
+  static bool broadcastable(const JoinNode& n) {
+    MessageWriter right;
+    FirstPipelineEncoder side(right, true);
+    try {
+      side.encode(n.right());
+    } catch (const NotSpreadable&) {
+      return false;
+    }
+    return side.broadcast_bytes_ <= broadcast_join_bytes();
+  }
+  /// Whether both of `n`'s sides can travel as chains that end in their exchange.
+  static bool exchangeable(const JoinNode& n) {
+    std::string why;
+    return !encode_join_side(n.left(), n.on, 1, &why).empty() &&
+           !encode_join_side(n.right(), n.on, 1, &why).empty();
+  }
+  /// A join run as a hash exchange, as the chain's source: what each rank joins of its own.
+  void put_buckets(const JoinNode& n, const ShuffledJoinRefs& refs) {
+    out_.put(ChainStart::Buckets);
+    out_.put(refs.left);
+    out_.put(refs.right);
+    out_.put(static_cast<int32_t>(refs.ranks));
+    out_.put(static_cast<int32_t>(refs.per_rank));
+    put_strings(out_, n.on);
+    out_.put(static_cast<uint8_t>(n.type));
+    out_.put(static_cast<uint32_t>(n.right_columns.size()));
+    for (const auto& [output, input] : n.right_columns) {
+      out_.put_string(output);
+      out_.put_string(input);
+    }
+    put_schema(out_, n.left().schema);
+    put_schema(out_, n.right().schema);
+    put_schema(out_, n.schema);
+    out_.put(static_cast<int32_t>(refs.ranks * refs.per_rank));
+    last_ = &n;
   }
 
   /// Walks below `n`; true when `n` belongs to the first pipeline (no breaker below it).
@@ -264,6 +354,7 @@ class FirstPipelineEncoder final : NodeVisitor {
   /// Walks below `n`; true when `n` is the first breaker (it ends the first pipeline).
   bool breaks(const LogicalNode& n) {
     if (broadcast_) throw NotSpreadable{"a breaker on the right side of a join"};
+    if (mode_ == Mode::Side) throw NotSpreadable{"a breaker below a join run as an exchange"};
     n.child().accept(*this);
     const bool first = !broken_;
     if (!first) tail_ok_ = false;  // a second breaker: what follows runs on rank 0
@@ -292,6 +383,9 @@ class FirstPipelineEncoder final : NodeVisitor {
   std::string breaker_;   ///< the first breaker, when other ranks run it (BreakerKind first)
   bool row_cap_ = false;  ///< breaker_ only caps each partition's rows (a limit): no partials
   const bool broadcast_;
+  const ShuffledJoinRefs* shuffled_;
+  const Mode mode_;
+  const JoinNode* picked_ = nullptr;
   int64_t broadcast_bytes_ = 0;  ///< what the sources read (a join's right side: every rank)
   MessageWriter tail_;           ///< the filters and projections above the first breaker
   bool tail_ok_ = true;          ///< nothing else lies above it
@@ -299,10 +393,24 @@ class FirstPipelineEncoder final : NodeVisitor {
 };
 
 /// `chain` under the breaker `bytes` describe (none: `chain`).
-NodePtr with_breaker(NodePtr chain, std::string_view bytes) {
+/// What decoding a chain needs beyond its bytes, and what it learns.
+struct Decoding {
+  const ChainContext* context = nullptr;
+  std::optional<JoinSideExchange>* side = nullptr;
+};
+
+NodePtr with_breaker(NodePtr chain, std::string_view bytes, const Decoding& d) {
   if (bytes.empty()) return chain;
   auto in = MessageReader::unframed(bytes);
   switch (in.get<BreakerKind>()) {
+    case BreakerKind::Shuffle: {
+      if (d.side == nullptr) throw Error("distributed runner: a join side's exchange out of place");
+      JoinSideExchange exchange;
+      exchange.keys = get_strings(in);
+      exchange.per_rank = in.get<int32_t>();
+      *d.side = std::move(exchange);
+      return chain;  // the rank plans the exchange after it
+    }
     case BreakerKind::GroupBy: {
       std::vector<ExprPtr> keys = get_exprs(in);
       return make_group_by(std::move(chain), std::move(keys), get_exprs(in));
@@ -325,10 +433,33 @@ NodePtr with_breaker(NodePtr chain, std::string_view bytes) {
   throw Error("distributed runner: a pipeline message holds an unknown breaker");
 }
 
-NodePtr decode_chain(MessageReader& in);
+NodePtr decode_chain(MessageReader& in, const Decoding& d);
+
+/// The joined buckets of a join run as a hash exchange: this rank's own.
+NodePtr get_buckets(MessageReader& in, const Decoding& d) {
+  const auto left = in.get<uint64_t>();
+  const auto right = in.get<uint64_t>();
+  const auto ranks = in.get<int32_t>();
+  const auto per_rank = in.get<int32_t>();
+  JoinShape shape;
+  shape.on = get_strings(in);
+  shape.type = static_cast<JoinType>(in.get<uint8_t>());
+  for (auto n = in.get<uint32_t>(); n > 0; --n) {
+    std::string output(in.get_string());
+    shape.right_columns[output] = std::string(in.get_string());
+  }
+  shape.left = get_schema(in);
+  shape.right = get_schema(in);
+  shape.output = get_schema(in);
+  if (d.context == nullptr || !d.context->buckets || ranks < 1 || per_rank < 1)
+    throw Error("distributed runner: a join's buckets where this rank keeps none");
+  return make_source(std::make_shared<BucketJoinSource>(
+      std::move(shape), d.context->buckets(left), d.context->buckets(right), ranks, d.context->rank,
+      per_rank, d.context->memory_budget / per_rank));
+}
 
 /// A join whose right side this rank reads whole, probed by `left`.
-NodePtr get_join(MessageReader& in, NodePtr left) {
+NodePtr get_join(MessageReader& in, NodePtr left, const Decoding& d) {
   std::vector<std::string> on = get_strings(in);
   const auto type = static_cast<JoinType>(in.get<uint8_t>());
   std::map<std::string, std::string> names;
@@ -337,12 +468,12 @@ NodePtr get_join(MessageReader& in, NodePtr left) {
     names[input] = std::string(in.get_string());
   }
   auto side = MessageReader::unframed(in.get_string());
-  NodePtr right = decode_chain(side);
+  NodePtr right = decode_chain(side, d);
   return make_join(std::move(left), std::move(right), std::move(on), type, names);
 }
 
 /// The nodes a chain's encoder wrote after its source, up to NodeKind::End, over `node`.
-NodePtr get_nodes(MessageReader& in, NodePtr node) {
+NodePtr get_nodes(MessageReader& in, NodePtr node, const Decoding& d) {
   for (;;) {
     const auto kind = in.get<NodeKind>();
     if (kind == NodeKind::End) break;
@@ -367,7 +498,7 @@ NodePtr get_nodes(MessageReader& in, NodePtr node) {
         node = get_download(in, node);
         break;
       case NodeKind::Join:
-        node = get_join(in, node);
+        node = get_join(in, node, d);
         break;
       default:
         throw Error("distributed runner: a pipeline message holds an unknown node");
@@ -377,24 +508,24 @@ NodePtr get_nodes(MessageReader& in, NodePtr node) {
 }
 
 /// A chain FirstPipelineEncoder wrote: its source, its nodes, its breaker.
-NodePtr decode_chain(MessageReader& in) {
-  NodePtr node = get_source(in);
+NodePtr decode_chain(MessageReader& in, const Decoding& d) {
+  NodePtr node = in.get<ChainStart>() == ChainStart::Buckets ? get_buckets(in, d) : get_source(in);
   const auto partitions = in.get<int32_t>();
   const Source& source = *static_cast<const SourceNode&>(*node).source;
   if (source.num_partitions() != partitions)
     throw Error("distributed runner: this rank reads " + source.describe() + " as " +
                 std::to_string(source.num_partitions()) + " partitions, rank 0 as " +
                 std::to_string(partitions) + "; every rank must see the same files");
-  node = get_nodes(in, std::move(node));
+  node = get_nodes(in, std::move(node), d);
   const Schema expected = get_schema(in);
   if (!(node->schema == expected))
     throw Error("distributed runner: this rank reads the source with other columns (" +
                 node->schema.to_string() + ") than rank 0 (" + expected.to_string() +
                 "); every rank must see the same files");
-  node = with_breaker(std::move(node), in.get_string());
+  node = with_breaker(std::move(node), in.get_string(), d);
   if (in.get<uint8_t>() == 0) return node;
   auto tail = MessageReader::unframed(in.get_string());
-  node = get_nodes(tail, std::move(node));
+  node = get_nodes(tail, std::move(node), d);
   const Schema output = get_schema(in);
   if (!(node->schema == output))
     throw Error("distributed runner: the pipeline after the breaker yields other columns (" +
@@ -405,11 +536,11 @@ NodePtr decode_chain(MessageReader& in) {
 }  // namespace
 
 std::string encode_first_pipeline(const LogicalNode& root, std::string* why, bool* partials,
-                                  bool* tail) {
+                                  bool* tail, const ShuffledJoinRefs* shuffled) {
   try {
     MessageWriter out;
     out.begin(process::Op::Init);
-    FirstPipelineEncoder encoder(out);
+    FirstPipelineEncoder encoder(out, false, shuffled);
     encoder.encode(root);
     if (partials) *partials = encoder.partials();
     if (tail) *tail = encoder.tail();
@@ -420,9 +551,36 @@ std::string encode_first_pipeline(const LogicalNode& root, std::string* why, boo
   }
 }
 
-NodePtr decode_first_pipeline(std::string_view bytes) {
+const LogicalNode* pick_shuffled_join(const LogicalNode& root) {
+  try {
+    MessageWriter out;
+    out.begin(process::Op::Init);
+    FirstPipelineEncoder encoder(out, false, nullptr, FirstPipelineEncoder::Mode::Pick);
+    encoder.encode(root);
+    return encoder.picked();
+  } catch (const NotSpreadable&) {
+    return nullptr;
+  }
+}
+
+std::string encode_join_side(const LogicalNode& side, const std::vector<std::string>& keys,
+                             int per_rank, std::string* why) {
+  try {
+    MessageWriter out;
+    out.begin(process::Op::Init);
+    FirstPipelineEncoder encoder(out, false, nullptr, FirstPipelineEncoder::Mode::Side);
+    encoder.encode_side(side, keys, per_rank);
+    return out.bytes();
+  } catch (const NotSpreadable& e) {
+    *why = e.why;
+    return {};
+  }
+}
+
+NodePtr decode_first_pipeline(std::string_view bytes, const ChainContext* context,
+                              std::optional<JoinSideExchange>* side) {
   MessageReader in(bytes);
-  return decode_chain(in);
+  return decode_chain(in, Decoding{context, side});
 }
 
 }  // namespace ember::dist

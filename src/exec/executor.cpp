@@ -205,6 +205,10 @@ Table run_pipelines(QueryContext& query, const PhysicalPlan& plan, const OutputS
   std::shared_ptr<const Source> carried;
   Table result(plan.schema, {});
   for (const Pipeline& p : plan.pipelines) {
+    const auto k = static_cast<size_t>(&p - plan.pipelines.data());
+    // A join run as a hash exchange: its sides were exchanged before the spread began.
+    if (spread != nullptr && plan.shuffle && (k == plan.shuffle->left || k == plan.shuffle->right))
+      continue;
     const Source& source = p.source ? *p.source : *carried;
     const Sink* sink = &output;
     if (p.breaker) sink = p.breaker.get();
@@ -313,6 +317,62 @@ QueryStats collect_stats(PoolSet& pools, const Placement& placement, QueryContex
   return stats;
 }
 
+/// `more` (one spread's figures per rank) added into `into`.
+void add_rank_stats(std::vector<RankStats>& into, const std::vector<RankStats>& more) {
+  if (into.size() < more.size()) into.resize(more.size());
+  for (size_t r = 0; r < more.size(); ++r) {
+    RankStats& a = into[r];
+    const RankStats& b = more[r];
+    a.rank = b.rank;
+    a.partitions += b.partitions;
+    a.rows += b.rows;
+    a.busy_seconds += b.busy_seconds;
+    a.peak_results_in_flight = std::max(a.peak_results_in_flight, b.peak_results_in_flight);
+    a.bytes_read += b.bytes_read;
+    a.bytes_written += b.bytes_written;
+    a.rows_shuffled_out += b.rows_shuffled_out;
+    a.rows_shuffled_in += b.rows_shuffled_in;
+    a.udf_batches_elsewhere += b.udf_batches_elsewhere;
+  }
+}
+
+/// `more` (one spread's figures per pool) added into `into`.
+void add_udf_stats(std::vector<UdfStats>& into, const std::vector<UdfStats>& more) {
+  if (into.size() < more.size()) into.resize(more.size());
+  for (size_t i = 0; i < more.size(); ++i) {
+    into[i].batches += more[i].batches;
+    into[i].rows += more[i].rows;
+    into[i].busy_seconds += more[i].busy_seconds;
+    into[i].retries += more[i].retries;
+    into[i].timeouts += more[i].timeouts;
+  }
+}
+
+/// One side of a join run as a hash exchange (pipeline `k`, ending in its ShuffleSink), spread
+/// over the ranks: every rank, this one too, keeps its buckets of the side. Its figures are
+/// added to `stats` and `udfs`; `exchanges` gets its id (for the ranks to forget it).
+void exchange_join_side(QueryContext& query, const PhysicalPlan& plan, size_t k, bool left,
+                        const LogicalNode& join, PartitionSpreader& spreader,
+                        const SpreadOutput& output, int threads, std::vector<RankStats>& stats,
+                        std::vector<UdfStats>& udfs, std::vector<uint64_t>& exchanges) {
+  const Pipeline& p = plan.pipelines.at(k);
+  uint64_t id = 0;
+  std::unique_ptr<SpreadRun> spread =
+      spreader.spread_join_side(join, left, plan, k, query, output, &id);
+  if (!spread) throw Error("internal: a join side's exchange did not start");
+  exchanges.push_back(id);
+  auto state = p.breaker->global_state(pipeline_partitions(p, *p.source));
+  state->memory_budget_bytes = output.memory_budget_bytes;
+  std::vector<RankStats> side_stats;
+  std::vector<UdfStats> side_udfs;
+  run_spread_pipeline(query, p, *spread, *p.breaker, *state, threads, &side_stats, &side_udfs,
+                      nullptr);
+  if (std::exception_ptr e = query.error()) std::rethrow_exception(e);
+  p.breaker->finalize_shares(*state, spread->take_shares());
+  add_rank_stats(stats, side_stats);
+  add_udf_stats(udfs, side_udfs);
+}
+
 /// Autoscaling pools take their added actors' shares from the query's ledger as they grow.
 /// Under the MPI runner actors are placed on ranks up front: no pool grows there.
 void let_pools_grow(PoolSet& pools, const Placement& placement, const RunOptions& options) {
@@ -325,6 +385,18 @@ void let_pools_grow(PoolSet& pools, const Placement& placement, const RunOptions
 }
 
 }  // namespace
+
+ShuffleChoice shuffle_choice(const LogicalNode& optimized, const RunOptions& options,
+                             ClusterRuntime* cluster) {
+  ShuffleChoice choice;
+  if (cluster == nullptr || cluster->ranks() < 2 || options.resumable) return choice;
+  choice.join = cluster->spreader().shuffled_join(optimized);
+  choice.ranks = cluster->ranks();
+  choice.rank = 0;
+  choice.per_rank = kJoinBucketsPerRank;
+  choice.memory_budget = memory_budget(options) / choice.per_rank;
+  return choice;
+}
 
 int pipeline_threads(const RunOptions& options, double cpus_left) {
   if (options.threads > 0) return options.threads;
@@ -355,7 +427,8 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
   auto start = std::chrono::steady_clock::now();
   check_resumable_options(options, out);
   NodePtr optimized = optimize(plan);
-  PhysicalPlan physical = plan_physical(*optimized);
+  const ShuffleChoice shuffle = shuffle_choice(*optimized, options, cluster);
+  PhysicalPlan physical = plan_physical(*optimized, shuffle);
   // A write that would replace its own input is refused before anything runs.
   const bool remote_output = out.kind != QueryOutput::Kind::Collect && is_remote_path(out.dir);
   if (remote_output) {
@@ -433,6 +506,14 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
         writing, physical.schema, resume ? std::optional(resume->pieces()) : std::nullopt);
     if (auto* files = dynamic_cast<FileSink*>(sink.get()); files && output)
       files->upload_parts_to(output->uploads());
+    // The ranks drop a join's buckets once the spread that joins them has ended (below).
+    struct ForgetExchanges {
+      PartitionSpreader* spreader = nullptr;
+      std::vector<uint64_t> ids;
+      ~ForgetExchanges() {
+        if (spreader != nullptr && !ids.empty()) spreader->forget_exchanges(ids);
+      }
+    } exchanges;
     // Declared after the pools and the context: on failure the other ranks have ended (and
     // sent their last UDF batch) before the pools go.
     std::unique_ptr<SpreadRun> spread;
@@ -456,7 +537,26 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
         };
       }
       if (resume && where.files) resume_spread(where, *resume, *sink);
+      if (physical.shuffle) {
+        // A join run as a hash exchange: each side's rows go to their buckets' ranks first.
+        PartitionSpreader& spreader = cluster->spreader();
+        exchanges.spreader = &spreader;
+        SpreadOutput sides;
+        sides.memory_budget_bytes = budget;
+        const int threads = pipeline_threads(options, placement.cpus_left);
+        exchange_join_side(query, physical, physical.shuffle->right, false, *shuffle.join, spreader,
+                           sides, threads, spread_stats, spread_udfs, exchanges.ids);
+        pipeline_ended(physical.shuffle->right);
+        exchange_join_side(query, physical, physical.shuffle->left, true, *shuffle.join, spreader,
+                           sides, threads, spread_stats, spread_udfs, exchanges.ids);
+        pipeline_ended(physical.shuffle->left);
+        where.shuffled_join = shuffle.join;
+        where.right_exchange = exchanges.ids.at(0);
+        where.left_exchange = exchanges.ids.at(1);
+        where.buckets_per_rank = shuffle.per_rank;
+      }
       spread = cluster->spreader().spread(*optimized, physical, query, where);
+      if (physical.shuffle && !spread) throw Error("internal: a join's buckets were not spread");
     }
     // Once the breaker before the write pipeline has produced its result, a resumable write
     // saves it and the write pipeline reads it back (as a rerun would).
@@ -467,9 +567,13 @@ QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const Q
         resume->journal.append(saved);
         return load_breaker_result(output->dir(), saved);
       };
+    std::vector<RankStats> main_stats;
+    std::vector<UdfStats> main_udfs;
     result.table = run_pipelines(
         query, physical, *sink, pipeline_threads(options, placement.cpus_left), budget,
-        pipeline_ended, save_write_input, spread.get(), spread_at, &spread_stats, &spread_udfs);
+        pipeline_ended, save_write_input, spread.get(), spread_at, &main_stats, &main_udfs);
+    add_rank_stats(spread_stats, main_stats);
+    add_udf_stats(spread_udfs, main_udfs);
   }
   pools.wait_started();  // a pool no batch reached still fails the query if it could not start
   // Figures first: a session takes its pools back at stop().

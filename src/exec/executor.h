@@ -7,6 +7,7 @@
 #include "ember/query_stats.h"
 #include "ember/run_options.h"
 #include "exec/cluster_runtime.h"
+#include "exec/physical_planner.h"
 #include "plan/logical_node.h"
 
 namespace ember {
@@ -31,6 +32,16 @@ struct QueryOutput {
 /// one machine.
 QueryResult execute_plan(const NodePtr& plan, const RunOptions& options, const QueryOutput& out,
                          ClusterRuntime* cluster);
+
+/// Buckets each rank joins of a join run as a hash exchange of both sides: its pipeline threads
+/// join several at once, and each bucket's join holds a fraction of the rank's share.
+inline constexpr int kJoinBucketsPerRank = 4;
+
+/// On a cluster (`cluster` set, more than one rank): the join of `optimized` that the cluster
+/// runs as a hash exchange of both sides, for plan_physical; none on one machine or for a
+/// resumable write.
+ShuffleChoice shuffle_choice(const LogicalNode& optimized, const RunOptions& options,
+                             ClusterRuntime* cluster);
 
 /// Pipeline threads for a query: RunOptions::threads if set, else the CPUs the actor pools
 /// leave free, and never fewer than one (so pools holding every CPU cannot starve the scan).

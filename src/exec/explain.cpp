@@ -71,7 +71,7 @@ std::string describe_pipelines(const LogicalNode& optimized, const PhysicalPlan&
 
 std::string explain_plan(const NodePtr& plan, const RunOptions& options, ClusterRuntime* cluster) {
   NodePtr optimized = optimize(plan);
-  PhysicalPlan physical = plan_physical(*optimized);
+  PhysicalPlan physical = plan_physical(*optimized, shuffle_choice(*optimized, options, cluster));
   std::ostringstream out;
   out << "== Logical plan ==\n" << to_string(*plan);
   out << "== Optimized plan ==\n" << to_string(*optimized);

@@ -65,6 +65,14 @@ struct SpreadOutput {
   std::string object_store;
   StorageOptions storage;
   std::function<void(UploadedParts)> part_uploaded;
+  /// The query's pool that the spread chain's first UDF calls (the chain's pools are the
+  /// query's from this one on): a join side's, or those after a join run as a hash exchange.
+  int first_pool = 0;
+  /// A join run as a hash exchange of both sides whose exchanges have ended (their spreads'
+  /// ids): the spread pipeline reads every rank's joined buckets.
+  const LogicalNode* shuffled_join = nullptr;
+  uint64_t left_exchange = 0, right_exchange = 0;
+  int buckets_per_rank = 0;
 };
 
 /// The first pipeline of one query, its partitions running on several ranks. Made by
@@ -178,6 +186,24 @@ class PartitionSpreader {
     bool tail = false;
   };
   virtual Spread spread_ranks(const LogicalNode& optimized, const PhysicalPlan& plan) = 0;
+  /// The join of `optimized` to run as a hash exchange of both sides (its right side is too
+  /// large for every rank to read whole, or calls a UDF), or null.
+  virtual const LogicalNode* shuffled_join(const LogicalNode& optimized) {
+    (void)optimized;
+    return nullptr;
+  }
+  /// Starts the exchange of one side of `join` (pipeline `at` of `plan`, which ends in its
+  /// ShuffleSink) over every rank; `*id` names it for the spread that joins the buckets and
+  /// for forget_exchanges. Rank 0 runs its share as for spread().
+  virtual std::unique_ptr<SpreadRun> spread_join_side(const LogicalNode& join, bool left,
+                                                      const PhysicalPlan& plan, size_t at,
+                                                      QueryContext& query,
+                                                      const SpreadOutput& output, uint64_t* id) {
+    (void)join, (void)left, (void)plan, (void)at, (void)query, (void)output, (void)id;
+    return nullptr;
+  }
+  /// The ranks drop the buckets that the exchanges `ids` left there.
+  virtual void forget_exchanges(const std::vector<uint64_t>& ids) { (void)ids; }
 };
 
 }  // namespace ember

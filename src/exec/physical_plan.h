@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,14 @@ struct Pipeline {
   }
 };
 
+/// A join the cluster runs as a hash exchange of both sides (ShuffleChoice): the pipelines that
+/// end in each side's exchange, and the one that reads every rank's joined buckets.
+struct ShuffledJoinPipelines {
+  size_t right = 0;   ///< ends in the right side's ShuffleSink
+  size_t left = 0;    ///< ends in the left side's ShuffleSink
+  size_t joined = 0;  ///< reads the BucketJoinSource: the pipeline the cluster spreads
+};
+
 struct PhysicalPlan {
   std::vector<Pipeline> pipelines;  ///< run in order; the last ends in the output sink
   /// The actor pools the query starts before any pipeline runs (ActorPoolOperator::pool).
@@ -69,6 +78,8 @@ struct PhysicalPlan {
   /// the first pipeline's first, so that a rank given only that pipeline numbers them alike.
   std::vector<std::string> downloads;
   Schema schema;  ///< the query's output
+  /// Set when a join runs as a hash exchange of both sides.
+  std::optional<ShuffledJoinPipelines> shuffle;
 };
 
 }  // namespace ember

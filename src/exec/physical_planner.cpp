@@ -15,7 +15,9 @@
 #include "exec/sinks/join_tail_sink.h"
 #include "exec/sinks/limit_sink.h"
 #include "exec/sinks/repartition_sink.h"
+#include "exec/sinks/shuffle_sink.h"
 #include "exec/sinks/sort_sink.h"
+#include "exec/sources/bucket_join_source.h"
 #include "exec/sources/grace_join_source.h"
 #include "expr/expr_tree.h"
 #include "plan/logical_plan.h"
@@ -26,6 +28,7 @@ namespace {
 
 class PhysicalPlanner final : NodeVisitor {
  public:
+  explicit PhysicalPlanner(const ShuffleChoice& shuffle) : shuffle_(shuffle) {}
   PhysicalPlan build(const LogicalNode& root) {
     translate_tree(root);
     plan_.schema = root.schema;
@@ -124,6 +127,7 @@ class PhysicalPlanner final : NodeVisitor {
   /// A hash join: the right side's pipelines end in the build; the left side's last pipeline
   /// probes as it streams; a right or full join then adds the unmatched build rows.
   void translate_join(const JoinNode& j) {
+    if (&j == shuffle_.join) return translate_shuffled_join(j);
     JoinLayout layout;
     layout.type = j.type;
     layout.output = j.schema;
@@ -154,6 +158,36 @@ class PhysicalPlanner final : NodeVisitor {
       current().steps.push_back("the right side's unmatched rows");
       end(std::make_shared<JoinTailSink>(table, layout), j.schema);
     }
+  }
+
+  /// A join as a hash exchange of both sides: each side's pipeline ends in its exchange (the
+  /// right side first, as a local join builds it first), and the join reads the buckets.
+  void translate_shuffled_join(const JoinNode& j) {
+    ShuffledJoinPipelines at;
+    JoinShape shape{j.on, j.type, j.right_columns, j.left().schema, j.right().schema, j.schema};
+    auto exchange = [&](const LogicalNode& side, size_t* index) {
+      auto kept = std::make_shared<JoinBuckets>();
+      std::vector<int> keys;
+      for (const auto& k : j.on) keys.push_back(side.schema.index_of(k));
+      translate_tree(side);
+      current().steps.push_back("hash exchange of the " +
+                                std::string(&side == &j.left() ? "left" : "right") +
+                                " side by key for " + j.describe());
+      end(std::make_shared<ShuffleSink>(std::move(keys), side.schema, shuffle_.per_rank, kept),
+          side.schema);
+      plan_.pipelines.pop_back();  // the join reads the buckets, not this breaker's output
+      *index = plan_.pipelines.size() - 1;
+      return kept;
+    };
+    auto right = exchange(j.right(), &at.right);
+    auto left = exchange(j.left(), &at.left);
+    start(std::make_shared<BucketJoinSource>(std::move(shape), std::move(left), std::move(right),
+                                             shuffle_.ranks, shuffle_.rank, shuffle_.per_rank,
+                                             shuffle_.memory_budget),
+          j.schema);
+    at.joined = plan_.pipelines.size() - 1;
+    plan_.shuffle = at;
+    step(j);
   }
 
   /// A sort, or a top-k when `limit` >= 0.
@@ -194,16 +228,18 @@ class PhysicalPlanner final : NodeVisitor {
   /// What `n` does, in the current pipeline's steps (explain()).
   void step(const LogicalNode& n) { current().steps.push_back(n.describe()); }
 
+  const ShuffleChoice& shuffle_;
   PhysicalPlan plan_;
 };
 
 }  // namespace
 
-PhysicalPlan plan_physical(const LogicalNode& optimized) {
-  return PhysicalPlanner().build(optimized);
+PhysicalPlan plan_physical(const LogicalNode& optimized, const ShuffleChoice& shuffle) {
+  return PhysicalPlanner(shuffle).build(optimized);
 }
 
 size_t leftmost_pipeline(const LogicalNode& optimized, const PhysicalPlan& plan) {
+  if (plan.shuffle) return plan.shuffle->joined;
   const LogicalNode* leaf = &optimized;
   while (!leaf->children.empty()) leaf = leaf->children.front().get();
   // Every leaf of a logical plan is a source.

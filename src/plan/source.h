@@ -40,6 +40,12 @@ class Source {
   virtual std::string describe() const = 0;
   /// Calls the visitor's method for this source's kind.
   virtual void accept(SourceVisitor& v) const = 0;
+  /// The rank of a cluster that alone can open partition `p` (its rows live there: a join's
+  /// buckets after a hash exchange), or -1 when any rank can.
+  virtual int home_rank(int p) const {
+    (void)p;
+    return -1;
+  }
   /// The files this source reads, as it names them; none for a source in memory. Lets a write
   /// refuse to replace a directory that its own query reads.
   virtual std::vector<std::string> files() const { return {}; }

@@ -49,7 +49,10 @@ enum class Op : uint8_t {
   // worker rank, the keys that cut the rows each rank holds into one range per rank; any rank
   // to the rank that writes a range, its rows of that range.
   Splitters = 17,
-  Range = 18
+  Range = 18,
+  // Rank 0 to every worker rank: the buckets a join side's exchange left there (its id) are no
+  // longer needed (the join has run, or the query has ended).
+  Forget = 19
 };
 
 /// Message flags (a bit set in the header).

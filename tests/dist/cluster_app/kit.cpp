@@ -83,4 +83,13 @@ bool show_ranks(const char* query, const ember::QueryStats& stats) {
   return every;
 }
 
+/// The line under explain()'s "Cluster partitions" heading: how the first pipeline's partitions
+/// are spread, or why they stay on rank 0.
+std::string explain_line(const std::string& text) {
+  const auto at = text.find("== Cluster partitions ==\n");
+  if (at == std::string::npos) return "(none)";
+  const auto from = at + 25;
+  return text.substr(from, text.find('\n', from) - from);
+}
+
 }  // namespace cluster_app

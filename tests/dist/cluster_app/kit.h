@@ -5,6 +5,7 @@
 #include <ember/ember.h>
 
 #include <filesystem>
+#include <string>
 
 namespace cluster_app {
 
@@ -18,5 +19,9 @@ bool check_stats(const ember::QueryStats& stats, const char* query);
 void write_inputs(const std::filesystem::path& dir);
 /// Partitions and rows per rank of a query, on stdout; false unless every rank ran some.
 bool show_ranks(const char* query, const ember::QueryStats& stats);
+
+/// The line under explain()'s "Cluster partitions" heading: how the first pipeline's partitions
+/// are spread, or why they stay on rank 0.
+std::string explain_line(const std::string& text);
 
 }  // namespace cluster_app

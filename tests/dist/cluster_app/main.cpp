@@ -365,6 +365,8 @@ int main(int argc, char** argv) {
     if (scenario == "resume_loop") return resume_loop(argv[2]);
     if (scenario == "resume_breaker") return resume_breaker(argv[2]);
     if (scenario == "resume_join") return resume_join(argv[2]);
+    if (scenario == "exchange_joins") return exchange_joins(dir);
+    if (scenario == "exchange_join_spread") return exchange_join_spread(dir);
     if (scenario == "resume_loop_check") return resume_loop_check(argv[2]);
     if (scenario == "admission") return admission(dir);
     if (scenario == "call_error") return failure(dir, "call@2");

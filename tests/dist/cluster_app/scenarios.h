@@ -33,4 +33,9 @@ int s3_write();
 /// Without mpirun, after the loop: the output against an uninterrupted run's, each row once.
 int resume_loop_check(const std::filesystem::path& base);
 
+/// Joins run as a hash exchange of both sides, every result's rows sorted (exchange_join.cpp).
+int exchange_joins(const std::filesystem::path& dir);
+/// Where a join run as a hash exchange ran: explain() and every rank's figures.
+int exchange_join_spread(const std::filesystem::path& dir);
+
 }  // namespace cluster_app

@@ -75,15 +75,6 @@ bool downloads(const fs::path& dir) {
   return every && wrong == 0 && rejected_wrong == 0;
 }
 
-/// The line under explain()'s "Cluster partitions" heading: how the first pipeline's partitions
-/// are spread, or why they stay on rank 0.
-std::string explain_line(const std::string& text) {
-  const auto at = text.find("== Cluster partitions ==\n");
-  if (at == std::string::npos) return "(none)";
-  const auto from = at + 25;
-  return text.substr(from, text.find('\n', from) - from);
-}
-
 /// A stateless UDF whose plain function is registered runs on every rank, with the same rows as
 /// on one machine; a lambda keeps the query on rank 0, and explain() says how to make it travel.
 bool functions() {

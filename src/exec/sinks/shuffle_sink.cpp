@@ -1,0 +1,163 @@
+// The hash exchange of a join side's rows: split by key hash, kept per bucket.
+#include "exec/sinks/shuffle_sink.h"
+
+#include <cstring>
+#include <map>
+
+#include "exec/relational/column_codec.h"
+#include "exec/relational/column_gather.h"
+#include "exec/relational/join_spill.h"
+#include "exec/relational/key_encoder.h"
+#include "exec/sources/table_source.h"
+
+namespace ember {
+
+namespace {
+
+/// Every partition's rows per bucket of this rank, filled as partitions end in any order.
+struct Buckets final : GlobalSinkState {
+  std::mutex mu;
+  std::map<int, std::vector<std::vector<Batch>>> by_partition;  // guarded by mu
+};
+
+struct Rows final : LocalSinkState {
+  explicit Rows(int p, int per_rank) : partition(p), adopted(static_cast<size_t>(per_rank)) {}
+  int partition;
+  std::vector<Batch> sunk;                  ///< rows this rank's pipeline gave it
+  std::vector<std::vector<Batch>> adopted;  ///< per bucket: rows a share brought
+};
+
+}  // namespace
+
+void JoinBuckets::fill(std::vector<std::vector<Batch>> buckets) {
+  std::lock_guard lock(mu_);
+  buckets_ = std::move(buckets);
+}
+
+std::vector<Batch> JoinBuckets::rows(int k) const {
+  std::lock_guard lock(mu_);
+  if (k < 0 || static_cast<size_t>(k) >= buckets_.size()) return {};
+  return buckets_[static_cast<size_t>(k)];
+}
+
+int join_bucket(uint64_t hash, int buckets) {
+  // The middle bits, mixed again: the hash table takes the low bits, grace partitions the top.
+  return static_cast<int>(mix_bits(hash >> 16) % static_cast<uint64_t>(buckets));
+}
+
+ShuffleSink::ShuffleSink(std::vector<int> keys, Schema schema, int per_rank,
+                         std::shared_ptr<JoinBuckets> kept)
+    : keys_(std::move(keys)),
+      schema_(std::move(schema)),
+      per_rank_(per_rank),
+      kept_(std::move(kept)) {}
+
+std::unique_ptr<GlobalSinkState> ShuffleSink::global_state(int) const {
+  return std::make_unique<Buckets>();
+}
+
+std::unique_ptr<LocalSinkState> ShuffleSink::local_state(GlobalSinkState&, int partition) const {
+  return std::make_unique<Rows>(partition, per_rank_);
+}
+
+void ShuffleSink::sink(GlobalSinkState&, LocalSinkState& local, const Batch& batch) const {
+  if (batch.num_rows() > 0) local.as<Rows>().sunk.push_back(batch);
+}
+
+std::vector<std::vector<Batch>> ShuffleSink::split(const Batch& rows, int ranks) const {
+  const int buckets = ranks * per_rank_;
+  std::vector<std::vector<int64_t>> picked(static_cast<size_t>(buckets));
+  if (rows.num_rows() > 0) {
+    const JoinSpill::KeyHashes hashes = JoinSpill::key_hashes(rows, keys_);
+    for (int64_t i = 0; i < rows.num_rows(); ++i)
+      picked[static_cast<size_t>(join_bucket(hashes.hash[static_cast<size_t>(i)], buckets))]
+          .push_back(i);
+  }
+  std::vector<std::vector<Batch>> out(static_cast<size_t>(ranks),
+                                      std::vector<Batch>(static_cast<size_t>(per_rank_)));
+  for (int b = 0; b < buckets; ++b) {
+    const auto& at = picked[static_cast<size_t>(b)];
+    if (at.empty()) continue;
+    out[static_cast<size_t>(b % ranks)][static_cast<size_t>(b / ranks)] =
+        static_cast<int64_t>(at.size()) == rows.num_rows() ? rows : gather(rows, at);
+  }
+  return out;
+}
+
+void ShuffleSink::combine(GlobalSinkState& global, LocalSinkState& local) const {
+  auto& part = local.as<Rows>();
+  std::vector<std::vector<Batch>> kept = std::move(part.adopted);
+  if (!part.sunk.empty()) {  // no exchange: every bucket is this rank's
+    const std::vector<std::vector<Batch>> cut = split(Batch::concat(part.sunk), 1);
+    part.sunk.clear();
+    for (int k = 0; k < per_rank_; ++k) {
+      const Batch& b = cut[0][static_cast<size_t>(k)];
+      if (b.num_rows() > 0) kept[static_cast<size_t>(k)].push_back(b);
+    }
+  }
+  auto& all = global.as<Buckets>();
+  std::lock_guard lock(all.mu);
+  all.by_partition[part.partition] = std::move(kept);
+}
+
+std::vector<Sink::Share> ShuffleSink::encode_partial_shares(GlobalSinkState&, LocalSinkState& local,
+                                                            int shares) const {
+  auto& part = local.as<Rows>();
+  const Batch rows = part.sunk.empty() ? Batch() : Batch::concat(part.sunk);
+  part.sunk.clear();
+  const std::vector<std::vector<Batch>> cut = split(rows, shares);
+  std::vector<Share> out(static_cast<size_t>(shares));
+  for (int q = 0; q < shares; ++q) {
+    Share& share = out[static_cast<size_t>(q)];
+    for (const Batch& b : cut[static_cast<size_t>(q)]) {
+      const int64_t n = b.num_rows();
+      share.bytes.append(reinterpret_cast<const char*>(&n), sizeof n);
+      if (n > 0) append_columns(b.columns(), share.bytes);
+      share.rows += n;
+    }
+  }
+  return out;
+}
+
+void ShuffleSink::adopt_partial(GlobalSinkState&, LocalSinkState& local,
+                                std::string_view bytes) const {
+  std::vector<DataType> types;
+  for (const Field& f : schema_.fields()) types.push_back(f.type);
+  auto& part = local.as<Rows>();
+  for (int k = 0; k < per_rank_; ++k) {
+    int64_t n = 0;
+    if (bytes.size() < sizeof n) throw Error("a join side's share cut short");
+    std::memcpy(&n, bytes.data(), sizeof n);
+    bytes.remove_prefix(sizeof n);
+    if (n < 0) throw Error("a join side's share of a broken length");
+    if (n == 0) continue;
+    std::vector<Column> columns = read_columns(bytes, types);
+    for (const Column& c : columns)
+      if (c.size() != n) throw Error("a join side's share with columns of other lengths");
+    part.adopted[static_cast<size_t>(k)].push_back(Batch(schema_, std::move(columns)));
+  }
+  if (!bytes.empty()) throw Error("a join side's share followed by stray bytes");
+}
+
+std::shared_ptr<const Source> ShuffleSink::finalize(GlobalSinkState& global) const {
+  auto& all = global.as<Buckets>();
+  std::vector<std::vector<Batch>> buckets(static_cast<size_t>(per_rank_));
+  {
+    std::lock_guard lock(all.mu);
+    for (auto& [partition, parts] : all.by_partition)  // in partition order
+      for (size_t k = 0; k < parts.size() && k < buckets.size(); ++k)
+        for (Batch& b : parts[k]) buckets[k].push_back(std::move(b));
+    all.by_partition.clear();
+  }
+  kept_->fill(std::move(buckets));
+  return std::make_shared<TableSource>(schema_, std::vector<std::vector<Batch>>(1), "JoinBuckets");
+}
+
+std::shared_ptr<const Source> ShuffleSink::finalize_shares(GlobalSinkState& global,
+                                                           std::vector<Batch> others) const {
+  for (const Batch& b : others)
+    if (b.num_rows() > 0) throw Error("internal: a rank sent its join buckets' rows to rank 0");
+  return finalize(global);
+}
+
+}  // namespace ember

@@ -453,8 +453,10 @@ NodePtr get_buckets(MessageReader& in, const Decoding& d) {
   shape.output = get_schema(in);
   if (d.context == nullptr || !d.context->buckets || ranks < 1 || per_rank < 1)
     throw Error("distributed runner: a join's buckets where this rank keeps none");
+  std::shared_ptr<const JoinBuckets> left_buckets = d.context->buckets(left);
+  std::shared_ptr<const JoinBuckets> right_buckets = d.context->buckets(right);
   return make_source(std::make_shared<BucketJoinSource>(
-      std::move(shape), d.context->buckets(left), d.context->buckets(right), ranks, d.context->rank,
+      std::move(shape), std::move(left_buckets), std::move(right_buckets), ranks, d.context->rank,
       per_rank, d.context->memory_budget / per_rank));
 }
 

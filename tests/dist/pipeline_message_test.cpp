@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "ember/error.h"
+#include "exec/sources/bucket_join_source.h"
 #include "exec/sources/file_scan_source.h"
 #include "exec/sources/parquet_source.h"
 #include "exec/sources/range_source.h"
@@ -227,6 +228,66 @@ TEST(PipelineMessage, AJoinStaysOnRankZeroWhenItsRightSideIsNotASmallTable) {
             "a UDF on the right side of a join");
   EXPECT_EQ(why_not(make_join(left, make_limit(range_source(5, 1), 2), {"id"}, JoinType::Inner)),
             "a breaker on the right side of a join");
+}
+
+TEST(PipelineMessage, AJoinNoRankCanReadWholeRunsAsAHashExchangeOfBothSides) {
+  NodePtr left = make_filter(range_source(100, 4), tree(col("id") > 3));
+  UdfSpec spec;
+  spec.name = "label";
+  spec.class_name = "Label";
+  spec.return_type = int64();
+  spec.stateful = true;
+  NodePtr labelled = make_actor_pool_project(range_source(5, 1), std::make_shared<UdfSpec>(spec),
+                                             {"id"}, {"id"}, "label");
+  // Too large for every rank, or calling a UDF: picked, with the pipeline above it spreading.
+  for (const NodePtr& right : {range_source(10'000'000, 4), labelled}) {
+    NodePtr joined = make_join(left, right, {"id"}, JoinType::Full);
+    NodePtr root = make_filter(joined, tree(col("id") % 2 == 0));
+    EXPECT_EQ(pick_shuffled_join(*root), joined.get());
+    std::string why;
+    EXPECT_TRUE(encode_first_pipeline(*root, &why).empty());  // not without its exchanges
+  }
+  // A small right side travels whole; a breaker on a side keeps the query on rank 0.
+  EXPECT_EQ(pick_shuffled_join(*make_join(left, range_source(5, 1), {"id"}, JoinType::Inner)),
+            nullptr);
+  EXPECT_EQ(pick_shuffled_join(*make_join(make_limit(range_source(10'000'000, 4), 9),
+                                          range_source(10'000'000, 4), {"id"}, JoinType::Inner)),
+            nullptr);
+
+  // Each side travels as its chain and the exchange it ends in.
+  NodePtr right = make_project(range_source(10'000'000, 4),
+                               {tree(col("id")), tree((col("id") * 10).alias("label"))});
+  NodePtr joined = make_join(left, right, {"id"}, JoinType::Left);
+  for (const NodePtr& side : joined->children) {
+    std::string why;
+    const std::string bytes = encode_join_side(*side, {"id"}, 4, &why);
+    ASSERT_FALSE(bytes.empty()) << why;
+    std::optional<JoinSideExchange> exchange;
+    EXPECT_EQ(to_string(*decode_first_pipeline(bytes, nullptr, &exchange)), to_string(*side));
+    ASSERT_TRUE(exchange.has_value());
+    EXPECT_EQ(exchange->keys, std::vector<std::string>{"id"});
+    EXPECT_EQ(exchange->per_rank, 4);
+  }
+  // The join then travels as the buckets each rank joins of its own.
+  NodePtr root = make_filter(joined, tree(col("id") % 2 == 0));
+  const ShuffledJoinRefs refs{joined.get(), 7, 8, 3, 4};
+  std::string why;
+  const std::string bytes = encode_first_pipeline(*root, &why, nullptr, nullptr, &refs);
+  ASSERT_FALSE(bytes.empty()) << why;
+  EXPECT_THROW(decode_first_pipeline(bytes), Error);  // a rank that keeps no buckets
+  std::vector<uint64_t> asked;
+  const ChainContext here{[&](uint64_t id) {
+                            asked.push_back(id);
+                            return std::make_shared<const JoinBuckets>();
+                          },
+                          2, 1 << 20};
+  NodePtr again = decode_first_pipeline(bytes, &here);
+  EXPECT_EQ(asked, (std::vector<uint64_t>{7, 8}));
+  EXPECT_EQ(again->schema, root->schema);
+  const auto& source = *static_cast<const SourceNode&>(again->child()).source;
+  EXPECT_EQ(source.num_partitions(), 12);
+  EXPECT_EQ(source.home_rank(5), 2);
+  EXPECT_EQ(source.schema(), joined->schema);
 }
 
 TEST(PipelineMessage, ATableInMemoryTravelsWholeWithItsPartitionsAndNulls) {

@@ -121,6 +121,28 @@ int exchange_join_spread(const fs::path& dir) {
     every = every && s.rows_shuffled_in > 0 && s.rows_shuffled_out > 0 && s.partitions > 0;
   std::cout << "full join by exchange: " << r.table.num_rows() << " rows, "
             << (every ? "every rank" : "NOT every rank") << " ran partitions and shuffled rows\n";
+  // A UDF that fails on rank 2, in a side being exchanged and after the join: each query fails
+  // naming the rank, writes nothing, and the next query runs (no rank hangs).
+  const auto x = ember::col("x");
+  const auto failing = triple(3, {{"fail", "call@2"}});
+  const std::pair<const char*, ember::DataFrame> fails[] = {
+      {"in a side",
+       ember::read_parquet(parquet).with_column("y", failing(x)).join(dimension(), {"x"})},
+      {"after the join",
+       ember::read_parquet(parquet).join(dimension(), {"x"}).with_column("y", failing(x))}};
+  for (const auto& [where, failed] : fails) {
+    try {
+      failed.write_parquet((dir / "failed").string());
+      std::cout << "a failure " << where << ": no error\n";
+      every = false;
+    } catch (const ember::UdfError& e) {
+      std::cout << "a failure " << where << ": UdfError: " << e.what() << "\n";
+    }
+    std::cout << "a failure " << where << " wrote "
+              << (fs::exists(dir / "failed") ? "files" : "nothing") << "\n";
+  }
+  const ember::QueryResult next = ember::read_parquet(parquet).join(dimension(), {"x"}).execute();
+  std::cout << "next query: " << next.table.num_rows() << " rows\n";
   return every ? 0 : 1;
 }
 

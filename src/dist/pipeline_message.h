@@ -18,17 +18,6 @@
 
 namespace ember::dist {
 
-/// The chain from `root`'s leftmost source up to its first pipeline breaker, encoded; empty,
-/// with `why` saying what keeps it on rank 0, when the plan's shape cannot be spread (a stateless
-/// UDF; a right or full join; a join whose right side holds a UDF or a breaker, or more than
-/// 64 MiB). A join on the way travels with its whole right side, which every rank reads and
-/// builds itself. A Parquet scan travels as the columns and row groups it reads after pruning
-/// and statistics; a table in memory whole. When the breaker is a group-by, agg() or top-k whose
-/// expressions other ranks can evaluate, it travels too, and `*partials` (when given) is set:
-/// the ranks then send their partitions' partial states (aggregates, a top-k's best rows), not
-/// their rows. When a group-by or sort travelled and only filters and projections lie above it,
-/// they travel too (the pipeline after the breaker: a write spread by key range runs it on every
-/// rank), and `*tail` (when given) is set.
 /// A join the ranks run as a hash exchange of both sides, once both exchanges have ended: each
 /// rank's buckets of each side are kept there under the exchange's id.
 struct ShuffledJoinRefs {
@@ -38,6 +27,17 @@ struct ShuffledJoinRefs {
   int per_rank = 1;  ///< buckets per rank
 };
 
+/// The chain from `root`'s leftmost source up to its first pipeline breaker, encoded; empty,
+/// with `why` saying what keeps it on rank 0, when the plan's shape cannot be spread (a stateless
+/// UDF; a join whose right side holds a breaker; one whose right side holds a UDF or more than
+/// 64 MiB, unless it travels as `shuffled`'s joined buckets). A join on the way travels with its
+/// whole right side, which every rank reads and builds itself. A Parquet scan travels as the
+/// columns and row groups it reads after pruning and statistics; a table in memory whole. When the
+/// breaker is a group-by, agg() or top-k whose expressions other ranks can evaluate, it travels
+/// too, and `*partials` (when given) is set: the ranks then send their partitions' partial states
+/// (aggregates, a top-k's best rows), not their rows. When a group-by or sort travelled and only
+/// filters and projections lie above it, they travel too (the pipeline after the breaker: a write
+/// spread by key range runs it on every rank), and `*tail` (when given) is set.
 /// With `shuffled` (its join set), that join travels as the chain's source: every rank reads
 /// its own joined buckets (BucketJoinSource) instead of the join's inputs.
 std::string encode_first_pipeline(const LogicalNode& root, std::string* why,

@@ -34,15 +34,6 @@ std::optional<ShuffledJoinRefs> shuffled_refs(const SpreadOutput& output, int ra
                           output.buckets_per_rank};
 }
 
-/// The index in `plan.pools` of the first UDF a chain from `root` calls: what the pools it
-/// plans again are numbered from.
-int first_pool_of(const PhysicalPlan& plan, const PhysicalPlan& chain) {
-  if (chain.pools.empty()) return 0;
-  for (size_t i = 0; i < plan.pools.size(); ++i)
-    if (plan.pools[i] == chain.pools.front()) return static_cast<int>(i);
-  throw Error("internal: a spread chain calls a UDF its query does not");
-}
-
 /// The refs a plan whose join runs as a hash exchange is encoded with before its exchanges ran
 /// (explain(), spread_ranks()), or null.
 std::optional<ShuffledJoinRefs> planned_refs(const LogicalNode& optimized, const PhysicalPlan& plan,
@@ -76,14 +67,8 @@ std::unique_ptr<SpreadRun> ClusterSpreader::spread(const LogicalNode& optimized,
   if (pipeline.empty()) return nullptr;
   SpreadOutput where = output;
   where.ranges = output.ranges && tail;  // the ranks run the last pipeline over their ranges
-  // The chain's UDFs, as the ranks plan them again: after the join sides' (the planner numbers
-  // the pools as it meets them: a join's right side, its left side, what follows the join;
-  // every right side that travels whole calls none).
-  if (refs) {
-    const auto& j = static_cast<const JoinNode&>(*refs->join);
-    where.first_pool = static_cast<int>(plan_physical(j.right()).pools.size() +
-                                        plan_physical(j.left()).pools.size());
-  }
+  // The chain's UDFs, as the ranks plan them again: the query's from the pipeline's first on.
+  if (refs) where.first_pool = std::max(0, plan.pipelines.at(at).first_pool);
   return start_cluster_run(transport_, next_query_++, plan, at, pipeline, partials, query, where);
 }
 
@@ -106,7 +91,7 @@ std::unique_ptr<SpreadRun> ClusterSpreader::spread_join_side(const LogicalNode& 
   SpreadOutput where = output;
   where.files = false;
   where.ranges = false;
-  where.first_pool = first_pool_of(plan, plan_physical(left ? j.left() : j.right()));
+  where.first_pool = std::max(0, plan.pipelines.at(at).first_pool);
   *id = next_query_++;
   return start_cluster_run(transport_, *id, plan, at, pipeline, true, query, where);
 }

@@ -37,6 +37,9 @@ struct Pipeline {
   Schema input;   ///< the rows its source (or the previous breaker) gives
   /// Run in order after the source's partitions, into the same sink state.
   std::vector<PipelineTail> tails;
+  /// The index in PhysicalPlan::pools of the first pool its operators call (the rest follow
+  /// in order), or -1 when it calls none.
+  int first_pool = -1;
   /// What it does, in order, one logical node's description each (explain()).
   std::vector<std::string> steps;
 

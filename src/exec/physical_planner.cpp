@@ -204,6 +204,7 @@ class PhysicalPlanner final : NodeVisitor {
   void add_pool(const ActorPoolProjectNode& n) {
     const int pool = static_cast<int>(plan_.pools.size());
     plan_.pools.push_back(n.udf);
+    if (current().first_pool < 0) current().first_pool = pool;
     std::vector<int> arg_indices;
     for (const auto& a : n.arg_columns) arg_indices.push_back(n.child().schema.index_of(a));
     current().add(

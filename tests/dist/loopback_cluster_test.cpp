@@ -293,6 +293,39 @@ TEST(LoopbackCluster, ARightJoinFailingOnAnotherRankEndsTheQueryEverywhere) {
   expect_spread(same_as_local(cluster, join_of(JoinType::Right, 6000, 6)));
 }
 
+/// `left` (k = id % 1000, l = id: 12 partitions of 12,000 rows) joined with `right` (k from 500
+/// to 1499, twice each; r from `udf`), sorted by every column after the join.
+NodePtr exchanged_join(JoinType type, const Udf& left_udf, const Udf& right_udf) {
+  NodePtr left = make_project(range_source(12000, 12), {tree((col("id") % 1000).alias("k")),
+                                                        tree(left_udf(col("id")).alias("l"))});
+  NodePtr right = make_project(range_source(2000, 3), {tree((col("id") % 1000 + 500).alias("k")),
+                                                       tree(right_udf(col("id")).alias("r"))});
+  NodePtr joined = make_join(left, right, {"k"}, type);
+  std::vector<SortSpec> keys;
+  for (const Field& f : joined->schema.fields()) keys.push_back(SortSpec{tree(col(f.name))});
+  return make_sort(joined, keys);
+}
+
+TEST(LoopbackCluster, AJoinWhoseRightSideCallsAUdfRunsAsAHashExchangeOfBothSides) {
+  // Every rank cannot read a right side that calls a UDF: both sides are exchanged by key and
+  // each rank joins its own buckets; the join's order is the buckets', so it is sorted after.
+  test::LoopbackCluster cluster(3);
+  const Udf ten = Udf::cls<TimesTen>("times_ten").returns(int64()).concurrency(3).num_cpus(0.25);
+  const Udf same = Udf::cls<ThrowsAt>("same").returns(int64()).concurrency(3).num_cpus(0.25);
+  for (JoinType type : {JoinType::Inner, JoinType::Left, JoinType::Right, JoinType::Full,
+                        JoinType::Semi, JoinType::Anti}) {
+    SCOPED_TRACE(join_type_name(type));
+    const QueryResult r = same_as_local(cluster, exchanged_join(type, ten, ten));
+    expect_exchanged(r);
+  }
+  // A UDF failing in the left side's exchange (on id 9000, whichever rank runs it) ends the
+  // query on every rank; the next join by exchange runs as before.
+  EXPECT_THROW(execute_plan(exchanged_join(JoinType::Inner, same, ten), two_threads(),
+                            QueryOutput{}, cluster.runtime()),
+               UdfError);
+  expect_exchanged(same_as_local(cluster, exchanged_join(JoinType::Full, ten, ten)));
+}
+
 /// No rank but 0 sent rows back as row batches: only partial states travelled.
 void expect_no_row_batches(const QueryResult& r) {
   for (const RankStats& rank : r.stats.ranks) {

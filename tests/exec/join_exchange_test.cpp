@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "exec/relational/spill_file.h"
 #include "exec/sinks/shuffle_sink.h"
 #include "exec/sources/bucket_join_source.h"
 #include "exec_test_kit.h"
@@ -34,10 +35,20 @@ Batch side_rows(const Schema& schema, int p, int salt) {
   return Batch(schema, {k.finish(), v.finish()});
 }
 
+/// Every batch of a source's partitions.
+std::vector<Batch> read(const Source& source) {
+  std::vector<Batch> out;
+  for (int p = 0; p < source.num_partitions(); ++p) {
+    auto reader = source.open(p, 128);
+    while (auto b = reader->next()) out.push_back(*b);
+  }
+  return out;
+}
+
 /// Every rank's buckets of one side: `partitions` partitions, each run into the copy of the
 /// exchange of rank p % ranks and split there into shares, share q adopted by rank q's copy.
 std::vector<std::shared_ptr<JoinBuckets>> exchange(const Schema& schema, int salt, int partitions,
-                                                   int ranks, int per_rank) {
+                                                   int ranks, int per_rank, int64_t budget = 0) {
   std::vector<std::shared_ptr<JoinBuckets>> kept;
   std::vector<std::unique_ptr<ShuffleSink>> sinks;
   std::vector<std::unique_ptr<GlobalSinkState>> states;
@@ -45,6 +56,7 @@ std::vector<std::shared_ptr<JoinBuckets>> exchange(const Schema& schema, int sal
     kept.push_back(std::make_shared<JoinBuckets>());
     sinks.push_back(std::make_unique<ShuffleSink>(std::vector<int>{0}, schema, per_rank, kept[r]));
     states.push_back(sinks[r]->global_state(partitions));
+    states.back()->memory_budget_bytes = budget;
   }
   for (int p = 0; p < partitions; ++p) {
     const ShuffleSink& runs = *sinks[p % ranks];
@@ -75,14 +87,19 @@ std::vector<std::string> rows_of(const std::vector<Batch>& batches) {
   return rows;
 }
 
-TEST(JoinExchange, EveryRowLandsInOneBucketAndEachKeyInOneOnly) {
+class JoinExchangeBudgets : public ::testing::TestWithParam<int64_t> {};
+
+TEST_P(JoinExchangeBudgets, EveryRowLandsInOneBucketAndEachKeyInOneOnly) {
   constexpr int kRanks = 3, kPerRank = 2, kPartitions = 5;
-  const auto kept = exchange(kLeft, 0, kPartitions, kRanks, kPerRank);
+  const int64_t files = SpillFile::files_created();
+  const auto kept = exchange(kLeft, 0, kPartitions, kRanks, kPerRank, GetParam());
+  // Past half the budget a rank's buckets go to disk: rows come back from there too.
+  EXPECT_EQ(SpillFile::files_created() > files, GetParam() > 0);
   std::map<std::string, std::set<std::pair<int, int>>> where;  // key -> (rank, bucket)
   std::vector<Batch> all;
   for (int r = 0; r < kRanks; ++r)
     for (int k = 0; k < kPerRank; ++k)
-      for (const Batch& b : kept[r]->rows(k)) {
+      for (const Batch& b : read(*kept[r]->bucket(k, kLeft))) {
         all.push_back(b);
         for (int64_t i = 0; i < b.num_rows(); ++i)
           where[to_string(b.column(0).get(i))].insert({r, k});
@@ -98,6 +115,9 @@ TEST(JoinExchange, EveryRowLandsInOneBucketAndEachKeyInOneOnly) {
   }
   EXPECT_EQ(used.size(), static_cast<size_t>(kRanks * kPerRank));  // every bucket gets keys
 }
+
+// No budget (all in memory), and one a partition's share passes (the rest on disk).
+INSTANTIATE_TEST_SUITE_P(InMemoryAndSpilled, JoinExchangeBudgets, ::testing::Values(0, 4096));
 
 TEST(JoinExchange, AShareCutShortIsAnError) {
   auto kept = std::make_shared<JoinBuckets>();
@@ -134,7 +154,8 @@ TEST_P(JoinExchangeTypes, TheRanksJoinsTogetherEqualOneMachinesJoin) {
   while (auto b = reader->next()) expected.push_back(*b);
   ASSERT_FALSE(expected.empty());
 
-  const auto left = exchange(kLeft, 0, 4, kRanks, kPerRank);
+  // The left side's buckets past a small budget: partly on disk.
+  const auto left = exchange(kLeft, 0, 4, kRanks, kPerRank, 8192);
   const auto right = exchange(kRight, 1, 3, kRanks, kPerRank);
   std::vector<Batch> joined;
   for (int r = 0; r < kRanks; ++r) {

@@ -14,10 +14,13 @@ namespace ember {
 
 namespace {
 
-/// Every partition's rows per bucket of this rank, filled as partitions end in any order.
+/// Every partition's rows per bucket of this rank, filled as partitions end in any order: in
+/// memory up to half the budget, then on disk.
 struct Buckets final : GlobalSinkState {
   std::mutex mu;
   std::map<int, std::vector<std::vector<Batch>>> by_partition;  // guarded by mu
+  int64_t bytes = 0;                                            // guarded by mu: in memory
+  std::vector<std::shared_ptr<SpillFile>> spilled;              // guarded by mu: per bucket
 };
 
 struct Rows final : LocalSinkState {
@@ -27,17 +30,86 @@ struct Rows final : LocalSinkState {
   std::vector<std::vector<Batch>> adopted;  ///< per bucket: rows a share brought
 };
 
+/// A bucket's rows: those in memory, then those its spill file holds.
+class BucketReader final : public BatchReader {
+ public:
+  BucketReader(Schema schema, std::vector<Batch> rows, std::shared_ptr<SpillFile> spilled,
+               int64_t batch_rows)
+      : schema_(std::move(schema)),
+        rows_(std::move(rows)),
+        spilled_(std::move(spilled)),
+        batch_rows_(batch_rows) {
+    if (spilled_) spilled_->restart();
+    for (const Field& f : schema_.fields()) types_.push_back(f.type);
+  }
+  std::optional<Batch> next() override {
+    while (at_ < rows_.size()) {
+      const Batch& b = rows_[at_];
+      if (offset_ < b.num_rows()) {
+        const int64_t n = std::min(batch_rows_, b.num_rows() - offset_);
+        Batch out = b.slice(offset_, n);
+        offset_ += n;
+        return out;
+      }
+      ++at_;
+      offset_ = 0;
+    }
+    if (!spilled_) return std::nullopt;
+    std::optional<std::vector<Column>> group = spilled_->read_next(types_);
+    if (!group) return std::nullopt;
+    return Batch(schema_, std::move(*group));
+  }
+
+ private:
+  Schema schema_;
+  std::vector<DataType> types_;
+  std::vector<Batch> rows_;
+  std::shared_ptr<SpillFile> spilled_;
+  int64_t batch_rows_;
+  size_t at_ = 0;
+  int64_t offset_ = 0;
+};
+
+/// One bucket of a side as a source of one partition.
+class BucketSource final : public Source {
+ public:
+  BucketSource(Schema schema, std::vector<Batch> rows, std::shared_ptr<SpillFile> spilled)
+      : schema_(std::move(schema)), rows_(std::move(rows)), spilled_(std::move(spilled)) {}
+  const Schema& schema() const override { return schema_; }
+  int num_partitions() const override { return 1; }
+  std::unique_ptr<BatchReader> open(int, int64_t batch_rows) const override {
+    return std::make_unique<BucketReader>(schema_, rows_, spilled_, batch_rows);
+  }
+  std::string describe() const override { return "JoinBucket"; }
+  void accept(SourceVisitor& v) const override { v.visit_intermediate(*this); }
+
+ private:
+  Schema schema_;
+  std::vector<Batch> rows_;
+  std::shared_ptr<SpillFile> spilled_;
+};
+
 }  // namespace
 
-void JoinBuckets::fill(std::vector<std::vector<Batch>> buckets) {
+void JoinBuckets::fill(std::vector<std::vector<Batch>> buckets,
+                       std::vector<std::shared_ptr<SpillFile>> spilled) {
   std::lock_guard lock(mu_);
   buckets_ = std::move(buckets);
+  spilled_ = std::move(spilled);
 }
 
-std::vector<Batch> JoinBuckets::rows(int k) const {
+std::shared_ptr<const Source> JoinBuckets::bucket(int k, const Schema& schema) const {
   std::lock_guard lock(mu_);
-  if (k < 0 || static_cast<size_t>(k) >= buckets_.size()) return {};
-  return buckets_[static_cast<size_t>(k)];
+  const auto at = static_cast<size_t>(k);
+  return std::make_shared<BucketSource>(schema,
+                                        at < buckets_.size() ? buckets_[at] : std::vector<Batch>{},
+                                        at < spilled_.size() ? spilled_[at] : nullptr);
+}
+
+int64_t JoinBuckets::spilled_bytes(int k) const {
+  std::lock_guard lock(mu_);
+  const auto at = static_cast<size_t>(k);
+  return at < spilled_.size() && spilled_[at] ? spilled_[at]->bytes_written() : 0;
 }
 
 int join_bucket(uint64_t hash, int buckets) {
@@ -95,8 +167,23 @@ void ShuffleSink::combine(GlobalSinkState& global, LocalSinkState& local) const 
       if (b.num_rows() > 0) kept[static_cast<size_t>(k)].push_back(b);
     }
   }
+  int64_t bytes = 0;
+  for (const auto& bucket : kept)
+    for (const Batch& b : bucket) bytes += b.byte_size();
   auto& all = global.as<Buckets>();
   std::lock_guard lock(all.mu);
+  const int64_t room = all.memory_budget_bytes / 2;
+  if (room > 0 && (!all.spilled.empty() || all.bytes + bytes > room)) {
+    all.spilled.resize(static_cast<size_t>(per_rank_));
+    for (size_t k = 0; k < kept.size(); ++k)
+      for (const Batch& b : kept[k]) {
+        if (b.num_rows() == 0) continue;
+        if (!all.spilled[k]) all.spilled[k] = std::make_shared<SpillFile>();
+        all.spilled[k]->write(b.columns());
+      }
+    return;
+  }
+  all.bytes += bytes;
   all.by_partition[part.partition] = std::move(kept);
 }
 
@@ -142,14 +229,17 @@ void ShuffleSink::adopt_partial(GlobalSinkState&, LocalSinkState& local,
 std::shared_ptr<const Source> ShuffleSink::finalize(GlobalSinkState& global) const {
   auto& all = global.as<Buckets>();
   std::vector<std::vector<Batch>> buckets(static_cast<size_t>(per_rank_));
+  std::vector<std::shared_ptr<SpillFile>> spilled;
   {
     std::lock_guard lock(all.mu);
     for (auto& [partition, parts] : all.by_partition)  // in partition order
       for (size_t k = 0; k < parts.size() && k < buckets.size(); ++k)
         for (Batch& b : parts[k]) buckets[k].push_back(std::move(b));
     all.by_partition.clear();
+    all.bytes = 0;
+    spilled.swap(all.spilled);
   }
-  kept_->fill(std::move(buckets));
+  kept_->fill(std::move(buckets), std::move(spilled));
   return std::make_shared<TableSource>(schema_, std::vector<std::vector<Batch>>(1), "JoinBuckets");
 }
 

@@ -11,21 +11,29 @@
 #include <vector>
 
 #include "exec/pipeline_breaker.h"
+#include "exec/relational/spill_file.h"
 
 namespace ember {
 
-/// The rows of one side of a join that one rank holds once its exchange has ended: per bucket
-/// of its own, in partition order. Filled by ShuffleSink::finalize; read by BucketJoinSource.
+/// The rows of one side of a join that one rank holds once its exchange has ended, per bucket
+/// of its own: those kept in memory (in partition order), then those that came once the side's
+/// buckets had passed their share of the memory budget (on disk, in the order they came).
+/// Filled by ShuffleSink::finalize; read by BucketJoinSource, one reader per bucket.
 class JoinBuckets {
  public:
-  /// Once, when the side's exchange has ended here.
-  void fill(std::vector<std::vector<Batch>> buckets);
-  /// Bucket `k`'s rows (none before fill()).
-  std::vector<Batch> rows(int k) const;
+  /// Once, when the side's exchange has ended here: per bucket, its rows in memory and its
+  /// spill file (null when none of its rows went to disk).
+  void fill(std::vector<std::vector<Batch>> buckets,
+            std::vector<std::shared_ptr<SpillFile>> spilled);
+  /// Bucket `k`'s rows, as a source of one partition read once at a time (none before fill()).
+  std::shared_ptr<const Source> bucket(int k, const Schema& schema) const;
+  /// Bytes of bucket `k`'s rows on disk.
+  int64_t spilled_bytes(int k) const;
 
  private:
   mutable std::mutex mu_;
-  std::vector<std::vector<Batch>> buckets_;  // guarded by mu_
+  std::vector<std::vector<Batch>> buckets_;          // guarded by mu_
+  std::vector<std::shared_ptr<SpillFile>> spilled_;  // guarded by mu_
 };
 
 /// The bucket of `buckets` that a key hash falls into (rank `b % ranks`, its bucket
@@ -45,7 +53,8 @@ class ShuffleSink final : public PipelineBreaker {
                                               int partition) const override;
   void sink(GlobalSinkState& global, LocalSinkState& local, const Batch& batch) const override;
   /// A partition whose rows were sunk here without an exchange (one rank) keeps them all,
-  /// bucketed as for one rank.
+  /// bucketed as for one rank. Past half the memory budget (the other half is the other
+  /// side's) its buckets' rows go to disk.
   void combine(GlobalSinkState& global, LocalSinkState& local) const override;
   bool ships_partials() const override { return true; }
   bool exchanges_partials() const override { return true; }

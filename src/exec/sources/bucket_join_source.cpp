@@ -47,8 +47,7 @@ std::unique_ptr<BatchReader> BucketJoinSource::open(int p, int64_t batch_rows) c
   std::map<std::string, std::string> names;  // right input name -> output name
   for (const auto& [output, input] : join_.right_columns) names[input] = output;
   const auto side = [k](const Schema& schema, const JoinBuckets& buckets) {
-    return make_source(std::make_shared<TableSource>(
-        schema, std::vector<std::vector<Batch>>{buckets.rows(k)}, "JoinBucket"));
+    return make_source(buckets.bucket(k, schema));
   };
   const NodePtr joined =
       make_join(side(join_.left, *left_), side(join_.right, *right_), join_.on, join_.type, names);

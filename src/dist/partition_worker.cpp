@@ -358,22 +358,59 @@ void end_exchange(const Order& o, Run& run, ShareMerge* merge, GlobalSinkState* 
   }
 }
 
-Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
+/// An order's chain planned here: its pipelines, the one it spreads, and, for a join side, the
+/// buckets its exchange leaves on this rank.
+struct PlannedOrder {
+  PhysicalPlan physical;
+  size_t at = 0;
+  std::shared_ptr<JoinBuckets> buckets;
+};
+
+PlannedOrder plan_order(const Order& o, Run& run) {
   const ChainContext buckets_here{[&run](uint64_t id) { return run.kept->find(id); }, o.rank,
                                   o.memory_budget};
   std::optional<JoinSideExchange> side;
   NodePtr chain = decode_first_pipeline(o.pipeline, &buckets_here, &side);
-  PhysicalPlan physical = plan_physical(*chain);
-  const size_t at = leftmost_pipeline(*chain, physical);
+  PlannedOrder planned{plan_physical(*chain), 0, nullptr};
+  planned.at = leftmost_pipeline(*chain, planned.physical);
   // A join side ends in its exchange, which rank 0 planned as the side's breaker.
-  std::shared_ptr<JoinBuckets> buckets;
   if (side) {
-    Pipeline& p = physical.pipelines.at(at);
+    Pipeline& p = planned.physical.pipelines.at(planned.at);
     std::vector<int> keys;
     for (const auto& k : side->keys) keys.push_back(p.schema.index_of(k));
-    buckets = std::make_shared<JoinBuckets>();
-    p.breaker = std::make_shared<ShuffleSink>(std::move(keys), p.schema, side->per_rank, buckets);
+    planned.buckets = std::make_shared<JoinBuckets>();
+    p.breaker =
+        std::make_shared<ShuffleSink>(std::move(keys), p.schema, side->per_rank, planned.buckets);
   }
+  return planned;
+}
+
+/// Per pool of the chain, the calls this rank made to its own actors and their constructions.
+void own_udf_figures(const Order& o, const std::vector<std::unique_ptr<ActorPool>>& pools,
+                     Figures& figures) {
+  for (size_t i = 0; i < pools.size(); ++i) {
+    const std::vector<uint64_t>& own = o.own.at(i + static_cast<size_t>(o.first_pool));
+    figures.own.push_back(own.empty() ? UdfStats{} : pools[i]->stats());
+    // The own actors' slots come first, in o.own's order, then the spares (see the makers
+    // above), whose batches ran on other ranks' actors: counted there, not here.
+    const auto slots = pools[i]->actor_figures();
+    auto& inits = figures.own_inits.emplace_back();
+    for (size_t a = 0; a < own.size(); ++a) inits.emplace_back(own[a], slots[a].inits);
+    figures.batches_elsewhere += pools[i]->batches_lent();
+    if (own.empty()) continue;
+    UdfStats& u = figures.own.back();
+    u.batches -= pools[i]->batches_lent();
+    for (size_t a = own.size(); a < slots.size(); ++a) {
+      u.rows -= slots[a].rows;
+      u.busy_seconds -= slots[a].busy_seconds;
+    }
+  }
+}
+
+Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
+  PlannedOrder planned = plan_order(o, run);
+  const PhysicalPlan& physical = planned.physical;
+  const size_t at = planned.at;
   const int64_t built_bytes = build_right_sides(physical, at);
   std::vector<std::unique_ptr<ActorPool>> pools = make_pools(o, run.transport, physical);
   QueryContext context(pools, physical.downloads);
@@ -424,29 +461,13 @@ Figures run_partitions(const Order& o, Run& run, std::set<int>& ended) {
   Figures figures;
   if (merge || (o.ranges && partials != nullptr))
     end_exchange(o, run, merge ? &*merge : nullptr, state->as<ForwardSink::Global>().partials.get(),
-                 physical, at, figures, buckets);
+                 physical, at, figures, planned.buckets);
   figures.partitions = context.partitions_done.load();
   figures.rows = context.rows_read.load();
   figures.rows_out = context.rows_out.load();
   figures.bytes_read = context.bytes_read.load() + built_bytes;
   figures.bytes_written = sink.bytes_written(*state) + figures.range_bytes;
-  for (size_t i = 0; i < pools.size(); ++i) {
-    const std::vector<uint64_t>& own = o.own.at(i + static_cast<size_t>(o.first_pool));
-    figures.own.push_back(own.empty() ? UdfStats{} : pools[i]->stats());
-    // The own actors' slots come first, in o.own's order, then the spares (see the makers
-    // above), whose batches ran on other ranks' actors: counted there, not here.
-    const auto slots = pools[i]->actor_figures();
-    auto& inits = figures.own_inits.emplace_back();
-    for (size_t a = 0; a < own.size(); ++a) inits.emplace_back(own[a], slots[a].inits);
-    figures.batches_elsewhere += pools[i]->batches_lent();
-    if (own.empty()) continue;
-    UdfStats& u = figures.own.back();
-    u.batches -= pools[i]->batches_lent();
-    for (size_t a = own.size(); a < slots.size(); ++a) {
-      u.rows -= slots[a].rows;
-      u.busy_seconds -= slots[a].busy_seconds;
-    }
-  }
+  own_udf_figures(o, pools, figures);
   return figures;
 }
 

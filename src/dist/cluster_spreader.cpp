@@ -36,12 +36,11 @@ std::optional<ShuffledJoinRefs> shuffled_refs(const SpreadOutput& output, int ra
 
 /// The refs a plan whose join runs as a hash exchange is encoded with before its exchanges ran
 /// (explain(), spread_ranks()), or null.
-std::optional<ShuffledJoinRefs> planned_refs(const LogicalNode& optimized, const PhysicalPlan& plan,
-                                             int ranks) {
+std::optional<ShuffledJoinRefs> planned_refs(const PhysicalPlan& plan, int ranks) {
   if (!plan.shuffle) return std::nullopt;
   const auto& exchange =
       static_cast<const ShuffleSink&>(*plan.pipelines.at(plan.shuffle->left).breaker);
-  return ShuffledJoinRefs{pick_shuffled_join(optimized), 0, 0, ranks, exchange.buckets_per_rank()};
+  return ShuffledJoinRefs{plan.shuffle->join, 0, 0, ranks, exchange.buckets_per_rank()};
 }
 
 /// The spread pipeline, as explain() names it.
@@ -114,7 +113,7 @@ PartitionSpreader::Spread ClusterSpreader::spread_ranks(const LogicalNode& optim
   std::string why;
   bool partials = false;
   bool tail = false;
-  const std::optional<ShuffledJoinRefs> refs = planned_refs(optimized, plan, ranks_);
+  const std::optional<ShuffledJoinRefs> refs = planned_refs(plan, ranks_);
   if (n < 2 ||
       encode_first_pipeline(optimized, &why, &partials, &tail, refs ? &*refs : nullptr).empty())
     return {};
@@ -129,7 +128,7 @@ std::string ClusterSpreader::explain(const LogicalNode& optimized, const Physica
   const Pipeline* p = spread_pipeline(optimized, plan, &at);
   if (!p) return "nothing to read";
   const int n = p->source->num_partitions();
-  const std::optional<ShuffledJoinRefs> refs = planned_refs(optimized, plan, ranks_);
+  const std::optional<ShuffledJoinRefs> refs = planned_refs(plan, ranks_);
   const std::string name =
       refs ? "pipeline " + std::to_string(at + 1) + " (the joined buckets)" : pipeline_name(at);
   std::string why;

@@ -14,6 +14,8 @@
 
 namespace ember {
 
+struct LogicalNode;
+
 /// Rows that enter a pipeline after every partition of its source has ended, just past one of
 /// its streaming operators: a grace hash join's spilled partitions, joined once its probe side
 /// has ended, go on through what follows the join.
@@ -67,8 +69,9 @@ struct Pipeline {
 /// A join the cluster runs as a hash exchange of both sides (ShuffleChoice): the pipelines that
 /// end in each side's exchange, and the one that reads every rank's joined buckets.
 struct ShuffledJoinPipelines {
-  size_t right = 0;   ///< ends in the right side's ShuffleSink
-  size_t left = 0;    ///< ends in the left side's ShuffleSink
+  const LogicalNode* join = nullptr;  ///< the JoinNode of the plan it was made from
+  size_t right = 0;                   ///< ends in the right side's ShuffleSink
+  size_t left = 0;                    ///< ends in the left side's ShuffleSink
   size_t joined = 0;  ///< reads the BucketJoinSource: the pipeline the cluster spreads
 };
 

@@ -164,6 +164,7 @@ class PhysicalPlanner final : NodeVisitor {
   /// right side first, as a local join builds it first), and the join reads the buckets.
   void translate_shuffled_join(const JoinNode& j) {
     ShuffledJoinPipelines at;
+    at.join = &j;
     JoinShape shape{j.on, j.type, j.right_columns, j.left().schema, j.right().schema, j.schema};
     auto exchange = [&](const LogicalNode& side, size_t* index) {
       auto kept = std::make_shared<JoinBuckets>();

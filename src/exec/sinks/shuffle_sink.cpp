@@ -30,30 +30,22 @@ struct Rows final : LocalSinkState {
   std::vector<std::vector<Batch>> adopted;  ///< per bucket: rows a share brought
 };
 
-/// A bucket's rows: those in memory, then those its spill file holds.
+/// A bucket's rows: those in memory (read as a table's partition), then those its spill file
+/// holds.
 class BucketReader final : public BatchReader {
  public:
   BucketReader(Schema schema, std::vector<Batch> rows, std::shared_ptr<SpillFile> spilled,
                int64_t batch_rows)
       : schema_(std::move(schema)),
-        rows_(std::move(rows)),
-        spilled_(std::move(spilled)),
-        batch_rows_(batch_rows) {
+        in_memory_(std::make_shared<TableSource>(
+            schema_, std::vector<std::vector<Batch>>{std::move(rows)}, "JoinBucket")),
+        memory_(in_memory_->open(0, batch_rows)),
+        spilled_(std::move(spilled)) {
     if (spilled_) spilled_->restart();
     for (const Field& f : schema_.fields()) types_.push_back(f.type);
   }
   std::optional<Batch> next() override {
-    while (at_ < rows_.size()) {
-      const Batch& b = rows_[at_];
-      if (offset_ < b.num_rows()) {
-        const int64_t n = std::min(batch_rows_, b.num_rows() - offset_);
-        Batch out = b.slice(offset_, n);
-        offset_ += n;
-        return out;
-      }
-      ++at_;
-      offset_ = 0;
-    }
+    if (std::optional<Batch> b = memory_->next()) return b;
     if (!spilled_) return std::nullopt;
     std::optional<std::vector<Column>> group = spilled_->read_next(types_);
     if (!group) return std::nullopt;
@@ -63,11 +55,9 @@ class BucketReader final : public BatchReader {
  private:
   Schema schema_;
   std::vector<DataType> types_;
-  std::vector<Batch> rows_;
+  std::shared_ptr<const Source> in_memory_;  ///< outlives memory_, which reads its batches
+  std::unique_ptr<BatchReader> memory_;
   std::shared_ptr<SpillFile> spilled_;
-  int64_t batch_rows_;
-  size_t at_ = 0;
-  int64_t offset_ = 0;
 };
 
 /// One bucket of a side as a source of one partition.
@@ -104,12 +94,6 @@ std::shared_ptr<const Source> JoinBuckets::bucket(int k, const Schema& schema) c
   return std::make_shared<BucketSource>(schema,
                                         at < buckets_.size() ? buckets_[at] : std::vector<Batch>{},
                                         at < spilled_.size() ? spilled_[at] : nullptr);
-}
-
-int64_t JoinBuckets::spilled_bytes(int k) const {
-  std::lock_guard lock(mu_);
-  const auto at = static_cast<size_t>(k);
-  return at < spilled_.size() && spilled_[at] ? spilled_[at]->bytes_written() : 0;
 }
 
 int join_bucket(uint64_t hash, int buckets) {

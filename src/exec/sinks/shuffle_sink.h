@@ -27,8 +27,6 @@ class JoinBuckets {
             std::vector<std::shared_ptr<SpillFile>> spilled);
   /// Bucket `k`'s rows, as a source of one partition read once at a time (none before fill()).
   std::shared_ptr<const Source> bucket(int k, const Schema& schema) const;
-  /// Bytes of bucket `k`'s rows on disk.
-  int64_t spilled_bytes(int k) const;
 
  private:
   mutable std::mutex mu_;
@@ -71,7 +69,6 @@ class ShuffleSink final : public PipelineBreaker {
                                                 std::vector<Batch> others) const override;
 
   int buckets_per_rank() const { return per_rank_; }
-  const std::vector<int>& keys() const { return keys_; }
 
  private:
   /// `rows` cut by bucket: `out[q][k]` holds the rows of rank q's bucket k.

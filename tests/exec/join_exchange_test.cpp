@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -157,21 +158,55 @@ TEST_P(JoinExchangeTypes, TheRanksJoinsTogetherEqualOneMachinesJoin) {
   // The left side's buckets past a small budget: partly on disk.
   const auto left = exchange(kLeft, 0, 4, kRanks, kPerRank, 8192);
   const auto right = exchange(kRight, 1, 3, kRanks, kPerRank);
-  std::vector<Batch> joined;
-  for (int r = 0; r < kRanks; ++r) {
-    const BucketJoinSource mine(shape, left[r], right[r], kRanks, r, kPerRank, 0);
-    ASSERT_EQ(mine.num_partitions(), kRanks * kPerRank);
-    for (int p = 0; p < mine.num_partitions(); ++p) {
-      EXPECT_EQ(mine.home_rank(p), p % kRanks);
-      if (mine.home_rank(p) != r) {
-        EXPECT_THROW(mine.open(p, 100), Error);  // another rank's bucket: never read as empty
-        continue;
+  // Each bucket's join as it is, and with a build past a tiny budget (spilled, joined later).
+  for (const int64_t budget : {int64_t{0}, int64_t{2048}}) {
+    std::vector<Batch> joined;
+    for (int r = 0; r < kRanks; ++r) {
+      const BucketJoinSource mine(shape, left[r], right[r], kRanks, r, kPerRank, budget);
+      ASSERT_EQ(mine.num_partitions(), kRanks * kPerRank);
+      for (int p = 0; p < mine.num_partitions(); ++p) {
+        EXPECT_EQ(mine.home_rank(p), p % kRanks);
+        if (mine.home_rank(p) != r) {
+          EXPECT_THROW(mine.open(p, 100), Error);  // another rank's bucket: never read as empty
+          continue;
+        }
+        auto rows = mine.open(p, 100);
+        while (auto b = rows->next()) {
+          EXPECT_LE(b->num_rows(), 100);
+          joined.push_back(*b);
+        }
       }
-      auto rows = mine.open(p, 100);
-      while (auto b = rows->next()) joined.push_back(*b);
     }
+    EXPECT_EQ(rows_of(joined), rows_of(expected)) << "budget " << budget;
   }
-  EXPECT_EQ(rows_of(joined), rows_of(expected));
+}
+
+/// A bucket's join streams: a reader closed after its first batch stops the join (which had
+/// far more to give) instead of waiting for it.
+TEST(JoinExchange, ABucketsJoinStreamsAndStopsWhenItsReaderCloses) {
+  JoinShape shape;
+  shape.on = {"k"};
+  shape.left = kLeft;
+  shape.right = kRight;
+  shape.right_columns["b"] = "b";
+  shape.output = kJoined;
+  const auto left = exchange(kLeft, 0, 40, 1, 1);
+  const auto right = exchange(kRight, 1, 40, 1, 1);
+  const BucketJoinSource bucket(shape, left[0], right[0], 1, 0, 1, 0);
+  int64_t all = 0;
+  {
+    auto reader = bucket.open(0, 64);
+    while (auto b = reader->next()) all += b->num_rows();
+  }
+  ASSERT_GT(all, 64 * 100);
+  for (int taken = 0; taken < 3; ++taken) {
+    auto reader = bucket.open(0, 64);
+    for (int i = 0; i < taken; ++i) {
+      const std::optional<Batch> b = reader->next();
+      ASSERT_TRUE(b.has_value());
+      EXPECT_EQ(b->num_rows(), 64);
+    }
+  }  // each reader closed early: its join ends with it
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryType, JoinExchangeTypes,

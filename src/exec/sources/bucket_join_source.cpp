@@ -1,11 +1,16 @@
-// A bucket's join, run here as a small local query over the bucket's rows of both sides.
+// A bucket's join, run here as a small local query over the bucket's rows of both sides, its
+// output streamed to the bucket's reader.
 #include "exec/sources/bucket_join_source.h"
 
+#include <optional>
+#include <thread>
+#include <utility>
+
+#include "core/cancelled.h"
 #include "exec/physical_planner.h"
 #include "exec/pipeline_runner.h"
 #include "exec/query_context.h"
-#include "exec/sinks/collect_sink.h"
-#include "exec/sources/table_source.h"
+#include "exec/sinks/hand_off_sink.h"
 #include "plan/nodes/join_node.h"
 #include "plan/nodes/source_node.h"
 
@@ -13,17 +18,69 @@ namespace ember {
 
 namespace {
 
-/// Reads the joined rows it holds.
+/// Batches that wait for the bucket's reader before its join is blocked.
+constexpr size_t kJoinedAhead = 2;
+
+/// Streams a bucket's join: its pipelines run on a thread of their own (the build side's first,
+/// then the probe of the left bucket and any tail, whose batches are handed over as they come),
+/// so that a bucket's output is never all in memory. Closing the reader early stops the join.
 class JoinedRows final : public BatchReader {
  public:
-  JoinedRows(const Table& rows, int64_t batch_rows)
-      : rows_(std::make_shared<TableSource>(rows, 1, "JoinBucket")),
-        reader_(rows_->open(0, batch_rows)) {}
-  std::optional<Batch> next() override { return reader_->next(); }
+  JoinedRows(NodePtr joined, int64_t memory_budget, int64_t batch_rows)
+      : joined_(std::move(joined)),
+        plan_(plan_physical(*joined_)),
+        memory_budget_(memory_budget),
+        batch_rows_(batch_rows),
+        thread_([this] { join(); }) {}
+  ~JoinedRows() override {
+    hand_off_->close();  // the join blocked on this reader goes on, dropping what it makes
+    context_.fail(std::make_exception_ptr(Cancelled("a bucket's join closed early")));
+    thread_.join();
+  }
+  std::optional<Batch> next() override {
+    if (!rest_ || rest_->num_rows() == 0) {
+      rest_ = hand_off_->take();
+      if (!rest_) return std::nullopt;
+    }
+    if (rest_->num_rows() <= batch_rows_) return std::exchange(rest_, std::nullopt);
+    Batch head = rest_->slice(0, batch_rows_);
+    rest_ = rest_->slice(batch_rows_, rest_->num_rows() - batch_rows_);
+    return head;
+  }
 
  private:
-  std::shared_ptr<const Source> rows_;
-  std::unique_ptr<BatchReader> reader_;
+  /// The join's own pipelines, one thread each: the bucket is this partition's work.
+  void join() {
+    std::exception_ptr error;
+    try {
+      const HandOffSink output(hand_off_);
+      std::shared_ptr<const Source> carried;
+      for (const Pipeline& pipeline : plan_.pipelines) {
+        const Source& source = pipeline.source ? *pipeline.source : *carried;
+        const Sink& sink = pipeline.breaker ? static_cast<const Sink&>(*pipeline.breaker)
+                                            : static_cast<const Sink&>(output);
+        auto state = sink.global_state(pipeline_partitions(pipeline, source));
+        state->memory_budget_bytes = memory_budget_;
+        run_pipeline_and_tails(context_, pipeline, source, sink, *state, 1);
+        if (context_.cancelled()) break;
+        if (pipeline.breaker) carried = pipeline.breaker->finalize(*state);
+      }
+      error = context_.error();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    hand_off_->finish(error);
+  }
+
+  const NodePtr joined_;
+  const PhysicalPlan plan_;
+  const int64_t memory_budget_;
+  const int64_t batch_rows_;
+  std::vector<std::unique_ptr<ActorPool>> no_pools_;
+  QueryContext context_{no_pools_};
+  const std::shared_ptr<HandOff> hand_off_ = std::make_shared<HandOff>(kJoinedAhead);
+  std::optional<Batch> rest_;  ///< the part of the batch taken last not yet returned
+  std::thread thread_;         // last: it starts once the rest is made
 };
 
 }  // namespace
@@ -54,27 +111,7 @@ std::unique_ptr<BatchReader> BucketJoinSource::open(int p, int64_t batch_rows) c
   if (!(joined->schema == join_.output))
     throw Error("internal: a bucket's join yields " + joined->schema.to_string() +
                 ", the query's " + join_.output.to_string());
-  // The join's own pipelines, one thread: the bucket is this partition's work.
-  const PhysicalPlan plan = plan_physical(*joined);
-  std::vector<std::unique_ptr<ActorPool>> none;
-  QueryContext context(none);
-  const CollectSink output(plan.schema);
-  std::shared_ptr<const Source> carried;
-  Table result(plan.schema, {});
-  for (const Pipeline& pipeline : plan.pipelines) {
-    const Source& source = pipeline.source ? *pipeline.source : *carried;
-    const Sink& sink = pipeline.breaker ? static_cast<const Sink&>(*pipeline.breaker)
-                                        : static_cast<const Sink&>(output);
-    auto state = sink.global_state(pipeline_partitions(pipeline, source));
-    state->memory_budget_bytes = memory_budget_;
-    run_pipeline_and_tails(context, pipeline, source, sink, *state, 1);
-    if (std::exception_ptr e = context.error()) std::rethrow_exception(e);
-    if (pipeline.breaker)
-      carried = pipeline.breaker->finalize(*state);
-    else
-      result = output.finalize(*state);
-  }
-  return std::make_unique<JoinedRows>(result, batch_rows);
+  return std::make_unique<JoinedRows>(joined, memory_budget_, batch_rows);
 }
 
 std::string BucketJoinSource::describe() const {

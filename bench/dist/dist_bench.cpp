@@ -26,6 +26,13 @@
 //   ember_bench_dist sortwrite DIR      the same sort written to Parquet in DIR: seconds for the
 //                                       query, and a line "share <fraction>": rank 0's share of
 //                                       the bytes written
+//   ember_bench_dist joinprep DIR ROWS  writes the join's inputs under DIR (once): 10M fact rows
+//                                       (30 files) and a dimension of ROWS rows; prints
+//                                       "result <the dimension's file bytes>"
+//   ember_bench_dist join DIR ROWS      the 10M fact rows joined with the dimension of ROWS rows
+//                                       (every fact row matches one), then grouped into 1,000
+//                                       groups: seconds for the query, and a line "shuffled
+//                                       <rows>": the rows the ranks exchanged
 // Prints a line "result <number>".
 #include <ember/ember.h>
 
@@ -217,6 +224,56 @@ double sort() {
   return r.stats.wall_seconds;
 }
 
+constexpr int64_t kFactRows = 10'000'000;
+
+std::filesystem::path dimension_dir(const std::filesystem::path& dir, int64_t rows) {
+  return dir / ("dimension-" + std::to_string(rows));
+}
+
+/// The file bytes under `dir`.
+int64_t bytes_under(const std::filesystem::path& dir) {
+  int64_t bytes = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
+    if (entry.is_regular_file()) bytes += static_cast<int64_t>(entry.file_size());
+  return bytes;
+}
+
+/// Writes what is missing of the join's inputs: the fact rows (id, g = id mod 1000) and the
+/// dimension (k, v = 3k); returns the dimension's file bytes.
+int64_t joinprep(const std::filesystem::path& dir, int64_t rows) {
+  if (!std::filesystem::exists(dir / "facts" / "_SUCCESS"))
+    ember::range(kFactRows, 30)
+        .with_column("g", ember::col("id") % 1000)
+        .write_parquet((dir / "facts").string());
+  const std::filesystem::path dimension = dimension_dir(dir, rows);
+  if (!std::filesystem::exists(dimension / "_SUCCESS"))
+    ember::range(rows, 3)
+        .select({ember::col("id").alias("k"), (ember::col("id") * 3).alias("v")})
+        .write_parquet(dimension.string());
+  return bytes_under(dimension);
+}
+
+/// Each fact row's key, k = id * 7919 mod ROWS, matches one dimension row.
+double join(const std::filesystem::path& dir, int64_t rows) {
+  const ember::DataFrame facts = ember::read_parquet((dir / "facts" / "*.parquet").string())
+                                     .with_column("k", ember::col("id") * 7919 % rows);
+  const ember::DataFrame dimension =
+      ember::read_parquet((dimension_dir(dir, rows) / "*.parquet").string());
+  ember::QueryResult r =
+      facts.join(dimension, {"k"})
+          .group_by({"g"})
+          .agg({ember::col("v").sum().alias("s"), ember::col("v").count().alias("n")})
+          .execute();
+  int64_t matched = 0;
+  const ember::Column& n = r.table.column("n");
+  for (int64_t i = 0; i < r.table.num_rows(); ++i) matched += n.value<int64_t>(i);
+  if (r.table.num_rows() != 1000 || matched != kFactRows) return -1;
+  int64_t shuffled = 0;
+  for (const ember::RankStats& rank : r.stats.ranks) shuffled += rank.rows_shuffled_out;
+  std::printf("shuffled %lld\n", static_cast<long long>(shuffled));
+  return r.stats.wall_seconds;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -243,11 +300,16 @@ int main(int argc, char** argv) {
     std::printf("share %.6f\n", job.rank0_share);
   } else if (mode == "sort") {
     result = sort();
+  } else if (mode == "joinprep" && argc > 3) {
+    result = static_cast<double>(joinprep(argv[2], std::atoll(argv[3])));
+  } else if (mode == "join" && argc > 3) {
+    result = join(argv[2], std::atoll(argv[3]));
   } else {
-    std::fprintf(stderr,
-                 "usage: %s parquet ACTORS DIR | transfer | straggler | groupby GROUPS | "
-                 "groupwrite GROUPS DIR | sort | sortwrite DIR\n",
-                 argv[0]);
+    std::fprintf(
+        stderr,
+        "usage: %s parquet ACTORS DIR | transfer | straggler | groupby GROUPS | "
+        "groupwrite GROUPS DIR | sort | sortwrite DIR | joinprep DIR ROWS | join DIR ROWS\n",
+        argv[0]);
     return 2;
   }
   std::printf("result %.6f\n", result);

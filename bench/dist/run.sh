@@ -31,9 +31,15 @@
 #       sorted and writing one key range; 3 ranks sending their sorted partitions to rank 0,
 #       which merges and writes every row (EMBER_DIST_NO_RANGES=1): time ratios, and rank 0's
 #       share of the bytes written
+#   (j) a join of 10M fact rows (Parquet, 30 files) with a dimension of 100K to 10M rows
+#       (Parquet), then 1,000 groups: the local executor; 3 ranks each reading the dimension
+#       whole and building its own hash table (a broadcast join, forced for every size); 3 ranks
+#       exchanging both sides by key hash (EMBER_DIST_BROADCAST_JOIN_BYTES=0), with the rows
+#       exchanged per second: time ratios, beside the dimension's file bytes, and what the
+#       planner picks by itself (docs/cluster.md: by the two sides' bytes)
 # Usage: bench/dist/run.sh [--build-dir DIR] [--no-build] [PART...]
 #   builds Release in build-bench/ by default; --no-build uses DIR's binaries as they are;
-#   PART: a, b, c, d, e, f, g, h or i, to run only those (all by default; e runs a's 3-rank job alone)
+#   PART: a, b, c, d, e, f, g, h, i or j, to run only those (all by default; e runs a's 3-rank job alone)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build="${EMBER_BENCH_BUILD_DIR:-$root/build-bench}"
@@ -43,12 +49,12 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --build-dir) build="$2"; shift ;;
     --no-build) compile=no ;;
-    a|b|c|d|e|f|g|h|i) parts+=("$1") ;;
-    *) echo "usage: $0 [--build-dir DIR] [--no-build] [a|b|c|d|e|f|g|h|i...]" >&2; exit 2 ;;
+    a|b|c|d|e|f|g|h|i|j) parts+=("$1") ;;
+    *) echo "usage: $0 [--build-dir DIR] [--no-build] [a|b|c|d|e|f|g|h|i|j...]" >&2; exit 2 ;;
   esac
   shift
 done
-((${#parts[@]})) || parts=(a b c d e f g h i)
+((${#parts[@]})) || parts=(a b c d e f g h i j)
 part() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 if [[ $compile == yes ]]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_TESTS=OFF \
@@ -175,4 +181,23 @@ i_rank0=$(for i in 1 2 3; do mpi -x EMBER_DIST_NO_RANGES=1 -np 3 "$bench" sortwr
 rm -rf "$i_dir"
 echo "(i) sort of 10M rows written to Parquet: local $i_local s; 3 ranks each writing a key range $i_ranges s (rank 0's share of the bytes written $(printf '%.3f' "$i_share")); rank 0 merging and writing every row $i_rank0 s"
 echo "    by key range / rank 0 writing: $(echo "$i_ranges / $i_rank0" | bc -l | xargs printf '%.2f')x; by key range / local: $(echo "$i_ranges / $i_local" | bc -l | xargs printf '%.2f')x"
+fi
+
+if part j; then
+j_dir="$build/dist-bench-join"  # the inputs, written once and kept for later runs
+for rows in 100000 1000000 3000000 5000000 10000000; do
+j_bytes=$("$bench" joinprep "$j_dir" $rows | result)
+j_local=$(for i in 1 2 3; do "$bench" join "$j_dir" $rows | result; done | median)
+j_broadcast=$(for i in 1 2 3; do
+  mpi -x EMBER_DIST_BROADCAST_JOIN_BYTES=1099511627776 -np 3 "$bench" join "$j_dir" $rows | result; done | median)
+j_runs=$(for i in 1 2 3; do
+  mpi -x EMBER_DIST_BROADCAST_JOIN_BYTES=0 -np 3 "$bench" join "$j_dir" $rows | tr '\n' ' '; echo; done)
+j_exchange=$(echo "$j_runs" | awk '{print $4}' | median)
+j_shuffled=$(echo "$j_runs" | awk '{print $2}' | median)
+j_runs=$(for i in 1 2 3; do mpi -np 3 "$bench" join "$j_dir" $rows | tr '\n' ' '; echo; done)
+j_default=$(echo "$j_runs" | awk '{print $4}' | median)
+j_picked=$(echo "$j_runs" | awk 'NR == 1 {print ($2 > 5000000 ? "exchange" : "broadcast")}')
+echo "(j) join, 10M fact rows with a dimension of $rows rows ($(echo "$j_bytes / 1048576" | bc -l | xargs printf '%.1f') MiB of Parquet), then 1,000 groups: local $j_local s; 3 ranks each reading the dimension whole $j_broadcast s; 3 ranks exchanging both sides by key $j_exchange s ($j_shuffled rows exchanged, $(echo "$j_shuffled / $j_exchange" | bc -l | xargs printf '%.0f') a second)"
+echo "    broadcast / local: $(echo "$j_broadcast / $j_local" | bc -l | xargs printf '%.2f')x; exchange / local: $(echo "$j_exchange / $j_local" | bc -l | xargs printf '%.2f')x; exchange / broadcast: $(echo "$j_exchange / $j_broadcast" | bc -l | xargs printf '%.2f')x; the planner's own pick: $j_picked, $j_default s"
+done
 fi

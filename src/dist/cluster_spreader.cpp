@@ -43,6 +43,14 @@ std::optional<ShuffledJoinRefs> planned_refs(const PhysicalPlan& plan, int ranks
   return ShuffledJoinRefs{plan.shuffle->join, 0, 0, ranks, exchange.buckets_per_rank()};
 }
 
+/// A join, as explain() names it.
+std::string join_name(const LogicalNode& node) {
+  const auto& join = static_cast<const JoinNode&>(node);
+  std::string keys;
+  for (const std::string& k : join.on) keys += (keys.empty() ? "" : ", ") + k;
+  return std::string("HashJoin ") + join_type_name(join.type) + " on [" + keys + "]";
+}
+
 /// The spread pipeline, as explain() names it.
 std::string pipeline_name(size_t at) {
   return at == 0 ? "the first pipeline"
@@ -73,7 +81,7 @@ std::unique_ptr<SpreadRun> ClusterSpreader::spread(const LogicalNode& optimized,
 
 const LogicalNode* ClusterSpreader::shuffled_join(const LogicalNode& optimized) {
   if (ranks_ < 2 || states_to_rank_0()) return nullptr;
-  return pick_shuffled_join(optimized);
+  return pick_shuffled_join(optimized, ranks_);
 }
 
 std::unique_ptr<SpreadRun> ClusterSpreader::spread_join_side(const LogicalNode& join, bool left,
@@ -140,7 +148,8 @@ std::string ClusterSpreader::explain(const LogicalNode& optimized, const Physica
   const int first = first_partitions_per_rank(n, ranks_);
   std::string out;
   if (refs)
-    out = refs->join->describe() + " runs as a hash exchange of both sides: pipelines " +
+    out = join_name(*refs->join) + " runs as a hash exchange of both sides (" +
+          why_exchanged(*refs->join, ranks_) + "): pipelines " +
           std::to_string(plan.shuffle->right + 1) + " (its right side) and " +
           std::to_string(plan.shuffle->left + 1) +
           " (its left side) run on every rank, their partitions handed out as ranks ask, each "

@@ -3,8 +3,10 @@
 // source_message.cpp and plan_fields.cpp.
 #include "dist/pipeline_message.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 
 #include "dist/plan_fields.h"
 #include "dist/source_message.h"
@@ -51,20 +53,46 @@ enum class BreakerKind : uint8_t {
 /// a hash exchange, which each rank holds of its own.
 enum class ChainStart : uint8_t { Source = 0, Buckets = 1 };
 
-/// The most a join's right side may hold (its files' bytes) for every rank to read it whole and
-/// build its own hash table (docs/cluster.md): a dimension table, not a second fact table. A
-/// larger one is joined by a hash exchange of both sides. EMBER_DIST_BROADCAST_JOIN_BYTES
-/// overrides it (tests and benchmarks: 0 exchanges every join it can).
-int64_t broadcast_join_bytes() {
-  constexpr int64_t kBroadcastJoinBytes = int64_t{64} << 20;
+/// EMBER_DIST_BROADCAST_JOIN_BYTES, when set: the one threshold between a join every rank reads
+/// the right side of whole and one run as a hash exchange (tests and benchmarks: 0 exchanges
+/// every join that can).
+std::optional<int64_t> broadcast_join_override() {
   const char* env = std::getenv("EMBER_DIST_BROADCAST_JOIN_BYTES");
-  if (env == nullptr || *env == '\0') return kBroadcastJoinBytes;
+  if (env == nullptr || *env == '\0') return std::nullopt;
   char* end = nullptr;
   const long long v = std::strtoll(env, &end, 10);
   if (*end != '\0' || v < 0)
     throw InvalidArgument(
         std::string("EMBER_DIST_BROADCAST_JOIN_BYTES must be a byte count, got '") + env + "'");
   return v;
+}
+
+/// The most a join's right side may hold (its files' bytes) for every rank to read it whole and
+/// build its own hash table in memory (docs/cluster.md): a dimension table, not a second fact
+/// table. A larger one is joined by a hash exchange of both sides.
+int64_t broadcast_join_bytes() {
+  constexpr int64_t kBroadcastJoinBytes = int64_t{64} << 20;
+  return broadcast_join_override().value_or(kBroadcastJoinBytes);
+}
+
+/// A right side this small is read by every rank whatever the left side holds.
+constexpr int64_t kTrifleJoinBytes = int64_t{1} << 20;
+
+/// `bytes` as MiB (bytes under one), for a person.
+std::string mebibytes(int64_t bytes) {
+  if (bytes < (1 << 20)) return std::to_string(bytes) + " bytes";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  return text;
+}
+
+/// The bytes the sources under `node` read (source_bytes).
+int64_t input_bytes(const LogicalNode& node) {
+  int64_t bytes = 0;
+  if (const auto* source = dynamic_cast<const SourceNode*>(&node))
+    bytes += source_bytes(*source->source);
+  for (const NodePtr& child : node.children) bytes += input_bytes(*child);
+  return bytes;
 }
 
 void put_pool(MessageWriter& out, const ActorPoolProjectNode& n) {
@@ -131,9 +159,15 @@ class FirstPipelineEncoder final : NodeVisitor {
   };
   /// `broadcast`: `out` gets a join's right side, which every rank reads whole (no UDF, no
   /// breaker). `shuffled`: a join that travels as the joined buckets it reads.
+  /// `pick_ranks`: in Mode::Pick, the ranks a picked join would run on.
   explicit FirstPipelineEncoder(MessageWriter& out, bool broadcast = false,
-                                const ShuffledJoinRefs* shuffled = nullptr, Mode mode = Mode::Query)
-      : out_(out), broadcast_(broadcast), shuffled_(shuffled), mode_(mode) {}
+                                const ShuffledJoinRefs* shuffled = nullptr, Mode mode = Mode::Query,
+                                int pick_ranks = 0)
+      : out_(out),
+        broadcast_(broadcast),
+        shuffled_(shuffled),
+        mode_(mode),
+        pick_ranks_(pick_ranks) {}
   /// Writes `root`'s first pipeline; its output schema is the last node's.
   void encode(const LogicalNode& root) {
     root.accept(*this);
@@ -265,10 +299,11 @@ class FirstPipelineEncoder final : NodeVisitor {
     if (tail && broadcast_) throw NotSpreadable{"a breaker on the right side of a join"};
     if (tail && mode_ == Mode::Side)
       throw NotSpreadable{"a right or full join below a join run as an exchange"};
-    // The lowest join of the first pipeline whose right side every rank cannot read whole is
-    // joined by a hash exchange of both sides, when both can travel as chains.
-    if (mode_ == Mode::Pick && picked_ == nullptr && !broadcast_ && !broadcastable(n) &&
-        exchangeable(n)) {
+    // The lowest join of the first pipeline whose right side every rank cannot read whole, or
+    // not as cheaply as exchanging both sides, is joined by a hash exchange of both sides, when
+    // both can travel as chains.
+    if (mode_ == Mode::Pick && picked_ == nullptr && !broadcast_ &&
+        !broadcast_pays(n, pick_ranks_) && exchangeable(n)) {
       picked_ = &n;
       const ShuffledJoinRefs trial{&n, 0, 0, 1, 1};
       return put_buckets(n, trial);
@@ -301,17 +336,43 @@ class FirstPipelineEncoder final : NodeVisitor {
     out_.put_string(right.bytes());
   }
 
-  /// Whether every rank can read `n`'s right side whole and build it itself.
-  static bool broadcastable(const JoinNode& n) {
+ public:
+  /// Whether every one of `ranks` ranks reading `n`'s right side whole and building it itself
+  /// costs less than a hash exchange of both sides: the right side has no UDF and no breaker,
+  /// holds at most what every rank may (broadcast_join_bytes()), and, past a trifle, its bytes
+  /// times ranks - 1 are at most the left side's: a broadcast reads the right side once per
+  /// rank, an exchange reads each side once and moves most of both (bench/dist/run.sh j: on 3
+  /// ranks the two cost the same where the right side is about half the left).
+  /// EMBER_DIST_BROADCAST_JOIN_BYTES, when set, is the one threshold. When it does not pay,
+  /// `why` (when given) says why.
+  static bool broadcast_pays(const JoinNode& n, int ranks, std::string* why = nullptr) {
     MessageWriter right;
     FirstPipelineEncoder side(right, true);
     try {
       side.encode(n.right());
-    } catch (const NotSpreadable&) {
+    } catch (const NotSpreadable& e) {
+      if (why) *why = "every rank cannot build its right side: " + e.why;
       return false;
     }
-    return side.broadcast_bytes_ <= broadcast_join_bytes();
+    const int64_t bytes = side.broadcast_bytes_;
+    const std::optional<int64_t> fixed = broadcast_join_override();
+    if (bytes > broadcast_join_bytes()) {
+      if (why)
+        *why = "its right side's " + mebibytes(bytes) + " are over what every rank may hold, " +
+               (fixed ? "EMBER_DIST_BROADCAST_JOIN_BYTES=" + std::to_string(*fixed)
+                      : mebibytes(broadcast_join_bytes()));
+      return false;
+    }
+    if (fixed || ranks < 2 || bytes <= kTrifleJoinBytes) return true;
+    const int64_t left = input_bytes(n.left());
+    if (bytes * (ranks - 1) <= left) return true;
+    if (why)
+      *why = "its right side's " + mebibytes(bytes) + " read by each of " + std::to_string(ranks) +
+             " ranks cost more than exchanging them with the left side's " + mebibytes(left);
+    return false;
   }
+
+ private:
   /// Whether both of `n`'s sides can travel as chains that end in their exchange.
   static bool exchangeable(const JoinNode& n) {
     std::string why;
@@ -385,6 +446,7 @@ class FirstPipelineEncoder final : NodeVisitor {
   const bool broadcast_;
   const ShuffledJoinRefs* shuffled_;
   const Mode mode_;
+  const int pick_ranks_;
   const JoinNode* picked_ = nullptr;
   int64_t broadcast_bytes_ = 0;  ///< what the sources read (a join's right side: every rank)
   MessageWriter tail_;           ///< the filters and projections above the first breaker
@@ -553,16 +615,23 @@ std::string encode_first_pipeline(const LogicalNode& root, std::string* why, boo
   }
 }
 
-const LogicalNode* pick_shuffled_join(const LogicalNode& root) {
+const LogicalNode* pick_shuffled_join(const LogicalNode& root, int ranks) {
   try {
     MessageWriter out;
     out.begin(process::Op::Init);
-    FirstPipelineEncoder encoder(out, false, nullptr, FirstPipelineEncoder::Mode::Pick);
+    FirstPipelineEncoder encoder(out, false, nullptr, FirstPipelineEncoder::Mode::Pick, ranks);
     encoder.encode(root);
     return encoder.picked();
   } catch (const NotSpreadable&) {
     return nullptr;
   }
+}
+
+std::string why_exchanged(const LogicalNode& join, int ranks) {
+  std::string why;
+  if (FirstPipelineEncoder::broadcast_pays(static_cast<const JoinNode&>(join), ranks, &why))
+    return "every rank could read its right side whole";
+  return why;
 }
 
 std::string encode_join_side(const LogicalNode& side, const std::vector<std::string>& keys,

@@ -44,12 +44,17 @@ std::string encode_first_pipeline(const LogicalNode& root, std::string* why,
                                   bool* partials = nullptr, bool* tail = nullptr,
                                   const ShuffledJoinRefs* shuffled = nullptr);
 
-/// The join of `root`'s first pipeline that the ranks can run as a hash exchange of both sides
-/// when every rank cannot read its right side whole (more than 64 MiB, or a UDF in it), and
-/// with it the whole first pipeline spreads: both its sides are chains of filters,
-/// projections, explodes and UDF calls over a source that spreads (no breaker, no download).
-/// Null when there is none (the plan spreads without one, or not at all).
-const LogicalNode* pick_shuffled_join(const LogicalNode& root);
+/// The join of `root`'s first pipeline that `ranks` ranks can run as a hash exchange of both
+/// sides when every rank cannot read its right side whole (more than 64 MiB, or a UDF in it),
+/// or reading it on every rank costs more (its bytes, past 1 MiB, over a 1/(ranks - 1) share
+/// of the left side's), and with it the whole first pipeline spreads: both its sides are chains
+/// of filters, projections, explodes and UDF calls over a source that spreads (no breaker, no
+/// download). Null when there is none (the plan spreads without one, or not at all).
+const LogicalNode* pick_shuffled_join(const LogicalNode& root, int ranks);
+
+/// Why `join` (pick_shuffled_join's) runs as a hash exchange of both sides on `ranks` ranks
+/// rather than read whole by every rank, for explain().
+std::string why_exchanged(const LogicalNode& join, int ranks);
 
 /// One side of a join run as a hash exchange: its chain, ending in the exchange of its rows by
 /// the hash of `keys` into `per_rank` buckets per rank. Empty, with `why`, when it cannot travel.

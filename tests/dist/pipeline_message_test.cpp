@@ -230,6 +230,34 @@ TEST(PipelineMessage, AJoinStaysOnRankZeroWhenItsRightSideIsNotASmallTable) {
             "a breaker on the right side of a join");
 }
 
+// Under 64 MiB, a right side is read by every rank while that costs less than exchanging both
+// sides: its bytes (range sources: 8 a row) times ranks - 1 at most the left side's, or 1 MiB.
+TEST(PipelineMessage, ARightSideEveryRankCouldReadIsExchangedWhenThatCostsLess) {
+  const auto picked = [](int64_t left_rows, int64_t right_rows, int ranks) {
+    NodePtr joined =
+        make_join(range_source(left_rows, 4), range_source(right_rows, 2), {"id"}, JoinType::Inner);
+    return pick_shuffled_join(*make_filter(joined, tree(col("id") > 3)), ranks) == joined.get();
+  };
+  EXPECT_FALSE(picked(10'000'000, 2'000'000, 3));  // 16 MB read 3 times against 80 MB once
+  EXPECT_TRUE(picked(1'000'000, 2'000'000, 3));    // 16 MB read 3 times against 8 MB once
+  EXPECT_FALSE(picked(1'000'000, 1'000'000, 2));   // 8 MB twice against 8 MB once: even
+  EXPECT_TRUE(picked(1'000'000, 1'000'000, 3));
+  EXPECT_FALSE(picked(100, 100'000, 3));  // 0.8 MB: a trifle, read whole whatever the left
+  EXPECT_TRUE(picked(100'000'000, 10'000'000, 3));  // 80 MB: more than every rank may hold
+
+  // explain() says why.
+  const auto why = [](int64_t left_rows, int64_t right_rows) {
+    return why_exchanged(*make_join(range_source(left_rows, 4), range_source(right_rows, 2), {"id"},
+                                    JoinType::Inner),
+                         3);
+  };
+  EXPECT_EQ(why(1'000'000, 2'000'000),
+            "its right side's 15.3 MiB read by each of 3 ranks cost more than exchanging them "
+            "with the left side's 7.6 MiB");
+  EXPECT_EQ(why(100'000'000, 10'000'000),
+            "its right side's 76.3 MiB are over what every rank may hold, 64.0 MiB");
+}
+
 TEST(PipelineMessage, AJoinNoRankCanReadWholeRunsAsAHashExchangeOfBothSides) {
   NodePtr left = make_filter(range_source(100, 4), tree(col("id") > 3));
   UdfSpec spec;
@@ -243,15 +271,16 @@ TEST(PipelineMessage, AJoinNoRankCanReadWholeRunsAsAHashExchangeOfBothSides) {
   for (const NodePtr& right : {range_source(10'000'000, 4), labelled}) {
     NodePtr joined = make_join(left, right, {"id"}, JoinType::Full);
     NodePtr root = make_filter(joined, tree(col("id") % 2 == 0));
-    EXPECT_EQ(pick_shuffled_join(*root), joined.get());
+    EXPECT_EQ(pick_shuffled_join(*root, 3), joined.get());
     std::string why;
     EXPECT_TRUE(encode_first_pipeline(*root, &why).empty());  // not without its exchanges
   }
   // A small right side travels whole; a breaker on a side keeps the query on rank 0.
-  EXPECT_EQ(pick_shuffled_join(*make_join(left, range_source(5, 1), {"id"}, JoinType::Inner)),
+  EXPECT_EQ(pick_shuffled_join(*make_join(left, range_source(5, 1), {"id"}, JoinType::Inner), 3),
             nullptr);
   EXPECT_EQ(pick_shuffled_join(*make_join(make_limit(range_source(10'000'000, 4), 9),
-                                          range_source(10'000'000, 4), {"id"}, JoinType::Inner)),
+                                          range_source(10'000'000, 4), {"id"}, JoinType::Inner),
+                               3),
             nullptr);
 
   // Each side travels as its chain and the exchange it ends in.

@@ -301,7 +301,7 @@ class ShareMerge {
         std::optional<ShareInbox::Piece> piece = run_.shares.next();
         if (!piece) throw Cancelled("rank 0 ended the query");
         std::unique_ptr<LocalSinkState> local = breaker_.local_state(*share_, piece->partition);
-        breaker_.adopt_partial(*share_, *local, piece->bytes);
+        breaker_.adopt_partial(*share_, *local, piece->bytes());
         breaker_.combine(*share_, *local);
         if (piece->source != run_.transport.rank()) rows_in_ += piece->rows;
       }
@@ -567,7 +567,7 @@ void PartitionWorker::handle(Incoming message) {
   const bool range = op == process::Op::Splitters || op == process::Op::Range;
   if (op == process::Op::Partial || range) {  // a share of an exchange, or a key range
     if (auto it = all.find(query); it != all.end())
-      (range ? it->second->ranges : it->second->shares).take(message.source, in);
+      (range ? it->second->ranges : it->second->shares).take(std::move(message), in);
     else if (query > runs_->newest)  // before its order: kept until the order comes
       runs_->early[query].push_back(std::move(message));
     return;  // else after its run has gone: the query has ended
@@ -592,11 +592,11 @@ void PartitionWorker::handle(Incoming message) {
   r->kept = &runs_->kept;
   runs_->newest = std::max(runs_->newest, query);
   if (auto early = runs_->early.find(query); early != runs_->early.end()) {
-    for (const Incoming& m : early->second) {
+    for (Incoming& m : early->second) {
       process::MessageReader share(m.bytes());
       share.get<uint64_t>();
       const bool partial = share.header().op == process::Op::Partial;
-      (partial ? r->shares : r->ranges).take(m.source, share);
+      (partial ? r->shares : r->ranges).take(std::move(m), share);
     }
     runs_->early.erase(early);
   }

@@ -85,14 +85,14 @@ RangeWritten write_key_range(Run& run, const RangeTarget& target, const Physical
     std::optional<ShareInbox::Piece> piece = run.ranges.next();
     if (!piece) throw Cancelled("rank 0 ended the query");
     if (piece->partition >= 0) {
-      std::vector<TaggedRun> got = decode_runs(piece->bytes, schema);
+      std::vector<TaggedRun> got = decode_runs(piece->bytes(), schema);
       written.rows_in += rows_of(got);
       for (TaggedRun& r : got) mine.push_back(std::move(r));
       ++pieces;
     } else if (splitters || piece->source != 0) {
       throw Error("rank " + std::to_string(piece->source) + ": splitters not asked for");
     } else {
-      std::vector<TaggedRun> cut = decode_runs(piece->bytes, key_schema(schema, keys));
+      std::vector<TaggedRun> cut = decode_runs(piece->bytes(), key_schema(schema, keys));
       if (cut.size() != 1)
         throw Error("rank 0: splitters in " + std::to_string(cut.size()) + " runs");
       splitters = std::move(cut[0].rows);

@@ -2,36 +2,50 @@
 // them, and rank 0's splitting of its own partitions' states.
 #include "dist/share_exchange.h"
 
+#include <limits>
 #include <utility>
 
 namespace ember::dist {
 
-std::string share_message(uint64_t query, int partition, const Sink::Share& share) {
-  process::MessageWriter out;
-  out.begin(process::Op::Partial);
-  out.put(query);
-  out.put(static_cast<int32_t>(partition));
-  out.put(share.rows);
-  out.put_string(share.bytes);
-  return out.bytes();
+GatherMessage share_message(uint64_t query, int partition, Sink::Share share) {
+  process::MessageWriter head;
+  head.begin(process::Op::Partial);
+  head.put(query);
+  head.put(static_cast<int32_t>(partition));
+  head.put(share.rows);
+  head.put(static_cast<uint32_t>(share.bytes.size()));  // as put_string() prefixes its bytes
+  auto bytes = std::make_shared<const std::string>(std::move(share.bytes));
+  GatherMessage out;
+  out.head = head.bytes();
+  if (!bytes->empty()) out.pieces.push_back({bytes->data(), bytes->size()});
+  out.keep = std::move(bytes);
+  return out;
 }
 
 int64_t send_shares(Transport& transport, uint64_t query, int partition,
-                    const std::vector<Sink::Share>& shares, int self) {
+                    std::vector<Sink::Share>& shares, int self) {
   int64_t sent = 0;
   for (size_t q = 1; q < shares.size(); ++q) {
-    transport.send(static_cast<int>(q), kTagQuery, share_message(query, partition, shares[q]));
     if (static_cast<int>(q) != self) sent += shares[q].rows;
+    if (shares[q].bytes.size() > std::numeric_limits<uint32_t>::max())
+      throw Error("a partition's share of an exchange for rank " + std::to_string(q) + " holds " +
+                  std::to_string(shares[q].bytes.size() >> 20) +
+                  " MiB, over the 4 GiB one message carries: use more, smaller partitions");
+    transport.send(static_cast<int>(q), kTagQuery,
+                   share_message(query, partition, std::move(shares[q])));
   }
   return sent;
 }
 
-void ShareInbox::take(int source, process::MessageReader& in) {
+void ShareInbox::take(Incoming&& message, process::MessageReader& in) {
   Piece piece;
-  piece.source = source;
+  piece.source = message.source;
   piece.partition = in.get<int32_t>();
   piece.rows = in.get<int64_t>();
-  piece.bytes = std::string(in.get_string());
+  const std::string_view bytes = in.get_string();
+  piece.offset = static_cast<size_t>(bytes.data() - message.bytes().data());
+  piece.size = bytes.size();
+  piece.message = std::move(message);
   {
     std::lock_guard lock(mu_);
     pieces_.push_back(std::move(piece));
@@ -84,8 +98,7 @@ void SharingSink::sink(GlobalSinkState& global, LocalSinkState& local, const Bat
 
 void SharingSink::combine(GlobalSinkState& global, LocalSinkState& local) const {
   auto& mine = local.as<SharingLocal>();
-  const std::vector<Share> shares =
-      inner_.encode_partial_shares(global, *mine.inner, transport_.ranks());
+  std::vector<Share> shares = inner_.encode_partial_shares(global, *mine.inner, transport_.ranks());
   sent_.fetch_add(send_shares(transport_, query_, mine.partition, shares, 0),
                   std::memory_order_relaxed);
   // Rank 0's share joins the state as every other rank's partitions' share 0 does.

@@ -24,13 +24,14 @@
 
 namespace ember::dist {
 
-/// A share for rank q > 0 (kTagQuery), of `partition` of query `query`.
-std::string share_message(uint64_t query, int partition, const Sink::Share& share);
+/// A share for rank q > 0 (kTagQuery), of `partition` of query `query`: sent from the share's
+/// own bytes, which the message keeps until it has left.
+GatherMessage share_message(uint64_t query, int partition, Sink::Share share);
 
-/// Sends `shares` of `partition` to the ranks other than `self` (whose own share the caller
-/// keeps); returns the rows sent.
+/// Sends shares 1.. of `partition` to their ranks (moving their bytes out; share 0 is left to
+/// the caller); returns the rows sent to ranks other than `self`.
 int64_t send_shares(Transport& transport, uint64_t query, int partition,
-                    const std::vector<Sink::Share>& shares, int self);
+                    std::vector<Sink::Share>& shares, int self);
 
 /// The shares a worker rank receives for one query, from any rank, as they come (the
 /// transport's thread), until its merge takes them (as they come too, on a thread of its own).
@@ -40,10 +41,12 @@ class ShareInbox {
     int source = 0;  ///< the rank that sent it
     int partition = 0;
     int64_t rows = 0;
-    std::string bytes;
+    Incoming message;  ///< holds the share's bytes where they arrived
+    size_t offset = 0, size = 0;
+    std::string_view bytes() const { return message.bytes().substr(offset, size); }
   };
-  /// A share message from rank `source` (after its op and query were read).
-  void take(int source, process::MessageReader& in);
+  /// A share `message`, which `in` reads (after its op and query were read).
+  void take(Incoming&& message, process::MessageReader& in);
   /// Waits for the next share; nullopt once the query was cancelled.
   std::optional<Piece> next();
   /// The query ended early: next() returns nullopt from now on. Idempotent.

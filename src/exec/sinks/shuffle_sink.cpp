@@ -120,22 +120,28 @@ void ShuffleSink::sink(GlobalSinkState&, LocalSinkState& local, const Batch& bat
   if (batch.num_rows() > 0) local.as<Rows>().sunk.push_back(batch);
 }
 
-std::vector<std::vector<Batch>> ShuffleSink::split(const Batch& rows, int ranks) const {
+std::vector<std::vector<Batch>> ShuffleSink::split(const std::vector<Batch>& parts,
+                                                   int ranks) const {
   const int buckets = ranks * per_rank_;
   std::vector<std::vector<int64_t>> picked(static_cast<size_t>(buckets));
-  if (rows.num_rows() > 0) {
-    const JoinSpill::KeyHashes hashes = JoinSpill::key_hashes(rows, keys_);
-    for (int64_t i = 0; i < rows.num_rows(); ++i)
+  int64_t rows = 0;  // row numbers run on from part to part
+  for (const Batch& part : parts) {
+    if (part.num_rows() == 0) continue;
+    const JoinSpill::KeyHashes hashes = JoinSpill::key_hashes(part, keys_);
+    for (int64_t i = 0; i < part.num_rows(); ++i)
       picked[static_cast<size_t>(join_bucket(hashes.hash[static_cast<size_t>(i)], buckets))]
-          .push_back(i);
+          .push_back(rows + i);
+    rows += part.num_rows();
   }
   std::vector<std::vector<Batch>> out(static_cast<size_t>(ranks),
                                       std::vector<Batch>(static_cast<size_t>(per_rank_)));
   for (int b = 0; b < buckets; ++b) {
     const auto& at = picked[static_cast<size_t>(b)];
     if (at.empty()) continue;
+    // Gathered from the parts where they lie: no copy of the whole partition first.
     out[static_cast<size_t>(b % ranks)][static_cast<size_t>(b / ranks)] =
-        static_cast<int64_t>(at.size()) == rows.num_rows() ? rows : gather(rows, at);
+        parts.size() == 1 && static_cast<int64_t>(at.size()) == rows ? parts.front()
+                                                                     : gather(parts, at);
   }
   return out;
 }
@@ -144,7 +150,7 @@ void ShuffleSink::combine(GlobalSinkState& global, LocalSinkState& local) const 
   auto& part = local.as<Rows>();
   std::vector<std::vector<Batch>> kept = std::move(part.adopted);
   if (!part.sunk.empty()) {  // no exchange: every bucket is this rank's
-    const std::vector<std::vector<Batch>> cut = split(Batch::concat(part.sunk), 1);
+    const std::vector<std::vector<Batch>> cut = split(part.sunk, 1);
     part.sunk.clear();
     for (int k = 0; k < per_rank_; ++k) {
       const Batch& b = cut[0][static_cast<size_t>(k)];
@@ -174,12 +180,15 @@ void ShuffleSink::combine(GlobalSinkState& global, LocalSinkState& local) const 
 std::vector<Sink::Share> ShuffleSink::encode_partial_shares(GlobalSinkState&, LocalSinkState& local,
                                                             int shares) const {
   auto& part = local.as<Rows>();
-  const Batch rows = part.sunk.empty() ? Batch() : Batch::concat(part.sunk);
+  const std::vector<std::vector<Batch>> cut = split(part.sunk, shares);
   part.sunk.clear();
-  const std::vector<std::vector<Batch>> cut = split(rows, shares);
   std::vector<Share> out(static_cast<size_t>(shares));
   for (int q = 0; q < shares; ++q) {
     Share& share = out[static_cast<size_t>(q)];
+    size_t room = 0;  // about what the encoding takes: the bytes grow once
+    for (const Batch& b : cut[static_cast<size_t>(q)])
+      room += sizeof(int64_t) + static_cast<size_t>(b.byte_size()) + 64 * b.num_columns();
+    share.bytes.reserve(room);
     for (const Batch& b : cut[static_cast<size_t>(q)]) {
       const int64_t n = b.num_rows();
       share.bytes.append(reinterpret_cast<const char*>(&n), sizeof n);

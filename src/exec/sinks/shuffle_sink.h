@@ -71,8 +71,9 @@ class ShuffleSink final : public PipelineBreaker {
   int buckets_per_rank() const { return per_rank_; }
 
  private:
-  /// `rows` cut by bucket: `out[q][k]` holds the rows of rank q's bucket k.
-  std::vector<std::vector<Batch>> split(const Batch& rows, int ranks) const;
+  /// The rows of `parts` cut by bucket: `out[q][k]` holds the rows of rank q's bucket k, in
+  /// the parts' order.
+  std::vector<std::vector<Batch>> split(const std::vector<Batch>& parts, int ranks) const;
 
   std::vector<int> keys_;
   Schema schema_;

@@ -6,32 +6,20 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <system_error>
-#include <vector>
 
 #include "ember/ember.h"
+#include "io/temp_dir.h"
 
 using namespace ember;
 namespace fs = std::filesystem;
 
 namespace {
 
-/// The folders this file's tests made, removed when the test program ends.
-struct MadeFolders {
-  std::vector<fs::path> folders;
-  ~MadeFolders() {
-    std::error_code ignored;
-    for (const fs::path& d : folders) fs::remove_all(d, ignored);
-  }
-};
-MadeFolders made_folders;
-
 fs::path write_csv_file(const std::string& name, const std::string& text) {
-  fs::path d = fs::path(testing::TempDir()) /
-               ("ember_scan_filter_" + name + "_" + std::to_string(::getpid()));
+  static const testing_io::TempDir root;  // removed, with every test's folder, at exit
+  fs::path d = fs::path(root.path()) / name;
   fs::remove_all(d);
   fs::create_directories(d);
-  made_folders.folders.push_back(d);
   std::ofstream(d / "in.csv") << text;
   return d / "in.csv";
 }

@@ -4,32 +4,20 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
-#include <system_error>
-#include <vector>
 
 #include "ember/ember.h"
+#include "io/temp_dir.h"
 
 using namespace ember;
 namespace fs = std::filesystem;
 
 namespace {
 
-/// The folders this file's tests made, removed when the test program ends.
-struct MadeFolders {
-  std::vector<fs::path> folders;
-  ~MadeFolders() {
-    std::error_code ignored;
-    for (const fs::path& d : folders) fs::remove_all(d, ignored);
-  }
-};
-MadeFolders made_folders;
-
 fs::path fresh_dir(const std::string& name) {
-  fs::path d =
-      fs::path(testing::TempDir()) / ("ember_e2e_" + name + "_" + std::to_string(::getpid()));
+  static const testing_io::TempDir root;  // removed, with every test's folder, at exit
+  fs::path d = fs::path(root.path()) / name;
   fs::remove_all(d);
   fs::create_directories(d);
-  made_folders.folders.push_back(d);
   return d;
 }
 

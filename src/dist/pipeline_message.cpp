@@ -340,9 +340,9 @@ class FirstPipelineEncoder final : NodeVisitor {
   /// Whether every one of `ranks` ranks reading `n`'s right side whole and building it itself
   /// costs less than a hash exchange of both sides: the right side has no UDF and no breaker,
   /// holds at most what every rank may (broadcast_join_bytes()), and, past a trifle, its bytes
-  /// times ranks - 1 are at most the left side's: a broadcast reads the right side once per
-  /// rank, an exchange reads each side once and moves most of both (bench/dist/run.sh j: on 3
-  /// ranks the two cost the same where the right side is about half the left).
+  /// times the ranks are at most the left side's: a broadcast reads and builds the right side
+  /// once per rank, an exchange reads each side once and moves most of both (bench/dist/run.sh
+  /// j: on 3 ranks the two cost the same where the right side is a third to a half of the left).
   /// EMBER_DIST_BROADCAST_JOIN_BYTES, when set, is the one threshold. When it does not pay,
   /// `why` (when given) says why.
   static bool broadcast_pays(const JoinNode& n, int ranks, std::string* why = nullptr) {
@@ -365,7 +365,7 @@ class FirstPipelineEncoder final : NodeVisitor {
     }
     if (fixed || ranks < 2 || bytes <= kTrifleJoinBytes) return true;
     const int64_t left = input_bytes(n.left());
-    if (bytes * (ranks - 1) <= left) return true;
+    if (bytes * ranks <= left) return true;
     if (why)
       *why = "its right side's " + mebibytes(bytes) + " read by each of " + std::to_string(ranks) +
              " ranks cost more than exchanging them with the left side's " + mebibytes(left);

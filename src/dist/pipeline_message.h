@@ -46,8 +46,8 @@ std::string encode_first_pipeline(const LogicalNode& root, std::string* why,
 
 /// The join of `root`'s first pipeline that `ranks` ranks can run as a hash exchange of both
 /// sides when every rank cannot read its right side whole (more than 64 MiB, or a UDF in it),
-/// or reading it on every rank costs more (its bytes, past 1 MiB, over a 1/(ranks - 1) share
-/// of the left side's), and with it the whole first pipeline spreads: both its sides are chains
+/// or reading it on every rank costs more (its bytes, past 1 MiB, over a 1/ranks share of the
+/// left side's), and with it the whole first pipeline spreads: both its sides are chains
 /// of filters, projections, explodes and UDF calls over a source that spreads (no breaker, no
 /// download). Null when there is none (the plan spreads without one, or not at all).
 const LogicalNode* pick_shuffled_join(const LogicalNode& root, int ranks);

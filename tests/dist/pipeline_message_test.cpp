@@ -231,7 +231,7 @@ TEST(PipelineMessage, AJoinStaysOnRankZeroWhenItsRightSideIsNotASmallTable) {
 }
 
 // Under 64 MiB, a right side is read by every rank while that costs less than exchanging both
-// sides: its bytes (range sources: 8 a row) times ranks - 1 at most the left side's, or 1 MiB.
+// sides: its bytes (range sources: 8 a row) times the ranks at most the left side's, or 1 MiB.
 TEST(PipelineMessage, ARightSideEveryRankCouldReadIsExchangedWhenThatCostsLess) {
   const auto picked = [](int64_t left_rows, int64_t right_rows, int ranks) {
     NodePtr joined =
@@ -240,8 +240,8 @@ TEST(PipelineMessage, ARightSideEveryRankCouldReadIsExchangedWhenThatCostsLess) 
   };
   EXPECT_FALSE(picked(10'000'000, 2'000'000, 3));  // 16 MB read 3 times against 80 MB once
   EXPECT_TRUE(picked(1'000'000, 2'000'000, 3));    // 16 MB read 3 times against 8 MB once
-  EXPECT_FALSE(picked(1'000'000, 1'000'000, 2));   // 8 MB twice against 8 MB once: even
-  EXPECT_TRUE(picked(1'000'000, 1'000'000, 3));
+  EXPECT_FALSE(picked(2'000'000, 1'000'000, 2));   // 8 MB twice against 16 MB once: even
+  EXPECT_TRUE(picked(2'000'000, 1'000'000, 3));
   EXPECT_FALSE(picked(100, 100'000, 3));  // 0.8 MB: a trifle, read whole whatever the left
   EXPECT_TRUE(picked(100'000'000, 10'000'000, 3));  // 80 MB: more than every rank may hold
 

@@ -116,7 +116,11 @@ class MessageWriter {
     static_assert(std::is_trivially_copyable_v<T>);
     bytes_.append(reinterpret_cast<const char*>(&v), sizeof(T));
   }
+  /// Throws Error for bytes past the 4 GiB a length prefix can say, rather than cut them.
   void put_string(std::string_view s) {
+    if (s.size() > UINT32_MAX)
+      throw Error("a message field of " + std::to_string(s.size() >> 20) +
+                  " MiB is over the 4 GiB one message field carries");
     put(static_cast<uint32_t>(s.size()));
     bytes_.append(s);
   }

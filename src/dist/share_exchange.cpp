@@ -2,7 +2,6 @@
 // them, and rank 0's splitting of its own partitions' states.
 #include "dist/share_exchange.h"
 
-#include <limits>
 #include <utility>
 
 namespace ember::dist {
@@ -13,7 +12,7 @@ GatherMessage share_message(uint64_t query, int partition, Sink::Share share) {
   head.put(query);
   head.put(static_cast<int32_t>(partition));
   head.put(share.rows);
-  head.put(static_cast<uint32_t>(share.bytes.size()));  // as put_string() prefixes its bytes
+  head.put_length(share.bytes.size());  // the bytes themselves follow as the message's body
   auto bytes = std::make_shared<const std::string>(std::move(share.bytes));
   GatherMessage out;
   out.head = head.bytes();
@@ -27,10 +26,6 @@ int64_t send_shares(Transport& transport, uint64_t query, int partition,
   int64_t sent = 0;
   for (size_t q = 1; q < shares.size(); ++q) {
     if (static_cast<int>(q) != self) sent += shares[q].rows;
-    if (shares[q].bytes.size() > std::numeric_limits<uint32_t>::max())
-      throw Error("a partition's share of an exchange for rank " + std::to_string(q) + " holds " +
-                  std::to_string(shares[q].bytes.size() >> 20) +
-                  " MiB, over the 4 GiB one message carries: use more, smaller partitions");
     transport.send(static_cast<int>(q), kTagQuery,
                    share_message(query, partition, std::move(shares[q])));
   }

@@ -116,12 +116,17 @@ class MessageWriter {
     static_assert(std::is_trivially_copyable_v<T>);
     bytes_.append(reinterpret_cast<const char*>(&v), sizeof(T));
   }
-  /// Throws Error for bytes past the 4 GiB a length prefix can say, rather than cut them.
-  void put_string(std::string_view s) {
-    if (s.size() > UINT32_MAX)
-      throw Error("a message field of " + std::to_string(s.size() >> 20) +
+  /// The length prefix of a field of `n` bytes: put_string()'s, or that of a field whose bytes
+  /// follow the head elsewhere (a message sent in pieces). Throws Error past the 4 GiB a prefix
+  /// can say, rather than cut the length.
+  void put_length(size_t n) {
+    if (n > UINT32_MAX)
+      throw Error("a message field of " + std::to_string(n >> 20) +
                   " MiB is over the 4 GiB one message field carries");
-    put(static_cast<uint32_t>(s.size()));
+    put(static_cast<uint32_t>(n));
+  }
+  void put_string(std::string_view s) {
+    put_length(s.size());
     bytes_.append(s);
   }
   /// Flags of the message being written (after begin()).
